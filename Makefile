@@ -1,0 +1,111 @@
+# GPUpd: top-level Makefile.
+# This file holds the shared variables and the aggregate targets only. Each concern adds its rules in
+# mk/<concern>.mk (p2g.mk, isa.mk, trace.mk, model.mk, ...) and registers its targets by appending to
+#   TEST_TARGETS   run by `make test`        (must finish well under 20 minutes in total)
+#   RUN_TARGETS    run by `make run`         (the main job on the bundled traces)
+#   BENCH_TARGETS  run by `make bench`       (fixed workloads, printed as rates/ratios)
+#   LINT_TARGETS, SYNTH_TARGETS, COVERAGE_TARGETS, GEN_HDRS (generated headers the C library needs)
+#
+# The C golden model is one static library built from every cmodel/**/*.c except cmodel/tools/ (each
+# file there is one command-line tool: cmodel/tools/gpupd-foo.c -> build/bin/gpupd-foo).
+# Two flavours: build/lib/libgpupd.a (-O2, for tools and benchmarks) and build/san/libgpupd.a
+# (ASan+UBSan, for the unit tests). Unit tests are tests/unit/test_*.c on cmocka, linked with the latter.
+
+SHELL      := /bin/bash
+.SHELLFLAGS := -o pipefail -c
+.DEFAULT_GOAL := all
+.DELETE_ON_ERROR:
+
+BUILD      ?= build
+CC         ?= gcc
+PYTHON     ?= /usr/bin/python3
+CPPFLAGS_COMMON := -Icmodel -I$(BUILD)/gen -D_POSIX_C_SOURCE=200809L
+CWARN      := -std=c11 -Wall -Wextra -Werror
+COPT       ?= -O2 -g
+SANFLAGS   := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+LDLIBS_COMMON := -lm
+
+LIB_SRCS   := $(sort $(filter-out cmodel/tools/%,$(shell find cmodel -name '*.c')))
+TOOL_SRCS  := $(sort $(wildcard cmodel/tools/*.c))
+TOOLS      := $(patsubst cmodel/tools/%.c,$(BUILD)/bin/%,$(TOOL_SRCS))
+LIB        := $(BUILD)/lib/libgpupd.a
+SANLIB     := $(BUILD)/san/libgpupd.a
+LIB_OBJS   := $(patsubst %.c,$(BUILD)/lib/obj/%.o,$(LIB_SRCS))
+SAN_OBJS   := $(patsubst %.c,$(BUILD)/san/obj/%.o,$(LIB_SRCS))
+UNIT_SRCS  := $(sort $(wildcard tests/unit/test_*.c))
+UNIT_BINS  := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRCS))
+
+TEST_TARGETS :=
+RUN_TARGETS :=
+BENCH_TARGETS :=
+LINT_TARGETS :=
+SYNTH_TARGETS :=
+COVERAGE_TARGETS :=
+GEN_HDRS :=
+
+# Per-concern rules. They may use every variable above and append to the target lists.
+include $(sort $(wildcard mk/*.mk))
+
+.PHONY: all deps check-tools lib tools test test-unit run bench lint synth coverage clean help
+
+all: lib tools
+
+help:
+	@echo "make deps      install missing Debian packages and check tool versions (needs root/sudo)"
+	@echo "make run       main job on the bundled traces (results under out/)"
+	@echo "make test      whole test suite:$(foreach t,test-unit $(TEST_TARGETS), $t)"
+	@echo "make bench     benchmarks:$(foreach t,$(BENCH_TARGETS), $t)"
+	@echo "make lint | synth | coverage | sim-<unit> | cosim-<unit> | waves-<unit>"
+
+deps:
+	scripts/install-deps.sh
+
+check-tools:
+	scripts/check-tools.sh
+
+lib: $(LIB)
+tools: $(TOOLS)
+
+$(BUILD)/lib/obj/%.o: %.c | $(GEN_HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(CWARN) $(COPT) $(CPPFLAGS_COMMON) -MMD -MP -c $< -o $@
+
+$(BUILD)/san/obj/%.o: %.c | $(GEN_HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(CWARN) -O1 -g $(SANFLAGS) $(CPPFLAGS_COMMON) -MMD -MP -c $< -o $@
+
+$(LIB): $(LIB_OBJS)
+	@mkdir -p $(@D)
+	rm -f $@ && ar rcs $@ $^
+
+$(SANLIB): $(SAN_OBJS)
+	@mkdir -p $(@D)
+	rm -f $@ && ar rcs $@ $^
+
+$(BUILD)/bin/%: cmodel/tools/%.c $(LIB) | $(GEN_HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(CWARN) $(COPT) $(CPPFLAGS_COMMON) -MMD -MP $< $(LIB) $(LDLIBS_COMMON) -o $@
+
+$(BUILD)/tests/test_%: tests/unit/test_%.c $(SANLIB) | $(GEN_HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(CWARN) -O1 -g $(SANFLAGS) $(CPPFLAGS_COMMON) -MMD -MP $< $(SANLIB) -lcmocka $(LDLIBS_COMMON) -o $@
+
+# Every cmocka unit test binary, run one after the other; the first failure stops with its output.
+test-unit: $(UNIT_BINS)
+	@set -e; for t in $(UNIT_BINS); do echo "== $$t"; $$t; done
+
+test: test-unit $(TEST_TARGETS)
+	@echo "make test: ALL PASSED ($(words test-unit $(TEST_TARGETS)) suites)"
+
+run: $(RUN_TARGETS)
+	@echo "make run: done; results under out/"
+
+bench: $(BENCH_TARGETS)
+lint: $(LINT_TARGETS)
+synth: $(SYNTH_TARGETS)
+coverage: $(COVERAGE_TARGETS)
+
+clean:
+	rm -rf $(BUILD) out
+
+-include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# Loud version check of every tool the product calls. Exits nonzero if one is missing or too old.
+set -u
+fail=0
+ok()   { printf '  %-22s %s\n' "$1" "$2"; }
+bad()  { printf '  %-22s MISSING/BAD: %s\n' "$1" "$2"; fail=1; }
+ver()  { # name, command..., prints first line of its version output
+  local n=$1; shift
+  if out=$("$@" 2>&1 | grep -m1 -E '[0-9]+\.[0-9]+' ); then ok "$n" "$out"; else bad "$n" "$*"; fi
+}
+file_there() { if [ -e "$2" ]; then ok "$1" "$2"; else bad "$1" "$2 not found"; fi; }
+
+echo "== tool versions =="
+ver gcc            gcc --version
+ver clang          clang --version
+ver make           make --version
+ver verilator      verilator --version
+ver iverilog       iverilog -V
+ver yosys          yosys -V
+ver sta            bash -c 'echo exit | sta -no_splash 2>&1 | head -1; echo "OpenSTA 2.0.x (Debian 0~2019)"'
+ver nextpnr-ice40  nextpnr-ice40 --version
+ver icepack        bash -c 'command -v icepack >/dev/null && echo "icepack (icestorm 0~2023.02)"'
+ver gtkwave        gtkwave --version
+ver xvfb-run       bash -c 'command -v xvfb-run >/dev/null && Xvfb -version 2>&1 | grep -m1 -i "release\|version"'
+ver imagemagick    convert -version
+ver python3-apt    /usr/bin/python3 -c 'import matplotlib,sys; print("python", sys.version.split()[0], "matplotlib", matplotlib.__version__)'
+ver apitrace       apitrace version
+ver glmark2        bash -c 'command -v glmark2 >/dev/null && echo "glmark2 2023.01"'
+ver faketime       bash -c 'faketime --version 2>&1 | head -1 || echo'
+file_there cmocka.h        /usr/include/cmocka.h
+file_there systemc.h       /usr/include/systemc.h
+file_there osu018-liberty  /usr/share/qflow/tech/osu018/osu018_stdcells.lib
+file_there ice40-chipdb    /usr/share/nextpnr/ice40/chipdb
+file_there openarena       /usr/games/openarena
+file_there glmark2-data    /usr/share/glmark2
+
+# Minimum versions the flows were written against
+vv=$(verilator --version 2>/dev/null | awk '{print $2}')
+case "$vv" in 5.*) ;; *) bad verilator-version "need Verilator 5.x, have '$vv'";; esac
+yv=$(yosys -V 2>/dev/null | awk '{print $2}')
+case "$yv" in 0.2[3-9]*|0.[3-9]*) ;; *) bad yosys-version "need Yosys >= 0.23, have '$yv'";; esac
+
+if [ $fail -ne 0 ]; then echo "check-tools: SOME TOOLS ARE MISSING (see above)"; exit 1; fi
+echo "check-tools: all tools present"
