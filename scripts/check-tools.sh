@@ -17,20 +17,20 @@ ver make           make --version
 ver verilator      verilator --version
 ver iverilog       iverilog -V
 ver yosys          yosys -V
-ver sta            bash -c 'echo exit | sta -no_splash 2>&1 | head -1; echo "OpenSTA 2.0.x (Debian 0~2019)"'
+ver sta            bash -c 'command -v sta >/dev/null && dpkg-query -W -f="opensta \${Version}\n" opensta'
 ver nextpnr-ice40  nextpnr-ice40 --version
-ver icepack        bash -c 'command -v icepack >/dev/null && echo "icepack (icestorm 0~2023.02)"'
-ver gtkwave        gtkwave --version
-ver xvfb-run       bash -c 'command -v xvfb-run >/dev/null && Xvfb -version 2>&1 | grep -m1 -i "release\|version"'
+ver icepack        bash -c 'command -v icepack >/dev/null && dpkg-query -W -f="fpga-icestorm \${Version}\n" fpga-icestorm'
+ver gtkwave        bash -c 'gtkwave --help 2>&1 | grep -m1 -i "gtkwave" >/dev/null && dpkg-query -W -f="gtkwave \${Version}\n" gtkwave'
+ver xvfb-run       bash -c 'command -v xvfb-run >/dev/null && dpkg-query -W -f="xvfb \${Version}\n" xvfb'
 ver imagemagick    convert -version
 ver python3-apt    /usr/bin/python3 -c 'import matplotlib,sys; print("python", sys.version.split()[0], "matplotlib", matplotlib.__version__)'
-ver apitrace       apitrace version
-ver glmark2        bash -c 'command -v glmark2 >/dev/null && echo "glmark2 2023.01"'
-ver faketime       bash -c 'faketime --version 2>&1 | head -1 || echo'
+ver apitrace       bash -c 'command -v apitrace >/dev/null && dpkg-query -W -f="apitrace \${Version}\n" apitrace'
+ver glmark2        bash -c 'command -v glmark2 >/dev/null && dpkg-query -W -f="glmark2-x11 \${Version}\n" glmark2-x11'
+ver faketime       bash -c 'command -v faketime >/dev/null && dpkg-query -W -f="faketime \${Version}\n" faketime'
 file_there cmocka.h        /usr/include/cmocka.h
 file_there systemc.h       /usr/include/systemc.h
 file_there osu018-liberty  /usr/share/qflow/tech/osu018/osu018_stdcells.lib
-file_there ice40-chipdb    /usr/share/nextpnr/ice40/chipdb
+file_there ice40-chipdb    /usr/share/fpga-icestorm/chipdb/chipdb-8k.txt
 file_there openarena       /usr/games/openarena
 file_there glmark2-data    /usr/share/glmark2
 
