@@ -6,7 +6,7 @@ ok()   { printf '  %-22s %s\n' "$1" "$2"; }
 bad()  { printf '  %-22s MISSING/BAD: %s\n' "$1" "$2"; fail=1; }
 ver()  { # name, command..., prints first line of its version output
   local n=$1; shift
-  if out=$("$@" 2>&1 | grep -m1 -E '[0-9]+\.[0-9]+' ); then ok "$n" "$out"; else bad "$n" "$*"; fi
+  if out=$("$@" 2>&1 | grep -m1 -E '[0-9]' ); then ok "$n" "$out"; else bad "$n" "$*"; fi
 }
 file_there() { if [ -e "$2" ]; then ok "$1" "$2"; else bad "$1" "$2 not found"; fi; }
 
