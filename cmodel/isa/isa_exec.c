@@ -1,0 +1,525 @@
+/* GPUpd ISA: functional SIMT interpreter (one warp, reconvergence stack) and the per-thread reference
+ * interpreter. Semantics: docs/isa.md. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "isa/isa.h"
+#include "isa/isa_internal.h"
+
+#define ALL 0xffffffffu
+#define RZ (ISA_REG_ZERO)
+#define PT (ISA_PRED_TRUE)
+
+const char *isa_status_str(int status)
+{
+    switch (status) {
+    case ISA_OK: return "ok";
+    case ISA_DONE: return "done";
+    case ISA_ERR_PC: return "pc outside the program";
+    case ISA_ERR_STACK: return "reconvergence stack overflow";
+    case ISA_ERR_LIMIT: return "instruction limit reached (watchdog)";
+    case ISA_ERR_DECODE: return "undefined opcode";
+    case ISA_ERR_ARG: return "bad argument";
+    default: return "unknown status";
+    }
+}
+
+/* ----- opcode info from the table ----- */
+typedef struct {
+    const char *name;
+    int cls, fmt, ty;
+} opinfo_t;
+
+#define FMT_NONE ISA_FMT_NONE
+#define FMT_BRA ISA_FMT_BRA
+#define FMT_D_B ISA_FMT_D_B
+#define FMT_D_SR ISA_FMT_D_SR
+#define FMT_D_A_B_P ISA_FMT_D_A_B_P
+#define FMT_P_P_P ISA_FMT_P_P_P
+#define FMT_D_A_B ISA_FMT_D_A_B
+#define FMT_D_A_B_C ISA_FMT_D_A_B_C
+#define FMT_P_A_B ISA_FMT_P_A_B
+#define FMT_D_A ISA_FMT_D_A
+#define FMT_LD ISA_FMT_LD
+#define FMT_ST ISA_FMT_ST
+#define FMT_TEX ISA_FMT_TEX
+#define TY_N ISA_TY_N
+#define TY_I ISA_TY_I
+#define TY_F ISA_TY_F
+#define ALU ISA_CLASS_ALU
+#define SFU ISA_CLASS_SFU
+#define MEM ISA_CLASS_MEM
+#define CTRL ISA_CLASS_CTRL
+#define NONE FMT_NONE
+#define BRA FMT_BRA
+#define D_B FMT_D_B
+#define D_SR FMT_D_SR
+#define D_A_B_P FMT_D_A_B_P
+#define P_P_P FMT_P_P_P
+#define D_A_B FMT_D_A_B
+#define D_A_B_C FMT_D_A_B_C
+#define P_A_B FMT_P_A_B
+#define D_A FMT_D_A
+#define LD FMT_LD
+#define ST FMT_ST
+#define TEX FMT_TEX
+#define N TY_N
+#define I TY_I
+#define F TY_F
+#define X(id, code, name, cls, fmt, ty) [code] = {name, cls, fmt, ty},
+static const opinfo_t opinfo[1 << ISA_F_OP_W] = {ISA_OP_LIST(X)};
+#undef X
+
+const char *isa_op_name(uint32_t op)
+{
+    return op < (1u << ISA_F_OP_W) ? opinfo[op].name : NULL;
+}
+
+int isa_op_class(uint32_t op)
+{
+    return isa_op_name(op) ? opinfo[op].cls : -1;
+}
+
+int isa_op_format(uint32_t op)
+{
+    return isa_op_name(op) ? opinfo[op].fmt : -1;
+}
+
+int isa_op_type(uint32_t op)
+{
+    return isa_op_name(op) ? opinfo[op].ty : -1;
+}
+
+/* ----- context ----- */
+isa_ctx_t *isa_ctx_new(void)
+{
+    return calloc(1, sizeof(isa_ctx_t));
+}
+
+void isa_ctx_free(isa_ctx_t *ctx)
+{
+    free(ctx);
+}
+
+void isa_ctx_set_const(isa_ctx_t *ctx, uint32_t index, uint32_t value)
+{
+    ctx->konst[index & (ISA_CONST_WORDS - 1)] = value;
+}
+
+void isa_ctx_set_constf(isa_ctx_t *ctx, uint32_t index, float value)
+{
+    uint32_t v;
+    memcpy(&v, &value, 4);
+    isa_ctx_set_const(ctx, index, v);
+}
+
+int isa_ctx_load(isa_ctx_t *ctx, const uint64_t *words, uint32_t n, uint32_t *bad_pc)
+{
+    if (n > ISA_MAX_CODE)
+        return ISA_ERR_ARG;
+    ctx->len = 0;
+    for (uint32_t pc = 0; pc < n; pc++) {
+        uint64_t w = words[pc];
+        uint32_t op = ISA_GET(w, OP);
+        if (!opinfo[op].name) {
+            if (bad_pc)
+                *bad_pc = pc;
+            return ISA_ERR_DECODE;
+        }
+        isa_dinsn_t *d = &ctx->dec[pc];
+        memset(d, 0, sizeof *d);
+        d->op = (uint8_t)op;
+        d->gp = (uint8_t)ISA_GET(w, GP);
+        d->gn = (uint8_t)ISA_GET(w, GN);
+        d->rd = (uint8_t)ISA_GET(w, RD);
+        d->ra = (uint8_t)ISA_GET(w, RA);
+        d->rb = (uint8_t)ISA_GET(w, RB);
+        d->rc = (uint8_t)ISA_GET(w, RC);
+        d->cc = (uint8_t)ISA_GET(w, CC);
+        d->bi = (uint8_t)ISA_GET(w, BI);
+        d->imm = ISA_GET(w, IMM);
+        d->ofs = ISA_GET(w, OFS);
+        d->rpc = ISA_GET(w, RPC);
+        int ty = opinfo[op].ty, fmt = opinfo[op].fmt;
+        if (ty == TY_F) {   /* FP source modifiers */
+            d->na = (uint8_t)ISA_GET(w, NA);
+            d->aa = (uint8_t)ISA_GET(w, AA);
+            d->nb = (uint8_t)ISA_GET(w, NB);
+            d->nc = (uint8_t)ISA_GET(w, NC);
+        } else if (fmt == FMT_P_P_P) {
+            d->na = (uint8_t)ISA_GET(w, NA);
+            d->nb = (uint8_t)ISA_GET(w, NB);
+        } else if (fmt == FMT_D_A_B_P) {
+            d->nc = (uint8_t)ISA_GET(w, NC);
+        }
+        ctx->code[pc] = w;
+    }
+    ctx->len = n;
+    return ISA_OK;
+}
+
+/* ----- warp ----- */
+isa_warp_t *isa_warp_new(void)
+{
+    return calloc(1, sizeof(isa_warp_t));
+}
+
+void isa_warp_free(isa_warp_t *w)
+{
+    free(w);
+}
+
+static void settle(isa_warp_t *w)
+{
+    while (w->sp) {
+        isa_stack_entry_t *t = &w->stack[w->sp - 1];
+        if ((t->mask & ~w->exited) == 0 || t->pc == t->rpc)
+            w->sp--;
+        else
+            break;
+    }
+}
+
+void isa_warp_init(isa_warp_t *w, uint32_t warp_id, uint32_t active_mask)
+{
+    memset(w->r, 0, sizeof w->r);
+    memset(w->p, 0, sizeof w->p);
+    memset(w->out, 0, sizeof w->out);
+    memset(w->local, 0, sizeof w->local);
+    w->warp_id = warp_id;
+    w->launch_mask = active_mask;
+    w->exited = 0;
+    w->sp = 1;
+    w->stack[0].pc = 0;
+    w->stack[0].mask = active_mask;
+    w->stack[0].rpc = ISA_RPC_NONE;
+    w->max_sp = 1;
+    w->n_instrs = 0;
+    w->n_thread_instrs = 0;
+    settle(w);
+}
+
+uint32_t isa_warp_pc(const isa_warp_t *w)
+{
+    return w->sp ? w->stack[w->sp - 1].pc : ISA_RPC_NONE;
+}
+
+uint32_t isa_warp_active(const isa_warp_t *w)
+{
+    return w->sp ? (w->stack[w->sp - 1].mask & ~w->exited) : 0;
+}
+
+/* ----- data operations on the lanes of `ex` ----- */
+#define FOR_LANES(ex) for (uint32_t m_ = (ex); m_; m_ &= m_ - 1) \
+        for (int l = __builtin_ctz(m_), once_ = 1; once_; once_ = 0)
+
+static inline uint32_t fmod_a(const isa_dinsn_t *d, uint32_t v)
+{
+    if (d->aa)
+        v &= 0x7fffffffu;
+    if (d->na)
+        v ^= 0x80000000u;
+    return v;
+}
+
+static uint32_t sreg(const isa_warp_t *w, uint32_t id, int l)
+{
+    switch (id) {
+    case ISA_SR_LANE: return (uint32_t)l;
+    case ISA_SR_WARP: return w->warp_id;
+    case ISA_SR_TID: return w->warp_id * ISA_WARP_SIZE + (uint32_t)l;
+    case ISA_SR_VERTEX: return w->sr_vertex[l];
+    case ISA_SR_PRIM: return w->sr_prim[l];
+    default: return 0;
+    }
+}
+
+/* Executes a non-control instruction on lanes ex; fills rec (if non-NULL) with what was written. */
+static void exec_data(const isa_ctx_t *ctx, isa_warp_t *w, const isa_dinsn_t *d, uint32_t ex,
+                      isa_retire_t *rec)
+{
+    uint32_t res[ISA_WARP_SIZE];
+    const uint32_t *ra = w->r[d->ra], *rb = w->r[d->rb], *rc = w->r[d->rc];
+    const uint32_t imm = d->imm;
+    const int bi = d->bi;
+    int kind = ISA_DST_REG;
+#define B_RAW(l) (bi ? imm : rb[l])
+#define FB(l) (d->nb ? (B_RAW(l) ^ 0x80000000u) : B_RAW(l))
+#define FA(l) fmod_a(d, ra[l])
+#define FC(l) (d->nc ? (rc[l] ^ 0x80000000u) : rc[l])
+#define LOOP(expr) do { FOR_LANES(ex) { res[l] = (expr); } } while (0)
+    switch (d->op) {
+    case ISA_OP_MOV: LOOP(B_RAW(l)); break;
+    case ISA_OP_S2R: LOOP(sreg(w, d->ofs, l)); break;
+    case ISA_OP_SEL: {
+        uint32_t pm = (d->rc & 7) == PT ? ALL : w->p[d->rc & 7];
+        if (d->nc)
+            pm = ~pm;
+        LOOP(((pm >> l) & 1) ? ra[l] : B_RAW(l));
+        break;
+    }
+    case ISA_OP_PAND: case ISA_OP_POR: case ISA_OP_PXOR: {
+        uint32_t pa = (d->ra & 7) == PT ? ALL : w->p[d->ra & 7];
+        uint32_t pb = (d->rb & 7) == PT ? ALL : w->p[d->rb & 7];
+        if (d->na)
+            pa = ~pa;
+        if (d->nb)
+            pb = ~pb;
+        uint32_t r = d->op == ISA_OP_PAND ? (pa & pb) : d->op == ISA_OP_POR ? (pa | pb) : (pa ^ pb);
+        LOOP((r >> l) & 1);
+        kind = ISA_DST_PRED;
+        break;
+    }
+    case ISA_OP_FADD: LOOP(isa_f_add(FA(l), FB(l))); break;
+    case ISA_OP_FMUL: LOOP(isa_f_mul(FA(l), FB(l))); break;
+    case ISA_OP_FMAD: LOOP(isa_f_mad(FA(l), FB(l), FC(l))); break;
+    case ISA_OP_FMIN: LOOP(isa_f_min(FA(l), FB(l))); break;
+    case ISA_OP_FMAX: LOOP(isa_f_max(FA(l), FB(l))); break;
+    case ISA_OP_FSETP: LOOP((uint32_t)isa_f_setp(FA(l), FB(l), d->cc)); kind = ISA_DST_PRED; break;
+    case ISA_OP_FRND: LOOP(isa_f_rnd(FA(l), d->cc)); break;
+    case ISA_OP_IADD: LOOP(ra[l] + B_RAW(l)); break;
+    case ISA_OP_ISUB: LOOP(ra[l] - B_RAW(l)); break;
+    case ISA_OP_IMUL: LOOP(ra[l] * B_RAW(l)); break;
+    case ISA_OP_AND: LOOP(ra[l] & B_RAW(l)); break;
+    case ISA_OP_OR: LOOP(ra[l] | B_RAW(l)); break;
+    case ISA_OP_XOR: LOOP(ra[l] ^ B_RAW(l)); break;
+    case ISA_OP_SHL: LOOP(ra[l] << (B_RAW(l) & 31)); break;
+    case ISA_OP_SHR: LOOP(ra[l] >> (B_RAW(l) & 31)); break;
+    case ISA_OP_SRA: LOOP((uint32_t)((ra[l] >> 31) ? ~((~ra[l]) >> (B_RAW(l) & 31)) : ra[l] >> (B_RAW(l) & 31)));
+        break;
+    case ISA_OP_IMIN: LOOP((int32_t)ra[l] < (int32_t)B_RAW(l) ? ra[l] : B_RAW(l)); break;
+    case ISA_OP_IMAX: LOOP((int32_t)ra[l] > (int32_t)B_RAW(l) ? ra[l] : B_RAW(l)); break;
+    case ISA_OP_ISETP: case ISA_OP_USETP: {
+        int sgn = d->op == ISA_OP_ISETP;
+        FOR_LANES(ex) {
+            uint32_t a = ra[l], b = B_RAW(l), rel;
+            if (sgn)
+                rel = (int32_t)a < (int32_t)b ? ISA_CC_L : a == b ? ISA_CC_E : ISA_CC_G;
+            else
+                rel = a < b ? ISA_CC_L : a == b ? ISA_CC_E : ISA_CC_G;
+            res[l] = (d->cc & rel) != 0;
+        }
+        kind = ISA_DST_PRED;
+        break;
+    }
+    case ISA_OP_F2I: LOOP(isa_f2i(FA(l), d->cc)); break;
+    case ISA_OP_F2U: LOOP(isa_f2u(FA(l), d->cc)); break;
+    case ISA_OP_I2F: LOOP(isa_i2f(ra[l])); break;
+    case ISA_OP_U2F: LOOP(isa_u2f(ra[l])); break;
+    case ISA_OP_RCP: LOOP(isa_sfu_rcp(FA(l))); break;
+    case ISA_OP_RSQ: LOOP(isa_sfu_rsq(FA(l))); break;
+    case ISA_OP_EX2: LOOP(isa_sfu_ex2(FA(l))); break;
+    case ISA_OP_LG2: LOOP(isa_sfu_lg2(FA(l))); break;
+    case ISA_OP_SIN: LOOP(isa_sfu_sin(FA(l))); break;
+    case ISA_OP_COS: LOOP(isa_sfu_cos(FA(l))); break;
+    case ISA_OP_LD_A: LOOP(w->attr[(ra[l] + d->ofs) & (ISA_ATTR_WORDS - 1)][l]); break;
+    case ISA_OP_LD_C: LOOP(ctx->konst[(ra[l] + d->ofs) & (ISA_CONST_WORDS - 1)]); break;
+    case ISA_OP_LD_L: LOOP(w->local[(ra[l] + d->ofs) & (ISA_LOCAL_WORDS - 1)][l]); break;
+    case ISA_OP_ST_L: case ISA_OP_ST_O: {
+        int loc = d->op == ISA_OP_ST_L;
+        uint32_t words = loc ? ISA_LOCAL_WORDS : ISA_OUT_WORDS;
+        FOR_LANES(ex) {
+            uint32_t a = (ra[l] + d->ofs) & (words - 1), v = rb[l];
+            if (loc)
+                w->local[a][l] = v;
+            else
+                w->out[a][l] = v;
+            if (rec) {
+                rec->addr[l] = a;
+                rec->val[0][l] = v;
+            }
+        }
+        if (rec) {
+            rec->dst_kind = loc ? ISA_DST_LOCAL : ISA_DST_OUT;
+            rec->ndst = 1;
+        }
+        return;
+    }
+    case ISA_OP_TEX: {
+        uint32_t rgba[4];
+        const uint32_t *rt = w->r[(d->ra + 1) & (ISA_NUM_REGS - 1)];
+        uint32_t tres[4][ISA_WARP_SIZE];
+        FOR_LANES(ex) {
+            if (ctx->tex) {
+                ctx->tex(ctx->tex_user, d->ofs & (ISA_TEX_UNITS - 1), w->warp_id, (uint32_t)l, ra[l], rt[l], rgba);
+            } else {
+                rgba[0] = ra[l];
+                rgba[1] = rt[l];
+                rgba[2] = 0;
+                rgba[3] = 0x3f800000u;
+            }
+            for (int k = 0; k < 4; k++)
+                tres[k][l] = rgba[k];
+        }
+        for (int k = 0; k < 4; k++) {
+            uint32_t rd = (d->rd + (uint32_t)k) & (ISA_NUM_REGS - 1);
+            FOR_LANES(ex) {
+                if (rd != RZ)
+                    w->r[rd][l] = tres[k][l];
+                if (rec)
+                    rec->val[k][l] = tres[k][l];
+            }
+        }
+        if (rec) {
+            rec->dst_kind = ISA_DST_REG;
+            rec->dst = d->rd;
+            rec->ndst = 4;
+        }
+        return;
+    }
+    default:
+        return;
+    }
+#undef LOOP
+    if (kind == ISA_DST_PRED) {
+        uint32_t pd = d->rd & 7, bits = 0;
+        FOR_LANES(ex) {
+            bits |= (res[l] & 1u) << l;
+        }
+        if (pd != PT)
+            w->p[pd] = (w->p[pd] & ~ex) | bits;
+        if (rec) {
+            rec->dst_kind = ISA_DST_PRED;
+            rec->dst = (uint8_t)pd;
+            rec->ndst = 1;
+            FOR_LANES(ex) {
+                rec->val[0][l] = res[l] & 1u;
+            }
+        }
+        return;
+    }
+    if (d->rd != RZ) {
+        uint32_t *rd = w->r[d->rd];
+        FOR_LANES(ex) {
+            rd[l] = res[l];
+        }
+    }
+    if (rec) {
+        rec->dst_kind = ISA_DST_REG;
+        rec->dst = d->rd;
+        rec->ndst = 1;
+        FOR_LANES(ex) {
+            rec->val[0][l] = res[l];
+        }
+    }
+}
+
+static inline uint32_t guard_mask(const isa_warp_t *w, const isa_dinsn_t *d)
+{
+    uint32_t g = d->gp == PT ? ALL : w->p[d->gp];
+    return d->gn ? ~g : g;
+}
+
+int isa_step(const isa_ctx_t *ctx, isa_warp_t *w, isa_retire_t *rec)
+{
+    if (w->sp == 0)
+        return ISA_DONE;
+    isa_stack_entry_t *top = &w->stack[w->sp - 1];
+    uint32_t pc = top->pc;
+    if (pc >= ctx->len)
+        return ISA_ERR_PC;
+    const isa_dinsn_t *d = &ctx->dec[pc];
+    uint32_t active = top->mask & ~w->exited;
+    uint32_t ex = active & guard_mask(w, d);
+    if (rec) {
+        memset(rec, 0, offsetof(isa_retire_t, val));
+        memset(rec->val, 0, sizeof rec->val);
+        memset(rec->addr, 0, sizeof rec->addr);
+        rec->warp = w->warp_id;
+        rec->pc = pc;
+        rec->insn = ctx->code[pc];
+        rec->active = active;
+        rec->wmask = ex;
+    }
+    w->n_instrs++;
+    w->n_thread_instrs += (uint64_t)__builtin_popcount(active);
+    switch (d->op) {
+    case ISA_OP_NOP:
+        top->pc = pc + 1;
+        break;
+    case ISA_OP_EXIT:
+        w->exited |= ex;
+        top->pc = pc + 1;
+        break;
+    case ISA_OP_BRA: {
+        uint32_t taken = ex, fall = active & ~ex;
+        if (!taken) {
+            top->pc = pc + 1;
+        } else if (!fall) {
+            top->pc = d->ofs;
+        } else {
+            if (top->rpc == d->rpc) {
+                /* already inside a region reconverging at rpc (e.g. a loop's next iteration): split */
+                if (w->sp + 1 > ISA_STACK_DEPTH)
+                    return ISA_ERR_STACK;
+                top->pc = d->ofs;
+                top->mask = taken;
+            } else {
+                if (w->sp + 2 > ISA_STACK_DEPTH)
+                    return ISA_ERR_STACK;
+                top->pc = d->rpc;
+                top = &w->stack[w->sp++];
+                top->pc = d->ofs;
+                top->mask = taken;
+                top->rpc = d->rpc;
+            }
+            top = &w->stack[w->sp++];
+            top->pc = pc + 1;
+            top->mask = fall;
+            top->rpc = d->rpc;
+            if (w->sp > w->max_sp)
+                w->max_sp = w->sp;
+        }
+        break;
+    }
+    default:
+        exec_data(ctx, w, d, ex, rec);
+        top->pc = pc + 1;
+        break;
+    }
+    settle(w);
+    if (rec)
+        rec->next_pc = isa_warp_pc(w);
+    return ISA_OK;
+}
+
+int isa_run(const isa_ctx_t *ctx, isa_warp_t *w, uint64_t max_instrs)
+{
+    for (uint64_t i = 0; i < max_instrs; i++) {
+        int st = isa_step(ctx, w, NULL);
+        if (st != ISA_OK)
+            return st;
+    }
+    return w->sp == 0 ? ISA_DONE : ISA_ERR_LIMIT;
+}
+
+int isa_ref_run_thread(const isa_ctx_t *ctx, isa_warp_t *w, uint32_t lane, uint64_t max_instrs)
+{
+    uint32_t me = 1u << lane, pc = 0;
+    if (!(w->launch_mask & me))
+        return ISA_DONE;
+    for (uint64_t i = 0; i < max_instrs; i++) {
+        if (pc >= ctx->len)
+            return ISA_ERR_PC;
+        const isa_dinsn_t *d = &ctx->dec[pc];
+        uint32_t ex = me & guard_mask(w, d);
+        switch (d->op) {
+        case ISA_OP_EXIT:
+            if (ex)
+                return ISA_DONE;
+            pc++;
+            break;
+        case ISA_OP_BRA:
+            pc = ex ? d->ofs : pc + 1;
+            break;
+        case ISA_OP_NOP:
+            pc++;
+            break;
+        default:
+            exec_data(ctx, w, d, ex, NULL);
+            pc++;
+            break;
+        }
+    }
+    return ISA_ERR_LIMIT;
+}
