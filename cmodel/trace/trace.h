@@ -1,0 +1,295 @@
+/* GPUpd trace format: in-memory structures, streaming reader, writer (docs/trace-format.md).
+ *
+ * A trace is a little-endian chunked binary file: a 32-byte file header, then chunks
+ * (20-byte chunk header: tag, flags, stored length, raw length, CRC-32 of the stored payload; the payload
+ * optionally zlib-compressed). Commands arrive in application order:
+ *
+ *   INFO            trace description (first chunk; read by trace_reader_open, see trace_reader_info)
+ *   SURF            define / redefine a surface (texture, render target, default framebuffer)
+ *   PROG            define a shader program (ISA words, opaque to this library)
+ *   FRMB            frame begin
+ *     CLER          clear of render-target surfaces
+ *     DRAW          one draw command: geometry, programs, constants, cost annotation, state, targets,
+ *                   textures, RAW dependencies, reference pixel count
+ *   FRME            frame end
+ *   TEND            end of trace (last chunk; its totals are checked)
+ *
+ * The reader validates every field (ranges, references to defined surfaces/programs, index bounds,
+ * RAW dependencies) and reports the first problem as a trace_error_t naming the file byte offset.
+ * It never allocates more than the remaining file size allows (times the zlib ratio bound) and never
+ * more than TRACE_MAX_CHUNK_RAW per chunk.
+ *
+ * Ownership: a trace_cmd_t filled by trace_reader_next owns its arrays until trace_cmd_free (or the next
+ * trace_reader_next on the same struct, which frees it first). Surfaces and programs are also kept by the
+ * reader and can be looked up by id for the rest of the stream (trace_reader_surface/program).
+ *
+ * Conventions the converter follows (the C model relies on them):
+ *   - geometry: triangle lists only (strips, fans, quads, polygons converted), positions in object space;
+ *   - attribute 0 is the position (TRACE_SEM_POSITION, 3 or 4 components);
+ *   - vertex constants c[0..3] are the rows of the MVP matrix (clip = MVP * pos, i.e. clip.x = dot(c0,pos));
+ *     further constants are program specific (documented with the shader library);
+ *   - window coordinates follow OpenGL: origin bottom-left, viewport/scissor in pixels.
+ */
+#ifndef GPUPD_TRACE_H
+#define GPUPD_TRACE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define TRACE_VERSION_MAJOR 1
+#define TRACE_VERSION_MINOR 0
+#define TRACE_FILE_HEADER_SIZE 32u
+#define TRACE_CHUNK_HEADER_SIZE 20u
+
+#define TRACE_NONE          0xFFFFFFFFu   /* "no surface / no program" */
+#define TRACE_MAX_ID        65535u        /* surface and program ids are 0..TRACE_MAX_ID */
+#define TRACE_MAX_ATTRIBS   8u
+#define TRACE_MAX_COLOR_RT  8u
+#define TRACE_MAX_TEX       16u
+#define TRACE_MAX_DIM       16384u        /* surface / screen width and height */
+#define TRACE_MAX_CHUNK_RAW (256u << 20)  /* largest raw chunk payload accepted */
+#define TRACE_MAX_STR       65536u        /* longest string field */
+
+/* ---- enums (values are the file encoding) ---- */
+enum { TRACE_SURF_COLOR = 0, TRACE_SURF_DEPTH = 1 };
+enum { TRACE_FMT_RGBA8 = 1, TRACE_FMT_DEPTH24 = 2, TRACE_FMT_DEPTH32F = 3 };  /* bytes/texel 4,4,4 */
+enum { TRACE_SURF_F_DEFAULT_FB = 1u, TRACE_SURF_F_HAS_DATA = 2u };
+enum { TRACE_STAGE_VERTEX = 0, TRACE_STAGE_FRAGMENT = 1 };
+enum { TRACE_PRIM_TRIANGLES = 0 };
+enum { TRACE_SEM_POSITION = 0, TRACE_SEM_COLOR = 1, TRACE_SEM_TEXCOORD0 = 2, TRACE_SEM_TEXCOORD1 = 3,
+       TRACE_SEM_NORMAL = 4, TRACE_SEM_GENERIC = 5 };
+/* Compare functions: GL order (GL_NEVER + i). */
+enum { TRACE_CMP_NEVER = 0, TRACE_CMP_LESS, TRACE_CMP_EQUAL, TRACE_CMP_LEQUAL, TRACE_CMP_GREATER,
+       TRACE_CMP_NOTEQUAL, TRACE_CMP_GEQUAL, TRACE_CMP_ALWAYS };
+enum { TRACE_CULL_NONE = 0, TRACE_CULL_BACK, TRACE_CULL_FRONT, TRACE_CULL_FRONT_AND_BACK };
+enum { TRACE_BF_ZERO = 0, TRACE_BF_ONE, TRACE_BF_SRC_COLOR, TRACE_BF_ONE_MINUS_SRC_COLOR, TRACE_BF_DST_COLOR,
+       TRACE_BF_ONE_MINUS_DST_COLOR, TRACE_BF_SRC_ALPHA, TRACE_BF_ONE_MINUS_SRC_ALPHA, TRACE_BF_DST_ALPHA,
+       TRACE_BF_ONE_MINUS_DST_ALPHA, TRACE_BF_CONSTANT_COLOR, TRACE_BF_ONE_MINUS_CONSTANT_COLOR,
+       TRACE_BF_CONSTANT_ALPHA, TRACE_BF_ONE_MINUS_CONSTANT_ALPHA, TRACE_BF_SRC_ALPHA_SATURATE,
+       TRACE_BF_COUNT };
+enum { TRACE_BEQ_ADD = 0, TRACE_BEQ_SUBTRACT, TRACE_BEQ_REVERSE_SUBTRACT, TRACE_BEQ_MIN, TRACE_BEQ_MAX };
+enum { TRACE_FILTER_NEAREST = 0, TRACE_FILTER_LINEAR = 1 };
+enum { TRACE_WRAP_REPEAT = 0, TRACE_WRAP_CLAMP_TO_EDGE = 1, TRACE_WRAP_MIRRORED_REPEAT = 2 };
+enum { TRACE_CLEAR_COLOR = 1u, TRACE_CLEAR_DEPTH = 2u, TRACE_CLEAR_STENCIL = 4u };
+/* trace_draw_t.flags: what the converter could not reproduce exactly for this draw. */
+enum { TRACE_DRAW_F_FS_APPROX = 1u,      /* fragment program is the closest library program, not exact */
+       TRACE_DRAW_F_VS_APPROX = 2u,      /* vertex program approximated (e.g. texgen, lighting dropped) */
+       TRACE_DRAW_F_STATE_APPROX = 4u,   /* some render state not representable (stencil, fog, ...) */
+       TRACE_DRAW_F_TEX_APPROX = 8u,     /* texture content/sampler approximated */
+       TRACE_DRAW_F_ALL = 15u };
+
+typedef enum {
+    TRACE_CMD_NONE = 0,
+    TRACE_CMD_SURFACE = 1,      /* 'SURF' */
+    TRACE_CMD_PROGRAM = 2,      /* 'PROG' */
+    TRACE_CMD_FRAME_BEGIN = 3,  /* 'FRMB' */
+    TRACE_CMD_CLEAR = 4,        /* 'CLER' */
+    TRACE_CMD_DRAW = 5,         /* 'DRAW' */
+    TRACE_CMD_FRAME_END = 6,    /* 'FRME' */
+    TRACE_CMD_UNKNOWN = 7       /* a chunk with a tag this version does not know: kept, skipped */
+} trace_cmd_type_t;
+
+/* ---- errors ---- */
+typedef struct {
+    uint64_t offset;     /* file byte offset of the offending field (or of its chunk if compressed) */
+    char msg[320];       /* "offset N: what was wrong" */
+} trace_error_t;
+
+/* ---- INFO ---- */
+typedef struct {
+    uint32_t width, height;   /* default framebuffer size (the screen) */
+    uint32_t n_frames;        /* frames in the trace (checked against the stream) */
+    char *name;               /* short name, e.g. "oa-sago-f120" */
+    char *source;             /* where it came from: capture command, apitrace frame, ... */
+    char *notes;              /* converter report: what it could not reproduce (may be "") */
+} trace_info_t;
+
+/* ---- SURF ---- */
+typedef struct {
+    uint32_t id;
+    uint32_t kind;            /* TRACE_SURF_* */
+    uint32_t format;          /* TRACE_FMT_* */
+    uint32_t width, height;
+    uint32_t flags;           /* TRACE_SURF_F_* */
+    uint32_t data_len;        /* width*height*4 if HAS_DATA else 0 */
+    uint8_t *data;            /* row-major, bottom row first (GL order), RGBA8 / depth as u32 or f32 */
+    char *label;
+} trace_surface_t;
+
+/* ---- PROG ---- */
+typedef struct {
+    uint32_t id;
+    uint32_t stage;           /* TRACE_STAGE_* */
+    uint32_t n_words;
+    uint32_t *words;          /* ISA words (opaque here; may be empty if not assembled yet) */
+    char *name;               /* shader library name, e.g. "vs_mvp_color" */
+    char *origin;             /* original shader description (GLSL hash / fixed-function state) */
+} trace_program_t;
+
+/* ---- FRMB / FRME ---- */
+typedef struct {
+    uint32_t index;           /* 0, 1, 2, ... in order */
+    uint32_t src_frame;       /* frame number in the original capture */
+} trace_frame_t;
+
+/* ---- render state ---- */
+typedef struct {
+    int32_t vp_x, vp_y; uint32_t vp_w, vp_h;   /* viewport */
+    float depth_near, depth_far;                /* glDepthRange */
+    uint32_t scissor_en; int32_t sc_x, sc_y; uint32_t sc_w, sc_h;
+    uint32_t cull;                              /* TRACE_CULL_* */
+    uint32_t front_ccw;                         /* 1: counter-clockwise front faces (GL default) */
+    uint32_t depth_test, depth_func, depth_write;
+    uint32_t blend_en, src_rgb, dst_rgb, src_a, dst_a, eq_rgb, eq_a;  /* TRACE_BF_*, TRACE_BEQ_* */
+    float blend_color[4];
+    uint32_t color_mask;                        /* bit0 R, bit1 G, bit2 B, bit3 A */
+    uint32_t alpha_test, alpha_func; float alpha_ref;
+    uint32_t poly_offset_en; float poly_factor, poly_units;
+} trace_state_t;
+
+/* ---- CLER ---- */
+typedef struct {
+    uint32_t src_call;        /* call number in the original capture */
+    uint32_t n_color;
+    uint32_t color[TRACE_MAX_COLOR_RT];
+    uint32_t depth;           /* surface id or TRACE_NONE */
+    uint32_t mask;            /* TRACE_CLEAR_* */
+    float color_value[4];
+    float depth_value;
+    uint32_t stencil_value;
+    uint32_t scissor_en; int32_t sc_x, sc_y; uint32_t sc_w, sc_h;
+    uint32_t color_mask;
+    uint32_t depth_write;     /* glDepthMask at clear time (a clear honours it) */
+} trace_clear_t;
+
+/* ---- DRAW ---- */
+typedef struct { uint32_t semantic, comps; } trace_attr_t;   /* comps 1..4, float32 each */
+typedef struct { uint32_t vs_instr, vs_tex, fs_instr, fs_tex; } trace_cost_t;
+typedef struct {
+    uint32_t unit;            /* texture unit 0..TRACE_MAX_TEX-1, strictly increasing in the list */
+    uint32_t surface;
+    uint32_t min_filter, mag_filter, wrap_s, wrap_t;
+} trace_texbind_t;
+
+typedef struct {
+    uint32_t index;           /* draw number within the frame, 0, 1, ... */
+    uint32_t src_call;        /* call number in the original capture */
+    uint32_t prim;            /* TRACE_PRIM_TRIANGLES */
+    uint32_t n_verts;
+    uint32_t n_attribs;       /* 1..TRACE_MAX_ATTRIBS; attribs[0] is the position */
+    trace_attr_t attribs[TRACE_MAX_ATTRIBS];
+    uint32_t stride;          /* floats per vertex = sum of comps (derived, not stored) */
+    float *verts;             /* n_verts * stride floats, interleaved */
+    uint32_t n_indices;       /* multiple of 3 */
+    uint32_t *indices;        /* each < n_verts */
+    uint32_t vs_prog, fs_prog;                 /* PROG ids (or TRACE_NONE) */
+    uint32_t n_vs_consts; float *vs_consts;    /* n vec4s */
+    uint32_t n_fs_consts; float *fs_consts;
+    trace_cost_t cost;        /* from the ORIGINAL shader: instructions and texture fetches */
+    trace_state_t state;
+    uint32_t n_color;         /* colour render targets */
+    uint32_t color[TRACE_MAX_COLOR_RT];
+    uint32_t depth;           /* depth target surface or TRACE_NONE */
+    uint32_t n_tex;
+    trace_texbind_t tex[TRACE_MAX_TEX];
+    uint32_t n_deps;          /* RAW: textures sampled here that a draw/clear wrote since their SURF */
+    uint32_t deps[TRACE_MAX_TEX];              /* surface ids, in texture-unit order */
+    int64_t ref_pixels;       /* pixels drawn on the reference (glretrace --ppd), -1 unknown */
+    uint32_t flags;           /* TRACE_DRAW_F_* */
+} trace_draw_t;
+
+typedef struct {
+    uint32_t tag;             /* FourCC, little-endian: 'S'|'U'<<8|'R'<<16|'F'<<24 */
+    uint32_t len;
+    uint8_t *data;
+} trace_unknown_t;
+
+typedef struct {
+    trace_cmd_type_t type;
+    uint64_t offset;          /* file offset of the chunk header (reader) */
+    int zflag;                /* reader: 1 if the chunk was compressed. writer: -1 auto, 0 raw, 1 zlib */
+    union {
+        trace_surface_t surface;
+        trace_program_t program;
+        trace_frame_t frame;
+        trace_clear_t clear;
+        trace_draw_t draw;
+        trace_unknown_t unknown;
+    } u;
+} trace_cmd_t;
+
+/* ---- helpers ---- */
+void trace_state_default(trace_state_t *s, uint32_t width, uint32_t height);  /* GL initial state */
+void trace_draw_init(trace_draw_t *d);   /* zero, TRACE_NONE ids, ref_pixels -1, position attrib 4 comps */
+void trace_cmd_free(trace_cmd_t *cmd);   /* frees owned arrays, leaves cmd as TRACE_CMD_NONE */
+void trace_info_free(trace_info_t *info);
+const char *trace_cmd_name(trace_cmd_type_t t);
+uint32_t trace_fourcc(const char tag[4]);
+/* Number of triangles of a draw (n_indices / 3). */
+static inline uint32_t trace_draw_prims(const trace_draw_t *d) { return d->n_indices / 3u; }
+
+/* ---- streaming reader ---- */
+typedef struct trace_reader trace_reader_t;
+enum { TRACE_OPT_NO_CRC = 1u };   /* skip CRC checks (fuzzing only) */
+
+/* Open and read the file header and INFO chunk. NULL on error (err filled). */
+trace_reader_t *trace_reader_open_file(const char *path, unsigned opts, trace_error_t *err);
+/* Read from memory; buf must outlive the reader. */
+trace_reader_t *trace_reader_open_mem(const void *buf, size_t len, unsigned opts, trace_error_t *err);
+const trace_info_t *trace_reader_info(const trace_reader_t *r);
+/* Next command: 1 = got one in *cmd, 0 = clean end of trace (TEND checked), -1 = error (err filled).
+ * After an error every further call returns -1 with the same error. */
+int trace_reader_next(trace_reader_t *r, trace_cmd_t *cmd, trace_error_t *err);
+/* Latest definition of a surface / program seen so far, or NULL. Valid until the reader is closed or the
+ * id is redefined. */
+const trace_surface_t *trace_reader_surface(const trace_reader_t *r, uint32_t id);
+const trace_program_t *trace_reader_program(const trace_reader_t *r, uint32_t id);
+uint32_t trace_reader_zlevel(const trace_reader_t *r);   /* compression level recorded in the header */
+void trace_reader_close(trace_reader_t *r);
+
+/* ---- writer ---- */
+typedef struct trace_writer trace_writer_t;
+/* zlevel 0..9: zlib level for chunks with zflag -1 (auto: compressed when >= 64 bytes and smaller). */
+trace_writer_t *trace_writer_open_file(const char *path, const trace_info_t *info, int zlevel,
+                                       trace_error_t *err);
+trace_writer_t *trace_writer_open_mem(const trace_info_t *info, int zlevel, trace_error_t *err);
+/* Validates cmd exactly as the reader will (same checks), then writes it. 0 ok, -1 error. */
+int trace_writer_put(trace_writer_t *w, const trace_cmd_t *cmd, trace_error_t *err);
+/* Fill d->n_deps/deps from the surfaces written so far (what the reader will demand). */
+void trace_writer_fill_deps(const trace_writer_t *w, trace_draw_t *d);
+/* Write TEND, flush, close. For a memory writer, *out and *out_len receive the malloc'd bytes (caller frees).
+ * Always frees w. 0 ok, -1 error. */
+int trace_writer_close(trace_writer_t *w, uint8_t **out, size_t *out_len, trace_error_t *err);
+/* Abandon without finishing (file is left incomplete). */
+void trace_writer_abort(trace_writer_t *w);
+
+/* ---- text dump (lossless) ---- */
+/* Dump a whole trace as text. 0 ok, -1 error (err filled; the text may be partial). */
+int trace_dump_text(trace_reader_t *r, FILE *out, trace_error_t *err);
+/* Parse the text dump and write the binary (byte-identical to the original). */
+int trace_undump_text(FILE *in, const char *out_path, trace_error_t *err);
+
+/* ---- synthetic trace (tests, examples, bring-up of the model) ----
+ * Writes a small deterministic 2-frame trace at 64x48: frame 0 renders a triangle fan into a 32x32
+ * texture (surface 2) with depth (surface 3), then draws the default framebuffer (surfaces 0 colour, 1 depth)
+ * with a textured quad sampling surface 2 (a RAW dependency) and a blended coloured triangle crossing the
+ * near plane; frame 1 repeats the screen pass without the render-to-texture pass. Programs carry no ISA
+ * words (names only). 0 ok, -1 error. */
+int trace_write_synthetic(const char *path, int zlevel, trace_error_t *err);
+
+/* ---- summary (gpupd-trace info, traces/README.md) ---- */
+typedef struct {
+    uint32_t width, height, frames, draws, clears, surfaces, programs;
+    uint64_t prims, verts, indices;
+    uint32_t rt_switches;     /* draws/clears whose render-target set differs from the previous one's */
+    uint32_t raw_deps;        /* sum of n_deps over draws */
+    uint32_t raw_dep_draws;   /* draws with n_deps > 0 */
+    uint64_t raw_dep_bytes;   /* sum over deps of the sampled surface size in bytes */
+    uint32_t approx_draws;    /* draws with any TRACE_DRAW_F_* flag */
+    int64_t ref_pixels;       /* sum of known ref_pixels */
+    uint32_t max_draws_per_frame;
+} trace_summary_t;
+int trace_summarize(trace_reader_t *r, trace_summary_t *s, trace_error_t *err);
+
+#endif

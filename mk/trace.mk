@@ -1,0 +1,50 @@
+# Trace concern (issue 3): trace format library (cmodel/trace), gpupd-trace tool, bundled traces (traces/),
+# capture + converter (traces/capture/), fuzzing (tests/fuzz/). See docs/trace-format.md and docs/traces.md.
+
+# The trace library uses zlib (per-chunk compression, CRC-32).
+LDLIBS_COMMON += -lz
+
+TRACE_TOOL    := $(BUILD)/bin/gpupd-trace
+TRACE_FILES   := $(sort $(wildcard traces/*.gpt))
+TRACE_SRCS    := $(sort $(wildcard cmodel/trace/*.c))
+FUZZ_SECONDS  ?= 30
+CLANG         ?= clang
+
+# Every bundled trace validates and round-trips binary -> text -> binary byte-identically; info describes it.
+.PHONY: test-trace-roundtrip
+test-trace-roundtrip: $(TRACE_TOOL)
+	@set -e; d=$(BUILD)/trace-rt; mkdir -p $$d; \
+	$(TRACE_TOOL) synth $$d/synthetic.gpt; n=0; \
+	for t in $$d/synthetic.gpt $(TRACE_FILES); do \
+	  b=$$d/$$(basename $$t .gpt); \
+	  $(TRACE_TOOL) validate $$t >/dev/null; \
+	  $(TRACE_TOOL) info $$t >/dev/null; \
+	  $(TRACE_TOOL) dump $$t $$b.txt; \
+	  $(TRACE_TOOL) undump $$b.txt $$b.rt.gpt; \
+	  if ! cmp $$t $$b.rt.gpt; then \
+	    echo "FAIL: $$t: binary -> text -> binary differs (text dump $$b.txt)"; \
+	    echo "  reproduce: $(TRACE_TOOL) dump $$t x.txt && $(TRACE_TOOL) undump x.txt x.gpt && cmp $$t x.gpt"; exit 1; fi; \
+	  n=$$((n+1)); rm -f $$b.txt $$b.rt.gpt; \
+	done; echo "test-trace-roundtrip: $$n passed, 0 failed"
+TEST_TARGETS += test-trace-roundtrip
+
+# libFuzzer target on the reader (CRC checks off so the fuzzer reaches the parsers) + short smoke run.
+$(BUILD)/fuzz/fuzz_trace: tests/fuzz/fuzz_trace.c $(TRACE_SRCS) $(wildcard cmodel/trace/*.h)
+	@mkdir -p $(@D)
+	$(CLANG) -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
+	  $(CPPFLAGS_COMMON) tests/fuzz/fuzz_trace.c $(TRACE_SRCS) -lz -lm -o $@
+
+.PHONY: fuzz-trace test-trace-fuzz
+test-trace-fuzz: $(BUILD)/fuzz/fuzz_trace $(TRACE_TOOL)
+	@set -e; d=$(BUILD)/fuzz/corpus; rm -rf $$d; mkdir -p $$d; \
+	$(TRACE_TOOL) synth $$d/synthetic-z0.gpt 0; $(TRACE_TOOL) synth $$d/synthetic-z6.gpt 6; \
+	cp tests/fuzz/corpus/* $$d/ 2>/dev/null || true; \
+	echo "fuzzing the trace reader for $(FUZZ_SECONDS) s (reproduce: $< -max_total_time=$(FUZZ_SECONDS) $$d)"; \
+	$< -max_total_time=$(FUZZ_SECONDS) -max_len=65536 -rss_limit_mb=1024 -malloc_limit_mb=512 -timeout=5 \
+	  -seed=1 -print_final_stats=1 $$d >$(BUILD)/fuzz/fuzz.log 2>&1 || { tail -40 $(BUILD)/fuzz/fuzz.log; \
+	  echo "FAIL: fuzzer found a crash/leak/hang; log $(BUILD)/fuzz/fuzz.log, reproducer crash-* in the cwd"; exit 1; }; \
+	grep -E 'stat::number_of_executed_units|Done' $(BUILD)/fuzz/fuzz.log | tail -2; \
+	echo "test-trace-fuzz: 1 passed, 0 failed"
+fuzz-trace: $(BUILD)/fuzz/fuzz_trace
+	mkdir -p $(BUILD)/fuzz/corpus && $< -max_len=65536 $(BUILD)/fuzz/corpus
+TEST_TARGETS += test-trace-fuzz

@@ -1,0 +1,417 @@
+/* Trace format: writer/reader round trip, validation of hostile input, documented error messages. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "trace/trace.h"
+
+static char tmpdir[] = "/tmp/test_trace_XXXXXX";
+
+static uint8_t *slurp(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    assert_non_null(f);
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    uint8_t *b = malloc((size_t)n + 1);
+    assert_non_null(b);
+    assert_int_equal(fread(b, 1, (size_t)n, f), (size_t)n);
+    fclose(f);
+    *len = (size_t)n;
+    return b;
+}
+
+static uint8_t *synthetic(int zlevel, size_t *len)
+{
+    char path[256];
+    snprintf(path, sizeof path, "%s/synth-%d.gpt", tmpdir, zlevel);
+    trace_error_t err;
+    if (trace_write_synthetic(path, zlevel, &err)) fail_msg("synth: %s", err.msg);
+    return slurp(path, len);
+}
+
+/* Read the whole buffer: 0 = valid, -1 = rejected (err filled). Counts draws/prims/deps. */
+static int read_all(const uint8_t *b, size_t n, unsigned opts, trace_error_t *err, uint32_t *draws, uint64_t *prims,
+                    uint32_t *deps)
+{
+    trace_reader_t *r = trace_reader_open_mem(b, n, opts, err);
+    if (!r) return -1;
+    trace_cmd_t cmd = {0};
+    int rc;
+    uint32_t nd = 0, ndep = 0;
+    uint64_t np = 0;
+    while ((rc = trace_reader_next(r, &cmd, err)) == 1)
+        if (cmd.type == TRACE_CMD_DRAW) {
+            nd++;
+            np += trace_draw_prims(&cmd.u.draw);
+            ndep += cmd.u.draw.n_deps;
+        }
+    trace_cmd_free(&cmd);
+    trace_reader_close(r);
+    if (draws) *draws = nd;
+    if (prims) *prims = np;
+    if (deps) *deps = ndep;
+    return rc < 0 ? -1 : 0;
+}
+
+static void test_synthetic_reads_back(void **state)
+{
+    (void)state;
+    for (int z = 0; z <= 9; z += 9) {
+        size_t n;
+        uint8_t *b = synthetic(z, &n);
+        trace_error_t err;
+        uint32_t draws, deps;
+        uint64_t prims;
+        if (read_all(b, n, 0, &err, &draws, &prims, &deps)) fail_msg("zlevel %d: %s", z, err.msg);
+        /* What trace_synth.c writes: frame 0 = fan (6 tris) + quad (2) + triangle (1), frame 1 = triangle. */
+        assert_int_equal(draws, 4);
+        assert_int_equal(prims, 10);
+        assert_int_equal(deps, 1);
+        free(b);
+    }
+}
+
+static trace_info_t mkinfo(void)
+{
+    static char name[] = "unit", src[] = "test_trace_format.c", notes[] = "";
+    trace_info_t i = {16, 8, 1, name, src, notes};
+    return i;
+}
+
+static void put(trace_writer_t *w, trace_cmd_t *c)
+{
+    trace_error_t err;
+    if (trace_writer_put(w, c, &err)) fail_msg("put %s: %s", trace_cmd_name(c->type), err.msg);
+}
+
+/* Hand-built trace in memory; every field of the draw must come back bit-exact. */
+static void test_memory_roundtrip_fields(void **state)
+{
+    (void)state;
+    trace_error_t err;
+    trace_info_t info = mkinfo();
+    trace_writer_t *w = trace_writer_open_mem(&info, 6, &err);
+    assert_non_null(w);
+    trace_cmd_t c;
+    memset(&c, 0, sizeof c);
+    c.type = TRACE_CMD_SURFACE;
+    c.zflag = -1;
+    uint8_t tex[4 * 4 * 4];
+    for (int i = 0; i < 64; i++) tex[i] = (uint8_t)(i * 7);
+    c.u.surface = (trace_surface_t){5, TRACE_SURF_COLOR, TRACE_FMT_RGBA8, 4, 4, TRACE_SURF_F_HAS_DATA, 64, tex, "tex"};
+    put(w, &c);
+    c.u.surface = (trace_surface_t){0, TRACE_SURF_COLOR, TRACE_FMT_RGBA8, 16, 8, TRACE_SURF_F_DEFAULT_FB, 0, NULL, "fb"};
+    put(w, &c);
+    memset(&c, 0, sizeof c);
+    c.type = TRACE_CMD_FRAME_BEGIN;
+    put(w, &c);
+    memset(&c, 0, sizeof c);
+    c.type = TRACE_CMD_DRAW;
+    c.zflag = 1;
+    trace_draw_t *d = &c.u.draw;
+    trace_draw_init(d);
+    float v[3 * 6] = {0, 0, 0, 0.25f, -0.0f, 1e-30f, 1, 0, 0, 1, 1, 3.5f, 0, 1, 0, 0, 1, -7};
+    uint32_t idx[3] = {2, 1, 0};
+    float vc[4] = {1, 2, 3, 4};
+    d->n_attribs = 2;
+    d->attribs[0].comps = 3;
+    d->attribs[1] = (trace_attr_t){TRACE_SEM_TEXCOORD0, 3};
+    d->n_verts = 3;
+    d->verts = v;
+    d->n_indices = 3;
+    d->indices = idx;
+    d->n_vs_consts = 1;
+    d->vs_consts = vc;
+    d->cost = (trace_cost_t){7, 1, 12, 3};
+    trace_state_default(&d->state, 16, 8);
+    d->state.blend_en = 1;
+    d->state.src_rgb = TRACE_BF_SRC_ALPHA_SATURATE;
+    d->state.alpha_test = 1;
+    d->state.alpha_func = TRACE_CMP_GEQUAL;
+    d->state.alpha_ref = 0.5f;
+    d->state.vp_x = -3;
+    d->n_color = 1;
+    d->n_tex = 1;
+    d->tex[0] = (trace_texbind_t){3, 5, 1, 0, 2, 1};
+    d->ref_pixels = 77;
+    d->flags = TRACE_DRAW_F_TEX_APPROX;
+    put(w, &c);
+    trace_state_t want_state = d->state;
+    trace_cost_t want_cost = d->cost;
+    memset(&c, 0, sizeof c);
+    c.type = TRACE_CMD_FRAME_END;
+    put(w, &c);
+    uint8_t *bin;
+    size_t n;
+    assert_int_equal(trace_writer_close(w, &bin, &n, &err), 0);
+
+    trace_reader_t *r = trace_reader_open_mem(bin, n, 0, &err);
+    if (!r) fail_msg("%s", err.msg);
+    assert_int_equal(trace_reader_info(r)->width, 16);
+    assert_string_equal(trace_reader_info(r)->name, "unit");
+    trace_cmd_t g = {0};
+    int got_draw = 0, rc;
+    while ((rc = trace_reader_next(r, &g, &err)) == 1) {
+        if (g.type != TRACE_CMD_DRAW) continue;
+        got_draw = 1;
+        const trace_draw_t *e = &g.u.draw;
+        assert_int_equal(g.zflag, 1);
+        assert_int_equal(e->stride, 6);
+        assert_memory_equal(e->verts, v, sizeof v);
+        assert_memory_equal(e->indices, idx, sizeof idx);
+        assert_memory_equal(e->vs_consts, vc, sizeof vc);
+        assert_memory_equal(&e->state, &want_state, sizeof want_state);
+        assert_memory_equal(&e->cost, &want_cost, sizeof want_cost);
+        assert_int_equal(e->tex[0].unit, 3);
+        assert_int_equal(e->tex[0].wrap_s, 2);
+        assert_int_equal(e->n_deps, 0);   /* surface 5 was uploaded, never rendered */
+        assert_int_equal(e->ref_pixels, 77);
+        assert_int_equal(e->flags, TRACE_DRAW_F_TEX_APPROX);
+        const trace_surface_t *s = trace_reader_surface(r, 5);
+        assert_non_null(s);
+        assert_memory_equal(s->data, tex, sizeof tex);
+    }
+    if (rc < 0) fail_msg("%s", err.msg);
+    assert_true(got_draw);
+    trace_cmd_free(&g);
+    trace_reader_close(r);
+    free(bin);
+}
+
+/* Truncation at every length: always rejected, with an error naming an offset, never a crash. */
+static void test_truncated_everywhere(void **state)
+{
+    (void)state;
+    for (int z = 0; z <= 6; z += 6) {
+        size_t n;
+        uint8_t *b = synthetic(z, &n);
+        for (size_t len = 0; len < n; len++) {
+            uint8_t *cut = malloc(len ? len : 1);   /* exact size: ASan catches any over-read */
+            memcpy(cut, b, len);
+            trace_error_t err = {0, ""};
+            if (read_all(cut, len, 0, &err, NULL, NULL, NULL) == 0)
+                fail_msg("zlevel %d: truncated to %zu of %zu bytes but accepted", z, len, n);
+            assert_non_null(strstr(err.msg, "offset "));
+            assert_true(err.offset <= len);
+            free(cut);
+        }
+        free(b);
+    }
+}
+
+/* Every single flipped bit is detected (header CRC, chunk CRCs, tag/length checks). */
+static void test_flipped_bits_detected(void **state)
+{
+    (void)state;
+    size_t n;
+    uint8_t *b = synthetic(6, &n);
+    for (size_t i = 0; i < n; i++)
+        for (int bit = 0; bit < 8; bit += 3) {
+            b[i] ^= (uint8_t)(1u << bit);
+            trace_error_t err = {0, ""};
+            if (read_all(b, n, 0, &err, NULL, NULL, NULL) == 0)
+                fail_msg("byte %zu bit %d flipped but the trace was accepted", i, bit);
+            b[i] ^= (uint8_t)(1u << bit);
+        }
+    free(b);
+}
+
+/* Specific documented errors. */
+static void expect_err(const uint8_t *b, size_t n, unsigned opts, const char *needle, uint64_t offset)
+{
+    trace_error_t err = {0, ""};
+    if (read_all(b, n, opts, &err, NULL, NULL, NULL) == 0) fail_msg("accepted, expected error \"%s\"", needle);
+    if (!strstr(err.msg, needle)) fail_msg("error \"%s\" does not contain \"%s\"", err.msg, needle);
+    if (offset != UINT64_MAX && err.offset != offset)
+        fail_msg("error \"%s\" at offset %llu, expected %llu", err.msg, (unsigned long long)err.offset,
+                 (unsigned long long)offset);
+}
+
+static size_t find_chunk(const uint8_t *b, size_t n, const char *tag)
+{
+    for (size_t i = TRACE_FILE_HEADER_SIZE; i + 4 <= n; i++)
+        if (!memcmp(b + i, tag, 4)) return i;
+    fail_msg("chunk %s not found", tag);
+    return 0;
+}
+
+static void wr32(uint8_t *p, uint32_t v) { p[0] = (uint8_t)v; p[1] = (uint8_t)(v >> 8); p[2] = (uint8_t)(v >> 16); p[3] = (uint8_t)(v >> 24); }
+
+static void test_documented_errors(void **state)
+{
+    (void)state;
+    size_t n;
+    uint8_t *b = synthetic(0, &n);   /* uncompressed: field offsets are file offsets */
+    uint8_t *c = malloc(n);
+    expect_err(b, 10, 0, "file too short", 0);
+    memcpy(c, b, n); c[0] = 'X';
+    expect_err(c, n, 0, "bad magic", 0);
+    memcpy(c, b, n); c[8] = 2;
+    expect_err(c, n, 0, "unsupported format version 2.0", 8);
+    memcpy(c, b, n); c[20] = 5;
+    expect_err(c, n, 0, "header CRC mismatch", 24);
+    /* truncated in the middle of the last chunk */
+    expect_err(b, n - 3, 0, "exceeds the", UINT64_MAX);
+    /* payload byte flipped: CRC names the chunk's CRC field */
+    size_t draw = find_chunk(b, n, "DRAW");
+    memcpy(c, b, n); c[draw + TRACE_CHUNK_HEADER_SIZE + 40] ^= 0x10;
+    expect_err(c, n, 0, "DRAW chunk: CRC mismatch", draw + 16);
+    /* absurd counts (CRC off so the parser sees them): n_verts of 2^26 vertices */
+    size_t nv = draw + TRACE_CHUNK_HEADER_SIZE + 4 * (4 + 2 * 2);   /* index, call, prim, n_attribs, 2 attribs */
+    memcpy(c, b, n); wr32(c + nv, 1u << 26);
+    expect_err(c, n, TRACE_OPT_NO_CRC, "n_verts = 67108864 needs", nv);
+    memcpy(c, b, n); wr32(c + nv, 0xFFFFFFF0u);
+    expect_err(c, n, TRACE_OPT_NO_CRC, "n_verts = 4294967280 out of range", nv);
+    /* absurd chunk length */
+    memcpy(c, b, n); wr32(c + draw + 8, 0x7FFFFFFF);
+    expect_err(c, n, 0, "stored length 2147483647 exceeds", draw + 8);
+    /* garbage tag */
+    memcpy(c, b, n); c[draw] = 0x01;
+    expect_err(c, n, 0, "bad chunk tag", draw);
+    /* trailing garbage after TEND */
+    uint8_t *g = malloc(n + 5);
+    memcpy(g, b, n); memset(g + n, 'A', 5);
+    expect_err(g, n + 5, 0, "garbage after TEND", n);
+    free(g);
+    free(c);
+    free(b);
+}
+
+/* The writer refuses what the reader would refuse, naming the reason. */
+static void test_writer_rejects(void **state)
+{
+    (void)state;
+    trace_error_t err;
+    trace_info_t info = mkinfo();
+    trace_writer_t *w = trace_writer_open_mem(&info, 0, &err);
+    assert_non_null(w);
+    trace_cmd_t c;
+    memset(&c, 0, sizeof c);
+    c.type = TRACE_CMD_DRAW;
+    trace_draw_init(&c.u.draw);
+    assert_int_equal(trace_writer_put(w, &c, &err), -1);
+    assert_non_null(strstr(err.msg, "DRAW outside a frame"));
+    trace_writer_abort(w);
+
+    w = trace_writer_open_mem(&info, 0, &err);
+    memset(&c, 0, sizeof c);
+    c.type = TRACE_CMD_FRAME_BEGIN;
+    put(w, &c);
+    memset(&c, 0, sizeof c);
+    c.type = TRACE_CMD_DRAW;
+    trace_draw_init(&c.u.draw);
+    float v[4] = {0, 0, 0, 1};
+    uint32_t idx[3] = {0, 0, 1};
+    c.u.draw.n_verts = 1;
+    c.u.draw.verts = v;
+    c.u.draw.n_indices = 3;
+    c.u.draw.indices = idx;
+    assert_int_equal(trace_writer_put(w, &c, &err), -1);
+    if (!strstr(err.msg, "index[2] = 1 >= n_verts 1")) fail_msg("got: %s", err.msg);
+    trace_writer_abort(w);
+
+    w = trace_writer_open_mem(&info, 0, &err);
+    memset(&c, 0, sizeof c);
+    c.type = TRACE_CMD_SURFACE;
+    c.u.surface = (trace_surface_t){0, TRACE_SURF_COLOR, TRACE_FMT_RGBA8, 16, 8, 0, 0, NULL, "x"};
+    put(w, &c);
+    memset(&c, 0, sizeof c);
+    c.type = TRACE_CMD_FRAME_BEGIN;
+    put(w, &c);
+    memset(&c, 0, sizeof c);
+    c.type = TRACE_CMD_DRAW;
+    trace_draw_init(&c.u.draw);
+    c.u.draw.n_tex = 1;
+    c.u.draw.tex[0].surface = 0;
+    c.u.draw.n_deps = 1;   /* wrong: surface 0 was never rendered */
+    c.u.draw.deps[0] = 0;
+    assert_int_equal(trace_writer_put(w, &c, &err), -1);
+    if (!strstr(err.msg, "RAW dependencies [ 0 ] but the stream implies [ ]")) fail_msg("got: %s", err.msg);
+    trace_writer_abort(w);
+
+    /* closing with fewer frames than INFO declares */
+    w = trace_writer_open_mem(&info, 0, &err);
+    assert_int_equal(trace_writer_close(w, NULL, NULL, &err), -1);
+    assert_non_null(strstr(err.msg, "wrote 0 frames but INFO declares 1"));
+}
+
+/* Text dump -> undump is byte-identical, and a damaged text names its line. */
+static void test_text_roundtrip(void **state)
+{
+    (void)state;
+    for (int z = 0; z <= 6; z += 6) {
+        char in[256], txt[256], out[256];
+        snprintf(in, sizeof in, "%s/synth-%d.gpt", tmpdir, z);
+        snprintf(txt, sizeof txt, "%s/synth-%d.txt", tmpdir, z);
+        snprintf(out, sizeof out, "%s/synth-%d.rt.gpt", tmpdir, z);
+        trace_error_t err;
+        assert_int_equal(trace_write_synthetic(in, z, &err), 0);
+        trace_reader_t *r = trace_reader_open_file(in, 0, &err);
+        assert_non_null(r);
+        FILE *f = fopen(txt, "w");
+        assert_int_equal(trace_dump_text(r, f, &err), 0);
+        fclose(f);
+        trace_reader_close(r);
+        f = fopen(txt, "r");
+        if (trace_undump_text(f, out, &err)) fail_msg("undump: %s", err.msg);
+        fclose(f);
+        size_t n1, n2;
+        uint8_t *a = slurp(in, &n1), *b = slurp(out, &n2);
+        assert_int_equal(n1, n2);
+        assert_memory_equal(a, b, n1);
+        free(a);
+        free(b);
+    }
+    /* a bad index in the text is refused with its line */
+    char txt[256], out[256];
+    snprintf(txt, sizeof txt, "%s/bad.txt", tmpdir);
+    snprintf(out, sizeof out, "%s/bad.gpt", tmpdir);
+    FILE *f = fopen(txt, "w");
+    fputs("GPUPD-TRACE-TEXT version 1 0 zlevel 0\nINFO w 4 h 4 frames 1\n name \"x\" source \"y\" notes \"\"\n"
+          "FRMB z 0 index 0 src_frame 0\nDRAW z 0 index 0 call 0 prim 0 flags 0 ref_pixels -1\n"
+          " attribs 1 sem 0 comps 4\n verts 1\n v 0 0 0 1\n indices 3\n i 0 0 7\n", f);
+    fclose(f);
+    f = fopen(txt, "r");
+    trace_error_t err;
+    assert_int_equal(trace_undump_text(f, out, &err), -1);
+    fclose(f);
+    if (!strstr(err.msg, "text line")) fail_msg("got: %s", err.msg);
+    assert_int_equal(access(out, F_OK), -1);   /* no half-written output left behind */
+}
+
+static int setup(void **state)
+{
+    (void)state;
+    return mkdtemp(tmpdir) ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    char cmd[300];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
+    return system(cmd) == 0 ? 0 : -1;
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_synthetic_reads_back),
+        cmocka_unit_test(test_memory_roundtrip_fields),
+        cmocka_unit_test(test_truncated_everywhere),
+        cmocka_unit_test(test_flipped_bits_detected),
+        cmocka_unit_test(test_documented_errors),
+        cmocka_unit_test(test_writer_rejects),
+        cmocka_unit_test(test_text_roundtrip),
+    };
+    return cmocka_run_group_tests_name("trace_format", tests, setup, teardown);
+}
