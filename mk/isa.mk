@@ -21,3 +21,10 @@ GEN_HDRS += $(BUILD)/gen/isa_defs.h $(BUILD)/gen/isa_defs.vh $(BUILD)/gen/isa_sf
 .PHONY: isa-sfu-fit
 isa-sfu-fit:
 	$(PYTHON) $(ISA_GEN) fit defs
+
+ISA_SHADERS  := $(sort $(wildcard cmodel/shaders/*.s))
+$(BUILD)/gen/isa_shaders_src.h: $(ISA_SHADERS) $(ISA_GEN)
+	@mkdir -p $(@D)
+	$(PYTHON) $(ISA_GEN) shaders $@ $(ISA_SHADERS)
+
+GEN_HDRS += $(BUILD)/gen/isa_shaders_src.h

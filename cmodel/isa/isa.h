@@ -190,4 +190,29 @@ const char *isa_op_name(uint32_t op);
 enum { ISA_CLASS_ALU = 0, ISA_CLASS_SFU = 1, ISA_CLASS_MEM = 2, ISA_CLASS_CTRL = 3 };
 int isa_op_class(uint32_t op);   /* -1 if undefined */
 
+/* ------------------------------------------------------------------------------------------------ */
+/* Shader library (cmodel/shaders/NAME.s, embedded at build time; I/O conventions in docs/isa.md and at the
+ * top of each .s file): vs_mvp, vs_viewport, vs_project, fs_flat, fs_color, fs_tex_modulate, fs_depth. */
+#define ISA_VS_C_MVP        0    /* c[0..15]  MVP matrix, row-major */
+#define ISA_VS_C_VIEWPORT   16   /* c[16..21] SX OX SY OY DS DO (vs_viewport.s) */
+#define ISA_VS_A_POS        0    /* a[0..3]   position */
+#define ISA_VS_A_COLOR      4    /* a[4..7]   colour */
+#define ISA_VS_A_TEXCOORD   8    /* a[8..11]  texcoord */
+#define ISA_VS_O_CLIP       0    /* vs_mvp/vs_project o[0..3]  clip position (o[4..11] colour, texcoord) */
+#define ISA_VS_O_SCREEN     12   /* vs_project o[12] X, o[13] Y (1/256 px), o[14] z, o[15] 1/w, o[16] flags */
+#define ISA_VS_FLAG_NEAR    1u   /* screen flags: z < -w */
+#define ISA_VS_FLAG_WNEG    2u   /* screen flags: w <= 0 */
+#define ISA_FS_A_COLOR      0    /* a[0..3] interpolated colour */
+#define ISA_FS_A_TEXCOORD   4    /* a[4..5] texcoord s, t */
+#define ISA_FS_A_DEPTH      8    /* a[8]    window z */
+#define ISA_FS_O_COLOR      0    /* o[0..3] colour */
+#define ISA_FS_O_DEPTH      4    /* o[4]    depth (fs_depth) */
+#define ISA_FS_C_COLOR      0    /* c[0..3] flat colour (fs_flat) */
+
+int isa_shader_count(void);
+const char *isa_shader_name(int i);            /* NULL if out of range */
+const char *isa_shader_source(const char *name);   /* assembly text, NULL if unknown */
+/* Assemble a library shader: instruction count, or -1 (unknown name or assembly error, err filled). */
+int isa_shader_assemble(const char *name, uint64_t *out, uint32_t cap, isa_asm_err_t *err);
+
 #endif

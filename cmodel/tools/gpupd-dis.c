@@ -1,0 +1,55 @@
+/* gpupd-dis: GPUpd shader disassembler.  gpupd-dis in.bin   (assembly to standard output; it
+ * re-assembles with gpupd-as to the identical binary). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "isa/isa.h"
+
+int main(int argc, char **argv)
+{
+    if (argc != 2) {
+        fprintf(stderr, "usage: gpupd-dis in.bin\n");
+        return 2;
+    }
+    FILE *f = strcmp(argv[1], "-") ? fopen(argv[1], "rb") : stdin;
+    if (!f) {
+        fprintf(stderr, "gpupd-dis: cannot read %s\n", argv[1]);
+        return 1;
+    }
+    uint64_t *code = malloc(sizeof(uint64_t) * (ISA_MAX_CODE + 1));
+    uint32_t n = 0;
+    unsigned char b[8];
+    size_t got;
+    while (code && (got = fread(b, 1, 8, f)) > 0) {
+        if (got != 8) {
+            fprintf(stderr, "gpupd-dis: %s: size is not a multiple of 8 bytes (truncated at byte %u)\n",
+                    argv[1], n * 8);
+            return 1;
+        }
+        if (n == ISA_MAX_CODE) {
+            fprintf(stderr, "gpupd-dis: %s: more than %d instructions\n", argv[1], ISA_MAX_CODE);
+            return 1;
+        }
+        uint64_t w = 0;
+        for (int k = 0; k < 8; k++)
+            w |= (uint64_t)b[k] << (8 * k);
+        if (!isa_op_name(ISA_GET(w, OP))) {
+            fprintf(stderr, "gpupd-dis: %s: undefined opcode 0x%02x at pc %u (byte offset %u)\n", argv[1],
+                    ISA_GET(w, OP), n, n * 8);
+            return 1;
+        }
+        code[n++] = w;
+    }
+    if (f != stdin)
+        fclose(f);
+    char *text = code ? isa_disasm_program(code, n) : NULL;
+    if (!text) {
+        fprintf(stderr, "gpupd-dis: out of memory\n");
+        return 1;
+    }
+    fputs(text, stdout);
+    free(text);
+    free(code);
+    return 0;
+}
