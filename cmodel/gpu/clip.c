@@ -1,0 +1,204 @@
+/* CLIP unit: trivial reject, near/far and guard-band clipping, viewport and depth range, snapping to
+ * 1/256 pixel, back-face and zero-area culling. In project mode (the CP phase of C-PD) it classifies the
+ * primitive for the P2G mapper instead of producing screen triangles. */
+#include <math.h>
+#include <string.h>
+
+#include "gpu/gpu.h"
+
+#define NV (1 + GPU_MAX_VARYINGS)       /* vec4 slots per vertex: position + varyings */
+#define CLIP_MAX_VERTS 12
+
+typedef struct {
+    float a[NV][4];
+} cvert_t;
+
+/* Signed distance of a clip-space position to plane k (>= 0: inside).
+ * 0 near z >= -w, 1 far z <= w, 2..5 guard band x >= -gx w, x <= gx w, y >= -gy w, y <= gy w. */
+static float plane_dist(const float *p, int k, float gx, float gy)
+{
+    switch (k) {
+    case 0: return p[2] + p[3];
+    case 1: return p[3] - p[2];
+    case 2: return p[0] + gx * p[3];
+    case 3: return gx * p[3] - p[0];
+    case 4: return p[1] + gy * p[3];
+    default: return gy * p[3] - p[1];
+    }
+}
+
+/* The frustum planes used for trivial reject (x, y in [-w, w], z in [-w, w]). */
+static float frustum_dist(const float *p, int k)
+{
+    switch (k) {
+    case 0: return p[0] + p[3];
+    case 1: return p[3] - p[0];
+    case 2: return p[1] + p[3];
+    case 3: return p[3] - p[1];
+    case 4: return p[2] + p[3];
+    default: return p[3] - p[2];
+    }
+}
+
+static void guard_factors(const gpu_draw_t *d, float *gx, float *gy)
+{
+    float hw = d->st.vp_w > 0 ? (float)d->st.vp_w * 0.5f : 1.0f;
+    float hh = d->st.vp_h > 0 ? (float)d->st.vp_h * 0.5f : 1.0f;
+    *gx = (hw + (float)GPU_GUARD) / hw;
+    *gy = (hh + (float)GPU_GUARD) / hh;
+}
+
+/* Clip-space position -> fixed-point window position, window depth and 1/w. w must be > 0. */
+static void to_window(const gpu_draw_t *d, const float *p, int32_t *x, int32_t *y, float *z, float *iw)
+{
+    double w = p[3];
+    double nx = p[0] / w, ny = p[1] / w, nz = p[2] / w;
+    double wx = (double)d->st.vp_x + (nx + 1.0) * 0.5 * (double)d->st.vp_w;
+    double wy = (double)d->st.vp_y + (ny + 1.0) * 0.5 * (double)d->st.vp_h;
+    double fx = wx * GPU_SUBPIX, fy = wy * GPU_SUBPIX;
+    if (fx < P2G_COORD_MIN) fx = P2G_COORD_MIN;
+    if (fx > P2G_COORD_MAX) fx = P2G_COORD_MAX;
+    if (fy < P2G_COORD_MIN) fy = P2G_COORD_MIN;
+    if (fy > P2G_COORD_MAX) fy = P2G_COORD_MAX;
+    *x = (int32_t)llrint(fx);
+    *y = (int32_t)llrint(fy);
+    double n = d->st.depth_near, f = d->st.depth_far;
+    double zw = (f - n) * 0.5 * nz + (n + f) * 0.5;
+    if (zw < 0.0) zw = 0.0;
+    if (zw > 1.0) zw = 1.0;
+    *z = (float)zw;
+    *iw = (float)(1.0 / w);
+}
+
+/* Culling decision on a snapped triangle: 1 = cull. */
+static int cull_tri(const gpu_draw_t *d, const int32_t *x, const int32_t *y)
+{
+    int64_t area = (int64_t)(x[1] - x[0]) * (y[2] - y[0]) - (int64_t)(x[2] - x[0]) * (y[1] - y[0]);
+    if (area == 0) return 1;
+    int ccw = area > 0;
+    int front = d->st.front_ccw ? ccw : !ccw;
+    switch (d->st.cull) {
+    case GPU_CULL_BACK: return !front;
+    case GPU_CULL_FRONT: return front;
+    case GPU_CULL_BOTH: return 1;
+    default: return 0;
+    }
+}
+
+static int emit(const gpu_draw_t *d, const gpu_shaded_tri_t *in, const cvert_t *v0, const cvert_t *v1,
+                const cvert_t *v2, gpu_screen_tri_t *out)
+{
+    const cvert_t *v[3] = {v0, v1, v2};
+    for (int i = 0; i < 3; i++)
+        if (!(v[i]->a[0][3] > 0.0f)) return 0;   /* degenerate (w <= 0 after clipping) */
+    memset(out, 0, sizeof *out);
+    out->prim = in->prim;
+    out->tag = in->tag;
+    for (int i = 0; i < 3; i++) {
+        to_window(d, v[i]->a[0], &out->x[i], &out->y[i], &out->z[i], &out->inv_w[i]);
+        memcpy(out->var[i], &v[i]->a[1], sizeof out->var[i]);
+    }
+    return cull_tri(d, out->x, out->y) ? 0 : 1;
+}
+
+int gpu_clip_triangle(const gpu_draw_t *d, const gpu_shaded_tri_t *in, gpu_mode_t mode,
+                      gpu_screen_tri_t *out, gpu_projected_t *proj)
+{
+    float gx, gy;
+    guard_factors(d, &gx, &gy);
+
+    /* trivial reject against the view frustum */
+    for (int k = 0; k < 6; k++) {
+        int outside = 0;
+        for (int i = 0; i < 3; i++)
+            if (frustum_dist(in->v[i][0], k) < 0.0f) outside++;
+        if (outside == 3) {
+            if (mode == GPU_MODE_PROJECT) {
+                memset(proj, 0, sizeof *proj);
+                proj->prim = in->prim;
+                proj->tag = in->tag;
+                proj->p2g.prim_id = in->tag;
+                proj->p2g.flags = P2G_FLAG_CULLED;
+                return 1;
+            }
+            return 0;
+        }
+    }
+    /* NaN positions: reject (nothing sensible can be rasterized) */
+    for (int i = 0; i < 3; i++)
+        for (int c = 0; c < 4; c++)
+            if (in->v[i][0][c] != in->v[i][0][c]) {
+                if (mode == GPU_MODE_PROJECT) {
+                    memset(proj, 0, sizeof *proj);
+                    proj->prim = in->prim;
+                    proj->tag = in->tag;
+                    proj->p2g.prim_id = in->tag;
+                    proj->p2g.flags = P2G_FLAG_CULLED;
+                    return 1;
+                }
+                return 0;
+            }
+
+    unsigned need = 0;   /* planes some vertex is outside of */
+    for (int k = 0; k < 6; k++)
+        for (int i = 0; i < 3; i++)
+            if (plane_dist(in->v[i][0], k, gx, gy) < 0.0f) need |= 1u << k;
+
+    if (mode == GPU_MODE_PROJECT) {
+        memset(proj, 0, sizeof *proj);
+        proj->prim = in->prim;
+        proj->tag = in->tag;
+        proj->p2g.prim_id = in->tag;
+        if (need) {
+            /* Crosses the near plane, the far plane or the guard band: the rendered pieces come from the
+             * clipper; be conservative and send to every owner of the scissor region. */
+            proj->p2g.flags = P2G_FLAG_NEAR_CLIP;
+            return 1;
+        }
+        gpu_screen_tri_t t;
+        cvert_t cv[3];
+        for (int i = 0; i < 3; i++) memcpy(cv[i].a, in->v[i], sizeof cv[i].a);
+        if (!emit(d, in, &cv[0], &cv[1], &cv[2], &t)) {
+            proj->p2g.flags = P2G_FLAG_CULLED;
+            return 1;
+        }
+        for (int i = 0; i < 3; i++) {
+            proj->p2g.x[i] = t.x[i];
+            proj->p2g.y[i] = t.y[i];
+        }
+        return 1;
+    }
+
+    if (!need) {
+        cvert_t cv[3];
+        for (int i = 0; i < 3; i++) memcpy(cv[i].a, in->v[i], sizeof cv[i].a);
+        return emit(d, in, &cv[0], &cv[1], &cv[2], &out[0]);
+    }
+
+    /* Sutherland-Hodgman against the planes that matter */
+    cvert_t poly[2][CLIP_MAX_VERTS];
+    int n = 3, cur = 0;
+    for (int i = 0; i < 3; i++) memcpy(poly[0][i].a, in->v[i], sizeof poly[0][i].a);
+    for (int k = 0; k < 6 && n > 0; k++) {
+        if (!(need & (1u << k))) continue;
+        int m = 0;
+        cvert_t *src = poly[cur], *dst = poly[cur ^ 1];
+        for (int i = 0; i < n; i++) {
+            const cvert_t *a = &src[i], *b = &src[(i + 1) % n];
+            float da = plane_dist(a->a[0], k, gx, gy), db = plane_dist(b->a[0], k, gx, gy);
+            if (da >= 0.0f && m < CLIP_MAX_VERTS) dst[m++] = *a;
+            if ((da >= 0.0f) != (db >= 0.0f) && m < CLIP_MAX_VERTS) {
+                float t = da / (da - db);
+                cvert_t *o = &dst[m++];
+                for (int s = 0; s < NV; s++)
+                    for (int c = 0; c < 4; c++) o->a[s][c] = a->a[s][c] + t * (b->a[s][c] - a->a[s][c]);
+            }
+        }
+        n = m;
+        cur ^= 1;
+    }
+    int cnt = 0;
+    for (int i = 1; i + 1 < n && cnt < GPU_CLIP_MAX_OUT; i++)
+        cnt += emit(d, in, &poly[cur][0], &poly[cur][i], &poly[cur][i + 1], &out[cnt]);
+    return cnt;
+}

@@ -1,0 +1,34 @@
+/* Fragment-side pieces shared by the EZ, FS and ROP units: texture sampling, built-in fragment
+ * programs, depth compare, blending and colour conversion. */
+#ifndef GPUPD_GPU_FRAG_H
+#define GPUPD_GPU_FRAG_H
+
+#include <stdint.h>
+
+#include "gpu/gpu.h"
+
+/* Sample texture unit `unit` of the draw at normalised (u, v); out RGBA in [0,1]. A missing texture
+ * samples as (0,0,0,1). Colour surfaces return unorm8/255; depth surfaces return (d, d, d, 1). */
+void gpu_tex_sample(const gpu_t *g, const gpu_draw_t *d, int unit, float u, float v, float out[4]);
+
+/* Does the fragment program of this draw discard or write depth (disables early Z)? */
+int gpu_fs_needs_late_z(const gpu_draw_t *d);
+/* Number of colour outputs (0 for depth-only). */
+int gpu_fs_writes_color(const gpu_draw_t *d);
+
+/* Run a built-in fragment program on one fragment. color[rt][4]; *depth may be replaced (24-bit);
+ * returns 1 if the fragment is discarded. */
+int gpu_fs_builtin(const gpu_t *g, const gpu_draw_t *d, const float var[GPU_MAX_VARYINGS][4],
+                   float color[GPU_MAX_RTS][4], uint32_t *depth);
+
+int gpu_depth_compare(uint8_t func, uint32_t frag, uint32_t stored);
+
+/* Blend src (fragment colour, clamped to [0,1]) over the stored RGBA8 value dst; apply the colour
+ * mask; return the new packed value. */
+uint32_t gpu_blend_pixel(const gpu_blend_t *b, const float blend_color[4], uint8_t mask,
+                         const float src[4], uint32_t dst);
+
+uint32_t gpu_pack_rgba8(const float c[4]);
+void gpu_unpack_rgba8(uint32_t v, float c[4]);
+
+#endif

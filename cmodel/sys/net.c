@@ -1,0 +1,207 @@
+#include "sys/net.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "sys/flit.h"
+
+static int fifo_push(net_fifo_t *f, uint64_t v)
+{
+    if (f->count == f->cap) {
+        size_t nc = f->cap ? f->cap * 2 : 64;
+        uint64_t *nb = malloc(nc * sizeof *nb);
+        if (!nb) return -1;
+        for (size_t i = 0; i < f->count; i++) nb[i] = f->buf[(f->head + i) % f->cap];
+        free(f->buf);
+        f->buf = nb;
+        f->cap = nc;
+        f->head = 0;
+    }
+    f->buf[(f->head + f->count) % f->cap] = v;
+    f->count++;
+    return 0;
+}
+
+static uint64_t fifo_front(const net_fifo_t *f) { return f->buf[f->head]; }
+
+static void fifo_pop(net_fifo_t *f)
+{
+    f->head = (f->head + 1) % f->cap;
+    f->count--;
+}
+
+const char *net_topo_name(net_topo_t t) { return t == NET_HUB ? "hub" : "line"; }
+
+int net_topo_parse(const char *s, net_topo_t *t)
+{
+    if (!strcmp(s, "line")) { *t = NET_LINE; return 0; }
+    if (!strcmp(s, "hub")) { *t = NET_HUB; return 0; }
+    return -1;
+}
+
+static int add_link(net_t *n, uint32_t from, uint32_t to)
+{
+    net_link_t *l = &n->links[n->n_links];
+    memset(l, 0, sizeof *l);
+    l->from = from;
+    l->to = to;
+    n->out_link[from * n->n_nodes + to] = (int32_t)n->n_links;
+    n->n_links++;
+    return 0;
+}
+
+int net_init(net_t *n, net_topo_t topo, uint32_t n_gpus, uint32_t latency, net_deliver_fn deliver, void *user)
+{
+    memset(n, 0, sizeof *n);
+    if (n_gpus == 0 || n_gpus > 64 || latency == 0) return -1;
+    n->topo = topo;
+    n->n_gpus = n_gpus;
+    n->n_nodes = topo == NET_HUB ? n_gpus + 1 : n_gpus;
+    n->latency = latency;
+    n->deliver = deliver;
+    n->user = user;
+    n->links = calloc(2 * (size_t)n->n_nodes, sizeof *n->links);
+    n->out_link = malloc((size_t)n->n_nodes * n->n_nodes * sizeof *n->out_link);
+    if (!n->links || !n->out_link) { net_free(n); return -1; }
+    for (size_t i = 0; i < (size_t)n->n_nodes * n->n_nodes; i++) n->out_link[i] = -1;
+    if (topo == NET_LINE) {
+        for (uint32_t i = 0; i + 1 < n_gpus; i++) {
+            add_link(n, i, i + 1);
+            add_link(n, i + 1, i);
+        }
+    } else {
+        for (uint32_t i = 0; i < n_gpus; i++) {
+            add_link(n, i, n_gpus);
+            add_link(n, n_gpus, i);
+        }
+    }
+    return 0;
+}
+
+void net_free(net_t *n)
+{
+    if (n->links)
+        for (uint32_t i = 0; i < n->n_links; i++) {
+            free(n->links[i].outq.buf);
+            free(n->links[i].wire.buf);
+            free(n->links[i].wire_t.buf);
+        }
+    free(n->links);
+    free(n->out_link);
+    memset(n, 0, sizeof *n);
+}
+
+static void enqueue(net_t *n, int32_t link, uint64_t flit)
+{
+    net_link_t *l = &n->links[link];
+    if (fifo_push(&l->outq, flit) == 0) {
+        n->in_flight++;
+        if (l->outq.count > l->outq_high) l->outq_high = l->outq.count;
+    }
+}
+
+/* next hop node from `node` towards GPU `dst` */
+static uint32_t next_hop(const net_t *n, uint32_t node, uint32_t dst)
+{
+    if (n->topo == NET_HUB) return node == n->n_gpus ? dst : n->n_gpus;
+    return dst > node ? node + 1 : node - 1;
+}
+
+int net_inject(net_t *n, uint32_t src, uint64_t flit)
+{
+    uint32_t dst = flit_dst(flit);
+    if (src >= n->n_gpus) return -1;
+    if (dst == FLIT_DST_BCAST) {
+        if (n->n_gpus == 1) return 0;
+        if (n->topo == NET_HUB) {
+            enqueue(n, n->out_link[src * n->n_nodes + n->n_gpus], flit);
+        } else {
+            if (src > 0) enqueue(n, n->out_link[src * n->n_nodes + src - 1], flit);
+            if (src + 1 < n->n_gpus) enqueue(n, n->out_link[src * n->n_nodes + src + 1], flit);
+        }
+        return 0;
+    }
+    if (dst >= n->n_gpus || dst == src) return -1;
+    enqueue(n, n->out_link[src * n->n_nodes + next_hop(n, src, dst)], flit);
+    return 0;
+}
+
+/* a flit arrives at `node` over `link` */
+static void arrive(net_t *n, uint32_t node, const net_link_t *link, uint64_t flit)
+{
+    uint32_t dst = flit_dst(flit);
+    if (node == n->n_gpus && n->topo == NET_HUB) {     /* the switch */
+        if (dst == FLIT_DST_BCAST) {
+            for (uint32_t k = 0; k < n->n_gpus; k++)
+                if (k != link->from) enqueue(n, n->out_link[node * n->n_nodes + k], flit);
+        } else {
+            enqueue(n, n->out_link[node * n->n_nodes + dst], flit);
+        }
+        return;
+    }
+    if (dst == FLIT_DST_BCAST) {
+        n->deliver(n->user, node, flit);
+        if (n->topo == NET_LINE) {     /* keep travelling away from where it came */
+            if (link->from < node && node + 1 < n->n_gpus) enqueue(n, n->out_link[node * n->n_nodes + node + 1], flit);
+            if (link->from > node && node > 0) enqueue(n, n->out_link[node * n->n_nodes + node - 1], flit);
+        }
+        return;
+    }
+    if (dst == node) {
+        n->deliver(n->user, node, flit);
+        return;
+    }
+    enqueue(n, n->out_link[node * n->n_nodes + next_hop(n, node, dst)], flit);
+}
+
+void net_step(net_t *n)
+{
+    n->step++;
+    /* 1. arrivals: node order, then input port order (by source node) */
+    for (uint32_t node = 0; node < n->n_nodes; node++)
+        for (uint32_t from = 0; from < n->n_nodes; from++) {
+            int32_t li = n->out_link[from * n->n_nodes + node];
+            if (li < 0) continue;
+            net_link_t *l = &n->links[li];
+            while (l->wire.count && fifo_front(&l->wire_t) <= n->step) {
+                uint64_t f = fifo_front(&l->wire);
+                fifo_pop(&l->wire);
+                fifo_pop(&l->wire_t);
+                n->in_flight--;
+                arrive(n, node, l, f);
+            }
+        }
+    /* 2. each link puts one flit on the wire */
+    for (uint32_t i = 0; i < n->n_links; i++) {
+        net_link_t *l = &n->links[i];
+        if (!l->outq.count) continue;
+        uint64_t f = fifo_front(&l->outq);
+        fifo_pop(&l->outq);
+        fifo_push(&l->wire, f);
+        fifo_push(&l->wire_t, n->step + n->latency);
+        if (flit_type(f) == FLIT_TYPE_PRIM) l->flits_prim++;
+        else l->flits_last++;
+    }
+}
+
+void net_account_unicast(net_t *n, uint32_t src, uint32_t dst, uint64_t bytes)
+{
+    uint32_t node = src;
+    while (node != dst) {
+        uint32_t nh = next_hop(n, node, dst);
+        n->links[n->out_link[node * n->n_nodes + nh]].sync_bytes += bytes;
+        node = nh;
+    }
+}
+
+void net_account_broadcast(net_t *n, uint32_t src, uint64_t bytes)
+{
+    if (n->topo == NET_HUB) {
+        n->links[n->out_link[src * n->n_nodes + n->n_gpus]].sync_bytes += bytes;
+        for (uint32_t k = 0; k < n->n_gpus; k++)
+            if (k != src) n->links[n->out_link[n->n_gpus * n->n_nodes + k]].sync_bytes += bytes;
+        return;
+    }
+    for (uint32_t i = src; i + 1 < n->n_gpus; i++) n->links[n->out_link[i * n->n_nodes + i + 1]].sync_bytes += bytes;
+    for (uint32_t i = src; i > 0; i--) n->links[n->out_link[i * n->n_nodes + i - 1]].sync_bytes += bytes;
+}

@@ -1,0 +1,811 @@
+#include "sys/sys.h"
+
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---------------- scene ---------------- */
+
+void sys_scene_init(sys_scene_t *s)
+{
+    memset(s, 0, sizeof *s);
+    s->display = -1;
+}
+
+void sys_scene_free(sys_scene_t *s)
+{
+    for (size_t i = 0; i < s->n_blobs; i++) free(s->blobs[i]);
+    free(s->blobs);
+    for (uint32_t f = 0; f < s->n_frames; f++) free(s->frames[f].cmds);
+    free(s->frames);
+    memset(s, 0, sizeof *s);
+    s->display = -1;
+}
+
+void *sys_scene_own(sys_scene_t *s, void *p)
+{
+    if (!p) return NULL;
+    if (s->n_blobs == s->cap_blobs) {
+        size_t nc = s->cap_blobs ? s->cap_blobs * 2 : 64;
+        void **nb = realloc(s->blobs, nc * sizeof *nb);
+        if (!nb) { free(p); return NULL; }
+        s->blobs = nb;
+        s->cap_blobs = nc;
+    }
+    s->blobs[s->n_blobs++] = p;
+    return p;
+}
+
+sys_cmd_t *sys_scene_add_cmd(sys_scene_t *s, uint32_t frame)
+{
+    if (frame >= s->n_frames) {
+        sys_frame_t *nf = realloc(s->frames, (size_t)(frame + 1) * sizeof *nf);
+        if (!nf) return NULL;
+        memset(nf + s->n_frames, 0, (size_t)(frame + 1 - s->n_frames) * sizeof *nf);
+        s->frames = nf;
+        s->n_frames = frame + 1;
+    }
+    sys_frame_t *f = &s->frames[frame];
+    if (f->n == f->cap) {
+        size_t nc = f->cap ? f->cap * 2 : 16;
+        sys_cmd_t *nb = realloc(f->cmds, nc * sizeof *nb);
+        if (!nb) return NULL;
+        f->cmds = nb;
+        f->cap = nc;
+    }
+    sys_cmd_t *c = &f->cmds[f->n++];
+    memset(c, 0, sizeof *c);
+    c->ref_pixels = -1;
+    return c;
+}
+
+int sys_scene_add_surface(sys_scene_t *s, uint32_t w, uint32_t h, gpu_format_t fmt, const uint32_t *init)
+{
+    if (s->n_surf >= GPU_MAX_SURFACES) return -1;
+    s->surf[s->n_surf].w = w;
+    s->surf[s->n_surf].h = h;
+    s->surf[s->n_surf].fmt = fmt;
+    s->surf[s->n_surf].init = init;
+    return (int)s->n_surf++;
+}
+
+/* ---------------- config ---------------- */
+
+static const char *const scheme_names[SYS_SCHEME_COUNT] = {"single", "dup", "gpupd", "gpupd-batch", "gpupd-ra", "afr"};
+
+const char *sys_scheme_name(sys_scheme_t s) { return (unsigned)s < SYS_SCHEME_COUNT ? scheme_names[s] : "?"; }
+
+int sys_scheme_parse(const char *name, sys_scheme_t *s)
+{
+    for (int i = 0; i < SYS_SCHEME_COUNT; i++)
+        if (!strcmp(name, scheme_names[i])) { *s = (sys_scheme_t)i; return 0; }
+    return -1;
+}
+
+sys_config_t sys_config_default(void)
+{
+    sys_config_t c;
+    memset(&c, 0, sizeof c);
+    c.scheme = SYS_SCHEME_SINGLE;
+    c.n_gpus = 1;
+    c.topo = NET_LINE;
+    c.batch = 4096;
+    c.tile_log2 = 5;
+    c.own_mode = P2G_MODE_DIAG;
+    c.link_latency = 4;
+    c.send_rate = 1;
+    c.cp_cost = 1;
+    return c;
+}
+
+uint64_t sys_frame_hash(const uint32_t *pixels, size_t n)
+{
+    uint64_t h = 0xcbf29ce484222325ull;
+    for (size_t i = 0; i < n; i++)
+        for (int b = 0; b < 4; b++) {
+            h ^= (pixels[i] >> (8 * b)) & 0xFFu;
+            h *= 0x100000001b3ull;
+        }
+    return h;
+}
+
+/* ---------------- the run ---------------- */
+
+typedef struct {
+    const sys_scene_t *scene;
+    const sys_config_t *cfg;
+    sys_result_t *res;
+    uint32_t N;                 /* GPU instances */
+    gpu_t *gpu;
+    net_t net;
+    uint32_t frame;             /* frame being rendered */
+    int last_frame;             /* it is the produced frame */
+    uint64_t *valid;            /* AFR: per surface, GPUs holding the current contents */
+} sys_t;
+
+static int failf(sys_t *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int failf(sys_t *s, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(s->res->err, sizeof s->res->err, fmt, ap);
+    va_end(ap);
+    return -1;
+}
+
+static int sfr(const sys_t *s)
+{
+    return s->cfg->scheme == SYS_SCHEME_DUP || s->cfg->scheme == SYS_SCHEME_GPUPD ||
+           s->cfg->scheme == SYS_SCHEME_GPUPD_BATCH || s->cfg->scheme == SYS_SCHEME_GPUPD_RA;
+}
+
+static void target_size(const sys_scene_t *sc, const gpu_draw_t *d, uint32_t *w, uint32_t *h)
+{
+    for (int i = 0; i < GPU_MAX_RTS; i++)
+        if (d->st.rt[i] >= 0) { *w = sc->surf[d->st.rt[i]].w; *h = sc->surf[d->st.rt[i]].h; return; }
+    *w = sc->surf[d->st.depth_rt].w;
+    *h = sc->surf[d->st.depth_rt].h;
+}
+
+/* P2G configuration of a draw: its target size, viewport ∩ scissor as the scissor rectangle */
+static p2g_config_t draw_p2g(const sys_t *s, const gpu_draw_t *d)
+{
+    uint32_t w, h;
+    target_size(s->scene, d, &w, &h);
+    p2g_config_t c = p2g_config_default(s->N, w, h);
+    c.tile_log2 = s->cfg->tile_log2;
+    c.mode = s->cfg->own_mode;
+    int64_t x0 = d->st.vp_x, y0 = d->st.vp_y;
+    int64_t x1 = (int64_t)d->st.vp_x + d->st.vp_w - 1, y1 = (int64_t)d->st.vp_y + d->st.vp_h - 1;
+    if (d->st.scissor_enable) {
+        if (d->st.sc_x > x0) x0 = d->st.sc_x;
+        if (d->st.sc_y > y0) y0 = d->st.sc_y;
+        if ((int64_t)d->st.sc_x + d->st.sc_w - 1 < x1) x1 = (int64_t)d->st.sc_x + d->st.sc_w - 1;
+        if ((int64_t)d->st.sc_y + d->st.sc_h - 1 < y1) y1 = (int64_t)d->st.sc_y + d->st.sc_h - 1;
+    }
+    if (x0 < 0) x0 = 0;
+    if (y0 < 0) y0 = 0;
+    if (x1 > (int64_t)w - 1) x1 = (int64_t)w - 1;
+    if (y1 > (int64_t)h - 1) y1 = (int64_t)h - 1;
+    if (x0 > x1 || y0 > y1) {     /* empty: an impossible rectangle gives empty boxes */
+        c.sc_x0 = 1; c.sc_x1 = 0; c.sc_y0 = 1; c.sc_y1 = 0;
+    } else {
+        c.sc_x0 = (uint32_t)x0; c.sc_y0 = (uint32_t)y0; c.sc_x1 = (uint32_t)x1; c.sc_y1 = (uint32_t)y1;
+    }
+    return c;
+}
+
+static uint64_t mask_of(const p2g_config_t *c, const gpu_projected_t *p)
+{
+    if (c->sc_x0 > c->sc_x1 || c->sc_y0 > c->sc_y1) return 0;
+    return p2g_mask(c, &p->p2g);
+}
+
+/* render `n` primitives (indices in the draw) of command ci on GPU g, counting its pixels */
+static int render_on(sys_t *s, uint32_t g, uint32_t ci, const gpu_prim_req_t *list, size_t n)
+{
+    const sys_cmd_t *c = &s->scene->frames[s->frame].cmds[ci];
+    gpu_t *G = &s->gpu[g];
+    uint64_t before = G->stats.pixels_written;
+    if (gpu_render(G, &c->draw, list, n) != 0)
+        return failf(s, "frame %u draw %u (command %u) on GPU %u: %s", s->frame, c->src_index, ci, g, G->err);
+    if (s->last_frame) s->res->draw_pixels[ci] += G->stats.pixels_written - before;
+    s->res->gpu[g].prims_to_render += n;
+    return 0;
+}
+
+static int project_on(sys_t *s, uint32_t g, const gpu_draw_t *d, const gpu_prim_req_t *list, size_t n,
+                      gpu_projected_t *out)
+{
+    gpu_t *G = &s->gpu[g];
+    gpu_stats_t keep = G->stats;
+    memset(&G->stats, 0, sizeof G->stats);
+    int rc = gpu_project(G, d, list, n, out);
+    gpu_stats_t *p = &s->res->gpu[g].project;
+    p->prims_in += G->stats.prims_in;
+    p->vs_invocations += G->stats.vs_invocations;
+    p->prims_culled += G->stats.prims_culled;
+    G->stats = keep;
+    s->res->gpu[g].prims_projected += n;
+    if (rc) return failf(s, "frame %u: projection on GPU %u: %s", s->frame, g, G->err);
+    return 0;
+}
+
+/* Render-to-texture synchronisation of surface sid (SFR). */
+static void sync_surface(sys_t *s, int32_t sid)
+{
+    const sys_surface_desc_t *sd = &s->scene->surf[sid];
+    uint32_t ts = 1u << s->cfg->tile_log2;
+    uint32_t tpr = (sd->w + ts - 1) / ts, tpc = (sd->h + ts - 1) / ts;
+    int any = 0;
+    for (uint32_t g = 0; g < s->N; g++) {
+        uint64_t bytes = 0;
+        for (uint32_t t = 0; t < tpr * tpc; t++) {
+            if (!s->gpu[g].dirty[sid][t]) continue;
+            s->gpu[g].dirty[sid][t] = 0;
+            uint32_t tx = t % tpr, ty = t / tpr;
+            uint32_t x0 = tx * ts, y0 = ty * ts;
+            uint32_t x1 = x0 + ts < sd->w ? x0 + ts : sd->w, y1 = y0 + ts < sd->h ? y0 + ts : sd->h;
+            for (uint32_t k = 0; k < s->N; k++) {
+                if (k == g) continue;
+                for (uint32_t y = y0; y < y1; y++)
+                    memcpy(&s->gpu[k].surf[sid].data[(size_t)y * sd->w + x0], &s->gpu[g].surf[sid].data[(size_t)y * sd->w + x0],
+                           (size_t)(x1 - x0) * 4);
+            }
+            bytes += (uint64_t)(x1 - x0) * (y1 - y0) * 4;
+        }
+        if (bytes) {
+            any = 1;
+            net_account_broadcast(&s->net, g, bytes);
+            s->res->gpu[g].sync_bytes_sent += bytes;
+            s->res->sync_bytes += bytes * (s->N - 1);
+        }
+    }
+    if (any) s->res->syncs++;
+}
+
+static int surface_dirty(const sys_t *s, int32_t sid)
+{
+    const sys_surface_desc_t *sd = &s->scene->surf[sid];
+    uint32_t ts = 1u << s->cfg->tile_log2;
+    uint32_t nt = ((sd->w + ts - 1) / ts) * ((sd->h + ts - 1) / ts);
+    for (uint32_t g = 0; g < s->N; g++)
+        for (uint32_t t = 0; t < nt; t++)
+            if (s->gpu[g].dirty[sid][t]) return 1;
+    return 0;
+}
+
+static void clear_dirty(sys_t *s, int32_t sid)
+{
+    const sys_surface_desc_t *sd = &s->scene->surf[sid];
+    uint32_t ts = 1u << s->cfg->tile_log2;
+    uint32_t nt = ((sd->w + ts - 1) / ts) * ((sd->h + ts - 1) / ts);
+    for (uint32_t g = 0; g < s->N; g++) memset(s->gpu[g].dirty[sid], 0, nt);
+}
+
+static int is_full_clear(const sys_t *s, const sys_cmd_t *c)
+{
+    const sys_surface_desc_t *sd = &s->scene->surf[c->surface];
+    int full_area = c->sw == 0 || (c->sx <= 0 && c->sy <= 0 && (int64_t)c->sx + c->sw >= sd->w && (int64_t)c->sy + c->sh >= sd->h);
+    return full_area && (sd->fmt == GPU_FMT_DEPTH24 || (c->mask & 0xF) == 0xF);
+}
+
+static int exec_clear(sys_t *s, const sys_cmd_t *c, uint32_t first, uint32_t count)
+{
+    for (uint32_t g = first; g < first + count; g++)
+        if (gpu_clear(&s->gpu[g], c->surface, c->value, c->mask, c->sx, c->sy, c->sw, c->sh) != 0)
+            return failf(s, "frame %u: %s", s->frame, s->gpu[g].err);
+    if (sfr(s) && is_full_clear(s, c)) clear_dirty(s, c->surface);
+    return 0;
+}
+
+static void exec_upload(sys_t *s, const sys_cmd_t *c, uint32_t first, uint32_t count)
+{
+    const sys_surface_desc_t *sd = &s->scene->surf[c->surface];
+    for (uint32_t g = first; g < first + count; g++)
+        memcpy(s->gpu[g].surf[c->surface].data, c->data, (size_t)sd->w * sd->h * 4);
+    if (sfr(s)) clear_dirty(s, c->surface);
+}
+
+/* ---- SFR ---- */
+
+typedef struct {
+    uint32_t *cmd;              /* command index of each draw in the batch */
+    uint32_t *base;             /* first batch primitive id of each draw */
+    uint32_t n_draws, m;        /* draws, primitives */
+} batch_t;
+
+/* group a run of batch primitive ids (in order) by draw and call fn for each group */
+typedef int (*group_fn)(sys_t *s, uint32_t g, uint32_t ci, const gpu_prim_req_t *list, size_t n, void *u);
+
+static int for_groups(sys_t *s, uint32_t g, const batch_t *b, const uint32_t *ids, size_t n, gpu_prim_req_t *tmp,
+                      group_fn fn, void *u)
+{
+    size_t i = 0;
+    uint32_t d = 0;
+    while (i < n) {
+        /* ids ascend (the exchange invariant was checked), so the draw index only moves forward */
+        while (d + 1 < b->n_draws && ids[i] >= b->base[d + 1]) d++;
+        uint32_t end = d + 1 < b->n_draws ? b->base[d + 1] : b->m;
+        size_t k = 0;
+        while (i < n && ids[i] >= b->base[d] && ids[i] < end) {
+            tmp[k].prim = ids[i] - b->base[d];
+            tmp[k].tag = ids[i];
+            k++;
+            i++;
+        }
+        if (k == 0) return failf(s, "GPU %u: primitive list out of order at id %u (internal error)", g, ids[i]);
+        if (fn(s, g, b->cmd[d], tmp, k, u)) return -1;
+    }
+    return 0;
+}
+
+static int render_group(sys_t *s, uint32_t g, uint32_t ci, const gpu_prim_req_t *list, size_t n, void *u)
+{
+    (void)u;
+    return render_on(s, g, ci, list, n);
+}
+
+typedef struct {
+    pe_entry_t *out;
+    size_t pos;
+    gpu_projected_t *proj;
+} cp_ctx_t;
+
+static int project_group(sys_t *s, uint32_t g, uint32_t ci, const gpu_prim_req_t *list, size_t n, void *u)
+{
+    cp_ctx_t *c = u;
+    const gpu_draw_t *d = &s->scene->frames[s->frame].cmds[ci].draw;
+    if (project_on(s, g, d, list, n, c->proj)) return -1;
+    p2g_config_t pc = draw_p2g(s, d);
+    for (size_t i = 0; i < n; i++) {
+        c->out[c->pos].prim = list[i].tag;
+        c->out[c->pos].mask = mask_of(&pc, &c->proj[i]);
+        c->pos++;
+    }
+    return 0;
+}
+
+/* One segment of draws [i0, i1) under gpupd / gpupd-batch / gpupd-ra. */
+static int run_segment_gpupd(sys_t *s, uint32_t i0, uint32_t i1)
+{
+    const sys_frame_t *fr = &s->scene->frames[s->frame];
+    const sys_config_t *cfg = s->cfg;
+    uint32_t N = s->N;
+    /* form the batches */
+    uint32_t nd = i1 - i0;
+    batch_t *B = calloc(nd ? nd : 1, sizeof *B);
+    uint32_t *cmdv = calloc(nd ? nd : 1, sizeof *cmdv), *basev = calloc(nd ? nd : 1, sizeof *basev);
+    uint32_t nb = 0, maxm = 0;
+    int rc = -1;
+    pe_entry_t **entries = NULL;
+    uint32_t *counts = NULL;
+    gpu_prim_req_t *tmp = NULL;
+    gpu_projected_t *proj = NULL;
+    uint32_t *ids = NULL;
+    pe_result_t pr;
+    memset(&pr, 0, sizeof pr);
+    if (!B || !cmdv || !basev) { failf(s, "out of memory"); goto out; }
+    {
+        uint32_t k = 0;
+        batch_t *cur = NULL;
+        for (uint32_t i = i0; i < i1; i++) {
+            uint32_t np = gpu_draw_prim_count(&fr->cmds[i].draw);
+            if (np == 0) continue;
+            if (!cur) {
+                cur = &B[nb++];
+                cur->cmd = &cmdv[k];
+                cur->base = &basev[k];
+            }
+            cur->cmd[cur->n_draws] = i;
+            cur->base[cur->n_draws] = cur->m;
+            cur->n_draws++;
+            k++;
+            if ((uint64_t)cur->m + np > UINT32_MAX) { failf(s, "batch too large"); goto out; }
+            cur->m += np;
+            int close = cfg->scheme == SYS_SCHEME_GPUPD || cur->m > cfg->batch;
+            if (cur->m > maxm) maxm = cur->m;
+            if (close) cur = NULL;
+        }
+    }
+    if (nb == 0) { rc = 0; goto out; }
+    s->res->batches += nb;
+    s->res->segments++;
+    entries = calloc((size_t)nb * N, sizeof *entries);
+    counts = calloc((size_t)nb * N, sizeof *counts);
+    tmp = malloc((size_t)maxm * sizeof *tmp);
+    proj = malloc((size_t)maxm * sizeof *proj);
+    ids = malloc((size_t)maxm * sizeof *ids);
+    if (!entries || !counts || !tmp || !proj || !ids) { failf(s, "out of memory"); goto out; }
+    /* CP phase: GPU g projects primitives [g*c, (g+1)*c) of every batch */
+    for (uint32_t b = 0; b < nb; b++) {
+        uint32_t m = B[b].m, c = (m + N - 1) / N;
+        for (uint32_t g = 0; g < N; g++) {
+            uint32_t lo = g * c < m ? g * c : m, hi = (g + 1) * c < m ? (g + 1) * c : m;
+            size_t slot = (size_t)b * N + g;
+            counts[slot] = hi - lo;
+            entries[slot] = malloc((size_t)(hi - lo ? hi - lo : 1) * sizeof(pe_entry_t));
+            if (!entries[slot]) { failf(s, "out of memory"); goto out; }
+            for (uint32_t p = lo; p < hi; p++) ids[p - lo] = p;
+            cp_ctx_t cc = {entries[slot], 0, proj};
+            if (for_groups(s, g, &B[b], ids, hi - lo, tmp, project_group, &cc)) goto out;
+        }
+    }
+    /* CD phase */
+    pe_input_t in;
+    memset(&in, 0, sizeof in);
+    in.n_gpus = N;
+    in.n_batches = nb;
+    in.entries = (const pe_entry_t *const *)entries;
+    in.counts = counts;
+    in.runahead = cfg->scheme == SYS_SCHEME_GPUPD_RA;
+    in.send_rate = cfg->send_rate;
+    in.cp_cost = cfg->cp_cost;
+    in.fault = cfg->fault;
+    in.fault_at = cfg->fault_at;
+    if (pe_run(&in, &s->net, &pr) != 0) {
+        failf(s, "frame %u: primitive exchange failed (scheme %s, %u GPUs, %s): %s", s->frame,
+              sys_scheme_name(cfg->scheme), N, net_topo_name(cfg->topo), pr.report);
+        goto out;
+    }
+    s->res->exchange_steps += pr.steps;
+    for (uint32_t g = 0; g < N; g++) {
+        s->res->gpu[g].prims_received += pr.gpu[g].prim_recv;
+        s->res->gpu[g].prims_kept += pr.gpu[g].kept;
+        s->res->gpu[g].prims_sent += pr.gpu[g].prim_sent;
+    }
+    /* rendering: each GPU its received primitives, batch by batch */
+    for (uint32_t g = 0; g < N; g++)
+        for (uint32_t b = 0; b < nb; b++) {
+            const pe_list_t *l = &pr.recv[(size_t)b * N + g];
+            if (for_groups(s, g, &B[b], l->prims, l->n, tmp, render_group, NULL)) goto out;
+        }
+    rc = 0;
+out:
+    pe_result_free(&pr, nb * N);
+    if (entries)
+        for (size_t i = 0; i < (size_t)nb * N; i++) free(entries[i]);
+    free(entries);
+    free(counts);
+    free(tmp);
+    free(proj);
+    free(ids);
+    free(B);
+    free(cmdv);
+    free(basev);
+    return rc;
+}
+
+static int run_draw_dup(sys_t *s, uint32_t ci)
+{
+    const gpu_draw_t *d = &s->scene->frames[s->frame].cmds[ci].draw;
+    uint32_t m = gpu_draw_prim_count(d);
+    if (m == 0) return 0;
+    gpu_prim_req_t *all = malloc((size_t)m * sizeof *all), *sel = malloc((size_t)m * sizeof *sel);
+    gpu_projected_t *proj = malloc((size_t)m * sizeof *proj);
+    int rc = -1;
+    if (!all || !sel || !proj) { failf(s, "out of memory"); goto out; }
+    for (uint32_t p = 0; p < m; p++) { all[p].prim = p; all[p].tag = p; }
+    p2g_config_t pc = draw_p2g(s, d);
+    for (uint32_t g = 0; g < s->N; g++) {
+        if (project_on(s, g, d, all, m, proj)) goto out;
+        size_t k = 0;
+        for (uint32_t p = 0; p < m; p++)
+            if (mask_of(&pc, &proj[p]) & (1ull << g)) sel[k++] = all[p];
+        if (render_on(s, g, ci, sel, k)) goto out;
+    }
+    s->res->batches++;
+    rc = 0;
+out:
+    free(all);
+    free(sel);
+    free(proj);
+    return rc;
+}
+
+static int draw_reads(const gpu_draw_t *d, int32_t sid)
+{
+    for (int t = 0; t < GPU_MAX_TEXTURES; t++)
+        if (d->st.tex[t] == sid) return 1;
+    return 0;
+}
+
+static int draw_writes(const gpu_draw_t *d, int32_t sid)
+{
+    for (int r = 0; r < GPU_MAX_RTS; r++)
+        if (d->st.rt[r] == sid) return 1;
+    return d->st.depth_rt == sid;
+}
+
+static int check_draw(sys_t *s, uint32_t ci)
+{
+    const sys_cmd_t *c = &s->scene->frames[s->frame].cmds[ci];
+    const char *e = gpu_draw_check(&s->gpu[0], &c->draw);
+    if (e) return failf(s, "frame %u draw %u (command %u): %s", s->frame, c->src_index, ci, e);
+    return 0;
+}
+
+static int run_frame_sfr(sys_t *s)
+{
+    const sys_frame_t *fr = &s->scene->frames[s->frame];
+    uint32_t i = 0;
+    while (i < fr->n) {
+        const sys_cmd_t *c = &fr->cmds[i];
+        if (c->kind == SYS_CMD_CLEAR) {
+            if (exec_clear(s, c, 0, s->N)) return -1;
+            i++;
+            continue;
+        }
+        if (c->kind == SYS_CMD_UPLOAD) {
+            exec_upload(s, c, 0, s->N);
+            i++;
+            continue;
+        }
+        /* a draw: synchronise what it samples, then take the longest run of draws that needs no sync */
+        if (check_draw(s, i)) return -1;
+        for (int t = 0; t < GPU_MAX_TEXTURES; t++) {
+            int32_t sid = c->draw.st.tex[t];
+            if (sid >= 0 && s->N > 1 && surface_dirty(s, sid)) sync_surface(s, sid);
+        }
+        if (s->cfg->scheme == SYS_SCHEME_SINGLE) {
+            uint32_t m = gpu_draw_prim_count(&c->draw);
+            gpu_prim_req_t *all = malloc((size_t)(m ? m : 1) * sizeof *all);
+            if (!all) return failf(s, "out of memory");
+            for (uint32_t p = 0; p < m; p++) { all[p].prim = p; all[p].tag = p; }
+            int rc = render_on(s, 0, i, all, m);
+            free(all);
+            if (rc) return -1;
+            i++;
+            continue;
+        }
+        if (s->cfg->scheme == SYS_SCHEME_DUP) {
+            if (run_draw_dup(s, i)) return -1;
+            i++;
+            continue;
+        }
+        uint32_t j = i + 1;
+        while (j < fr->n && fr->cmds[j].kind == SYS_CMD_DRAW) {
+            const gpu_draw_t *dj = &fr->cmds[j].draw;
+            int stop = 0;
+            if (check_draw(s, j)) return -1;
+            for (int t = 0; t < GPU_MAX_TEXTURES && !stop; t++) {
+                int32_t sid = dj->st.tex[t];
+                if (sid < 0) continue;
+                if (s->N > 1 && surface_dirty(s, sid)) stop = 1;
+                for (uint32_t k = i; k < j && !stop; k++)
+                    if (draw_writes(&fr->cmds[k].draw, sid)) stop = 1;
+            }
+            if (stop) break;
+            j++;
+        }
+        if (run_segment_gpupd(s, i, j)) return -1;
+        i = j;
+    }
+    return 0;
+}
+
+/* ---- AFR ---- */
+
+static int frame_needs(const sys_t *s, const sys_frame_t *fr, int32_t sid)
+{
+    for (size_t i = 0; i < fr->n; i++) {
+        const sys_cmd_t *c = &fr->cmds[i];
+        if (c->kind == SYS_CMD_UPLOAD && c->surface == sid) return 0;
+        if (c->kind == SYS_CMD_CLEAR && c->surface == sid) {
+            if (is_full_clear(s, c)) return 0;
+            return 1;
+        }
+        if (c->kind == SYS_CMD_DRAW && (draw_reads(&c->draw, sid) || draw_writes(&c->draw, sid))) return 1;
+    }
+    return 0;
+}
+
+static int run_frame_afr(sys_t *s)
+{
+    const sys_frame_t *fr = &s->scene->frames[s->frame];
+    uint32_t g = s->frame % s->N;
+    uint32_t allm = s->N >= 64 ? ~0u : ((1u << s->N) - 1);
+    (void)allm;
+    for (uint32_t sid = 0; sid < s->scene->n_surf; sid++) {
+        if (s->valid[sid] & (1ull << g)) continue;
+        if (!frame_needs(s, fr, (int32_t)sid)) continue;
+        uint32_t h = 0;
+        while (h < s->N && !(s->valid[sid] & (1ull << h))) h++;
+        if (h == s->N) continue;
+        const sys_surface_desc_t *sd = &s->scene->surf[sid];
+        uint64_t bytes = (uint64_t)sd->w * sd->h * 4;
+        memcpy(s->gpu[g].surf[sid].data, s->gpu[h].surf[sid].data, bytes);
+        net_account_unicast(&s->net, h, g, bytes);
+        s->res->gpu[h].sync_bytes_sent += bytes;
+        s->res->sync_bytes += bytes;
+        s->res->syncs++;
+        s->valid[sid] |= 1ull << g;
+    }
+    for (uint32_t i = 0; i < fr->n; i++) {
+        const sys_cmd_t *c = &fr->cmds[i];
+        if (c->kind == SYS_CMD_CLEAR) {
+            if (exec_clear(s, c, g, 1)) return -1;
+            s->valid[c->surface] = 1ull << g;
+        } else if (c->kind == SYS_CMD_UPLOAD) {
+            exec_upload(s, c, 0, s->N);
+            s->valid[c->surface] = s->N >= 64 ? ~0ull : ((1ull << s->N) - 1);
+        } else {
+            if (check_draw(s, i)) return -1;
+            uint32_t m = gpu_draw_prim_count(&c->draw);
+            gpu_prim_req_t *all = malloc((size_t)(m ? m : 1) * sizeof *all);
+            if (!all) return failf(s, "out of memory");
+            for (uint32_t p = 0; p < m; p++) { all[p].prim = p; all[p].tag = p; }
+            int rc = render_on(s, g, i, all, m);
+            free(all);
+            if (rc) return -1;
+            for (int r = 0; r < GPU_MAX_RTS; r++)
+                if (c->draw.st.rt[r] >= 0) s->valid[c->draw.st.rt[r]] = 1ull << g;
+            if (c->draw.st.depth_rt >= 0) s->valid[c->draw.st.depth_rt] = 1ull << g;
+        }
+    }
+    s->res->gpu[g].frames_rendered++;
+    return 0;
+}
+
+static int check_scene(sys_t *s)
+{
+    const sys_scene_t *sc = s->scene;
+    if (sc->n_frames == 0) return failf(s, "scene has no frames");
+    if (sc->display < 0 || (uint32_t)sc->display >= sc->n_surf || sc->surf[sc->display].fmt != GPU_FMT_RGBA8)
+        return failf(s, "scene has no colour display surface");
+    for (uint32_t f = 0; f < sc->n_frames; f++)
+        for (size_t i = 0; i < sc->frames[f].n; i++) {
+            const sys_cmd_t *c = &sc->frames[f].cmds[i];
+            if ((c->kind == SYS_CMD_CLEAR || c->kind == SYS_CMD_UPLOAD) &&
+                (c->surface < 0 || (uint32_t)c->surface >= sc->n_surf))
+                return failf(s, "frame %u command %zu: surface %d does not exist", f, i, (int)c->surface);
+            if (c->kind == SYS_CMD_UPLOAD && !c->data)
+                return failf(s, "frame %u command %zu: upload without data", f, i);
+        }
+    return 0;
+}
+
+int sys_run(const sys_scene_t *scene, const sys_config_t *cfg, sys_result_t *res)
+{
+    memset(res, 0, sizeof *res);
+    sys_t S;
+    memset(&S, 0, sizeof S);
+    S.scene = scene;
+    S.cfg = cfg;
+    S.res = res;
+    if ((unsigned)cfg->scheme >= SYS_SCHEME_COUNT) return failf(&S, "unknown scheme");
+    if (cfg->n_gpus < 1 || cfg->n_gpus > 64) return failf(&S, "--gpus must be 1..64 (got %u)", cfg->n_gpus);
+    if (cfg->tile_log2 < 1 || cfg->tile_log2 > 14) return failf(&S, "tile size must be 2^1..2^14 pixels");
+    if (cfg->batch < 1) return failf(&S, "--batch must be >= 1");
+    if (cfg->link_latency < 1) return failf(&S, "link latency must be >= 1 step");
+    if (cfg->send_rate < 1) return failf(&S, "send rate must be >= 1");
+    if (check_scene(&S)) return -1;
+    if (cfg->frame >= scene->n_frames)
+        return failf(&S, "--frame %u: the scene has %u frame(s)", cfg->frame, scene->n_frames);
+    S.N = cfg->scheme == SYS_SCHEME_SINGLE ? 1 : cfg->n_gpus;
+    S.gpu = calloc(S.N, sizeof *S.gpu);
+    S.valid = calloc(scene->n_surf ? scene->n_surf : 1, sizeof *S.valid);
+    int rc = -1;
+    if (!S.gpu || !S.valid) { failf(&S, "out of memory"); goto out; }
+    for (uint32_t g = 0; g < S.N; g++) {
+        int own_n = sfr(&S) ? (int)S.N : 1;
+        if (gpu_init(&S.gpu[g], sfr(&S) ? g : 0, (uint32_t)own_n, cfg->own_mode, cfg->tile_log2) != 0) {
+            failf(&S, "cannot create GPU %u", g);
+            goto out;
+        }
+        S.gpu[g].backend = cfg->backend;
+        for (uint32_t i = 0; i < scene->n_surf; i++)
+            if (gpu_add_surface(&S.gpu[g], scene->surf[i].w, scene->surf[i].h, scene->surf[i].fmt, scene->surf[i].init) < 0) {
+                failf(&S, "surface %u: bad size %ux%u or out of memory", i, scene->surf[i].w, scene->surf[i].h);
+                goto out;
+            }
+    }
+    for (uint32_t i = 0; i < scene->n_surf; i++) S.valid[i] = S.N >= 64 ? ~0ull : ((1ull << S.N) - 1);
+    if (net_init(&S.net, cfg->topo, S.N, cfg->link_latency, NULL, NULL) != 0) { failf(&S, "cannot create the network"); goto out; }
+    const sys_frame_t *last = &scene->frames[cfg->frame];
+    res->n_draws_frame = (uint32_t)last->n;
+    res->draw_pixels = calloc(last->n ? last->n : 1, sizeof *res->draw_pixels);
+    res->draw_ref_pixels = calloc(last->n ? last->n : 1, sizeof *res->draw_ref_pixels);
+    if (!res->draw_pixels || !res->draw_ref_pixels) { failf(&S, "out of memory"); goto out; }
+    for (size_t i = 0; i < last->n; i++) res->draw_ref_pixels[i] = last->cmds[i].kind == SYS_CMD_DRAW ? last->cmds[i].ref_pixels : -1;
+    for (uint32_t f = 0; f <= cfg->frame; f++) {
+        S.frame = f;
+        S.last_frame = f == cfg->frame;
+        for (size_t i = 0; i < scene->frames[f].n; i++)
+            if (scene->frames[f].cmds[i].kind == SYS_CMD_DRAW) {
+                res->draws++;
+                res->prims_app += gpu_draw_prim_count(&scene->frames[f].cmds[i].draw);
+            }
+        if (cfg->scheme == SYS_SCHEME_AFR) {
+            if (run_frame_afr(&S)) goto out;
+        } else {
+            if (run_frame_sfr(&S)) goto out;
+        }
+    }
+    /* compose the displayed surface */
+    {
+        const sys_surface_desc_t *sd = &scene->surf[scene->display];
+        res->w = sd->w;
+        res->h = sd->h;
+        res->pixels = malloc((size_t)sd->w * sd->h * 4);
+        if (!res->pixels) { failf(&S, "out of memory"); goto out; }
+        if (sfr(&S) && S.N > 1) {
+            for (uint32_t y = 0; y < sd->h; y++)
+                for (uint32_t x = 0; x < sd->w; x++) {
+                    uint32_t o = gpu_pixel_owner(&S.gpu[0], sd->w, sd->h, x, y);
+                    res->pixels[(size_t)y * sd->w + x] = S.gpu[o].surf[scene->display].data[(size_t)y * sd->w + x];
+                }
+        } else {
+            uint32_t g = cfg->scheme == SYS_SCHEME_AFR ? cfg->frame % S.N : 0;
+            memcpy(res->pixels, S.gpu[g].surf[scene->display].data, (size_t)sd->w * sd->h * 4);
+        }
+    }
+    for (uint32_t g = 0; g < S.N; g++) res->gpu[g].render = S.gpu[g].stats;
+    res->n_links = S.net.n_links;
+    res->links = calloc(S.net.n_links ? S.net.n_links : 1, sizeof *res->links);
+    if (!res->links) { failf(&S, "out of memory"); goto out; }
+    for (uint32_t i = 0; i < S.net.n_links; i++) {
+        res->links[i].from = S.net.links[i].from;
+        res->links[i].to = S.net.links[i].to;
+        res->links[i].prim_flits = S.net.links[i].flits_prim;
+        res->links[i].last_flits = S.net.links[i].flits_last;
+        res->links[i].sync_bytes = S.net.links[i].sync_bytes;
+    }
+    rc = 0;
+out:
+    if (S.gpu)
+        for (uint32_t g = 0; g < S.N; g++) gpu_free(&S.gpu[g]);
+    free(S.gpu);
+    free(S.valid);
+    net_free(&S.net);
+    return rc;
+}
+
+void sys_result_free(sys_result_t *res)
+{
+    free(res->pixels);
+    free(res->links);
+    free(res->draw_pixels);
+    free(res->draw_ref_pixels);
+    res->pixels = NULL;
+    res->links = NULL;
+    res->draw_pixels = NULL;
+    res->draw_ref_pixels = NULL;
+}
+
+static void json_gpu_stats(FILE *f, const char *name, const gpu_stats_t *s)
+{
+    fprintf(f, "\"%s\": {\"prims_in\": %" PRIu64 ", \"vs_invocations\": %" PRIu64 ", \"prims_culled\": %" PRIu64
+               ", \"tris_setup\": %" PRIu64 ", \"prims_rasterized\": %" PRIu64 ", \"quads\": %" PRIu64
+               ", \"fragments\": %" PRIu64 ", \"helpers\": %" PRIu64 ", \"ez_killed\": %" PRIu64
+               ", \"fs_fragments\": %" PRIu64 ", \"discarded\": %" PRIu64 ", \"z_killed\": %" PRIu64
+               ", \"pixels_written\": %" PRIu64 "}",
+            name, s->prims_in, s->vs_invocations, s->prims_culled, s->tris_setup, s->prims_rasterized, s->quads,
+            s->fragments, s->helpers, s->ez_killed, s->fs_fragments, s->discarded, s->z_killed, s->pixels_written);
+}
+
+int sys_write_stats_json(const sys_result_t *res, const sys_config_t *cfg, const char *trace_name, const char *path)
+{
+    FILE *f = fopen(path, "w");
+    if (!f) return -1;
+    uint32_t N = cfg->scheme == SYS_SCHEME_SINGLE ? 1 : cfg->n_gpus;
+    fprintf(f, "{\n  \"trace\": \"%s\",\n  \"scheme\": \"%s\",\n  \"gpus\": %u,\n  \"topology\": \"%s\",\n"
+               "  \"batch\": %u,\n  \"frame\": %u,\n  \"width\": %u,\n  \"height\": %u,\n"
+               "  \"frame_hash\": \"%016" PRIx64 "\",\n  \"draws\": %" PRIu64 ",\n  \"prims_app\": %" PRIu64 ",\n"
+               "  \"batches\": %" PRIu64 ",\n  \"segments\": %" PRIu64 ",\n  \"syncs\": %" PRIu64 ",\n"
+               "  \"sync_bytes\": %" PRIu64 ",\n  \"exchange_steps\": %" PRIu64 ",\n  \"per_gpu\": [\n",
+            trace_name ? trace_name : "", sys_scheme_name(cfg->scheme), N, net_topo_name(cfg->topo), cfg->batch,
+            cfg->frame, res->w, res->h, sys_frame_hash(res->pixels, (size_t)res->w * res->h), res->draws,
+            res->prims_app, res->batches, res->segments, res->syncs, res->sync_bytes, res->exchange_steps);
+    for (uint32_t g = 0; g < N; g++) {
+        const sys_gpu_stats_t *s = &res->gpu[g];
+        fprintf(f, "    {\"gpu\": %u, \"prims_projected\": %" PRIu64 ", \"prims_received\": %" PRIu64
+                   ", \"prims_kept\": %" PRIu64 ", \"prims_to_render\": %" PRIu64 ", \"prims_rasterized\": %" PRIu64
+                   ", \"prims_sent\": %" PRIu64 ", \"fragments\": %" PRIu64 ", \"sync_bytes_sent\": %" PRIu64
+                   ", \"frames_rendered\": %" PRIu64 ",\n      ",
+                g, s->prims_projected, s->prims_received, s->prims_kept, s->prims_to_render, s->render.prims_rasterized,
+                s->prims_sent, s->render.fragments, s->sync_bytes_sent, s->frames_rendered);
+        json_gpu_stats(f, "render", &s->render);
+        fprintf(f, ",\n      ");
+        json_gpu_stats(f, "project", &s->project);
+        fprintf(f, "}%s\n", g + 1 < N ? "," : "");
+    }
+    fprintf(f, "  ],\n  \"links\": [\n");
+    for (uint32_t i = 0; i < res->n_links; i++) {
+        const sys_link_stats_t *l = &res->links[i];
+        uint64_t flits = l->prim_flits + l->last_flits;
+        fprintf(f, "    {\"from\": \"%s%u\", \"to\": \"%s%u\", \"prim_packets\": %" PRIu64 ", \"last_packets\": %" PRIu64
+                   ", \"packet_bytes\": %" PRIu64 ", \"sync_bytes\": %" PRIu64 ", \"bytes\": %" PRIu64 "}%s\n",
+                l->from == N && cfg->topo == NET_HUB ? "hub" : "gpu", l->from == N && cfg->topo == NET_HUB ? 0 : l->from,
+                l->to == N && cfg->topo == NET_HUB ? "hub" : "gpu", l->to == N && cfg->topo == NET_HUB ? 0 : l->to,
+                l->prim_flits, l->last_flits, flits * 8, l->sync_bytes, flits * 8 + l->sync_bytes,
+                i + 1 < res->n_links ? "," : "");
+    }
+    fprintf(f, "  ],\n  \"draw_pixels\": [");
+    for (uint32_t i = 0; i < res->n_draws_frame; i++)
+        fprintf(f, "%s[%" PRIu64 ", %" PRId64 "]", i ? ", " : "", res->draw_pixels[i], res->draw_ref_pixels[i]);
+    fprintf(f, "]\n}\n");
+    return fclose(f) == 0 ? 0 : -1;
+}

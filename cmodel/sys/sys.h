@@ -1,0 +1,145 @@
+/* The N-GPU system of the functional golden model (issue 5, SPEC 2-4).
+ *
+ * A scene (sys_scene_t) is what the model renders: surface descriptions and frames of commands (clears,
+ * draws, surface uploads). It comes from a trace (sys/trace_scene.h) or from the synthetic generator
+ * (sys/scene_gen.h). A system (sys_run) is N independent gpu_t instances, the network (net.h) and the
+ * primitive exchangers (pe.h), running one scheme:
+ *
+ *   single       1 GPU renders everything
+ *   dup          every GPU projects every primitive, rasterizes those whose P2G mask names it
+ *   gpupd        per draw: CP (chunk of ceil(m/N) primitives per GPU, projection, P2G), CD (PE exchange),
+ *                then each GPU renders its received primitives in order
+ *   gpupd-batch  draws merged into batches (stop once more than `batch` primitives are merged)
+ *   gpupd-ra     batching plus runahead (CP of b+1 overlaps CD of b)
+ *   afr          frame f is rendered by GPU f mod N (whole screen); inter-frame dependencies are synced
+ *
+ * SFR schemes own the screen by tiles (p2g_owner). Render-to-texture: before a draw samples a surface
+ * that some GPU wrote since the last synchronisation, every GPU broadcasts its updated tiles of it
+ * (accounted as sync bytes per link). Batches never span a clear, an upload or a synchronisation.
+ * The frame is composed by tile ownership. The SPEC 4.2 invariant and the packet accounting are checked
+ * on every exchange; a violation stops the run (sys_run returns -1, report in res->err). */
+#ifndef GPUPD_SYS_H
+#define GPUPD_SYS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "gpu/gpu.h"
+#include "sys/net.h"
+#include "sys/pe.h"
+
+typedef enum { SYS_CMD_CLEAR = 0, SYS_CMD_DRAW = 1, SYS_CMD_UPLOAD = 2 } sys_cmd_kind_t;
+
+typedef struct {
+    sys_cmd_kind_t kind;
+    /* clear */
+    int32_t surface;
+    uint32_t value;             /* packed RGBA8 or 24-bit depth */
+    uint8_t mask;               /* colour write mask bits RGBA (colour clears) */
+    int32_t sx, sy;
+    uint32_t sw, sh;            /* scissor (sw = 0: whole surface) */
+    /* upload: replace the surface's contents on every GPU (w*h words) */
+    const uint32_t *data;
+    /* draw */
+    gpu_draw_t draw;
+    int64_t ref_pixels;         /* reference pixel count (llvmpipe), -1 unknown */
+    uint32_t src_index;         /* draw index in the source frame */
+} sys_cmd_t;
+
+typedef struct {
+    sys_cmd_t *cmds;
+    size_t n, cap;
+} sys_frame_t;
+
+typedef struct {
+    uint32_t w, h;
+    gpu_format_t fmt;
+    const uint32_t *init;       /* NULL: zero */
+} sys_surface_desc_t;
+
+typedef struct {
+    uint32_t width, height;     /* screen */
+    uint32_t n_surf;
+    sys_surface_desc_t surf[GPU_MAX_SURFACES];
+    int32_t display;            /* the surface that is the frame */
+    sys_frame_t *frames;
+    uint32_t n_frames;
+    /* memory owned by the scene (freed by sys_scene_free) */
+    void **blobs;
+    size_t n_blobs, cap_blobs;
+} sys_scene_t;
+
+void sys_scene_init(sys_scene_t *s);
+void sys_scene_free(sys_scene_t *s);
+/* Keep p (malloc'd) alive as long as the scene; returns p or NULL (and frees p) on failure. */
+void *sys_scene_own(sys_scene_t *s, void *p);
+sys_cmd_t *sys_scene_add_cmd(sys_scene_t *s, uint32_t frame);   /* zeroed command, frames grown as needed */
+int sys_scene_add_surface(sys_scene_t *s, uint32_t w, uint32_t h, gpu_format_t fmt, const uint32_t *init);
+
+typedef enum {
+    SYS_SCHEME_SINGLE = 0, SYS_SCHEME_DUP, SYS_SCHEME_GPUPD, SYS_SCHEME_GPUPD_BATCH, SYS_SCHEME_GPUPD_RA,
+    SYS_SCHEME_AFR, SYS_SCHEME_COUNT
+} sys_scheme_t;
+const char *sys_scheme_name(sys_scheme_t s);
+int sys_scheme_parse(const char *name, sys_scheme_t *s);
+
+typedef struct {
+    sys_scheme_t scheme;
+    uint32_t n_gpus;            /* 1..64 */
+    net_topo_t topo;
+    uint32_t batch;             /* batching threshold (primitives), default 4096 */
+    uint32_t tile_log2;         /* default 5 (32x32) */
+    p2g_mode_t own_mode;        /* default diag */
+    uint32_t link_latency;      /* network steps per link, default 4 */
+    uint32_t send_rate;         /* PE entries per step, default 1 */
+    uint32_t cp_cost;           /* CP steps per primitive, default 1 */
+    uint32_t frame;             /* frame to produce (frames 0..frame are rendered) */
+    pe_fault_t fault;           /* fault injection for testing the checkers */
+    uint64_t fault_at;
+    gpu_shader_backend_t backend;   /* attached to every GPU */
+} sys_config_t;
+
+sys_config_t sys_config_default(void);
+
+typedef struct {
+    gpu_stats_t render;         /* rendering pipeline of this GPU */
+    gpu_stats_t project;        /* CP-phase projection (gpupd*, dup) */
+    uint64_t prims_projected;   /* primitives this GPU did geometry processing for in CP / dup */
+    uint64_t prims_received;    /* primitives received from other GPUs (PRIM packets) */
+    uint64_t prims_kept;        /* own CP primitives it kept for itself */
+    uint64_t prims_to_render;   /* primitives in its render lists */
+    uint64_t prims_sent;        /* PRIM packets it sent */
+    uint64_t sync_bytes_sent;   /* render-to-texture / inter-frame sync data it broadcast */
+    uint64_t frames_rendered;   /* AFR */
+} sys_gpu_stats_t;
+
+typedef struct {
+    uint32_t from, to;          /* node ids (hub switch = n_gpus) */
+    uint64_t prim_flits, last_flits, sync_bytes;
+} sys_link_stats_t;
+
+typedef struct {
+    uint32_t w, h;
+    uint32_t *pixels;           /* composed display surface (RGBA8, row 0 = bottom) */
+    sys_gpu_stats_t gpu[64];
+    sys_link_stats_t *links;
+    uint32_t n_links;
+    uint64_t batches, segments, syncs, sync_bytes, draws, prims_app, exchange_steps;
+    uint64_t *draw_pixels;      /* per draw of the produced frame: pixels written (all GPUs) */
+    int64_t *draw_ref_pixels;   /* reference counts from the scene (-1 unknown) */
+    uint32_t n_draws_frame;
+    char err[1024];
+} sys_result_t;
+
+/* Run the scene under cfg; frames 0..cfg->frame rendered, frame cfg->frame composed into res->pixels.
+ * Returns 0, or -1 with res->err (bad configuration, bad scene, invariant violation). */
+int sys_run(const sys_scene_t *scene, const sys_config_t *cfg, sys_result_t *res);
+void sys_result_free(sys_result_t *res);
+
+/* Write the stats as JSON. */
+int sys_write_stats_json(const sys_result_t *res, const sys_config_t *cfg, const char *trace_name, const char *path);
+
+/* FNV-1a 64 of a pixel buffer (the frame hash the tests compare). */
+uint64_t sys_frame_hash(const uint32_t *pixels, size_t n);
+
+#endif

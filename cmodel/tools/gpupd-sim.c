@@ -1,0 +1,330 @@
+/* gpupd-sim: the functional N-GPU golden model on the command line (docs/golden-model.md).
+ *
+ *   gpupd-sim render  (--trace FILE | --scene NAME) [--frame K] [--scheme S] [--gpus N]
+ *                     [--topology line|hub] [--batch 4096] [--latency L] [--tile-log2 5] [--own diag|linear]
+ *                     [-o frame.png] [--stats out.json] [--size WxH] [--prims N] [--seed S]
+ *   gpupd-sim verify  (--trace FILE | --scene NAME) [--frame K] [--gpus 2,3,4,8,16] [--schemes LIST|all]
+ *                     [--topology line|hub|both] [--batch B] [--diff-dir DIR] ...
+ *       renders `single`, then every scheme x N, and checks each frame is bit-identical (FNV-1a hash and
+ *       pixel compare); on a mismatch writes expected/got/diff PNGs to --diff-dir and exits 1.
+ *   gpupd-sim bench   (--trace FILE | --scene NAME) [--scheme S] [--gpus N] [--repeat R] ...
+ *       prints primitives/s, fragments/s and frames/s of the functional model.
+ * Exit status: 0 ok, 1 mismatch/violation/render error, 2 bad arguments or unreadable input. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "img/png.h"
+#include "sys/scene_gen.h"
+#include "sys/sys.h"
+#include "sys/trace_scene.h"
+
+typedef struct {
+    const char *trace, *scene, *out, *stats, *diff_dir, *gpus_list, *schemes;
+    const char *topo_s;
+    uint32_t w, h, prims, repeat;
+    uint64_t seed;
+    sys_config_t cfg;
+} opts_t;
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+            "usage:\n"
+            "  gpupd-sim render (--trace FILE | --scene tris|rtt|big) [--frame K] [--scheme S] [--gpus N]\n"
+            "                   [--topology line|hub] [--batch 4096] [--latency L] [--tile-log2 5]\n"
+            "                   [--own diag|linear] [-o frame.png] [--stats out.json]\n"
+            "                   [--size WxH] [--prims N] [--seed S]          (synthetic scenes)\n"
+            "  gpupd-sim verify (--trace FILE | --scene NAME) [--gpus 2,3,4,8,16] [--schemes all|LIST]\n"
+            "                   [--topology line|hub|both] [--diff-dir DIR] [other render options]\n"
+            "  gpupd-sim bench  (--trace FILE | --scene NAME) [--scheme S] [--gpus N] [--repeat R]\n"
+            "schemes: single dup gpupd gpupd-batch gpupd-ra afr\n");
+}
+
+static int parse_u32(const char *s, uint32_t *v)
+{
+    char *e;
+    unsigned long x = strtoul(s, &e, 10);
+    if (!*s || *e || x > 0xFFFFFFFFul) return -1;
+    *v = (uint32_t)x;
+    return 0;
+}
+
+static int parse_args(int argc, char **argv, opts_t *o)
+{
+    memset(o, 0, sizeof *o);
+    o->cfg = sys_config_default();
+    o->w = 256;
+    o->h = 192;
+    o->seed = 1;
+    o->repeat = 3;
+    o->topo_s = "line";
+    for (int i = 2; i < argc; i++) {
+        const char *a = argv[i];
+        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+#define NEED() do { if (!v) { fprintf(stderr, "gpupd-sim: %s needs a value\n", a); return -1; } i++; } while (0)
+        if (!strcmp(a, "--trace")) { NEED(); o->trace = v; }
+        else if (!strcmp(a, "--scene")) { NEED(); o->scene = v; }
+        else if (!strcmp(a, "-o") || !strcmp(a, "--out")) { NEED(); o->out = v; }
+        else if (!strcmp(a, "--stats")) { NEED(); o->stats = v; }
+        else if (!strcmp(a, "--diff-dir")) { NEED(); o->diff_dir = v; }
+        else if (!strcmp(a, "--schemes")) { NEED(); o->schemes = v; }
+        else if (!strcmp(a, "--scheme")) {
+            NEED();
+            if (sys_scheme_parse(v, &o->cfg.scheme)) { fprintf(stderr, "gpupd-sim: unknown scheme '%s' (single dup gpupd gpupd-batch gpupd-ra afr)\n", v); return -1; }
+        } else if (!strcmp(a, "--gpus")) {
+            NEED();
+            o->gpus_list = v;
+            if (!strchr(v, ',') && (parse_u32(v, &o->cfg.n_gpus) || o->cfg.n_gpus < 1 || o->cfg.n_gpus > 64)) {
+                fprintf(stderr, "gpupd-sim: --gpus must be 1..64 (got '%s')\n", v);
+                return -1;
+            }
+        } else if (!strcmp(a, "--topology")) {
+            NEED();
+            o->topo_s = v;
+            if (strcmp(v, "both") && net_topo_parse(v, &o->cfg.topo)) { fprintf(stderr, "gpupd-sim: --topology must be line or hub (got '%s')\n", v); return -1; }
+        } else if (!strcmp(a, "--own")) {
+            NEED();
+            if (!strcmp(v, "diag")) o->cfg.own_mode = P2G_MODE_DIAG;
+            else if (!strcmp(v, "linear")) o->cfg.own_mode = P2G_MODE_LINEAR;
+            else { fprintf(stderr, "gpupd-sim: --own must be diag or linear\n"); return -1; }
+        } else if (!strcmp(a, "--frame") || !strcmp(a, "--batch") || !strcmp(a, "--latency") || !strcmp(a, "--tile-log2") ||
+                   !strcmp(a, "--prims") || !strcmp(a, "--repeat") || !strcmp(a, "--seed") || !strcmp(a, "--send-rate")) {
+            NEED();
+            uint32_t x;
+            if (parse_u32(v, &x)) { fprintf(stderr, "gpupd-sim: %s needs a non-negative integer (got '%s')\n", a, v); return -1; }
+            if (!strcmp(a, "--frame")) o->cfg.frame = x;
+            else if (!strcmp(a, "--batch")) o->cfg.batch = x;
+            else if (!strcmp(a, "--latency")) o->cfg.link_latency = x;
+            else if (!strcmp(a, "--tile-log2")) o->cfg.tile_log2 = x;
+            else if (!strcmp(a, "--prims")) o->prims = x;
+            else if (!strcmp(a, "--repeat")) o->repeat = x ? x : 1;
+            else if (!strcmp(a, "--send-rate")) o->cfg.send_rate = x;
+            else o->seed = x;
+        } else if (!strcmp(a, "--size")) {
+            NEED();
+            if (sscanf(v, "%ux%u", &o->w, &o->h) != 2) { fprintf(stderr, "gpupd-sim: --size must be WxH\n"); return -1; }
+        } else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+            usage(stdout);
+            exit(0);
+        } else {
+            fprintf(stderr, "gpupd-sim: unknown argument '%s'\n", a);
+            return -1;
+        }
+#undef NEED
+    }
+    if (!o->trace == !o->scene) { fprintf(stderr, "gpupd-sim: give exactly one of --trace FILE or --scene NAME\n"); return -1; }
+    return 0;
+}
+
+static int load(const opts_t *o, sys_scene_t *s, char *name, size_t nlen)
+{
+    if (o->trace) {
+        char err[512];
+        sys_trace_info_t ti;
+        if (sys_scene_from_trace(s, o->trace, o->cfg.frame, &ti, err, sizeof err)) {
+            fprintf(stderr, "gpupd-sim: %s\n", err);
+            return -1;
+        }
+        snprintf(name, nlen, "%s", ti.name[0] ? ti.name : o->trace);
+        if (ti.approx_fs || ti.approx_other)
+            fprintf(stderr, "gpupd-sim: note: %u draws, %u with an approximated fragment program, %u with other approximations\n",
+                    ti.draws, ti.approx_fs, ti.approx_other);
+        return 0;
+    }
+    if (sys_scene_synth(s, o->scene, o->w, o->h, o->prims, o->seed)) {
+        fprintf(stderr, "gpupd-sim: cannot build scene '%s' at %ux%u (scenes: tris rtt big; size 8..8192)\n", o->scene, o->w, o->h);
+        return -1;
+    }
+    snprintf(name, nlen, "scene:%s", o->scene);
+    return 0;
+}
+
+static double now_s(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+static int cmd_render(const opts_t *o)
+{
+    sys_scene_t s;
+    char name[256];
+    if (load(o, &s, name, sizeof name)) return 2;
+    sys_result_t r;
+    int rc = 0;
+    if (sys_run(&s, &o->cfg, &r)) {
+        fprintf(stderr, "gpupd-sim: %s\n", r.err);
+        rc = 1;
+    } else {
+        printf("%s scheme %s gpus %u topology %s frame %u: %ux%u hash %016" PRIx64 "\n", name, sys_scheme_name(o->cfg.scheme),
+               o->cfg.scheme == SYS_SCHEME_SINGLE ? 1 : o->cfg.n_gpus, net_topo_name(o->cfg.topo), o->cfg.frame, r.w, r.h,
+               sys_frame_hash(r.pixels, (size_t)r.w * r.h));
+        if (o->out && img_write_png(o->out, r.pixels, r.w, r.h, 1, 0)) {
+            fprintf(stderr, "gpupd-sim: cannot write %s\n", o->out);
+            rc = 2;
+        }
+        if (o->stats && sys_write_stats_json(&r, &o->cfg, name, o->stats)) {
+            fprintf(stderr, "gpupd-sim: cannot write %s\n", o->stats);
+            rc = 2;
+        }
+    }
+    sys_result_free(&r);
+    sys_scene_free(&s);
+    return rc;
+}
+
+static int write_diff(const opts_t *o, const char *tag, const sys_result_t *ref, const sys_result_t *got)
+{
+    if (!o->diff_dir) return 0;
+    char p[1024];
+    size_t n = (size_t)ref->w * ref->h;
+    uint32_t *d = malloc(n * 4);
+    if (!d) return -1;
+    img_diff(ref->pixels, got->pixels, d, (uint32_t)n);
+    snprintf(p, sizeof p, "%s/%s-expected.png", o->diff_dir, tag);
+    img_write_png(p, ref->pixels, ref->w, ref->h, 1, 0);
+    snprintf(p, sizeof p, "%s/%s-got.png", o->diff_dir, tag);
+    img_write_png(p, got->pixels, got->w, got->h, 1, 0);
+    snprintf(p, sizeof p, "%s/%s-diff.png", o->diff_dir, tag);
+    img_write_png(p, d, ref->w, ref->h, 1, 0);
+    fprintf(stderr, "  difference images: %s/%s-{expected,got,diff}.png\n", o->diff_dir, tag);
+    free(d);
+    return 0;
+}
+
+static int cmd_verify(const opts_t *o, char **argv, int argc)
+{
+    sys_scene_t s;
+    char name[256];
+    if (load(o, &s, name, sizeof name)) return 2;
+    sys_config_t c = o->cfg;
+    c.scheme = SYS_SCHEME_SINGLE;
+    sys_result_t ref;
+    if (sys_run(&s, &c, &ref)) {
+        fprintf(stderr, "gpupd-sim: single: %s\n", ref.err);
+        sys_result_free(&ref);
+        sys_scene_free(&s);
+        return 1;
+    }
+    uint64_t href = sys_frame_hash(ref.pixels, (size_t)ref.w * ref.h);
+    /* lists */
+    uint32_t gl[64], ng = 0;
+    const char *gs = o->gpus_list ? o->gpus_list : "2,3,4,8,16";
+    for (const char *p = gs; *p && ng < 64;) {
+        char *e;
+        unsigned long x = strtoul(p, &e, 10);
+        if (e == p || x < 1 || x > 64) { fprintf(stderr, "gpupd-sim: bad --gpus list '%s'\n", gs); sys_result_free(&ref); sys_scene_free(&s); return 2; }
+        gl[ng++] = (uint32_t)x;
+        p = *e == ',' ? e + 1 : e;
+    }
+    sys_scheme_t sl[SYS_SCHEME_COUNT];
+    int ns = 0;
+    const char *ss = o->schemes ? o->schemes : "all";
+    if (!strcmp(ss, "all")) {
+        for (int i = 1; i < SYS_SCHEME_COUNT; i++) sl[ns++] = (sys_scheme_t)i;
+    } else {
+        char buf[256];
+        snprintf(buf, sizeof buf, "%s", ss);
+        for (char *tok = strtok(buf, ","); tok && ns < SYS_SCHEME_COUNT; tok = strtok(NULL, ",")) {
+            if (sys_scheme_parse(tok, &sl[ns])) { fprintf(stderr, "gpupd-sim: unknown scheme '%s'\n", tok); sys_result_free(&ref); sys_scene_free(&s); return 2; }
+            ns++;
+        }
+    }
+    net_topo_t tl[2];
+    int nt = 0;
+    if (!strcmp(o->topo_s, "both")) { tl[nt++] = NET_LINE; tl[nt++] = NET_HUB; }
+    else tl[nt++] = o->cfg.topo;
+    int pass = 0, fail = 0;
+    for (int si = 0; si < ns; si++)
+        for (uint32_t gi = 0; gi < ng; gi++)
+            for (int ti = 0; ti < nt; ti++) {
+                c = o->cfg;
+                c.scheme = sl[si];
+                c.n_gpus = gl[gi];
+                c.topo = tl[ti];
+                sys_result_t r;
+                char tag[128];
+                snprintf(tag, sizeof tag, "%s-%s-n%u-%s", o->scene ? o->scene : "trace", sys_scheme_name(c.scheme), c.n_gpus, net_topo_name(c.topo));
+                if (sys_run(&s, &c, &r)) {
+                    fprintf(stderr, "FAIL %s: %s\n", tag, r.err);
+                    fail++;
+                } else {
+                    uint64_t h = sys_frame_hash(r.pixels, (size_t)r.w * r.h);
+                    size_t n = (size_t)r.w * r.h, ndiff = 0, first = 0;
+                    for (size_t i = 0; i < n; i++)
+                        if (r.pixels[i] != ref.pixels[i]) { if (!ndiff) first = i; ndiff++; }
+                    if (h != href || ndiff) {
+                        fprintf(stderr, "FAIL %s: frame hash %016" PRIx64 " != single %016" PRIx64 ", %zu pixels differ, first at (%zu,%zu): "
+                                        "got %08x expected %08x\n", tag, h, href, ndiff, first % r.w, first / r.w,
+                                r.pixels[first], ref.pixels[first]);
+                        write_diff(o, tag, &ref, &r);
+                        fail++;
+                    } else {
+                        pass++;
+                    }
+                }
+                sys_result_free(&r);
+            }
+    if (fail) {
+        fprintf(stderr, "  reproduce:");
+        for (int i = 0; i < argc; i++) fprintf(stderr, " %s", argv[i]);
+        fprintf(stderr, "\n");
+    }
+    printf("verify %s frame %u (%ux%u, single hash %016" PRIx64 "): %d passed, %d failed\n", name, o->cfg.frame, ref.w, ref.h,
+           href, pass, fail);
+    sys_result_free(&ref);
+    sys_scene_free(&s);
+    return fail ? 1 : 0;
+}
+
+static int cmd_bench(const opts_t *o)
+{
+    sys_scene_t s;
+    char name[256];
+    if (load(o, &s, name, sizeof name)) return 2;
+    double best = 1e30;
+    sys_result_t r;
+    memset(&r, 0, sizeof r);
+    uint64_t prims = 0, frags = 0;
+    for (uint32_t k = 0; k < o->repeat; k++) {
+        sys_result_free(&r);
+        double t0 = now_s();
+        if (sys_run(&s, &o->cfg, &r)) {
+            fprintf(stderr, "gpupd-sim: %s\n", r.err);
+            sys_result_free(&r);
+            sys_scene_free(&s);
+            return 1;
+        }
+        double dt = now_s() - t0;
+        if (dt < best) best = dt;
+    }
+    uint32_t N = o->cfg.scheme == SYS_SCHEME_SINGLE ? 1 : o->cfg.n_gpus;
+    for (uint32_t g = 0; g < N; g++) frags += r.gpu[g].render.fragments;
+    prims = r.prims_app;
+    printf("bench %-24s %-11s N=%-2u frames=%u prims=%" PRIu64 " frags=%" PRIu64 " time=%.3fs  %.3g prims/s  %.3g frags/s  %.3g frames/s\n",
+           name, sys_scheme_name(o->cfg.scheme), N, o->cfg.frame + 1, prims, frags, best, (double)prims / best,
+           (double)frags / best, (double)(o->cfg.frame + 1) / best);
+    sys_result_free(&r);
+    sys_scene_free(&s);
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) { usage(stderr); return 2; }
+    if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) { usage(stdout); return 0; }
+    opts_t o;
+    if (strcmp(argv[1], "render") && strcmp(argv[1], "verify") && strcmp(argv[1], "bench")) {
+        fprintf(stderr, "gpupd-sim: unknown command '%s'\n", argv[1]);
+        usage(stderr);
+        return 2;
+    }
+    if (parse_args(argc, argv, &o)) { usage(stderr); return 2; }
+    if (!strcmp(argv[1], "render")) return cmd_render(&o);
+    if (!strcmp(argv[1], "verify")) return cmd_verify(&o, argv, argc);
+    return cmd_bench(&o);
+}

@@ -1,0 +1,55 @@
+# Functional golden model (issue 5): per-GPU pipeline (cmodel/gpu), N-GPU system, network, primitive
+# exchanger and schemes (cmodel/sys), PNG (cmodel/img), gpupd-sim. See docs/golden-model.md.
+
+SIM_TOOL := $(BUILD)/bin/gpupd-sim
+# PNG writing uses zlib
+$(SIM_TOOL): LDLIBS_COMMON += -lz
+$(BUILD)/tests/test_gpu_%: LDLIBS_COMMON += -lz
+$(BUILD)/tests/test_sys_%: LDLIBS_COMMON += -lz
+
+MODEL_OUT  := $(BUILD)/model
+MODEL_GPUS ?= 2,3,4,8,16
+MODEL_BENCH_TRACES := $(sort $(wildcard traces/*.gpt))
+
+# Every scheme and N in {2,3,4,8,16}, both topologies, bit-identical to `single` on the synthetic scenes,
+# then on every bundled trace (first frame, both topologies). On a mismatch gpupd-sim writes
+# expected/got/diff PNGs under $(MODEL_OUT)/diff and prints the command to reproduce.
+.PHONY: test-model-identical
+test-model-identical: $(SIM_TOOL)
+	@set -e; mkdir -p $(MODEL_OUT)/diff; \
+	$(SIM_TOOL) verify --scene tris --size 200x136 --prims 900 --gpus $(MODEL_GPUS) --topology both --diff-dir $(MODEL_OUT)/diff; \
+	$(SIM_TOOL) verify --scene rtt --size 160x120 --frame 1 --gpus $(MODEL_GPUS) --topology both --diff-dir $(MODEL_OUT)/diff; \
+	$(SIM_TOOL) verify --scene big --size 192x128 --prims 9000 --batch 1000 --gpus $(MODEL_GPUS) --schemes gpupd-batch,gpupd-ra --topology both --diff-dir $(MODEL_OUT)/diff; \
+	$(TRACE_TOOL) synth $(MODEL_OUT)/synthetic.gpt; \
+	for t in $(MODEL_OUT)/synthetic.gpt $(MODEL_BENCH_TRACES); do \
+	  $(SIM_TOOL) verify --trace $$t --gpus $(MODEL_GPUS) --topology both --diff-dir $(MODEL_OUT)/diff; \
+	done
+test-model-identical: $(TRACE_TOOL)
+TEST_TARGETS += test-model-identical
+
+# Command-line interface: bad arguments and bad traces give a clear error and exit status 2.
+.PHONY: test-model-cli
+test-model-cli: $(SIM_TOOL)
+	@set -e; d=$(MODEL_OUT)/cli; mkdir -p $$d; n=0; \
+	expect() { want=$$1; shift; set +e; "$$@" >$$d/out.txt 2>&1; got=$$?; set -e; \
+	  if [ $$got -ne $$want ]; then echo "FAIL: exit $$got (want $$want): $$*"; cat $$d/out.txt; exit 1; fi; n=$$((n+1)); }; \
+	expect 2 $(SIM_TOOL) render --scene tris --scheme nope -o $$d/x.png; \
+	expect 2 $(SIM_TOOL) render --scene tris --gpus 0; \
+	expect 2 $(SIM_TOOL) render --scene tris --topology ring; \
+	expect 2 $(SIM_TOOL) render --trace /nonexistent.gpt; \
+	head -c 100 /dev/urandom > $$d/bad.gpt; expect 2 $(SIM_TOOL) render --trace $$d/bad.gpt; \
+	expect 1 $(SIM_TOOL) render --scene tris --frame 5; \
+	expect 0 $(SIM_TOOL) render --scene rtt --frame 1 --scheme gpupd-ra --gpus 4 --topology hub -o $$d/rtt.png --stats $$d/rtt.json; \
+	$(PYTHON) -c "import json,sys; j=json.load(open('$$d/rtt.json')); assert j['gpus']==4 and len(j['per_gpu'])==4 and len(j['links'])==8, j; assert sum(g['prims_received'] for g in j['per_gpu'])==sum(l['prim_packets'] for l in j['links'] if l['to']!='hub0'), 'received != delivered'"; \
+	n=$$((n+1)); echo "test-model-cli: $$n passed, 0 failed"
+TEST_TARGETS += test-model-cli
+
+# Speed of the functional model: primitives, fragments and frames per second.
+.PHONY: bench-model
+bench-model: $(SIM_TOOL)
+	@set -e; for s in single dup gpupd gpupd-batch gpupd-ra; do \
+	  $(SIM_TOOL) bench --scene big --size 640x480 --prims 60000 --scheme $$s --gpus 4; done; \
+	$(SIM_TOOL) bench --scene big --size 640x480 --prims 60000 --scheme gpupd-ra --gpus 16; \
+	for t in $(MODEL_BENCH_TRACES); do for s in single gpupd-ra; do \
+	  $(SIM_TOOL) bench --trace $$t --scheme $$s --gpus 4 --repeat 1; done; done
+BENCH_TARGETS += bench-model
