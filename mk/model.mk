@@ -53,3 +53,17 @@ bench-model: $(SIM_TOOL)
 	for t in $(MODEL_BENCH_TRACES); do for s in single gpupd-ra; do \
 	  $(SIM_TOOL) bench --trace $$t --scheme $$s --gpus 4 --repeat 1; done; done
 BENCH_TARGETS += bench-model
+
+# Shading on the ISA interpreter (library programs vs_mvp, fs_color, fs_flat, fs_tex_modulate) gives the
+# same frame, bit for bit, as the built-in C programs; and every scheme stays identical with it.
+.PHONY: test-model-isa
+test-model-isa: $(SIM_TOOL)
+	@set -e; n=0; for args in "--scene tris --size 200x136 --prims 900" "--scene rtt --size 160x120 --frame 1"; do \
+	  a=$$($(SIM_TOOL) render $$args | awk '{print $$NF}'); \
+	  b=$$($(SIM_TOOL) render $$args --shaders isa 2>/dev/null | awk '{print $$NF}'); \
+	  if [ "$$a" != "$$b" ]; then echo "FAIL: built-in shaders hash $$a != ISA interpreter hash $$b"; \
+	    echo "  reproduce: $(SIM_TOOL) render $$args -o a.png; $(SIM_TOOL) render $$args --shaders isa -o b.png"; exit 1; fi; \
+	  n=$$((n+1)); done; \
+	$(SIM_TOOL) verify --scene rtt --size 160x120 --frame 1 --shaders isa --gpus 2,5,16 --diff-dir $(MODEL_OUT)/diff 2>/dev/null; \
+	echo "test-model-isa: $$n passed, 0 failed"
+TEST_TARGETS += test-model-isa

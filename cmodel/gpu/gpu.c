@@ -512,8 +512,10 @@ static int fs_step(gpu_t *g)
                 for (int k = 0; k < 4; k++) {
                     size_t t = 4 * i + k;
                     memcpy(qs[i]->color[k], col[t], sizeof qs[i]->color[k]);
-                    double z = dep[t] < 0.0f ? 0.0 : dep[t] > 1.0f ? 1.0 : dep[t];
-                    qs[i]->depth[k] = (uint32_t)llrint(z * (double)GPU_DEPTH_MAX);
+                    if (memcmp(&dep[t], &pos[t][2], sizeof dep[t]) != 0) {   /* the program wrote depth */
+                        double z = dep[t] < 0.0f ? 0.0 : dep[t] > 1.0f ? 1.0 : dep[t];
+                        qs[i]->depth[k] = (uint32_t)llrint(z * (double)GPU_DEPTH_MAX);
+                    }
                     if ((qs[i]->live & (1u << k)) && disc[t]) {
                         qs[i]->live &= (uint8_t)~(1u << k);
                         g->stats.discarded++;

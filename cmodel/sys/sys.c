@@ -1,5 +1,7 @@
 #include "sys/sys.h"
 
+#include "gpu/isa_backend.h"
+
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -675,7 +677,10 @@ int sys_run(const sys_scene_t *scene, const sys_config_t *cfg, sys_result_t *res
             failf(&S, "cannot create GPU %u", g);
             goto out;
         }
-        S.gpu[g].backend = cfg->backend;
+        if (cfg->isa && gpu_isa_attach(&S.gpu[g]) != 0) {
+            failf(&S, "cannot create the shader interpreter of GPU %u", g);
+            goto out;
+        }
         for (uint32_t i = 0; i < scene->n_surf; i++)
             if (gpu_add_surface(&S.gpu[g], scene->surf[i].w, scene->surf[i].h, scene->surf[i].fmt, scene->surf[i].init) < 0) {
                 failf(&S, "surface %u: bad size %ux%u or out of memory", i, scene->surf[i].w, scene->surf[i].h);
@@ -736,7 +741,10 @@ int sys_run(const sys_scene_t *scene, const sys_config_t *cfg, sys_result_t *res
     rc = 0;
 out:
     if (S.gpu)
-        for (uint32_t g = 0; g < S.N; g++) gpu_free(&S.gpu[g]);
+        for (uint32_t g = 0; g < S.N; g++) {
+            gpu_isa_detach(&S.gpu[g]);
+            gpu_free(&S.gpu[g]);
+        }
     free(S.gpu);
     free(S.valid);
     net_free(&S.net);

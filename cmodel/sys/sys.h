@@ -96,7 +96,7 @@ typedef struct {
     uint32_t frame;             /* frame to produce (frames 0..frame are rendered) */
     pe_fault_t fault;           /* fault injection for testing the checkers */
     uint64_t fault_at;
-    gpu_shader_backend_t backend;   /* attached to every GPU */
+    int isa;                    /* attach an ISA-interpreter shader backend to every GPU (its own) */
 } sys_config_t;
 
 sys_config_t sys_config_default(void);

@@ -16,6 +16,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "gpu/isa_backend.h"
 #include "img/png.h"
 #include "sys/scene_gen.h"
 #include "sys/sys.h"
@@ -27,6 +28,8 @@ typedef struct {
     uint32_t w, h, prims, repeat;
     uint64_t seed;
     sys_config_t cfg;
+    int isa;                    /* --shaders isa */
+    gpu_isa_library_t lib;
 } opts_t;
 
 static void usage(FILE *f)
@@ -35,7 +38,7 @@ static void usage(FILE *f)
             "usage:\n"
             "  gpupd-sim render (--trace FILE | --scene tris|rtt|big) [--frame K] [--scheme S] [--gpus N]\n"
             "                   [--topology line|hub] [--batch 4096] [--latency L] [--tile-log2 5]\n"
-            "                   [--own diag|linear] [-o frame.png] [--stats out.json]\n"
+            "                   [--own diag|linear] [--shaders builtin|isa] [-o frame.png] [--stats out.json]\n"
             "                   [--size WxH] [--prims N] [--seed S]          (synthetic scenes)\n"
             "  gpupd-sim verify (--trace FILE | --scene NAME) [--gpus 2,3,4,8,16] [--schemes all|LIST]\n"
             "                   [--topology line|hub|both] [--diff-dir DIR] [other render options]\n"
@@ -71,6 +74,11 @@ static int parse_args(int argc, char **argv, opts_t *o)
         else if (!strcmp(a, "--stats")) { NEED(); o->stats = v; }
         else if (!strcmp(a, "--diff-dir")) { NEED(); o->diff_dir = v; }
         else if (!strcmp(a, "--schemes")) { NEED(); o->schemes = v; }
+        else if (!strcmp(a, "--shaders")) {
+            NEED();
+            if (!strcmp(v, "isa")) o->isa = 1;
+            else if (strcmp(v, "builtin")) { fprintf(stderr, "gpupd-sim: --shaders must be builtin or isa\n"); return -1; }
+        }
         else if (!strcmp(a, "--scheme")) {
             NEED();
             if (sys_scheme_parse(v, &o->cfg.scheme)) { fprintf(stderr, "gpupd-sim: unknown scheme '%s' (single dup gpupd gpupd-batch gpupd-ra afr)\n", v); return -1; }
@@ -119,6 +127,20 @@ static int parse_args(int argc, char **argv, opts_t *o)
     return 0;
 }
 
+static int convert_isa(const opts_t *o, sys_scene_t *s)
+{
+    if (!o->isa) return 0;
+    uint32_t conv = 0, draws = 0;
+    for (uint32_t f = 0; f < s->n_frames; f++)
+        for (size_t i = 0; i < s->frames[f].n; i++)
+            if (s->frames[f].cmds[i].kind == SYS_CMD_DRAW) {
+                draws++;
+                conv += gpu_isa_convert_draw(&s->frames[f].cmds[i].draw, &o->lib) > 0;
+            }
+    fprintf(stderr, "gpupd-sim: shaders on the ISA interpreter: %u of %u draws use library programs\n", conv, draws);
+    return 0;
+}
+
 static int load(const opts_t *o, sys_scene_t *s, char *name, size_t nlen)
 {
     if (o->trace) {
@@ -129,6 +151,7 @@ static int load(const opts_t *o, sys_scene_t *s, char *name, size_t nlen)
             return -1;
         }
         snprintf(name, nlen, "%s", ti.name[0] ? ti.name : o->trace);
+        convert_isa(o, s);
         if (ti.approx_fs || ti.approx_other)
             fprintf(stderr, "gpupd-sim: note: %u draws, %u with an approximated fragment program, %u with other approximations\n",
                     ti.draws, ti.approx_fs, ti.approx_other);
@@ -139,6 +162,7 @@ static int load(const opts_t *o, sys_scene_t *s, char *name, size_t nlen)
         return -1;
     }
     snprintf(name, nlen, "scene:%s", o->scene);
+    convert_isa(o, s);
     return 0;
 }
 
@@ -324,7 +348,15 @@ int main(int argc, char **argv)
         return 2;
     }
     if (parse_args(argc, argv, &o)) { usage(stderr); return 2; }
-    if (!strcmp(argv[1], "render")) return cmd_render(&o);
-    if (!strcmp(argv[1], "verify")) return cmd_verify(&o, argv, argc);
-    return cmd_bench(&o);
+    if (o.isa) {
+        char err[256];
+        if (gpu_isa_library_load(&o.lib, err, sizeof err)) { fprintf(stderr, "gpupd-sim: %s\n", err); return 2; }
+        o.cfg.isa = 1;
+    }
+    int rc;
+    if (!strcmp(argv[1], "render")) rc = cmd_render(&o);
+    else if (!strcmp(argv[1], "verify")) rc = cmd_verify(&o, argv, argc);
+    else rc = cmd_bench(&o);
+    gpu_isa_library_free(&o.lib);
+    return rc;
 }
