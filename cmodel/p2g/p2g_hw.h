@@ -1,0 +1,63 @@
+/* C cycle model of the P2G mapper RTL (rtl/p2g/p2g_mapper.v): the same five registers (derived config,
+ * S1..S4, OUT), the same valid/ready chain and the same arithmetic decomposition (residues mod n, row
+ * walk), so the lockstep harness can compare every output port every cycle. The functional definition
+ * stays p2g_mask() in p2g.h; the harness checks the masks against it too.
+ *
+ * Use: p2g_hw_init(); each cycle: fill p2g_hw_in_t, p2g_hw_comb() for the outputs of this cycle, then
+ * p2g_hw_clock() for the rising edge. */
+#ifndef GPUPD_P2G_HW_H
+#define GPUPD_P2G_HW_H
+
+#include <stdint.h>
+
+#include "p2g/p2g.h"
+
+typedef struct {
+    uint32_t max_gpus;   /* RTL parameter MAX_GPUS, 1..64 */
+    uint32_t rows;       /* RTL parameter ROWS, >= 1 */
+    uint32_t tag_bits;   /* RTL parameter TAG_W, 1..32 */
+} p2g_hw_params_t;
+
+typedef struct {         /* input ports during one cycle */
+    p2g_config_t cfg;
+    int in_valid;
+    p2g_prim_t in;       /* x/y must be in the 24-bit signed range; flags bits 0..1 */
+    int out_ready;
+} p2g_hw_in_t;
+
+typedef struct {         /* output ports during one cycle */
+    int in_ready;
+    int out_valid;
+    uint32_t out_prim_id, out_tag;
+    uint64_t out_mask;
+    int busy;
+} p2g_hw_out_t;
+
+typedef struct {
+    uint32_t n, tprn, ts, mode, ex0, ey0, ex1, ey1;
+    uint64_t all;
+} p2g_hw_cfg_regs_t;
+
+typedef struct {
+    p2g_hw_params_t prm;
+    p2g_hw_cfg_regs_t c;
+    int s1_v, s2_v, s3_v, s4_v, o_v;
+    p2g_prim_t s1;
+    uint32_t s2_id, s2_tag, s2_empty, s2_tx0, s2_ty0, s2_tx1, s2_ty1;
+    uint32_t s3_id, s3_tag, s3_empty, s3_sum_mod, s3_txm, s3_tym, s3_w, s3_h;
+    uint32_t s4_id, s4_tag, s4_empty, s4_full, s4_s, s4_len, s4_left;
+    uint64_t s4_acc;
+    uint32_t o_id, o_tag;
+    uint64_t o_mask;
+} p2g_hw_t;
+
+/* Reset state (rst_ni low). */
+void p2g_hw_init(p2g_hw_t *h, p2g_hw_params_t prm);
+
+/* Combinational outputs for this cycle (in_ready depends on out_ready through the ready chain). */
+void p2g_hw_comb(const p2g_hw_t *h, const p2g_hw_in_t *in, p2g_hw_out_t *out);
+
+/* Rising clock edge. */
+void p2g_hw_clock(p2g_hw_t *h, const p2g_hw_in_t *in);
+
+#endif

@@ -1,0 +1,155 @@
+/* gpupd-p2g: the P2G functional definition as a command-line filter (a stable interface for outside checks).
+ *
+ *   gpupd-p2g --gpus N --width W --height H [--tile-log2 5] [--mode diag|linear] [--scissor X0,Y0,X1,Y1]
+ *
+ * stdin:  one primitive per line: prim_id x0 y0 x1 y1 x2 y2 flags (decimal; coordinates signed 1/256 pixel
+ *         in [-8388608, 8388607]; flags bit 0 culled, bit 1 near_clip). Empty lines and lines starting
+ *         with '#' are skipped.
+ * stdout: prim_id mask, mask in lowercase hexadecimal without prefix, one line per primitive, input order.
+ * Errors: message with the line number on stderr, exit status 2. */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "p2g/p2g.h"
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+            "usage: gpupd-p2g --gpus N --width W --height H [--tile-log2 5] [--mode diag|linear]\n"
+            "                 [--scissor X0,Y0,X1,Y1]\n"
+            "reads 'prim_id x0 y0 x1 y1 x2 y2 flags' lines on stdin (coordinates in 1/256 pixel,\n"
+            "flags bit0 culled, bit1 near_clip), prints 'prim_id mask' (mask in hex) per line.\n");
+}
+
+static int parse_u32(const char *s, uint32_t lo, uint32_t hi, uint32_t *out)
+{
+    char *end;
+    errno = 0;
+    if (*s == '-' || *s == '+' || *s == ' ' || *s == '\0') return -1;
+    unsigned long long v = strtoull(s, &end, 10);
+    if (errno || *end || v < lo || v > hi) return -1;
+    *out = (uint32_t)v;
+    return 0;
+}
+
+static int die_arg(const char *opt, const char *val, const char *why)
+{
+    fprintf(stderr, "gpupd-p2g: bad value '%s' for %s: %s\n", val ? val : "(missing)", opt, why);
+    return 2;
+}
+
+/* Parse one decimal integer token into [lo, hi]. Returns 0 or -1. */
+static int parse_field(char **p, int64_t lo, int64_t hi, int64_t *out)
+{
+    char *s = *p, *end;
+    while (*s == ' ' || *s == '\t') s++;
+    if (*s == '\0' || *s == '\n' || *s == '\r') return -2; /* missing */
+    errno = 0;
+    long long v = strtoll(s, &end, 10);
+    if (end == s || (*end && *end != ' ' && *end != '\t' && *end != '\n' && *end != '\r')) return -1;
+    if (errno || v < lo || v > hi) return -3;
+    *out = v;
+    *p = end;
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    uint32_t n = 0, w = 0, h = 0, ts = 5;
+    int have_sc = 0;
+    uint32_t sc[4] = {0, 0, 0, 0};
+    p2g_mode_t mode = P2G_MODE_DIAG;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!strcmp(a, "-h") || !strcmp(a, "--help")) { usage(stdout); return 0; }
+        if (!strcmp(a, "--gpus")) {
+            if (!v || parse_u32(v, 1, P2G_MAX_GPUS, &n)) return die_arg(a, v, "expected 1..64");
+        } else if (!strcmp(a, "--width")) {
+            if (!v || parse_u32(v, 1, P2G_MAX_DIM, &w)) return die_arg(a, v, "expected 1..16384");
+        } else if (!strcmp(a, "--height")) {
+            if (!v || parse_u32(v, 1, P2G_MAX_DIM, &h)) return die_arg(a, v, "expected 1..16384");
+        } else if (!strcmp(a, "--tile-log2")) {
+            if (!v || parse_u32(v, 0, P2G_MAX_TILE_LOG2, &ts)) return die_arg(a, v, "expected 0..14");
+        } else if (!strcmp(a, "--mode")) {
+            if (v && !strcmp(v, "diag")) mode = P2G_MODE_DIAG;
+            else if (v && !strcmp(v, "linear")) mode = P2G_MODE_LINEAR;
+            else return die_arg(a, v, "expected diag or linear");
+        } else if (!strcmp(a, "--scissor")) {
+            char buf[128];
+            if (!v || strlen(v) >= sizeof buf) return die_arg(a, v, "expected X0,Y0,X1,Y1");
+            strcpy(buf, v);
+            char *save = NULL, *tok = strtok_r(buf, ",", &save);
+            for (int k = 0; k < 4; k++) {
+                if (!tok || parse_u32(tok, 0, P2G_MAX_DIM - 1, &sc[k]))
+                    return die_arg(a, v, "expected X0,Y0,X1,Y1, inclusive pixel coordinates 0..16383");
+                tok = strtok_r(NULL, ",", &save);
+            }
+            if (tok) return die_arg(a, v, "expected exactly four numbers");
+            have_sc = 1;
+        } else {
+            fprintf(stderr, "gpupd-p2g: unknown argument '%s'\n", a);
+            usage(stderr);
+            return 2;
+        }
+        i++;
+    }
+    if (!n || !w || !h) {
+        fprintf(stderr, "gpupd-p2g: --gpus, --width and --height are required\n");
+        usage(stderr);
+        return 2;
+    }
+    p2g_config_t cfg = p2g_config_default(n, w, h);
+    cfg.tile_log2 = ts;
+    cfg.mode = mode;
+    if (have_sc) { cfg.sc_x0 = sc[0]; cfg.sc_y0 = sc[1]; cfg.sc_x1 = sc[2]; cfg.sc_y1 = sc[3]; }
+    const char *bad = p2g_config_check(&cfg);
+    if (bad) { fprintf(stderr, "gpupd-p2g: bad configuration: %s\n", bad); return 2; }
+
+    static const char *const names[8] = {"prim_id", "x0", "y0", "x1", "y1", "x2", "y2", "flags"};
+    char line[4096];
+    unsigned long lineno = 0;
+    while (fgets(line, sizeof line, stdin)) {
+        lineno++;
+        size_t len = strlen(line);
+        if (len == sizeof line - 1 && line[len - 1] != '\n') {
+            fprintf(stderr, "gpupd-p2g: line %lu: line too long\n", lineno);
+            return 2;
+        }
+        char *p = line;
+        while (*p == ' ' || *p == '\t') p++;
+        if (*p == '\n' || *p == '\r' || *p == '\0' || *p == '#') continue;
+        int64_t f[8];
+        for (int k = 0; k < 8; k++) {
+            int64_t lo = k == 0 ? 0 : (k == 7 ? 0 : P2G_COORD_MIN);
+            int64_t hi = k == 0 ? UINT32_MAX : (k == 7 ? 3 : P2G_COORD_MAX);
+            int rc = parse_field(&p, lo, hi, &f[k]);
+            if (rc == -2) {
+                fprintf(stderr, "gpupd-p2g: line %lu: missing field '%s' (expected 8 fields: "
+                                "prim_id x0 y0 x1 y1 x2 y2 flags)\n", lineno, names[k]);
+                return 2;
+            }
+            if (rc == -1) {
+                fprintf(stderr, "gpupd-p2g: line %lu: field '%s' is not a decimal integer\n", lineno, names[k]);
+                return 2;
+            }
+            if (rc == -3) {
+                fprintf(stderr, "gpupd-p2g: line %lu: field '%s' out of range [%" PRId64 ", %" PRId64 "]\n",
+                        lineno, names[k], lo, hi);
+                return 2;
+            }
+        }
+        while (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\n') p++;
+        if (*p) {
+            fprintf(stderr, "gpupd-p2g: line %lu: extra text after 8 fields: '%.40s'\n", lineno, p);
+            return 2;
+        }
+        p2g_prim_t prim = {(uint32_t)f[0], 0, {(int32_t)f[1], (int32_t)f[3], (int32_t)f[5]},
+                           {(int32_t)f[2], (int32_t)f[4], (int32_t)f[6]}, (uint32_t)f[7]};
+        printf("%" PRIu32 " %" PRIx64 "\n", prim.prim_id, p2g_mask(&cfg, &prim));
+    }
+    if (ferror(stdin)) { fprintf(stderr, "gpupd-p2g: read error on stdin\n"); return 2; }
+    return fflush(stdout) == 0 ? 0 : 2;
+}
