@@ -48,3 +48,22 @@ test-trace-fuzz: $(BUILD)/fuzz/fuzz_trace $(TRACE_TOOL)
 fuzz-trace: $(BUILD)/fuzz/fuzz_trace
 	mkdir -p $(BUILD)/fuzz/corpus && $< -max_len=65536 $(BUILD)/fuzz/corpus
 TEST_TARGETS += test-trace-fuzz
+
+# Converter: unit tests of its GL emulation (primitive assembly, matrices, array decoding) and an end-to-end
+# capture made in the test run (glmark2 shadow under faketime + apitrace, 1 frame converted, checked against
+# the horse model's triangle count and glretrace --ppd).
+.PHONY: test-trace-convert
+test-trace-convert: $(TRACE_TOOL)
+	@rm -rf $(BUILD)/trace-convert-test; mkdir -p $(BUILD)/trace-convert-test
+	$(PYTHON) tests/trace/test_convert.py --tool $(TRACE_TOOL) --work $(BUILD)/trace-convert-test
+TEST_TARGETS += test-trace-convert
+
+# Regenerate the bundled trace set (slow: minutes; needs apitrace, glmark2, openarena, xvfb, faketime).
+.PHONY: traces traces-table capture-traces capture-oa-demo
+traces capture-traces: $(TRACE_TOOL)
+	nice traces/capture/capture.sh all
+	$(MAKE) traces-table
+traces-table: $(TRACE_TOOL)
+	$(PYTHON) traces/capture/table.py --tool $(TRACE_TOOL) traces/README.md $(TRACE_FILES)
+capture-oa-demo:
+	traces/capture/capture.sh record-oa-demo

@@ -386,10 +386,13 @@ static void tx_clear(tx_t *t, trace_clear_t *k)
 
 static void tx_cmd_body(tx_t *t, trace_cmd_t *c)
 {
-    uint32_t z = (uint32_t)c->zflag;
-    tx_u32(t, "z", &z);
-    if (t->reading && z > 1) tx_fail(t, "z must be 0 or 1%s%s", NULL, NULL);
-    c->zflag = (int)z;
+    if (!t->reading) fprintf(t->f, " z %d", c->zflag < 0 ? 1 : c->zflag);
+    else if (!tx_expect(t, "z") && !tx_value(t, "z")) {
+        /* 0 raw, 1 zlib, "auto": the writer decides (for generated text, e.g. the converter) */
+        if (!strcmp(t->tok, "auto")) c->zflag = -1;
+        else if (!strcmp(t->tok, "0") || !strcmp(t->tok, "1")) c->zflag = t->tok[0] - '0';
+        else tx_fail(t, "z must be 0, 1 or auto, found \"%.20s\"%s", t->tok, NULL);
+    }
     switch (c->type) {
     case TRACE_CMD_SURFACE: {
         trace_surface_t *s = &c->u.surface;

@@ -1,0 +1,1189 @@
+#!/usr/bin/python3
+"""Convert an apitrace capture (OpenGL) into a GPUpd trace (docs/trace-format.md, docs/traces.md).
+
+Reads `apitrace pickle --symbolic` output, emulates the OpenGL state that matters (matrix stacks, immediate
+mode, client arrays, VBOs, GLSL programs and uniforms, textures, framebuffer objects, render state) and
+writes the lossless text form of the trace, which `gpupd-trace undump` validates and turns into the binary.
+
+  apitrace2gpupd.py RAW.trace --out OUT.gpt --name NAME [--frames all|last|N,M,...] [--ppd PPD.txt]
+  apitrace2gpupd.py RAW.trace --stats            draws per frame (to pick busy frames)
+
+Everything it could not reproduce exactly is counted and written into the trace's INFO notes, and the
+affected draws carry TRACE_DRAW_F_* flags (gpupd-trace draws shows them).
+"""
+import argparse
+import collections
+import math
+import os
+import pickle
+import re
+import struct
+import subprocess
+import sys
+
+NONE = 0xFFFFFFFF
+SEM_POSITION, SEM_COLOR, SEM_TEXCOORD0, SEM_TEXCOORD1, SEM_NORMAL, SEM_GENERIC = range(6)
+F_FS_APPROX, F_VS_APPROX, F_STATE_APPROX, F_TEX_APPROX = 1, 2, 4, 8
+
+CMP = {'GL_NEVER': 0, 'GL_LESS': 1, 'GL_EQUAL': 2, 'GL_LEQUAL': 3, 'GL_GREATER': 4, 'GL_NOTEQUAL': 5,
+       'GL_GEQUAL': 6, 'GL_ALWAYS': 7}
+BF = {'GL_ZERO': 0, 'GL_ONE': 1, 'GL_SRC_COLOR': 2, 'GL_ONE_MINUS_SRC_COLOR': 3, 'GL_DST_COLOR': 4,
+      'GL_ONE_MINUS_DST_COLOR': 5, 'GL_SRC_ALPHA': 6, 'GL_ONE_MINUS_SRC_ALPHA': 7, 'GL_DST_ALPHA': 8,
+      'GL_ONE_MINUS_DST_ALPHA': 9, 'GL_CONSTANT_COLOR': 10, 'GL_ONE_MINUS_CONSTANT_COLOR': 11,
+      'GL_CONSTANT_ALPHA': 12, 'GL_ONE_MINUS_CONSTANT_ALPHA': 13, 'GL_SRC_ALPHA_SATURATE': 14}
+BEQ = {'GL_FUNC_ADD': 0, 'GL_FUNC_SUBTRACT': 1, 'GL_FUNC_REVERSE_SUBTRACT': 2, 'GL_MIN': 3, 'GL_MAX': 4}
+CULL = {'GL_BACK': 1, 'GL_FRONT': 2, 'GL_FRONT_AND_BACK': 3}
+WRAP = {'GL_REPEAT': 0, 'GL_CLAMP': 1, 'GL_CLAMP_TO_EDGE': 1, 'GL_CLAMP_TO_BORDER': 1, 'GL_MIRRORED_REPEAT': 2}
+TYPES = {'GL_FLOAT': ('f', 4, False), 'GL_UNSIGNED_BYTE': ('B', 1, True), 'GL_BYTE': ('b', 1, True),
+         'GL_UNSIGNED_SHORT': ('H', 2, True), 'GL_SHORT': ('h', 2, True), 'GL_UNSIGNED_INT': ('I', 4, True),
+         'GL_INT': ('i', 4, True), 'GL_DOUBLE': ('d', 8, False), 'GL_HALF_FLOAT': ('e', 2, False)}
+INT_MAX = {'B': 255.0, 'b': 127.0, 'H': 65535.0, 'h': 32767.0, 'I': 4294967295.0, 'i': 2147483647.0}
+SWAPS = ('glXSwapBuffers', 'eglSwapBuffers', 'wglSwapBuffers', 'CGLFlushDrawable', 'glFrameTerminatorGREMEDY')
+
+
+class Pointer(int):
+    """apitrace pickles pointers as unpickle.Pointer (an int)."""
+
+
+class TraceUnpickler(pickle.Unpickler):
+    def find_class(self, module, name):
+        if module == 'unpickle':
+            return Pointer
+        return super().find_class(module, name)
+
+
+def calls(stream):
+    u = TraceUnpickler(stream)
+    while True:
+        try:
+            yield u.load()
+        except EOFError:
+            return
+
+
+def f32(x):
+    """Exact float32 value of x, formatted so that strtof gives the same float32."""
+    v = struct.unpack('<f', struct.pack('<f', x))[0]
+    if math.isinf(v) or math.isnan(v):
+        return '#%08x' % struct.unpack('<I', struct.pack('<f', v))[0]
+    return '%.9g' % v
+
+
+def qstr(s):
+    out = []
+    for ch in s.encode('utf-8', 'replace'):
+        c = chr(ch)
+        if c in '"\\':
+            out.append('\\' + c)
+        elif c == '\n':
+            out.append('\\n')
+        elif ch < 32 or ch >= 127:
+            out.append('\\x%02x' % ch)
+        else:
+            out.append(c)
+    return '"' + ''.join(out) + '"'
+
+
+def mat_mul(a, b):
+    """Column-major 4x4: a*b."""
+    r = [0.0] * 16
+    for c in range(4):
+        for rr in range(4):
+            r[c * 4 + rr] = sum(a[k * 4 + rr] * b[c * 4 + k] for k in range(4))
+    return r
+
+
+IDENT = [1.0, 0, 0, 0, 0, 1.0, 0, 0, 0, 0, 1.0, 0, 0, 0, 0, 1.0]
+
+
+def m_translate(x, y, z):
+    m = list(IDENT)
+    m[12], m[13], m[14] = x, y, z
+    return m
+
+
+def m_scale(x, y, z):
+    m = list(IDENT)
+    m[0], m[5], m[10] = x, y, z
+    return m
+
+
+def m_rotate(a, x, y, z):
+    n = math.sqrt(x * x + y * y + z * z) or 1.0
+    x, y, z = x / n, y / n, z / n
+    c, s = math.cos(math.radians(a)), math.sin(math.radians(a))
+    return [x * x * (1 - c) + c, y * x * (1 - c) + z * s, x * z * (1 - c) - y * s, 0,
+            x * y * (1 - c) - z * s, y * y * (1 - c) + c, y * z * (1 - c) + x * s, 0,
+            x * z * (1 - c) + y * s, y * z * (1 - c) - x * s, z * z * (1 - c) + c, 0, 0, 0, 0, 1]
+
+
+def m_ortho(l, r, b, t, n, f):
+    m = list(IDENT)
+    m[0], m[5], m[10] = 2 / (r - l), 2 / (t - b), -2 / (f - n)
+    m[12], m[13], m[14] = -(r + l) / (r - l), -(t + b) / (t - b), -(f + n) / (f - n)
+    return m
+
+
+def m_frustum(l, r, b, t, n, f):
+    m = [0.0] * 16
+    m[0], m[5] = 2 * n / (r - l), 2 * n / (t - b)
+    m[8], m[9], m[10], m[11] = (r + l) / (r - l), (t + b) / (t - b), -(f + n) / (f - n), -1
+    m[14] = -2 * f * n / (f - n)
+    return m
+
+
+def mvp_rows(m):
+    """Column-major 4x4 -> the 4 rows, flattened (vertex constants c0..c3: clip.x = dot(c0, pos))."""
+    return [m[c * 4 + r] for r in range(4) for c in range(4)]
+
+
+def decode_array(blob, size, gltype, stride, offset, first, count, normalized):
+    """Read `count` vertices starting at `first` from an attribute array -> list of tuples of floats."""
+    fmt, sz, is_int = TYPES.get(gltype, ('f', 4, False))
+    stride = stride or size * sz
+    out = []
+    st = struct.Struct('<' + fmt * size)
+    for i in range(first, first + count):
+        p = offset + i * stride
+        if p + st.size > len(blob):
+            raise ValueError('attribute read past its buffer (vertex %d)' % i)
+        v = st.unpack_from(blob, p)
+        if is_int and normalized:
+            v = tuple(max(x / INT_MAX[fmt], -1.0) for x in v)
+        else:
+            v = tuple(float(x) for x in v)
+        out.append(v)
+    return out
+
+
+def tri_indices(mode, idx):
+    """Primitive list -> triangle list indices, or None if the mode has no triangles."""
+    n = len(idx)
+    t = []
+    if mode == 'GL_TRIANGLES':
+        t = idx[:n - n % 3]
+    elif mode == 'GL_TRIANGLE_STRIP':
+        for i in range(n - 2):
+            t += [idx[i], idx[i + 1], idx[i + 2]] if i % 2 == 0 else [idx[i + 1], idx[i], idx[i + 2]]
+    elif mode in ('GL_TRIANGLE_FAN', 'GL_POLYGON'):
+        for i in range(1, n - 1):
+            t += [idx[0], idx[i], idx[i + 1]]
+    elif mode == 'GL_QUADS':
+        for q in range(0, n - 3, 4):
+            t += [idx[q], idx[q + 1], idx[q + 2], idx[q], idx[q + 2], idx[q + 3]]
+    elif mode == 'GL_QUAD_STRIP':
+        for q in range(0, n - 3, 2):
+            t += [idx[q], idx[q + 1], idx[q + 3], idx[q], idx[q + 3], idx[q + 2]]
+    else:
+        return None
+    return t
+
+
+def glsl_cost(src):
+    """Rough instruction and texture-fetch count of a GLSL shader's main body (documented estimate)."""
+    body = re.sub(r'//[^\n]*|/\*.*?\*/', '', src or '', flags=re.S)
+    tex = len(re.findall(r'\btexture(?:2D|Cube|2DProj)?\s*\(', body))
+    ops = len(re.findall(r'[-+*/](?!=)', body))
+    calls = len(re.findall(r'\b(?:dot|normalize|max|min|pow|clamp|mix|reflect|length|sqrt|exp|log|sin|cos|abs|'
+                           r'inversesqrt|smoothstep|step|fract|floor|cross)\s*\(', body))
+    mats = len(re.findall(r'\bmat[34]\b', body))
+    return ops + 3 * calls + 4 * mats + tex, tex
+
+
+class Texture:
+    def __init__(self):
+        self.w = self.h = 0
+        self.rgba = None          # bytes, bottom row first, w*h*4
+        self.min_filter = 'GL_NEAREST_MIPMAP_LINEAR'
+        self.mag_filter = 'GL_LINEAR'
+        self.wrap_s = self.wrap_t = 'GL_REPEAT'
+        self.version = 0          # bumped on every content change
+        self.depth = False
+
+
+class Program:
+    def __init__(self):
+        self.shaders = []
+        self.attribs = {}         # name -> location
+        self.uniforms = {}        # location -> name
+        self.values = {}          # location -> list of floats/ints
+        self.linked_attribs = {}
+
+
+class Converter:
+    def __init__(self, args):
+        self.a = args
+        self.W, self.H = args.width, args.height
+        self.out = []
+        self.notes = collections.Counter()
+        self.frame = 0
+        self.emit_frames = None
+        self.in_emit = False
+        self.frame_index = 0
+        self.draw_index = 0
+        self.src_frames = []
+        self.swap_calls = []
+        self.stats = collections.Counter()
+        # GL state
+        self.mode = 'GL_MODELVIEW'
+        self.stacks = {'GL_MODELVIEW': [list(IDENT)], 'GL_PROJECTION': [list(IDENT)], 'GL_TEXTURE': [list(IDENT)]}
+        self.caps = set(['GL_DITHER', 'GL_MULTISAMPLE'])
+        self.tex_enabled = set()            # units with GL_TEXTURE_2D enabled (fixed function)
+        self.viewport = [0, 0, self.W, self.H]
+        self.scissor = [0, 0, self.W, self.H]
+        self.depth_range = [0.0, 1.0]
+        self.depth_func, self.depth_mask = 'GL_LESS', True
+        self.blend = ['GL_ONE', 'GL_ZERO', 'GL_ONE', 'GL_ZERO']
+        self.blend_eq = ['GL_FUNC_ADD', 'GL_FUNC_ADD']
+        self.blend_color = [0.0] * 4
+        self.color_mask = 15
+        self.alpha_func, self.alpha_ref = 'GL_ALWAYS', 0.0
+        self.poly_offset = [0.0, 0.0]
+        self.cull_face, self.front_face = 'GL_BACK', 'GL_CCW'
+        self.clear_color, self.clear_depth, self.clear_stencil = [0.0] * 4, 1.0, 0
+        self.active_unit = 0
+        self.client_unit = 0
+        self.bound_tex = collections.defaultdict(int)   # unit -> texture name
+        self.tex_env = collections.defaultdict(lambda: 'GL_MODULATE')
+        self.textures = collections.defaultdict(Texture)
+        self.client_arrays = {}            # 'vertex'/'color'/'normal'/('tex',u) -> (size,type,stride,blob_or_off,buf)
+        self.client_enabled = set()
+        self.cur_color = (1.0, 1.0, 1.0, 1.0)
+        self.cur_tex = collections.defaultdict(lambda: (0.0, 0.0, 0.0, 1.0))
+        self.immediate = None
+        # buffers / programs / framebuffers
+        self.buffers = collections.defaultdict(bytearray)
+        self.bound_buf = {'GL_ARRAY_BUFFER': 0, 'GL_ELEMENT_ARRAY_BUFFER': 0}
+        self.vao = 0
+        self.vao_state = collections.defaultdict(lambda: {'attribs': {}, 'enabled': set(), 'ebo': 0})
+        self.shaders = {}                  # id -> (type, source)
+        self.programs = collections.defaultdict(Program)
+        self.cur_prog = 0
+        self.fbo = 0
+        self.fbos = collections.defaultdict(dict)   # fbo -> attachment -> ('tex', n) | ('rb', n)
+        self.rbs = {}                               # rb -> (w, h, is_depth)
+        self.bound_rb = 0
+        # output surfaces / programs
+        self.surf_ids = {('default', 'color'): 0, ('default', 'depth'): 1}
+        self.next_surf = 2
+        self.surf_emitted = {}                      # key -> version emitted
+        self.written = set()
+        self.prog_ids = {}
+        self.ppd = {}
+        self.isa = {}
+        self.cur_rt_size = (self.W, self.H)
+
+    # ------------------------------------------------------------------ output helpers
+    def note(self, what):
+        self.notes[what] += 1
+
+    def w(self, line):
+        self.out.append(line)
+
+    def surface_key_id(self, key):
+        if key not in self.surf_ids:
+            self.surf_ids[key] = self.next_surf
+            self.next_surf += 1
+        return self.surf_ids[key]
+
+    def define_default(self):
+        self.w('SURF z auto id 0 kind 0 format 1 w %d h %d flags 1 label "default colour"\n data 0' % (self.W, self.H))
+        self.w('SURF z auto id 1 kind 1 format 3 w %d h %d flags 1 label "default depth"\n data 0' % (self.W, self.H))
+        self.surf_emitted[('default', 'color')] = 0
+        self.surf_emitted[('default', 'depth')] = 0
+
+    def ensure_tex_surface(self, name, as_target=False):
+        """Surface id for GL texture `name`, (re)defining it in the output when new or changed."""
+        t = self.textures[name]
+        key = ('tex', name)
+        sid = self.surface_key_id(key)
+        if self.surf_emitted.get(key) == t.version:
+            return sid
+        self.surf_emitted[key] = t.version
+        self.written.discard(sid)
+        w, h, data = t.w or 1, t.h or 1, None
+        flags = 0
+        if t.rgba is not None and not t.depth:
+            w, h, data = t.w, t.h, t.rgba
+            md = self.a.max_tex_dim
+            if md and (w > md or h > md):
+                sx, sy = max(1, w // md) if w > md else 1, max(1, h // md) if h > md else 1
+                nw, nh = w // sx, h // sy
+                rows = []
+                for y in range(nh):
+                    row = data[(y * sy) * w * 4:(y * sy + 1) * w * 4]
+                    rows.append(b''.join(row[x * sx * 4:x * sx * 4 + 4] for x in range(nw)))
+                data, w, h = b''.join(rows), nw, nh
+                self.tex_scaled.add(sid)
+            flags = 2
+        kind, fmt = (1, 3) if t.depth else (0, 1)
+        self.w('SURF z auto id %d kind %d format %d w %d h %d flags %d label %s' %
+               (sid, kind, fmt, w, h, flags, qstr('gl texture %d' % name)))
+        if data is None:
+            self.w(' data 0')
+        else:
+            self.w(' data %d' % len(data))
+            hx = data.hex()
+            self.w('\n'.join('  x ' + hx[i:i + 128] for i in range(0, len(hx), 128)))
+        return sid
+
+    def ensure_rb_surface(self, rb):
+        key = ('rb', rb)
+        sid = self.surface_key_id(key)
+        w, h, depth = self.rbs.get(rb, (self.W, self.H, True))
+        ver = (w, h, depth)
+        if self.surf_emitted.get(key) != ver:
+            self.surf_emitted[key] = ver
+            self.written.discard(sid)
+            self.w('SURF z auto id %d kind %d format %d w %d h %d flags 0 label %s\n data 0' %
+                   (sid, 1 if depth else 0, 3 if depth else 1, w, h, qstr('gl renderbuffer %d' % rb)))
+        return sid
+
+    def targets(self):
+        """(colour surface ids, depth surface id or NONE, (w, h)) of the current draw framebuffer."""
+        if self.fbo == 0:
+            return [0], 1, (self.W, self.H)
+        att = self.fbos[self.fbo]
+        col, dep, size = [], NONE, None
+        for a in sorted(att):
+            kind, n = att[a]
+            if kind == 'tex':
+                sid = self.ensure_tex_surface(n, True)
+                t = self.textures[n]
+                size = (t.w, t.h)
+                is_depth = t.depth
+            else:
+                sid = self.ensure_rb_surface(n)
+                w, h, is_depth = self.rbs.get(n, (self.W, self.H, True))
+                size = (w, h)
+            if 'DEPTH' in a:
+                dep = sid
+            elif 'COLOR' in a:
+                col.append(sid)
+        return col, dep, size or (self.W, self.H)
+
+    def program_id(self, stage, name, origin):
+        key = (stage, name)
+        if key not in self.prog_ids:
+            pid = len(self.prog_ids)
+            self.prog_ids[key] = pid
+            words = self.isa.get(name, [])
+            self.w('PROG z auto id %d stage %d name %s\n origin %s\n words %d' %
+                   (pid, stage, qstr(name), qstr(origin), len(words)))
+            for i in range(0, len(words), 8):
+                self.w('  w ' + ' '.join('0x%08x' % x for x in words[i:i + 8]))
+        return self.prog_ids[key]
+
+    # ------------------------------------------------------------------ frame control
+    def emitting(self):
+        return self.in_emit
+
+    def start_frame(self):
+        if self.emit_frames is None or self.frame in self.emit_frames:
+            if not self.out:
+                self.define_default()
+            self.frame_mark = len(self.out)
+            self.in_emit = True
+            self.draw_index = 0
+            self.src_frames.append(self.frame)
+            self.w('FRMB z auto index %d src_frame %d' % (self.frame_index, self.frame))
+
+    def end_frame(self, call_no):
+        if self.in_emit:
+            self.swap_calls.append(call_no)
+            self.w('FRME z auto index %d src_frame %d' % (self.frame_index, self.frame))
+            self.frame_index += 1
+            self.in_emit = False
+        self.frame += 1
+        self.start_frame()
+
+    # ------------------------------------------------------------------ state snapshot
+    def state_text(self, rt_size):
+        c = self.caps
+        vp, sc = self.viewport, self.scissor
+        s = ['  viewport x %d y %d w %d h %d near %s far %s' % (vp[0], vp[1], min(vp[2], 16384), min(vp[3], 16384),
+                                                                f32(self.depth_range[0]), f32(self.depth_range[1]))]
+        cull = CULL.get(self.cull_face, 1) if 'GL_CULL_FACE' in c else 0
+        s.append('  scissor en %d x %d y %d w %d h %d cull %d front_ccw %d' %
+                 (int('GL_SCISSOR_TEST' in c), sc[0], sc[1], min(sc[2], 16384), min(sc[3], 16384), cull,
+                  int(self.front_face == 'GL_CCW')))
+        s.append('  depth test %d func %d write %d color_mask %d' %
+                 (int('GL_DEPTH_TEST' in c), CMP[self.depth_func], int(self.depth_mask), self.color_mask))
+        b = self.blend
+        s.append('  blend en %d src_rgb %d dst_rgb %d src_a %d dst_a %d eq_rgb %d eq_a %d color %s' %
+                 (int('GL_BLEND' in c), BF.get(b[0], 1), BF.get(b[1], 0), BF.get(b[2], 1), BF.get(b[3], 0),
+                  BEQ.get(self.blend_eq[0], 0), BEQ.get(self.blend_eq[1], 0),
+                  ' '.join(f32(min(max(x, 0.0), 1.0)) for x in self.blend_color)))
+        s.append('  alpha test %d func %d ref %s polygon_offset en %d factor %s units %s' %
+                 (int('GL_ALPHA_TEST' in c), CMP[self.alpha_func], f32(min(max(self.alpha_ref, 0.0), 1.0)),
+                  int('GL_POLYGON_OFFSET_FILL' in c), f32(self.poly_offset[0]), f32(self.poly_offset[1])))
+        return s
+
+    def unsupported_state(self):
+        """Render state the format cannot express -> flag + note."""
+        flags = 0
+        for cap, what in (('GL_STENCIL_TEST', 'stencil test'), ('GL_FOG', 'fog'), ('GL_LIGHTING', 'lighting'),
+                          ('GL_CLIP_PLANE0', 'user clip plane'), ('GL_CLIP_DISTANCE0', 'user clip plane'),
+                          ('GL_TEXTURE_GEN_S', 'texgen'), ('GL_LINE_SMOOTH', 'line smoothing')):
+            if cap in self.caps:
+                self.note('draws with %s (ignored)' % what)
+                flags |= F_STATE_APPROX if what not in ('lighting', 'texgen') else F_VS_APPROX
+        return flags
+
+    # ------------------------------------------------------------------ draws
+    def emit_draw(self, call_no, mode, idx_list, fetch):
+        """fetch(sem) -> list of per-vertex tuples for the vertices idx_list refers to (None if absent)."""
+        if not self.emitting():
+            return
+        tris = tri_indices(mode, idx_list)
+        if tris is None:
+            self.note('%s draws skipped (no triangles)' % mode)
+            return
+        self.stats['draws'] += 1
+        if not tris:
+            self.note('draws with no complete triangle skipped')
+            return
+        used = sorted(set(tris))
+        remap = {v: i for i, v in enumerate(used)}
+        draw = fetch(used)
+        if draw is None:
+            return
+        attrs, vs_name, fs_name, vs_origin, fs_origin, vconsts, cost, texunits, flags = draw
+        flags |= self.unsupported_state()
+        col, dep, rt_size = self.targets()
+        # textures (resolved to surfaces before targets so SURFs precede the DRAW)
+        tex_lines = []
+        deps = []
+        for unit, name in texunits:
+            t = self.textures[name]
+            sid = self.ensure_tex_surface(name)
+            if sid in self.tex_scaled:
+                flags |= F_TEX_APPROX
+            mn = 1 if 'LINEAR' in t.min_filter.split('_MIPMAP_')[0] else 0
+            mg = 1 if t.mag_filter == 'GL_LINEAR' else 0
+            tex_lines.append('   tex unit %d surface %d min %d mag %d wrap_s %d wrap_t %d' %
+                             (unit, sid, mn, mg, WRAP.get(t.wrap_s, 0), WRAP.get(t.wrap_t, 0)))
+            if sid in self.written and sid not in deps:
+                deps.append(sid)
+        vs = self.program_id(0, vs_name, vs_origin)
+        fs = self.program_id(1, fs_name, fs_origin)
+        ref = self.ppd.get(call_no, -1)
+        lines = ['DRAW z auto index %d call %d prim 0 flags %d ref_pixels %d' % (self.draw_index, call_no, flags, ref)]
+        lines.append('  attribs %d ' % len(attrs) + ' '.join('sem %d comps %d' % (s, n) for s, n, _ in attrs))
+        lines.append('  verts %d' % len(used))
+        for i in range(len(used)):
+            vals = []
+            for s, n, data in attrs:
+                v = data[i]
+                vals.extend(v[:n] + (0.0, 0.0, 0.0, 1.0)[len(v):n] if len(v) < n else v[:n])
+            lines.append('  v ' + ' '.join(f32(x) for x in vals))
+        lines.append('  indices %d' % len(tris))
+        rt = [remap[v] for v in tris]
+        for i in range(0, len(rt), 24):
+            lines.append('  i ' + ' '.join(str(x) for x in rt[i:i + 24]))
+        lines.append('  programs vs %d fs %d cost vs_instr %d vs_tex 0 fs_instr %d fs_tex %d' %
+                     (vs, fs, cost[0], cost[1], cost[2]))
+        lines.append('  vs_consts %d' % (len(vconsts) // 4))
+        for i in range(0, len(vconsts), 4):
+            lines.append('  c ' + ' '.join(f32(x) for x in vconsts[i:i + 4]))
+        lines.append('  fs_consts 0')
+        lines += self.state_text(rt_size)
+        lines.append('  targets color %d %s depth %s' % (len(col), ' '.join(str(x) for x in col),
+                                                        'none' if dep == NONE else dep))
+        lines.append('  textures %d' % len(tex_lines))
+        lines += tex_lines
+        lines.append('  deps %d %s' % (len(deps), ' '.join(str(x) for x in deps)))
+        self.w('\n'.join(lines))
+        self.draw_index += 1
+        self.stats['emitted'] += 1
+        self.stats['prims'] += len(tris) // 3
+        if self.color_mask:
+            self.written.update(col)
+        if dep != NONE and 'GL_DEPTH_TEST' in self.caps and self.depth_mask:
+            self.written.add(dep)
+
+    def mvp_rows(self, m):
+        return mvp_rows(m)
+
+    # fixed-function path ------------------------------------------------
+    def ff_fetch(self, arrays, cur_first=0):
+        """Builder for fixed-function draws. arrays: sem -> callable(used) -> list of tuples."""
+        def fetch(used):
+            try:
+                pos = arrays['vertex'](used)
+            except (ValueError, KeyError) as e:
+                self.note('draws skipped: %s' % e)
+                return None
+            attrs = [(SEM_POSITION, 4 if any(len(p) > 3 for p in pos) else 3, pos)]
+            colors = arrays['color'](used) if 'color' in arrays else [self.cur_color] * len(used)
+            attrs.append((SEM_COLOR, 4, [tuple(c) + (1.0,) * (4 - len(c)) for c in colors]))
+            units = sorted(u for u in self.tex_enabled if self.bound_tex[u])
+            texunits = [(u, self.bound_tex[u]) for u in units]
+            flags = 0
+            if units:
+                u0 = units[0]
+                tc = arrays[('tex', u0)](used) if ('tex', u0) in arrays else [self.cur_tex[u0]] * len(used)
+                attrs.append((SEM_TEXCOORD0, 2, [tuple(t[:2]) + (0.0,) * (2 - len(t[:2])) for t in tc]))
+                if self.stacks['GL_TEXTURE'][-1] != IDENT:
+                    self.note('texture matrix ignored')
+                    flags |= F_VS_APPROX
+            if len(units) > 1:
+                u1 = units[1]
+                tc = arrays[('tex', u1)](used) if ('tex', u1) in arrays else [self.cur_tex[u1]] * len(used)
+                attrs.append((SEM_TEXCOORD1, 2, [tuple(t[:2]) + (0.0,) * (2 - len(t[:2])) for t in tc]))
+            envs = [self.tex_env[u] for u in units]
+            if not units:
+                fs = 'fs_color'
+            else:
+                fs = 'fs_tex_modulate'
+                if envs[0] != 'GL_MODULATE' or len(units) > 1:
+                    flags |= F_FS_APPROX
+                    self.note('fragment: texenv %s approximated by fs_tex_modulate' % '+'.join(envs))
+            if self.color_mask == 0:
+                fs = 'fs_depth_only'
+            mvp = mat_mul(self.stacks['GL_PROJECTION'][-1], self.stacks['GL_MODELVIEW'][-1])
+            vs_cost = 4 + 1 + (2 * len(units))
+            fs_cost = 1 + len(units)
+            origin = 'fixed-function: %s' % (', '.join('unit%d %s' % (u, e) for u, e in zip(units, envs)) or 'colour')
+            return (attrs, 'vs_mvp', fs, 'fixed-function transform (projection * modelview)', origin,
+                    self.mvp_rows(mvp), (vs_cost, fs_cost, len(units)), texunits, flags)
+        return fetch
+
+    def client_getter(self, key, first):
+        size, gltype, stride, ptr, buf, norm = self.client_arrays[key]
+        if buf:
+            blob, off = bytes(self.buffers[buf]), ptr
+        else:
+            blob, off = ptr, 0
+            if not isinstance(blob, (bytes, bytearray)):
+                raise ValueError('client array %s has no data' % (key,))
+        return lambda used: [decode_array(blob, size, gltype, stride, off, first + u, 1, norm)[0] for u in used]
+
+    def ff_arrays(self, first=0):
+        arrays = {}
+        names = {'GL_VERTEX_ARRAY': 'vertex', 'GL_COLOR_ARRAY': 'color', 'GL_NORMAL_ARRAY': 'normal'}
+        for cap, key in names.items():
+            if cap in self.client_enabled and key in self.client_arrays:
+                arrays[key] = self.client_getter(key, first)
+        for u in range(8):
+            k = ('tex', u)
+            if ('GL_TEXTURE_COORD_ARRAY', u) in self.client_enabled and k in self.client_arrays:
+                arrays[k] = self.client_getter(k, first)
+        return arrays
+
+    # programmable path --------------------------------------------------
+    def glsl_fetch(self, first=0):
+        prog = self.programs[self.cur_prog]
+        vs_src = fs_src = ''
+        for sh in prog.shaders:
+            typ, src = self.shaders.get(sh, ('', ''))
+            if 'VERTEX' in typ:
+                vs_src = src
+            elif 'FRAGMENT' in typ:
+                fs_src = src
+        st = self.vao_state[self.vao]
+
+        def attr_getter(loc):
+            if loc not in st['attribs'] or loc not in st['enabled']:
+                return None
+            size, gltype, norm, stride, ptr, buf = st['attribs'][loc]
+            if buf:
+                blob, off = bytes(self.buffers[buf]), ptr
+            else:
+                blob, off = ptr, 0
+                if not isinstance(blob, (bytes, bytearray)):
+                    return None
+            return lambda used: [decode_array(blob, size, gltype, stride, off, first + u, 1, norm)[0] for u in used]
+
+        def fetch(used):
+            flags = 0
+            names = prog.attribs
+            pos_name = next((n for n in names if re.search(r'pos|vertex', n, re.I)), None)
+            if pos_name is None and names:
+                pos_name = min(names, key=lambda n: names[n])
+            if pos_name is None:
+                self.note('GLSL draws skipped: no position attribute')
+                return None
+            g = attr_getter(names[pos_name])
+            if g is None:
+                self.note('GLSL draws skipped: position attribute not an array')
+                return None
+            try:
+                pos = g(used)
+            except ValueError as e:
+                self.note('draws skipped: %s' % e)
+                return None
+            attrs = [(SEM_POSITION, 4 if any(len(p) > 3 for p in pos) else 3, pos)]
+            # MVP: a mat4 uniform named like ModelViewProjection / MVP, else projection * modelview
+            unames = {v: k for k, v in prog.uniforms.items()}
+            mvp = None
+            for n, loc in unames.items():
+                if re.search(r'modelviewprojection|mvp', n, re.I) and len(prog.values.get(loc, [])) == 16:
+                    mvp = prog.values[loc]
+            if mvp is None:
+                pm = next((prog.values.get(l) for n, l in unames.items() if re.search(r'proj', n, re.I)), None)
+                mv = next((prog.values.get(l) for n, l in unames.items() if re.search(r'modelview|mv\b', n, re.I)), None)
+                if pm and mv and len(pm) == 16 and len(mv) == 16:
+                    mvp = mat_mul(pm, mv)
+                else:
+                    mvp = list(IDENT)
+                    flags |= F_VS_APPROX
+                    self.note('GLSL: no MVP uniform found (identity used)')
+            if not re.search(r'gl_Position\s*=\s*\w+\s*\*\s*(vec4\s*\(\s*)?\w+', vs_src):
+                flags |= F_VS_APPROX
+                self.note('GLSL: gl_Position is not MVP * position (approximated)')
+            tex_name = next((n for n in names if re.search(r'tex|uv', n, re.I)), None)
+            col_name = next((n for n in names if re.search(r'colou?r', n, re.I)), None)
+            fs_main = re.sub(r'(?s).*void\s+main\s*\(\s*(void)?\s*\)\s*\{(.*)\}\s*$', r'\2', fs_src)
+            ucol = re.fullmatch(r'\s*gl_FragColor\s*=\s*(\w+)\s*;\s*', fs_main)
+            uval = prog.values.get(unames.get(ucol.group(1))) if ucol else None
+            if col_name and attr_getter(names[col_name]):
+                attrs.append((SEM_COLOR, 4, [tuple(c) + (1.0,) * (4 - len(c)) for c in attr_getter(names[col_name])(used)]))
+            elif uval and len(uval) == 4:      # gl_FragColor = <uniform vec4>: a constant colour, exact
+                attrs.append((SEM_COLOR, 4, [tuple(uval)] * len(used)))
+            else:
+                attrs.append((SEM_COLOR, 4, [(1.0, 1.0, 1.0, 1.0)] * len(used)))
+                if re.search(r'gl_FragColor\s*=\s*(?!texture)', fs_src):
+                    flags |= F_FS_APPROX
+            # samplers -> units
+            texunits = []
+            for m in re.finditer(r'uniform\s+sampler2D\s+(\w+)', fs_src + vs_src):
+                loc = prog.uniforms and unames.get(m.group(1))
+                unit = int(prog.values.get(loc, [0])[0]) if loc is not None else 0
+                if self.bound_tex[unit] and (unit, self.bound_tex[unit]) not in texunits:
+                    texunits.append((unit, self.bound_tex[unit]))
+            texunits.sort()
+            if texunits:
+                g = attr_getter(names[tex_name]) if tex_name else None
+                tc = g(used) if g else [(0.0, 0.0)] * len(used)
+                if g is None:
+                    flags |= F_FS_APPROX
+                attrs.append((SEM_TEXCOORD0, 2, [tuple(t[:2]) + (0.0,) * (2 - len(t[:2])) for t in tc]))
+                fs = 'fs_tex_modulate'
+            else:
+                fs = 'fs_color'
+            if self.color_mask == 0:
+                fs = 'fs_depth_only'
+            fs_simple = (uval and len(uval) == 4) or re.fullmatch(
+                r'\s*gl_FragColor\s*=\s*(v_?colou?r|texture2D\s*\([^;]*\)(\s*\*\s*\w+)?)\s*;\s*', fs_main)
+            if not fs_simple:
+                flags |= F_FS_APPROX
+                self.note('GLSL fragment shader approximated by %s' % fs)
+            vi, _ = glsl_cost(vs_src)
+            fi, ft = glsl_cost(fs_src)
+            return (attrs, 'vs_mvp', fs, 'GLSL vertex shader %08x' % (hash(vs_src) & 0xffffffff),
+                    'GLSL fragment shader %08x' % (hash(fs_src) & 0xffffffff), self.mvp_rows(mvp),
+                    (max(vi, 4), max(fi, 1), ft), texunits, flags)
+        return fetch
+
+    def draw_arrays(self, call, mode, first, count):
+        if self.cur_prog:
+            self.emit_draw(call, mode, list(range(count)), self.glsl_fetch(first))
+        else:
+            self.emit_draw(call, mode, list(range(count)), self.ff_fetch(self.ff_arrays(first)))
+
+    def draw_elements(self, call, mode, count, gltype, indices, basevertex=0):
+        ebo = self.vao_state[self.vao]['ebo'] if self.cur_prog or self.vao else self.bound_buf['GL_ELEMENT_ARRAY_BUFFER']
+        fmt = {'GL_UNSIGNED_INT': 'I', 'GL_UNSIGNED_SHORT': 'H', 'GL_UNSIGNED_BYTE': 'B'}[gltype]
+        if ebo:
+            blob, off = bytes(self.buffers[ebo]), int(indices or 0)
+        else:
+            blob, off = indices, 0
+        if not isinstance(blob, (bytes, bytearray)):
+            self.note('glDrawElements without index data skipped')
+            return
+        idx = list(struct.unpack_from('<%d%s' % (count, fmt), blob, off))
+        idx = [i + basevertex for i in idx]
+        if self.cur_prog:
+            self.emit_draw(call, mode, idx, self.glsl_fetch(0))
+        else:
+            self.emit_draw(call, mode, idx, self.ff_fetch(self.ff_arrays(0)))
+
+    def draw_immediate(self, call):
+        mode, verts = self.immediate
+        self.immediate = None
+        if not verts:
+            return
+        pos = [v[0] for v in verts]
+        arrays = {'vertex': lambda used: [pos[u] for u in used],
+                  'color': lambda used: [verts[u][1] for u in used]}
+        for u in range(2):
+            arrays[('tex', u)] = (lambda uu: lambda used: [verts[x][2][uu] for x in used])(u)
+        self.emit_draw(call, mode, list(range(len(verts))), self.ff_fetch(arrays))
+
+    def clear(self, call, mask):
+        if not self.emitting():
+            return
+        bits = 0
+        m = str(mask)
+        if 'GL_COLOR_BUFFER_BIT' in m:
+            bits |= 1
+        if 'GL_DEPTH_BUFFER_BIT' in m:
+            bits |= 2
+        if 'GL_STENCIL_BUFFER_BIT' in m:
+            bits |= 4
+        if isinstance(mask, int):
+            bits = (1 if mask & 0x4000 else 0) | (2 if mask & 0x100 else 0) | (4 if mask & 0x400 else 0)
+        if not bits:
+            return
+        col, dep, size = self.targets()
+        sc = self.scissor
+        self.w('CLER z auto call %d color %d %s depth %s mask %d\n  value %s depth_value %s stencil %d\n'
+               '  scissor %d x %d y %d w %d h %d color_mask %d depth_write %d' %
+               (call, len(col), ' '.join(str(x) for x in col), 'none' if dep == NONE else dep, bits,
+                ' '.join(f32(min(max(x, 0.0), 1.0)) for x in self.clear_color), f32(min(max(self.clear_depth, 0.0), 1.0)),
+                self.clear_stencil & 0xffffffff, int('GL_SCISSOR_TEST' in self.caps), sc[0], sc[1], min(sc[2], 16384),
+                min(sc[3], 16384), self.color_mask, int(self.depth_mask)))
+        self.stats['clears'] += 1
+        if bits & 1 and self.color_mask:
+            self.written.update(col)
+        if bits & 2 and dep != NONE and self.depth_mask:
+            self.written.add(dep)
+
+    # ------------------------------------------------------------------ texture upload
+    def tex_image(self, name, level, w, h, fmt, typ, pixels, internal):
+        t = self.textures[name]
+        if level != 0:
+            return
+        t.w, t.h = w, h
+        t.depth = 'DEPTH' in str(internal) or 'DEPTH' in str(fmt)
+        t.rgba = self.to_rgba(w, h, fmt, typ, pixels) if isinstance(pixels, (bytes, bytearray)) else None
+        t.version += 1
+
+    def to_rgba(self, w, h, fmt, typ, pixels):
+        if typ != 'GL_UNSIGNED_BYTE':
+            self.note('texture type %s not converted (left blank)' % typ)
+            return None
+        comps = {'GL_RGBA': 4, 'GL_BGRA': 4, 'GL_RGB': 3, 'GL_BGR': 3, 'GL_LUMINANCE': 1, 'GL_ALPHA': 1,
+                 'GL_LUMINANCE_ALPHA': 2, 'GL_RED': 1, 'GL_RG': 2}.get(fmt)
+        if comps is None:
+            self.note('texture format %s not converted' % fmt)
+            return None
+        align = self.unpack_align
+        row = (w * comps + align - 1) // align * align
+        out = bytearray(w * h * 4)
+        for y in range(h):
+            src = pixels[y * row:y * row + w * comps]
+            if len(src) < w * comps:
+                self.note('short texture data')
+                return None
+            if comps == 4:
+                px = bytearray(src)
+                if fmt == 'GL_BGRA':
+                    px[0::4], px[2::4] = src[2::4], src[0::4]
+            else:
+                px = bytearray(w * 4)
+                if comps == 3:
+                    px[0::4], px[1::4], px[2::4] = src[0::3], src[1::3], src[2::3]
+                    px[3::4] = b'\xff' * w
+                    if fmt == 'GL_BGR':
+                        px[0::4], px[2::4] = src[2::3], src[0::3]
+                elif fmt in ('GL_LUMINANCE', 'GL_RED'):
+                    px[0::4] = px[1::4] = px[2::4] = src
+                    px[3::4] = b'\xff' * w
+                elif fmt == 'GL_ALPHA':
+                    px[0::4] = px[1::4] = px[2::4] = b'\xff' * w
+                    px[3::4] = src
+                else:
+                    px[0::4] = px[1::4] = px[2::4] = src[0::2]
+                    px[3::4] = src[1::2]
+            out[y * w * 4:(y + 1) * w * 4] = px
+        return bytes(out)
+
+    def tex_sub_image(self, name, level, x, y, w, h, fmt, typ, pixels):
+        t = self.textures[name]
+        if level != 0 or t.rgba is None or not isinstance(pixels, (bytes, bytearray)):
+            return
+        sub = self.to_rgba(w, h, fmt, typ, pixels)
+        if sub is None:
+            return
+        buf = bytearray(t.rgba)
+        for r in range(h):
+            if 0 <= y + r < t.h:
+                x0, x1 = max(x, 0), min(x + w, t.w)
+                buf[((y + r) * t.w + x0) * 4:((y + r) * t.w + x1) * 4] = sub[(r * w + x0 - x) * 4:(r * w + x1 - x) * 4]
+        t.rgba = bytes(buf)
+        t.version += 1
+
+    # ------------------------------------------------------------------ call dispatch
+    def handle(self, no, name, args, ret):
+        a = dict(args)
+        g = lambda k, d=None: a.get(k, d)
+        n = name
+        if n.endswith('ARB') or n.endswith('EXT'):
+            n = n[:-3]
+        if n in SWAPS:
+            self.end_frame(no)
+            return
+        if n == 'glMatrixMode':
+            self.mode = g('mode')
+        elif n in ('glLoadMatrixf', 'glLoadMatrixd'):
+            self.stacks.setdefault(self.mode, [list(IDENT)])[-1] = [float(x) for x in g('m')]
+        elif n in ('glMultMatrixf', 'glMultMatrixd'):
+            st = self.stacks.setdefault(self.mode, [list(IDENT)])
+            st[-1] = mat_mul(st[-1], [float(x) for x in g('m')])
+        elif n == 'glLoadIdentity':
+            self.stacks.setdefault(self.mode, [list(IDENT)])[-1] = list(IDENT)
+        elif n == 'glPushMatrix':
+            st = self.stacks.setdefault(self.mode, [list(IDENT)])
+            st.append(list(st[-1]))
+        elif n == 'glPopMatrix':
+            st = self.stacks.setdefault(self.mode, [list(IDENT)])
+            if len(st) > 1:
+                st.pop()
+        elif n in ('glTranslatef', 'glTranslated', 'glScalef', 'glScaled', 'glRotatef', 'glRotated', 'glOrtho',
+                   'glFrustum'):
+            if n.startswith('glTranslate'):
+                m = m_translate(g('x'), g('y'), g('z'))
+            elif n.startswith('glScale'):
+                m = m_scale(g('x'), g('y'), g('z'))
+            elif n.startswith('glRotate'):
+                m = m_rotate(g('angle'), g('x'), g('y'), g('z'))
+            elif n == 'glOrtho':
+                m = m_ortho(g('left'), g('right'), g('bottom'), g('top'), g('zNear'), g('zFar'))
+            else:
+                m = m_frustum(g('left'), g('right'), g('bottom'), g('top'), g('zNear'), g('zFar'))
+            st = self.stacks.setdefault(self.mode, [list(IDENT)])
+            st[-1] = mat_mul(st[-1], m)
+        elif n in ('glEnable', 'glDisable'):
+            cap = g('cap')
+            if cap == 'GL_TEXTURE_2D':
+                (self.tex_enabled.add if n == 'glEnable' else self.tex_enabled.discard)(self.active_unit)
+            else:
+                (self.caps.add if n == 'glEnable' else self.caps.discard)(cap)
+        elif n in ('glEnableClientState', 'glDisableClientState'):
+            arr = g('array')
+            key = (arr, self.client_unit) if arr == 'GL_TEXTURE_COORD_ARRAY' else arr
+            (self.client_enabled.add if n == 'glEnableClientState' else self.client_enabled.discard)(key)
+        elif n in ('glVertexPointer', 'glColorPointer', 'glTexCoordPointer', 'glNormalPointer'):
+            key = {'glVertexPointer': 'vertex', 'glColorPointer': 'color', 'glNormalPointer': 'normal'}.get(n)
+            if key is None:
+                key = ('tex', self.client_unit)
+            size = g('size', 3)
+            norm = key == 'color'
+            self.client_arrays[key] = (size, g('type'), g('stride', 0), g('pointer'), self.bound_buf['GL_ARRAY_BUFFER'], norm)
+        elif n == 'glActiveTexture':
+            self.active_unit = int(str(g('texture')).replace('GL_TEXTURE', '') or 0)
+        elif n == 'glClientActiveTexture':
+            self.client_unit = int(str(g('texture')).replace('GL_TEXTURE', '') or 0)
+        elif n == 'glBindTexture':
+            self.bound_tex[self.active_unit] = g('texture')
+        elif n == 'glTexImage2D':
+            self.tex_image(self.bound_tex[self.active_unit], g('level'), g('width'), g('height'), g('format'),
+                           g('type'), g('pixels'), g('internalformat'))
+        elif n == 'glTexSubImage2D':
+            self.tex_sub_image(self.bound_tex[self.active_unit], g('level'), g('xoffset'), g('yoffset'), g('width'),
+                               g('height'), g('format'), g('type'), g('pixels'))
+        elif n in ('glCopyTexImage2D', 'glCopyTexSubImage2D'):
+            self.note('%s (copy from framebuffer) not converted' % n)
+        elif n in ('glTexParameteri', 'glTexParameterf'):
+            t = self.textures[self.bound_tex[self.active_unit]]
+            p, v = g('pname'), g('param')
+            if p == 'GL_TEXTURE_MIN_FILTER':
+                t.min_filter = str(v)
+            elif p == 'GL_TEXTURE_MAG_FILTER':
+                t.mag_filter = str(v)
+            elif p == 'GL_TEXTURE_WRAP_S':
+                t.wrap_s = str(v)
+            elif p == 'GL_TEXTURE_WRAP_T':
+                t.wrap_t = str(v)
+        elif n in ('glTexEnvi', 'glTexEnvf'):
+            if g('pname') == 'GL_TEXTURE_ENV_MODE':
+                self.tex_env[self.active_unit] = str(g('param'))
+        elif n == 'glPixelStorei':
+            if g('pname') == 'GL_UNPACK_ALIGNMENT':
+                self.unpack_align = g('param')
+        elif n == 'glViewport':
+            self.viewport = [g('x'), g('y'), g('width'), g('height')]
+        elif n == 'glScissor':
+            self.scissor = [g('x'), g('y'), g('width'), g('height')]
+        elif n in ('glDepthRange', 'glDepthRangef'):
+            self.depth_range = [float(g('zNear', g('n', 0.0))), float(g('zFar', g('f', 1.0)))]
+        elif n == 'glDepthFunc':
+            self.depth_func = g('func')
+        elif n == 'glDepthMask':
+            self.depth_mask = g('flag') in (True, 1, 'GL_TRUE')
+        elif n == 'glColorMask':
+            self.color_mask = sum((1 << i) for i, k in enumerate(('red', 'green', 'blue', 'alpha'))
+                                  if g(k) in (True, 1, 'GL_TRUE'))
+        elif n == 'glBlendFunc':
+            self.blend = [g('sfactor'), g('dfactor'), g('sfactor'), g('dfactor')]
+        elif n == 'glBlendFuncSeparate':
+            self.blend = [g('sfactorRGB'), g('dfactorRGB'), g('sfactorAlpha'), g('dfactorAlpha')]
+        elif n == 'glBlendEquation':
+            self.blend_eq = [g('mode'), g('mode')]
+        elif n == 'glBlendEquationSeparate':
+            self.blend_eq = [g('modeRGB'), g('modeAlpha')]
+        elif n == 'glBlendColor':
+            self.blend_color = [g('red'), g('green'), g('blue'), g('alpha')]
+        elif n == 'glAlphaFunc':
+            self.alpha_func, self.alpha_ref = g('func'), float(g('ref'))
+        elif n == 'glPolygonOffset':
+            self.poly_offset = [float(g('factor')), float(g('units'))]
+        elif n == 'glCullFace':
+            self.cull_face = g('mode')
+        elif n == 'glFrontFace':
+            self.front_face = g('mode')
+        elif n == 'glClearColor':
+            self.clear_color = [g('red'), g('green'), g('blue'), g('alpha')]
+        elif n in ('glClearDepth', 'glClearDepthf'):
+            self.clear_depth = float(g('depth', g('d', 1.0)))
+        elif n == 'glClearStencil':
+            self.clear_stencil = g('s')
+        elif n == 'glClear':
+            self.clear(no, g('mask'))
+        elif n in ('glColor4f', 'glColor3f', 'glColor4ub', 'glColor3ub', 'glColor4fv', 'glColor3fv', 'glColor4ubv'):
+            if 'v' in a:
+                vals = list(g('v'))
+            else:
+                vals = [g('red'), g('green'), g('blue')] + ([g('alpha')] if 'alpha' in a else [])
+            if 'ub' in n:
+                vals = [x / 255.0 for x in vals]
+            self.cur_color = tuple(vals) + (1.0,) * (4 - len(vals))
+        elif n.startswith('glTexCoord2f') or n.startswith('glMultiTexCoord2f'):
+            if 'v' in a:
+                s, t = g('v')[:2]
+            else:
+                s, t = g('s'), g('t')
+            unit = int(str(g('target', 'GL_TEXTURE0')).replace('GL_TEXTURE', '') or 0)
+            self.cur_tex[unit] = (s, t, 0.0, 1.0)
+        elif n == 'glBegin':
+            self.immediate = (g('mode'), [])
+        elif n == 'glEnd':
+            if self.immediate:
+                self.draw_immediate(no)
+        elif n.startswith('glVertex2') or n.startswith('glVertex3') or n.startswith('glVertex4'):
+            if self.immediate is not None:
+                v = list(g('v')) if 'v' in a else [g(k) for k in ('x', 'y', 'z', 'w') if k in a]
+                self.immediate[1].append((tuple(float(x) for x in v) + ((0.0,) if len(v) == 2 else ()),
+                                          self.cur_color, (self.cur_tex[0], self.cur_tex[1])))
+        elif n in ('glDrawArrays',):
+            self.draw_arrays(no, g('mode'), g('first'), g('count'))
+        elif n in ('glDrawElements', 'glDrawRangeElements', 'glDrawElementsBaseVertex'):
+            self.draw_elements(no, g('mode'), g('count'), g('type'), g('indices'), g('basevertex', 0))
+        elif n in ('glDrawArraysInstanced', 'glDrawElementsInstanced', 'glMultiDrawArrays', 'glMultiDrawElements'):
+            self.note('%s not converted' % n)
+        # buffers
+        elif n == 'glBindBuffer':
+            self.bound_buf[g('target')] = g('buffer')
+            if g('target') == 'GL_ELEMENT_ARRAY_BUFFER':
+                self.vao_state[self.vao]['ebo'] = g('buffer')
+        elif n == 'glBufferData':
+            b = self.bound_buf.get(g('target'), 0)
+            d = g('data')
+            self.buffers[b] = bytearray(d) if isinstance(d, (bytes, bytearray)) else bytearray(g('size') or 0)
+        elif n == 'glBufferSubData':
+            b = self.bound_buf.get(g('target'), 0)
+            d, off = g('data'), g('offset')
+            if isinstance(d, (bytes, bytearray)):
+                buf = self.buffers[b]
+                if len(buf) < off + len(d):
+                    buf.extend(b'\0' * (off + len(d) - len(buf)))
+                buf[off:off + len(d)] = d
+        elif n in ('glMapBuffer', 'glMapBufferRange'):
+            self.note('%s: mapped-buffer writes may be missing' % n)
+        elif n == 'glBindVertexArray':
+            self.vao = g('array')
+        elif n == 'glVertexAttribPointer':
+            self.vao_state[self.vao]['attribs'][g('index')] = (g('size'), g('type'), g('normalized') in (True, 1, 'GL_TRUE'),
+                                                                g('stride'), g('pointer'), self.bound_buf['GL_ARRAY_BUFFER'])
+        elif n == 'glEnableVertexAttribArray':
+            self.vao_state[self.vao]['enabled'].add(g('index'))
+        elif n == 'glDisableVertexAttribArray':
+            self.vao_state[self.vao]['enabled'].discard(g('index'))
+        # shaders and programs
+        elif n in ('glCreateShader', 'glCreateShaderObject'):
+            self.shaders[ret] = (str(g('type', g('shaderType'))), '')
+        elif n == 'glShaderSource':
+            sh = g('shader', g('shaderObj'))
+            strs = g('string')
+            src = ''.join(strs) if isinstance(strs, (list, tuple)) else str(strs)
+            self.shaders[sh] = (self.shaders.get(sh, ('', ''))[0], src)
+        elif n in ('glCreateProgram', 'glCreateProgramObject'):
+            self.programs[ret] = Program()
+        elif n in ('glAttachShader', 'glAttachObject'):
+            self.programs[g('program', g('containerObj'))].shaders.append(g('shader', g('obj')))
+        elif n == 'glBindAttribLocation':
+            self.programs[g('program')].attribs[g('name')] = g('index')
+        elif n == 'glGetAttribLocation':
+            if ret is not None and ret >= 0:
+                self.programs[g('program')].attribs[g('name')] = ret
+        elif n == 'glGetUniformLocation':
+            if ret is not None and ret >= 0:
+                self.programs[g('program')].uniforms[ret] = g('name')
+        elif n in ('glUseProgram', 'glUseProgramObject'):
+            self.cur_prog = g('program', g('programObj'))
+        elif n.startswith('glUniform'):
+            loc = g('location')
+            prog = self.programs[self.cur_prog]
+            if 'value' in a:
+                vals = g('value')
+                vals = list(vals) if isinstance(vals, (list, tuple)) else [vals]
+                flat = []
+                for v in vals:
+                    flat.extend(v if isinstance(v, (list, tuple)) else [v])
+                if 'Matrix4' in n and g('transpose') in (True, 1, 'GL_TRUE'):
+                    flat = [flat[c * 4 + r] for r in range(4) for c in range(4)]
+                prog.values[loc] = [float(x) for x in flat]
+            else:
+                prog.values[loc] = [float(a[k]) for k in ('v0', 'v1', 'v2', 'v3', 'x', 'y', 'z', 'w') if k in a]
+        # framebuffers
+        elif n in ('glBindFramebuffer',):
+            if g('target') in ('GL_FRAMEBUFFER', 'GL_DRAW_FRAMEBUFFER'):
+                self.fbo = g('framebuffer')
+        elif n == 'glFramebufferTexture2D':
+            self.fbos[self.fbo][g('attachment')] = ('tex', g('texture'))
+        elif n == 'glFramebufferRenderbuffer':
+            self.fbos[self.fbo][g('attachment')] = ('rb', g('renderbuffer'))
+        elif n == 'glBindRenderbuffer':
+            self.bound_rb = g('renderbuffer')
+        elif n == 'glRenderbufferStorage':
+            self.rbs[self.bound_rb] = (g('width'), g('height'), 'DEPTH' in str(g('internalformat')))
+        elif n in ('glStencilFunc', 'glStencilOp'):
+            pass
+        elif n == 'glShadeModel':
+            if g('mode') == 'GL_FLAT':
+                self.note('flat shading requested (interpolated)')
+        elif n == 'glPolygonMode':
+            if 'FILL' not in str(g('mode')):
+                self.note('glPolygonMode %s ignored' % g('mode'))
+
+    def run(self, stream):
+        self.unpack_align = 4
+        self.tex_scaled = set()
+        self.start_frame()
+        for no, name, args, ret, flags in calls(stream):
+            try:
+                self.handle(no, name, args, ret)
+            except (KeyError, ValueError, TypeError, struct.error, IndexError, ZeroDivisionError) as e:
+                self.note('call %s failed to convert (%s: %s)' % (name, type(e).__name__, str(e)[:60]))
+        if self.in_emit:      # trailing calls after the last swap: not a complete frame
+            self.out = self.out[:self.frame_mark]
+            self.in_emit = False
+
+
+def count_frames(path):
+    """Draw calls per frame (from apitrace dump-like pickle) for picking frames."""
+    p = subprocess.Popen(['apitrace', 'pickle', '--symbolic', path], stdout=subprocess.PIPE)
+    counts = [0]
+    draws = ('glDrawElements', 'glDrawArrays', 'glDrawRangeElements', 'glEnd', 'glDrawElementsBaseVertex')
+    for no, name, args, ret, flags in calls(p.stdout):
+        if name in SWAPS:
+            counts.append(0)
+        elif name in draws:
+            counts[-1] += 1
+    p.wait()
+    return counts
+
+
+def load_ppd(path):
+    """glretrace --ppd output -> {call number: pixels drawn}."""
+    ppd = {}
+    if not path:
+        return ppd
+    with open(path) as f:
+        header = None
+        for line in f:
+            cols = line.split()
+            if not cols:
+                continue
+            if cols[0] == '#':
+                header = cols[1:]
+                continue
+            if cols[0] == 'call' and header and 'pixels' in header and len(cols) > 1:
+                try:
+                    # rows: call <no> ... columns named by the header
+                    vals = dict(zip(header, cols))
+                    ppd[int(vals.get('no', cols[1]))] = int(vals['pixels'])
+                except (ValueError, KeyError):
+                    pass
+    return ppd
+
+
+def assemble_library(assembler, shader_dir):
+    """name -> ISA words, from the shader library, when the assembler exists (else programs stay empty)."""
+    words = {}
+    if not assembler or not os.access(assembler, os.X_OK) or not os.path.isdir(shader_dir):
+        return words
+    for fn in sorted(os.listdir(shader_dir)):
+        if not fn.endswith('.s'):
+            continue
+        try:
+            out = subprocess.run([assembler, os.path.join(shader_dir, fn), '-o', '-', '--format', 'hex'],
+                                 capture_output=True, text=True, timeout=30)
+        except (OSError, subprocess.TimeoutExpired):
+            continue
+        if out.returncode == 0:
+            ws = [int(x, 16) for x in out.stdout.split() if re.fullmatch(r'(0x)?[0-9a-fA-F]{1,8}', x)]
+            if ws:
+                words[fn[:-2]] = ws
+    return words
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument('trace')
+    ap.add_argument('--out', help='output .gpt (binary, via gpupd-trace undump)')
+    ap.add_argument('--text', help='also keep the text form here')
+    ap.add_argument('--name', default=None)
+    ap.add_argument('--source', default='')
+    ap.add_argument('--frames', default='all', help='all | last | comma-separated frame numbers of the capture')
+    ap.add_argument('--width', type=int, default=640)
+    ap.add_argument('--height', type=int, default=480)
+    ap.add_argument('--ppd', help='glretrace --ppd output for this capture (per-draw pixel counts)')
+    ap.add_argument('--max-tex-dim', type=int, default=128, help='downscale larger textures (0: keep)')
+    ap.add_argument('--tool', default='build/bin/gpupd-trace')
+    ap.add_argument('--assembler', default='build/bin/gpupd-as')
+    ap.add_argument('--shaders', default='cmodel/shaders')
+    ap.add_argument('--stats', action='store_true', help='print draws per frame and exit')
+    ap.add_argument('--meta', help='write a JSON summary (frames, swap call numbers, counts, notes)')
+    a = ap.parse_args()
+    if a.stats:
+        for i, c in enumerate(count_frames(a.trace)):
+            print(i, c)
+        return 0
+    cv = Converter(a)
+    cv.ppd = load_ppd(a.ppd)
+    cv.isa = assemble_library(a.assembler, a.shaders)
+    if a.frames == 'last':
+        n = len(count_frames(a.trace)) - 1     # frames completed by a swap
+        cv.emit_frames = {max(n - 1, 0)}
+    elif a.frames != 'all':
+        cv.emit_frames = {int(x) for x in a.frames.split(',')}
+    p = subprocess.Popen(['apitrace', 'pickle', '--symbolic', a.trace], stdout=subprocess.PIPE)
+    cv.run(p.stdout)
+    p.wait()
+    if not cv.isa:
+        cv.note('shader library not assembled yet: PROG chunks carry names only')
+    if not cv.ppd:
+        cv.note('no per-draw reference pixel counts')
+    notes = '; '.join('%s x%d' % (k, v) for k, v in sorted(cv.notes.items()))
+    name = a.name or os.path.splitext(os.path.basename(a.trace))[0]
+    head = ['GPUPD-TRACE-TEXT version 1 0 zlevel 9',
+            'INFO w %d h %d frames %d' % (a.width, a.height, cv.frame_index),
+            ' name %s' % qstr(name), ' source %s' % qstr(a.source or 'apitrace2gpupd.py %s frames %s' % (
+                os.path.basename(a.trace), ','.join(str(f) for f in cv.src_frames))), ' notes %s' % qstr(notes)]
+    text = '\n'.join(head + cv.out + ['END', ''])
+    if a.text:
+        with open(a.text, 'w') as f:
+            f.write(text)
+    sys.stderr.write('%s: %d frames, %d draws (%d emitted), %d triangles, %d clears\n' % (
+        name, cv.frame_index, cv.stats['draws'], cv.stats['emitted'], cv.stats['prims'], cv.stats['clears']))
+    for k, v in sorted(cv.notes.items()):
+        sys.stderr.write('  not reproduced: %s x%d\n' % (k, v))
+    if a.meta:
+        import json
+        with open(a.meta, 'w') as f:
+            json.dump({'name': name, 'frames': cv.src_frames, 'swap_calls': cv.swap_calls,
+                       'draws': cv.stats['emitted'], 'triangles': cv.stats['prims'], 'clears': cv.stats['clears'],
+                       'notes': dict(cv.notes)}, f, indent=1, sort_keys=True)
+    if a.out:
+        r = subprocess.run([a.tool, 'undump', '-', a.out], input=text.encode())
+        if r.returncode:
+            sys.stderr.write('apitrace2gpupd: gpupd-trace undump rejected the converted trace\n')
+            return 1
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())

@@ -1,0 +1,151 @@
+#!/usr/bin/env bash
+# Regenerate the bundled GPUpd traces (traces/*.gpt, *.png, *.ppd.tsv) from Debian packages only:
+# apitrace captures of glmark2 scenes (deterministic clock with faketime), OpenArena timedemo frames
+# (the demo file recorded once is kept in traces/capture/demos/), and a real-mesh scene, all on Mesa
+# llvmpipe under Xvfb; reference images with `glretrace -s`, per-draw pixel counts with `glretrace --ppd`.
+#
+#   traces/capture/capture.sh [all|glmark2|oa|mesh|one NAME] (default all)   -- or: make traces
+#   traces/capture/capture.sh record-oa-demo      re-record the OpenArena demo (not deterministic: bots)
+#   traces/capture/capture.sh test OUTDIR          tiny capture + conversion used by make test-trace-convert
+#
+# Environment: WORK (scratch, default build/capture), OUT (default traces), TOOL (gpupd-trace binary).
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+ROOT=$PWD
+WORK=${WORK:-$ROOT/build/capture}
+OUT=${OUT:-$ROOT/traces}
+TOOL=${TOOL:-$ROOT/build/bin/gpupd-trace}
+CONV="/usr/bin/python3 $ROOT/traces/capture/apitrace2gpupd.py"
+W=640; H=480
+export LIBGL_ALWAYS_SOFTWARE=1 GALLIUM_DRIVER=llvmpipe MESA_LOADER_DRIVER_OVERRIDE=swrast
+export vblank_mode=0
+XVFB=(xvfb-run -a -s "-screen 0 1024x768x24")
+# A frozen start date that advances by a fixed step at every clock read: the animation depends only on the
+# number of clock reads, not on how fast llvmpipe renders.
+FAKETIME_SPEC=${FAKETIME_SPEC:-"@2020-01-01 00:00:00 i0.004"}
+mkdir -p "$WORK" "$OUT"
+
+log() { echo "capture: $*" >&2; }
+
+# finish NAME RAW FRAMESPEC: convert RAW (frames FRAMESPEC of it) into OUT/NAME.gpt with reference image
+# and per-draw pixel counts.
+finish() {
+  local name=$1 raw=$2 frames=$3
+  local d="$WORK/$name"
+  mkdir -p "$d"
+  log "$name: per-draw pixel counts (glretrace --ppd)"
+  "${XVFB[@]}" glretrace --ppd "$raw" > "$d/ppd.txt" 2> "$d/ppd.err" || { tail "$d/ppd.err"; return 1; }
+  log "$name: converting frames $frames"
+  $CONV "$raw" --frames "$frames" --width $W --height $H --name "$name" --ppd "$d/ppd.txt" --max-tex-dim "${MAXTEX:-128}" \
+    --source "${SOURCE_DESC:-$name}" --tool "$TOOL" --meta "$d/meta.json" --out "$OUT/$name.gpt"
+  local swap
+  swap=$(/usr/bin/python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['swap_calls'][-1])" "$d/meta.json")
+  log "$name: reference image at call $swap (glretrace -s)"
+  rm -f "$d"/snap-*.png
+  "${XVFB[@]}" glretrace -s "$d/snap-" -S "$swap" "$raw" > "$d/snap.log" 2>&1 || { tail "$d/snap.log"; return 1; }
+  local png
+  png=$(ls "$d"/snap-*.png | head -1)
+  [ -n "$png" ] || { log "$name: no snapshot written"; return 1; }
+  cp "$png" "$OUT/$name.png"
+  "$TOOL" draws "$OUT/$name.gpt" | awk -F'\t' 'NR==1{print "frame\tdraw\tcall\tprims\tref_pixels"; next} {print $1"\t"$2"\t"$3"\t"$4"\t"$12}' \
+    > "$OUT/$name.ppd.tsv"
+  "$TOOL" validate "$OUT/$name.gpt"
+}
+
+# glmark2 SCENE-SPEC NAME FRAME [extra glmark2 args]
+glmark2_scene() {
+  local spec=$1 name=$2 frame=$3; shift 3
+  local d="$WORK/$name"
+  mkdir -p "$d"
+  log "$name: capturing glmark2 -b $spec"
+  rm -f "$d/raw.trace"
+  HOME="$d" "${XVFB[@]}" faketime -f "$FAKETIME_SPEC" apitrace trace -o "$d/raw.trace" \
+    glmark2 -s ${W}x${H} -b "$spec" "$@" > "$d/capture.log" 2>&1 || { tail "$d/capture.log"; return 1; }
+  SOURCE_DESC="glmark2 -s ${W}x${H} -b $spec (faketime '$FAKETIME_SPEC'), apitrace frame $frame" \
+    finish "$name" "$d/raw.trace" "$frame"
+}
+
+do_glmark2() {
+  glmark2_scene "shadow:duration=0.6" glmark2-shadow 40
+  glmark2_scene "refract:duration=0.6" glmark2-refract 40
+  glmark2_scene "desktop:effect=blur:windows=4:passes=1:duration=0.6" glmark2-desktop-blur 40
+  glmark2_scene "terrain:duration=0.6" glmark2-terrain 10
+  glmark2_scene "build:model=bunny:use-vbo=true:duration=0.6" glmark2-build-bunny 40
+}
+
+# ---------------------------------------------------------------- OpenArena
+OA_DEMO=traces/capture/demos/gpupd-oa_dm4.dm_71
+OA_ARGS=(+set com_protocol 71 +set cl_renderer opengl1 +set r_mode -1 +set r_customwidth $W +set r_customheight $H
+         +set r_fullscreen 0 +set s_initsound 0 +set com_introplayed 1 +set sv_pure 0 +set com_maxfps 0
+         +set r_swapInterval 0 +set cg_drawFPS 0)
+OA_NFRAMES=${OA_NFRAMES:-4}
+
+oa_home() {
+  local h=$1
+  mkdir -p "$h/.openarena/baseoa/demos"
+  cp "$ROOT/$OA_DEMO" "$h/.openarena/baseoa/demos/gpupd.dm_71"
+}
+
+record_oa_demo() {
+  local h="$WORK/oa-record"
+  rm -rf "$h"; mkdir -p "$h/.openarena/baseoa"
+  cp traces/capture/oa-record.cfg "$h/.openarena/baseoa/gpupdrec.cfg"
+  HOME="$h" timeout 300 "${XVFB[@]}" /usr/games/openarena "${OA_ARGS[@]}" +map oa_dm4 +exec gpupdrec.cfg \
+    > "$h/record.log" 2>&1 || true
+  mkdir -p traces/capture/demos
+  cp "$h/.openarena/baseoa/demos/gpupd.dm_71" "$OA_DEMO"
+  log "recorded $OA_DEMO ($(stat -c %s "$OA_DEMO") bytes)"
+}
+
+do_oa() {
+  local d="$WORK/oa"
+  mkdir -p "$d"
+  oa_home "$d/home"
+  log "openarena: timedemo capture of $OA_DEMO"
+  rm -f "$d/raw.trace"
+  # Played as a timedemo: every snapshot of the demo is rendered, whatever the speed, so frame N of the
+  # capture is the same on every run; the game quits at the end of the demo (nextdemo quit).
+  HOME="$d/home" timeout 900 "${XVFB[@]}" faketime -f "$FAKETIME_SPEC" apitrace trace -o "$d/raw.trace" \
+    /usr/games/openarena "${OA_ARGS[@]}" +set timedemo 1 +set nextdemo quit +demo gpupd \
+    > "$d/capture.log" 2>&1 || true
+  [ -s "$d/raw.trace" ] || { log "openarena capture failed"; tail "$d/capture.log"; return 1; }
+  grep -a 'frames.*seconds' "$d/capture.log" >&2 || true
+  $CONV "$d/raw.trace" --stats > "$d/frames.txt"
+  # Busy frames: OA_NFRAMES frames evenly spread over those with 300..800 draw calls (or OA_FRAMES="a b ...").
+  local frames=${OA_FRAMES:-$(awk '$2 >= 300 && $2 <= 800 {print $1}' "$d/frames.txt" |
+      awk -v n="$OA_NFRAMES" '{f[NR]=$1} END {for (i = 0; i < n && NR; i++) printf "%s ", f[1 + int(i * (NR - 1) / (n > 1 ? n - 1 : 1))]}')}
+  [ -n "$frames" ] || { log "openarena: no frame with 300..800 draws"; return 1; }
+  for f in $frames; do
+    local name=oa-dm4-f$f
+    log "$name: trimming frame $f ($(awk -v f=$f '$1==f{print $2}' "$d/frames.txt") draw calls)"
+    gltrim --frames=$f -o "$d/$name.trace" "$d/raw.trace" > "$d/$name.trim.log" 2>&1
+    MAXTEX=64 SOURCE_DESC="openarena timedemo of $OA_DEMO (map oa_dm4, opengl1 renderer), apitrace frame $f, cut with gltrim" \
+      finish "$name" "$d/$name.trace" last
+  done
+}
+
+# ---------------------------------------------------------------- real-mesh scene (>= 500k triangles)
+do_mesh() {
+  local name=mesh-bunnies d="$WORK/mesh-bunnies"
+  mkdir -p "$d"
+  log "$name: capturing meshscene.py (glmark2-data bunny + assimp-testmodels meshes)"
+  rm -f "$d/raw.trace"
+  "${XVFB[@]}" apitrace trace -o "$d/raw.trace" /usr/bin/python3 traces/capture/meshscene.py --width $W --height $H \
+    > "$d/capture.log" 2>&1 || { tail "$d/capture.log"; return 1; }
+  SOURCE_DESC="traces/capture/meshscene.py: 8 x glmark2-data bunny.obj + assimp-testmodels, VBO + GLSL MVP" \
+    finish "$name" "$d/raw.trace" last
+}
+
+case "${1:-all}" in
+  all) do_glmark2; do_oa; do_mesh ;;
+  glmark2) do_glmark2 ;;
+  oa) do_oa ;;
+  mesh) do_mesh ;;
+  record-oa-demo) record_oa_demo ;;
+  test)
+    # Small end-to-end capture for the test suite: a short glmark2 shadow run, 1 frame converted.
+    OUT=${2:?usage: capture.sh test OUTDIR}; WORK=$OUT/work; mkdir -p "$WORK"
+    FAKETIME_SPEC="@2020-01-01 00:00:00 i0.01"
+    glmark2_scene "shadow:duration=0.2" test-shadow 3 ;;
+  *) echo "usage: $0 [all|glmark2|oa|mesh|record-oa-demo|test OUTDIR]" >&2; exit 2 ;;
+esac
