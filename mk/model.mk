@@ -67,3 +67,17 @@ test-model-isa: $(SIM_TOOL)
 	$(SIM_TOOL) verify --scene rtt --size 160x120 --frame 1 --shaders isa --gpus 2,5,16 --diff-dir $(MODEL_OUT)/diff 2>/dev/null; \
 	echo "test-model-isa: $$n passed, 0 failed"
 TEST_TARGETS += test-model-isa
+
+# Validation against real OpenGL (Mesa llvmpipe): every bundled trace that ships a reference image
+# traces/NAME.png is rendered on one GPU and compared (image agreement, per-draw pixel counts against the
+# glretrace --ppd counts stored in the trace). Results: out/validation/{NAME.json,NAME-diff.png,NAME.png}
+# and a table in out/validation/summary.txt (docs/validation.md quotes it).
+.PHONY: validate-model
+validate-model: $(SIM_TOOL)
+	@set -e; d=out/validation; mkdir -p $$d; : > $$d/summary.txt; \
+	for t in $(MODEL_BENCH_TRACES); do n=$$(basename $$t .gpt); \
+	  if [ -f traces/$$n.png ]; then \
+	    $(SIM_TOOL) validate --trace $$t --ref traces/$$n.png --diff $$d/$$n-diff.png -o $$d/$$n.png --json $$d/$$n.json | tee -a $$d/summary.txt; \
+	  else echo "validate-model: $$t has no reference image traces/$$n.png, skipped" | tee -a $$d/summary.txt; fi; \
+	done; echo "validate-model: summary in $$d/summary.txt"
+RUN_TARGETS += validate-model

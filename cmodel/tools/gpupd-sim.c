@@ -7,10 +7,14 @@
  *                     [--topology line|hub|both] [--batch B] [--diff-dir DIR] ...
  *       renders `single`, then every scheme x N, and checks each frame is bit-identical (FNV-1a hash and
  *       pixel compare); on a mismatch writes expected/got/diff PNGs to --diff-dir and exits 1.
+ *   gpupd-sim validate --trace FILE --ref REF.png [--frame K] [--diff DIFF.png] [--json OUT.json]
+ *       renders frame K (default: the last) on one GPU and compares it with a reference image of a real
+ *       OpenGL implementation (llvmpipe) and with the trace's per-draw reference pixel counts.
  *   gpupd-sim bench   (--trace FILE | --scene NAME) [--scheme S] [--gpus N] [--repeat R] ...
  *       prints primitives/s, fragments/s and frames/s of the functional model.
  * Exit status: 0 ok, 1 mismatch/violation/render error, 2 bad arguments or unreadable input. */
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,7 +27,8 @@
 #include "sys/trace_scene.h"
 
 typedef struct {
-    const char *trace, *scene, *out, *stats, *diff_dir, *gpus_list, *schemes;
+    const char *trace, *scene, *out, *stats, *diff_dir, *gpus_list, *schemes, *ref, *diff, *json;
+    int frame_given;
     const char *topo_s;
     uint32_t w, h, prims, repeat;
     uint64_t seed;
@@ -42,6 +47,7 @@ static void usage(FILE *f)
             "                   [--size WxH] [--prims N] [--seed S]          (synthetic scenes)\n"
             "  gpupd-sim verify (--trace FILE | --scene NAME) [--gpus 2,3,4,8,16] [--schemes all|LIST]\n"
             "                   [--topology line|hub|both] [--diff-dir DIR] [other render options]\n"
+            "  gpupd-sim validate --trace FILE --ref REF.png [--frame K] [--diff D.png] [--json J.json]\n"
             "  gpupd-sim bench  (--trace FILE | --scene NAME) [--scheme S] [--gpus N] [--repeat R]\n"
             "schemes: single dup gpupd gpupd-batch gpupd-ra afr\n");
 }
@@ -73,6 +79,9 @@ static int parse_args(int argc, char **argv, opts_t *o)
         else if (!strcmp(a, "-o") || !strcmp(a, "--out")) { NEED(); o->out = v; }
         else if (!strcmp(a, "--stats")) { NEED(); o->stats = v; }
         else if (!strcmp(a, "--diff-dir")) { NEED(); o->diff_dir = v; }
+        else if (!strcmp(a, "--ref")) { NEED(); o->ref = v; }
+        else if (!strcmp(a, "--diff")) { NEED(); o->diff = v; }
+        else if (!strcmp(a, "--json")) { NEED(); o->json = v; }
         else if (!strcmp(a, "--schemes")) { NEED(); o->schemes = v; }
         else if (!strcmp(a, "--shaders")) {
             NEED();
@@ -103,7 +112,7 @@ static int parse_args(int argc, char **argv, opts_t *o)
             NEED();
             uint32_t x;
             if (parse_u32(v, &x)) { fprintf(stderr, "gpupd-sim: %s needs a non-negative integer (got '%s')\n", a, v); return -1; }
-            if (!strcmp(a, "--frame")) o->cfg.frame = x;
+            if (!strcmp(a, "--frame")) { o->cfg.frame = x; o->frame_given = 1; }
             else if (!strcmp(a, "--batch")) o->cfg.batch = x;
             else if (!strcmp(a, "--latency")) o->cfg.link_latency = x;
             else if (!strcmp(a, "--tile-log2")) o->cfg.tile_log2 = x;
@@ -123,6 +132,7 @@ static int parse_args(int argc, char **argv, opts_t *o)
         }
 #undef NEED
     }
+    if (!strcmp(argv[1], "validate") && !o->trace) { fprintf(stderr, "gpupd-sim: validate needs --trace FILE\n"); return -1; }
     if (!o->trace == !o->scene) { fprintf(stderr, "gpupd-sim: give exactly one of --trace FILE or --scene NAME\n"); return -1; }
     return 0;
 }
@@ -305,6 +315,115 @@ static int cmd_verify(const opts_t *o, char **argv, int argc)
     return fail ? 1 : 0;
 }
 
+static int cmd_validate(opts_t *o)
+{
+    if (!o->trace || !o->ref) { fprintf(stderr, "gpupd-sim: validate needs --trace FILE and --ref REF.png\n"); return 2; }
+    sys_scene_t s;
+    char err[512];
+    sys_trace_info_t ti;
+    if (sys_scene_from_trace(&s, o->trace, o->frame_given ? o->cfg.frame : 0xFFFFFFF0u, &ti, err, sizeof err)) {
+        fprintf(stderr, "gpupd-sim: %s\n", err);
+        return 2;
+    }
+    convert_isa(o, &s);
+    if (!o->frame_given) o->cfg.frame = s.n_frames - 1;
+    uint32_t *ref, rw, rh;
+    char perr[128];
+    if (img_read_png(o->ref, &ref, &rw, &rh, 1, perr)) {
+        fprintf(stderr, "gpupd-sim: %s\n", perr);
+        sys_scene_free(&s);
+        return 2;
+    }
+    sys_config_t c = o->cfg;
+    c.scheme = SYS_SCHEME_SINGLE;
+    sys_result_t r;
+    if (sys_run(&s, &c, &r)) {
+        fprintf(stderr, "gpupd-sim: %s\n", r.err);
+        free(ref);
+        sys_result_free(&r);
+        sys_scene_free(&s);
+        return 1;
+    }
+    if (rw != r.w || rh != r.h) {
+        fprintf(stderr, "gpupd-sim: reference is %ux%u, the frame %ux%u\n", rw, rh, r.w, r.h);
+        free(ref);
+        sys_result_free(&r);
+        sys_scene_free(&s);
+        return 2;
+    }
+    /* image agreement (RGB; the reference has no meaningful alpha) */
+    size_t n = (size_t)rw * rh, exact = 0, close = 0;
+    double sq = 0;
+    for (size_t i = 0; i < n; i++) {
+        int md = 0;
+        for (int ch = 0; ch < 3; ch++) {
+            int a = (int)((r.pixels[i] >> (8 * ch)) & 0xFF), b = (int)((ref[i] >> (8 * ch)) & 0xFF);
+            int d = a > b ? a - b : b - a;
+            if (d > md) md = d;
+            sq += (double)d * d;
+        }
+        exact += md == 0;
+        close += md <= 8;
+    }
+    double mse = sq / (3.0 * (double)n);
+    double psnr = mse > 0 ? 10.0 * log10(255.0 * 255.0 / mse) : 99.0;
+    /* per-draw pixel counts */
+    uint32_t nd = 0, nexact = 0, n1 = 0, n10 = 0;
+    uint64_t sum_ref = 0, sum_abs = 0, sum_model = 0;
+    for (uint32_t i = 0; i < r.n_draws_frame; i++) {
+        if (r.draw_ref_pixels[i] < 0) continue;
+        uint64_t m = r.draw_pixels[i], rf = (uint64_t)r.draw_ref_pixels[i];
+        uint64_t d = m > rf ? m - rf : rf - m;
+        nd++;
+        nexact += d == 0;
+        n1 += (double)d <= 0.01 * (double)rf || d <= 1;
+        n10 += (double)d <= 0.10 * (double)rf || d <= 1;
+        sum_ref += rf;
+        sum_model += m;
+        sum_abs += d;
+    }
+    printf("validate %s frame %u (%ux%u, %u draws, %u approx FS, %u other approx): image exact %.2f%%, within 8/255 %.2f%%, "
+           "PSNR %.1f dB; draws with reference counts %u: exact %u, within 1%% %u, within 10%% %u; pixels model %llu ref %llu "
+           "(sum |diff| %.2f%% of ref)\n",
+           ti.name, o->cfg.frame, rw, rh, ti.draws, ti.approx_fs, ti.approx_other, 100.0 * (double)exact / (double)n,
+           100.0 * (double)close / (double)n, psnr, nd, nexact, n1, n10, (unsigned long long)sum_model,
+           (unsigned long long)sum_ref, sum_ref ? 100.0 * (double)sum_abs / (double)sum_ref : 0.0);
+    if (o->diff) {
+        uint32_t *d = malloc(n * 4);
+        if (d) {
+            for (size_t i = 0; i < n; i++) {
+                int md = 0;
+                for (int ch = 0; ch < 3; ch++) {
+                    int a = (int)((r.pixels[i] >> (8 * ch)) & 0xFF), b = (int)((ref[i] >> (8 * ch)) & 0xFF);
+                    if ((a > b ? a - b : b - a) > md) md = a > b ? a - b : b - a;
+                }
+                uint32_t g = ((ref[i] & 0xFF) + ((ref[i] >> 8) & 0xFF) + ((ref[i] >> 16) & 0xFF)) / 12;
+                d[i] = md == 0 ? (0xFF000000u | g * 0x010101u) : md <= 8 ? 0xFF00C0C0u : 0xFF0000FFu;
+            }
+            img_write_png(o->diff, d, rw, rh, 1, 0);
+            free(d);
+        }
+    }
+    if (o->out) img_write_png(o->out, r.pixels, r.w, r.h, 1, 0);
+    if (o->json) {
+        FILE *f = fopen(o->json, "w");
+        if (f) {
+            fprintf(f, "{\"trace\": \"%s\", \"frame\": %u, \"width\": %u, \"height\": %u, \"draws\": %u, \"approx_fs\": %u, "
+                       "\"approx_other\": %u, \"image_exact\": %.6f, \"image_close8\": %.6f, \"psnr_db\": %.3f, \"draws_with_ref\": %u, "
+                       "\"draws_exact\": %u, \"draws_within_1pct\": %u, \"draws_within_10pct\": %u, \"pixels_model\": %llu, "
+                       "\"pixels_ref\": %llu, \"pixels_abs_diff\": %llu}\n",
+                    ti.name, o->cfg.frame, rw, rh, ti.draws, ti.approx_fs, ti.approx_other, (double)exact / (double)n,
+                    (double)close / (double)n, psnr, nd, nexact, n1, n10, (unsigned long long)sum_model, (unsigned long long)sum_ref,
+                    (unsigned long long)sum_abs);
+            fclose(f);
+        }
+    }
+    free(ref);
+    sys_result_free(&r);
+    sys_scene_free(&s);
+    return 0;
+}
+
 static int cmd_bench(const opts_t *o)
 {
     sys_scene_t s;
@@ -342,7 +461,7 @@ int main(int argc, char **argv)
     if (argc < 2) { usage(stderr); return 2; }
     if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) { usage(stdout); return 0; }
     opts_t o;
-    if (strcmp(argv[1], "render") && strcmp(argv[1], "verify") && strcmp(argv[1], "bench")) {
+    if (strcmp(argv[1], "render") && strcmp(argv[1], "verify") && strcmp(argv[1], "bench") && strcmp(argv[1], "validate")) {
         fprintf(stderr, "gpupd-sim: unknown command '%s'\n", argv[1]);
         usage(stderr);
         return 2;
@@ -356,6 +475,7 @@ int main(int argc, char **argv)
     int rc;
     if (!strcmp(argv[1], "render")) rc = cmd_render(&o);
     else if (!strcmp(argv[1], "verify")) rc = cmd_verify(&o, argv, argc);
+    else if (!strcmp(argv[1], "validate")) rc = cmd_validate(&o);
     else rc = cmd_bench(&o);
     gpu_isa_library_free(&o.lib);
     return rc;
