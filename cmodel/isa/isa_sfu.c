@@ -140,7 +140,7 @@ static uint32_t turns32(uint32_t a)
     return (uint32_t)(p << -sh);
 }
 
-static uint32_t sincos(uint32_t a, int is_cos)
+static uint32_t sfu_sincos(uint32_t a, int is_cos)
 {
     a = isa_f_ftz(a);
     if (IS_NAN(a) || IS_INF(a))
@@ -159,10 +159,10 @@ static uint32_t sincos(uint32_t a, int is_cos)
 
 uint32_t isa_sfu_sin(uint32_t a)
 {
-    return sincos(a, 0);
+    return sfu_sincos(a, 0);
 }
 
 uint32_t isa_sfu_cos(uint32_t a)
 {
-    return sincos(a, 1);
+    return sfu_sincos(a, 1);
 }
