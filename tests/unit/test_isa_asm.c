@@ -267,6 +267,54 @@ static void test_vh_agrees(void **state)
     assert_true(ISA_F_RB_LO > ISA_F_RC_HI && ISA_F_RC_LO > ISA_F_OFS_HI);
 }
 
+/* robustness: mutated shader sources never crash the assembler (ASan/UBSan build); every error has a
+ * line and column inside the text and a message */
+static void test_mutation_fuzz(void **state)
+{
+    (void)state;
+    static const char alphabet[] = "r0123456789p!@[]+-|,.:;#/ \nxabefilmnostuvz%";
+    uint64_t *code = calloc(ISA_MAX_CODE, sizeof(uint64_t));
+    int errors = 0, ok = 0;
+    for (int i = 0; i < 3000; i++) {
+        const char *src = isa_shader_source(isa_shader_name(i % isa_shader_count()));
+        size_t n = strlen(src);
+        char *m = malloc(n + 1);
+        memcpy(m, src, n + 1);
+        int edits = 1 + (int)(rnd32() % 4);
+        for (int e = 0; e < edits; e++) {
+            size_t at = rnd32() % n;
+            uint32_t kind = rnd32() % 3;
+            if (kind == 0)
+                m[at] = alphabet[rnd32() % (sizeof alphabet - 1)];
+            else if (kind == 1)
+                m[at] = ' ';
+            else
+                m[at] = (char)(1 + rnd32() % 255);
+        }
+        isa_asm_err_t err;
+        int r = isa_assemble(m, code, ISA_MAX_CODE, &err);
+        if (r < 0) {
+            errors++;
+            int lines = 1;
+            for (const char *q = m; *q; q++)
+                lines += *q == '\n';
+            if (err.line < 1 || err.line > lines || err.col < 1 || !err.msg[0]) {
+                print_error("bad error position %d:%d '%s' for mutated source:\n%s\n", err.line, err.col, err.msg, m);
+                fail();
+            }
+        } else {
+            ok++;
+            char *t = isa_disasm_program(code, (uint32_t)r);   /* whatever assembled must disassemble */
+            assert_non_null(t);
+            free(t);
+        }
+        free(m);
+    }
+    printf("test_isa_asm: mutation fuzz: %d rejected with a position, %d still assembled\n", errors, ok);
+    assert_true(errors > 100);
+    free(code);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -275,6 +323,7 @@ int main(void)
         cmocka_unit_test(test_roundtrip_shaders),
         cmocka_unit_test(test_errors),
         cmocka_unit_test(test_vh_agrees),
+        cmocka_unit_test(test_mutation_fuzz),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
