@@ -17,12 +17,9 @@ uint32_t isa_f_ftz(uint32_t a)
     return EXP(a) == 0 ? (a & 0x80000000u) : a;
 }
 
-static int msb64(uint64_t v)
+static int msb64(uint64_t v)   /* v != 0 */
 {
-    int p = 63;
-    while (!(v >> p))
-        p--;
-    return p;
+    return 63 - __builtin_clzll(v);
 }
 
 /* value = sign * r * 2^e, r != 0; round to 24 bits (RNE, unbounded exponent), then overflow -> inf,
