@@ -1,8 +1,9 @@
 /* gpupd-isa-gen: constrained-random shader programs for co-simulation (cmodel/isa/isa_gen.h).
- *   gpupd-isa-gen SEED [--depth D] [--len N] [-o out.bin]
+ *   gpupd-isa-gen SEED [--depth D] [--len N] [-o out.bin] [--trace]
  * Prints the program's assembly to standard output (and writes the binary with -o). Same seed, same
  * program. Also runs it once on the interpreter with the generator's warp inputs and prints a summary
- * line as a comment (instructions retired, stack depth, status). */
+ * line as a comment (instructions retired, stack depth, status); --trace prints every retire record
+ * (the stream a lockstep co-simulation compares) as comment lines. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,11 +15,13 @@ int main(int argc, char **argv)
 {
     const char *out = NULL;
     uint64_t seed = 0;
-    int have_seed = 0;
+    int have_seed = 0, trace = 0;
     isa_gen_params_t p = isa_gen_params_default();
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "-o") && i + 1 < argc)
             out = argv[++i];
+        else if (!strcmp(argv[i], "--trace"))
+            trace = 1;
         else if (!strcmp(argv[i], "--depth") && i + 1 < argc)
             p.max_depth = (uint32_t)strtoul(argv[++i], NULL, 0);
         else if (!strcmp(argv[i], "--len") && i + 1 < argc)
@@ -32,7 +35,7 @@ int main(int argc, char **argv)
         }
     }
     if (!have_seed || p.max_depth > 6 || p.max_static < 64) {
-        fprintf(stderr, "usage: gpupd-isa-gen SEED [--depth 0..6] [--len N>=64] [-o out.bin]\n");
+        fprintf(stderr, "usage: gpupd-isa-gen SEED [--depth 0..6] [--len N>=64] [-o out.bin] [--trace]\n");
         return 2;
     }
     isa_gen_prog_t *g = calloc(1, sizeof *g);
@@ -46,7 +49,28 @@ int main(int argc, char **argv)
     if (isa_ctx_load(ctx, g->code, g->len, NULL) != ISA_OK)
         return 1;
     isa_gen_init_warp(&p, seed, ctx, w);
-    int st = isa_run(ctx, w, 10000000);
+    int st;
+    if (trace) {
+        isa_retire_t rec;
+        uint64_t k = 0;
+        while ((st = isa_step(ctx, w, &rec)) == ISA_OK && ++k < 10000000) {
+            char d[160];
+            isa_disasm_insn(rec.insn, d, sizeof d);
+            printf("; retire warp %u pc %4u active %08x wmask %08x next %4d  %-40s", rec.warp, rec.pc, rec.active,
+                   rec.wmask, (int)rec.next_pc, d);
+            static const char *const kinds[] = {"", "r", "p", "l", "o"};
+            for (uint32_t j = 0; j < rec.ndst; j++) {
+                uint32_t first = rec.wmask ? (uint32_t)__builtin_ctz(rec.wmask) : 0;
+                printf(" %s%u[lane%u]=%08x", kinds[rec.dst_kind], rec.dst_kind >= 3 ? rec.addr[first] : rec.dst + j,
+                       first, rec.val[j][first]);
+            }
+            printf("\n");
+        }
+        if (st == ISA_OK)
+            st = ISA_ERR_LIMIT;
+    } else {
+        st = isa_run(ctx, w, 10000000);
+    }
     printf("; %u instructions, launch mask 0x%08x, %s after %llu warp instructions (%llu thread-instructions), "
            "max stack %u\n",
            g->len, w->launch_mask, isa_status_str(st), (unsigned long long)w->n_instrs,
