@@ -32,7 +32,8 @@ GEN_HDRS += $(BUILD)/gen/isa_shaders_src.h
 # ---------------------------------------------------------------------------------------------------
 # End-to-end tool test: every library shader through gpupd-as -> gpupd-dis -> gpupd-as (identical bytes),
 # an assembly error reported as file:line:col with a nonzero exit, and the generated Verilog include
-# compiled by Icarus (values checked against the C header) and read by Yosys.
+# compiled by Icarus (values checked against the C header) and read by Yosys, and the committed SFU tables
+# equal what the documented fitting procedure computes.
 ISA_T := $(BUILD)/test-isa
 .PHONY: test-isa-tools
 test-isa-tools: $(BUILD)/bin/gpupd-as $(BUILD)/bin/gpupd-dis $(BUILD)/gen/isa_defs.vh $(BUILD)/gen/isa_defs.h
@@ -59,7 +60,10 @@ test-isa-tools: $(BUILD)/bin/gpupd-as $(BUILD)/bin/gpupd-dis $(BUILD)/gen/isa_de
 	got=$$(vvp -n $(ISA_T)/vh_check.vvp | head -1); \
 	if [ "$$got" != "$$want" ]; then echo "test-isa-tools: Verilog include gives '$$got', C header '$$want'"; exit 1; fi; \
 	yosys -q -p "read_verilog -I$(BUILD)/gen $(ISA_T)/vh_check.v" > /dev/null; \
-	echo "test-isa-tools: $$n shaders round-trip through gpupd-as/gpupd-dis; errors and Verilog include OK"
+	rm -rf $(ISA_T)/fit; mkdir -p $(ISA_T)/fit; $(PYTHON) $(ISA_GEN) fit $(ISA_T)/fit; \
+	for h in $(ISA_SFU_HEX); do if ! cmp -s $$h $(ISA_T)/fit/$$(basename $$h); then \
+	  echo "test-isa-tools: $$h differs from what 'scripts/gen_isa.py fit' computes (make isa-sfu-fit)"; exit 1; fi; done; \
+	echo "test-isa-tools: $$n shaders round-trip through gpupd-as/gpupd-dis; errors, Verilog include and SFU tables OK"
 TEST_TARGETS += test-isa-tools
 
 # ---------------------------------------------------------------------------------------------------
