@@ -84,7 +84,7 @@ int gpu_init(gpu_t *g, uint32_t id, uint32_t n_gpus, p2g_mode_t own_mode, uint32
 void gpu_free(gpu_t *g)
 {
     for (uint32_t i = 0; i < g->n_surf; i++) {
-        free(g->surf[i].data);
+        if (!g->surf[i].shared) free(g->surf[i].data);
         free(g->dirty[i]);
     }
     gpu_queue_free(&g->q_prim);
@@ -119,6 +119,19 @@ int gpu_add_surface(gpu_t *g, uint32_t w, uint32_t h, gpu_format_t fmt, const ui
     return (int)g->n_surf++;
 }
 
+int gpu_add_surface_shared(gpu_t *g, uint32_t w, uint32_t h, gpu_format_t fmt, const uint32_t *data)
+{
+    if (g->n_surf >= GPU_MAX_SURFACES || w == 0 || h == 0 || w > P2G_MAX_DIM || h > P2G_MAX_DIM || !data) return -1;
+    gpu_surface_t *s = &g->surf[g->n_surf];
+    s->w = w;
+    s->h = h;
+    s->fmt = fmt;
+    s->data = (uint32_t *)(uintptr_t)data;    /* never written: clears and draws into it are rejected */
+    s->shared = 1;
+    g->dirty[g->n_surf] = NULL;
+    return (int)g->n_surf++;
+}
+
 static p2g_config_t own_cfg(const gpu_t *g, uint32_t w, uint32_t h)
 {
     p2g_config_t c = p2g_config_default(g->n_gpus, w, h);
@@ -149,6 +162,10 @@ int gpu_clear(gpu_t *g, int32_t surface, uint32_t value, uint8_t color_mask,
         return -1;
     }
     gpu_surface_t *s = &g->surf[surface];
+    if (s->shared) {
+        snprintf(g->err, sizeof g->err, "clear: surface %d is a shared read-only texture", (int)surface);
+        return -1;
+    }
     int32_t x0 = 0, y0 = 0, x1 = (int32_t)s->w - 1, y1 = (int32_t)s->h - 1;
     if (sw > 0 && sh > 0) {
         if (sx > x0) x0 = sx;
@@ -228,12 +245,14 @@ const char *gpu_draw_check(const gpu_t *g, const gpu_draw_t *d)
         if (s < 0) continue;
         if ((uint32_t)s >= g->n_surf) return "render target surface does not exist";
         if (g->surf[s].fmt != GPU_FMT_RGBA8) return "colour render target is not an RGBA8 surface";
+        if (g->surf[s].shared) return "render target is a shared read-only texture";
         if (any && (g->surf[s].w != w || g->surf[s].h != h)) return "render targets differ in size";
         w = g->surf[s].w; h = g->surf[s].h; any = 1;
     }
     if (st->depth_rt >= 0) {
         if ((uint32_t)st->depth_rt >= g->n_surf) return "depth surface does not exist";
         if (g->surf[st->depth_rt].fmt != GPU_FMT_DEPTH24) return "depth target is not a depth surface";
+        if (g->surf[st->depth_rt].shared) return "depth target is a shared read-only texture";
         if (any && (g->surf[st->depth_rt].w != w || g->surf[st->depth_rt].h != h)) return "depth target size differs from the colour targets";
         any = 1;
     }

@@ -36,9 +36,9 @@
 #define GPU_MAX_ATTRIBS   8
 #define GPU_MAX_VARYINGS  8
 #define GPU_MAX_RTS       4
-#define GPU_MAX_TEXTURES  4
+#define GPU_MAX_TEXTURES  16
 #define GPU_MAX_CONSTS    32
-#define GPU_MAX_SURFACES  64
+#define GPU_MAX_SURFACES  1024
 #define GPU_DEPTH_MAX     0xFFFFFFu     /* 24-bit unorm depth */
 #define GPU_SUBPIX        256           /* 1/256 pixel */
 #define GPU_GUARD         8192          /* guard band, pixels beyond the viewport on each side */
@@ -49,6 +49,7 @@ typedef struct {
     uint32_t w, h;
     gpu_format_t fmt;
     uint32_t *data;                     /* w*h words, row 0 = bottom */
+    uint8_t shared;                     /* read-only data shared between GPUs (never written) */
 } gpu_surface_t;
 
 typedef enum { GPU_TOPO_TRIANGLES = 0, GPU_TOPO_TRI_STRIP = 1, GPU_TOPO_TRI_FAN = 2 } gpu_topo_t;
@@ -244,6 +245,9 @@ typedef struct gpu {
 int gpu_init(gpu_t *g, uint32_t id, uint32_t n_gpus, p2g_mode_t own_mode, uint32_t tile_log2);
 void gpu_free(gpu_t *g);
 int gpu_add_surface(gpu_t *g, uint32_t w, uint32_t h, gpu_format_t fmt, const uint32_t *init);
+/* A read-only surface whose data (w*h words, outliving the GPU) is shared, not copied: textures that are
+ * never rendered to, cleared or uploaded. Clearing or rendering into it is an error. */
+int gpu_add_surface_shared(gpu_t *g, uint32_t w, uint32_t h, gpu_format_t fmt, const uint32_t *data);
 
 /* Owner of the pixel (x, y) of a surface of size w x h. */
 uint32_t gpu_pixel_owner(const gpu_t *g, uint32_t w, uint32_t h, uint32_t x, uint32_t y);

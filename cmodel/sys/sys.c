@@ -222,6 +222,7 @@ static void sync_surface(sys_t *s, int32_t sid)
     uint32_t ts = 1u << s->cfg->tile_log2;
     uint32_t tpr = (sd->w + ts - 1) / ts, tpc = (sd->h + ts - 1) / ts;
     int any = 0;
+    if (!s->gpu[0].dirty[sid]) return;      /* shared read-only texture */
     for (uint32_t g = 0; g < s->N; g++) {
         uint64_t bytes = 0;
         for (uint32_t t = 0; t < tpr * tpc; t++) {
@@ -253,6 +254,7 @@ static int surface_dirty(const sys_t *s, int32_t sid)
     const sys_surface_desc_t *sd = &s->scene->surf[sid];
     uint32_t ts = 1u << s->cfg->tile_log2;
     uint32_t nt = ((sd->w + ts - 1) / ts) * ((sd->h + ts - 1) / ts);
+    if (!s->gpu[0].dirty[sid]) return 0;
     for (uint32_t g = 0; g < s->N; g++)
         for (uint32_t t = 0; t < nt; t++)
             if (s->gpu[g].dirty[sid][t]) return 1;
@@ -264,6 +266,7 @@ static void clear_dirty(sys_t *s, int32_t sid)
     const sys_surface_desc_t *sd = &s->scene->surf[sid];
     uint32_t ts = 1u << s->cfg->tile_log2;
     uint32_t nt = ((sd->w + ts - 1) / ts) * ((sd->h + ts - 1) / ts);
+    if (!s->gpu[0].dirty[sid]) return;
     for (uint32_t g = 0; g < s->N; g++) memset(s->gpu[g].dirty[sid], 0, nt);
 }
 
@@ -669,8 +672,25 @@ int sys_run(const sys_scene_t *scene, const sys_config_t *cfg, sys_result_t *res
     S.N = cfg->scheme == SYS_SCHEME_SINGLE ? 1 : cfg->n_gpus;
     S.gpu = calloc(S.N, sizeof *S.gpu);
     S.valid = calloc(scene->n_surf ? scene->n_surf : 1, sizeof *S.valid);
+    uint8_t *written = calloc(scene->n_surf ? scene->n_surf : 1, 1);
+    uint32_t **zero = calloc(scene->n_surf ? scene->n_surf : 1, sizeof *zero);
     int rc = -1;
-    if (!S.gpu || !S.valid) { failf(&S, "out of memory"); goto out; }
+    if (!S.gpu || !S.valid || !written || !zero) { failf(&S, "out of memory"); goto out; }
+    /* surfaces never written in frames 0..frame are shared read-only between the GPUs (not copied) */
+    for (uint32_t f = 0; f <= cfg->frame; f++)
+        for (size_t i = 0; i < scene->frames[f].n; i++) {
+            const sys_cmd_t *c = &scene->frames[f].cmds[i];
+            if (c->kind != SYS_CMD_DRAW) { written[c->surface] = 1; continue; }
+            for (int r = 0; r < GPU_MAX_RTS; r++)
+                if (c->draw.st.rt[r] >= 0 && (uint32_t)c->draw.st.rt[r] < scene->n_surf) written[c->draw.st.rt[r]] = 1;
+            if (c->draw.st.depth_rt >= 0 && (uint32_t)c->draw.st.depth_rt < scene->n_surf) written[c->draw.st.depth_rt] = 1;
+        }
+    if ((uint32_t)scene->display < scene->n_surf) written[scene->display] = 1;
+    for (uint32_t i = 0; i < scene->n_surf; i++)
+        if (!written[i] && !scene->surf[i].init) {
+            zero[i] = calloc((size_t)scene->surf[i].w * scene->surf[i].h, 4);
+            if (!zero[i]) { failf(&S, "out of memory"); goto out; }
+        }
     for (uint32_t g = 0; g < S.N; g++) {
         int own_n = sfr(&S) ? (int)S.N : 1;
         if (gpu_init(&S.gpu[g], sfr(&S) ? g : 0, (uint32_t)own_n, cfg->own_mode, cfg->tile_log2) != 0) {
@@ -682,7 +702,9 @@ int sys_run(const sys_scene_t *scene, const sys_config_t *cfg, sys_result_t *res
             goto out;
         }
         for (uint32_t i = 0; i < scene->n_surf; i++)
-            if (gpu_add_surface(&S.gpu[g], scene->surf[i].w, scene->surf[i].h, scene->surf[i].fmt, scene->surf[i].init) < 0) {
+            if ((written[i] ? gpu_add_surface(&S.gpu[g], scene->surf[i].w, scene->surf[i].h, scene->surf[i].fmt, scene->surf[i].init)
+                            : gpu_add_surface_shared(&S.gpu[g], scene->surf[i].w, scene->surf[i].h, scene->surf[i].fmt,
+                                                     scene->surf[i].init ? scene->surf[i].init : zero[i])) < 0) {
                 failf(&S, "surface %u: bad size %ux%u or out of memory", i, scene->surf[i].w, scene->surf[i].h);
                 goto out;
             }
@@ -747,6 +769,10 @@ out:
         }
     free(S.gpu);
     free(S.valid);
+    if (zero)
+        for (uint32_t i = 0; i < scene->n_surf; i++) free(zero[i]);
+    free(zero);
+    free(written);
     net_free(&S.net);
     return rc;
 }

@@ -81,7 +81,7 @@ static int on_surface(ts_t *t, const trace_cmd_t *c)
         if (!init) return ts_fail(t, "out of memory", c->offset);
     }
     id = sys_scene_add_surface(t->s, ts->width, ts->height, fmt, init);
-    if (id < 0) return ts_fail(t, "more surfaces than the model supports (64)", c->offset);
+    if (id < 0) return ts_fail(t, "more surfaces than the model supports (GPU_MAX_SURFACES = 1024)", c->offset);
     t->map[ts->id] = id;
     if ((ts->flags & TRACE_SURF_F_DEFAULT_FB) && fmt == GPU_FMT_RGBA8 && t->s->display < 0) t->s->display = id;
     return 0;
@@ -224,7 +224,7 @@ static int on_draw(ts_t *t, const trace_cmd_t *c)
     st->depth_rt = surf_of(t, d->depth);
     for (uint32_t k = 0; k < d->n_tex; k++) {
         uint32_t u = d->tex[k].unit;
-        if (u >= GPU_MAX_TEXTURES) return ts_fail(t, "draw uses a texture unit beyond the model's 4", c->offset);
+        if (u >= GPU_MAX_TEXTURES) return ts_fail(t, "draw uses a texture unit beyond the model's 16", c->offset);
         st->tex[u] = surf_of(t, d->tex[k].surface);
         st->tex_filter[u] = (uint8_t)(d->tex[k].mag_filter == TRACE_FILTER_LINEAR ? GPU_FILTER_LINEAR : GPU_FILTER_NEAREST);
         st->tex_wrap[u] = (uint8_t)(d->tex[k].wrap_s == TRACE_WRAP_CLAMP_TO_EDGE ? GPU_WRAP_CLAMP : GPU_WRAP_REPEAT);

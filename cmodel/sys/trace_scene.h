@@ -1,7 +1,7 @@
 /* Adapter: a GPUpd trace (cmodel/trace/trace.h) -> a sys_scene_t the N-GPU model renders.
  *
  * Mapping (what the model reproduces, what it approximates):
- *   - surfaces: trace ids mapped to dense model ids (at most GPU_MAX_SURFACES); DEPTH32F stored as 24-bit
+ *   - surfaces: trace ids mapped to dense model ids (at most GPU_MAX_SURFACES = 1024); surfaces never written are shared read-only by the GPUs; DEPTH32F stored as 24-bit
  *     depth; a SURF redefinition with data mid-stream becomes an upload command;
  *   - vertex attributes: position -> attr0, colour -> attr1 (default white), texcoord0 -> attr2
  *     (default 0,0,0,1); the vertex program is the built-in MVP program (c[0..3] = MVP rows, as the trace
@@ -9,7 +9,7 @@
  *   - fragment programs by library name: "*tex*" -> texture x colour, "fs_color" -> colour x c0,
  *     "*flat*"/"*const*" -> c0, "*depth*" -> depth only, anything else -> colour (counted as approximate);
  *   - state: viewport, depth range, scissor, cull, depth, blend (SRC_ALPHA_SATURATE -> ONE), colour mask,
- *     alpha test, polygon offset; up to GPU_MAX_RTS colour targets and GPU_MAX_TEXTURES texture units;
+ *     alpha test, polygon offset; up to GPU_MAX_RTS (4) colour targets and GPU_MAX_TEXTURES (16) texture units;
  *     mirrored-repeat wrap approximated by repeat; stencil ignored.
  * Only frames 0..max_frame are loaded. */
 #ifndef GPUPD_SYS_TRACE_SCENE_H

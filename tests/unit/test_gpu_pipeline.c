@@ -276,7 +276,18 @@ static void test_draw_check(void **state)
     assert_non_null(gpu_draw_check(&g, &d));
     d = quad_draw(0, c);
     assert_null(gpu_draw_check(&g, &d));
+    /* a shared read-only texture can be sampled but neither cleared nor rendered into */
+    static const uint32_t ro[4] = {1, 2, 3, 4};
+    int sid = gpu_add_surface_shared(&g, 2, 2, GPU_FMT_RGBA8, ro);
+    assert_true(sid > 0);
+    assert_int_equal(gpu_clear(&g, sid, 0, 0xF, 0, 0, 0, 0), -1);
+    d.st.rt[0] = sid;
+    assert_non_null(gpu_draw_check(&g, &d));
+    d.st.rt[0] = 0;
+    d.st.tex[0] = sid;
+    assert_null(gpu_draw_check(&g, &d));
     gpu_free(&g);
+    assert_int_equal(ro[3], 4);
 }
 
 int main(void)
