@@ -218,6 +218,10 @@ static void stmt_data(gen_t *g)
         static const char *const srs[] = {"lane", "warp", "tid", "vertex", "prim"};
         INSN("%ss2r %s, %%%s", gd, d, srs[below(g, 5)]);
     } else if (k < 97) {
+        if (below(g, 8) == 0) {
+            INSN("%snop", gd);
+            return;
+        }
         if (below(g, 2))
             iimm(g, bb);
         else

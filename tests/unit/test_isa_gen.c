@@ -20,6 +20,8 @@
 
 static uint64_t base_seed = 1;
 static uint32_t count = 2000;
+static uint64_t op_seen[1 << ISA_F_OP_W];   /* retired instructions per opcode (coverage) */
+static uint64_t div_branches, partial_exits;
 
 static int check_one(uint64_t seed, isa_ctx_t *ctx, isa_warp_t *a, isa_warp_t *b, isa_gen_prog_t *g,
                      uint64_t *tinstr)
@@ -44,6 +46,11 @@ static int check_one(uint64_t seed, isa_ctx_t *ctx, isa_warp_t *a, isa_warp_t *b
     const char *why = NULL;
     while (steps < LIMIT && (st = isa_step(ctx, a, &rec)) == ISA_OK) {
         steps++;
+        op_seen[ISA_GET(rec.insn, OP)]++;
+        if (ISA_GET(rec.insn, OP) == ISA_OP_BRA && rec.wmask && rec.wmask != rec.active)
+            div_branches++;
+        if (ISA_GET(rec.insn, OP) == ISA_OP_EXIT && rec.wmask && rec.wmask != rec.active)
+            partial_exits++;
         if (rec.pc == g->final_pc) {
             uint32_t live = a->launch_mask & ~a->exited;
             if (final_seen++)
@@ -114,14 +121,25 @@ static void test_random_programs(void **state)
     printf("test_isa_gen: seeds %llu..%llu, %llu thread-instructions, %u programs diverged, max stack %u\n",
            (unsigned long long)base_seed, (unsigned long long)(base_seed + count - 1),
            (unsigned long long)tinstr, diverged, max_sp);
-    /* the generator must actually produce divergence (a run without it would prove nothing) */
-    if (count >= 100)
-        assert_true(diverged > count / 2);
     free(g);
     isa_warp_free(a);
     isa_warp_free(b);
     isa_ctx_free(ctx);
     assert_false(failed);
+    /* the generator must actually produce divergence and cover every opcode (a run without that would
+     * prove nothing) */
+    printf("test_isa_gen: %llu divergent branches, %llu partial exits\n", (unsigned long long)div_branches,
+           (unsigned long long)partial_exits);
+    if (count >= 100 && !failed) {
+        assert_true(diverged > count / 2);
+        assert_true(div_branches > count);
+        assert_true(partial_exits > 10);
+        for (uint32_t op = 0; op < (1u << ISA_F_OP_W); op++)
+            if (isa_op_name(op) && op_seen[op] == 0) {
+                print_error("opcode %s never retired in the random programs\n", isa_op_name(op));
+                fail();
+            }
+    }
 }
 
 /* same seed -> same program; different seeds -> different programs */
