@@ -19,7 +19,7 @@
 #define LIMIT 2000000
 
 static uint64_t base_seed = 1;
-static uint32_t count = 2000;
+static uint32_t count = 3000;
 static uint64_t op_seen[1 << ISA_F_OP_W];   /* retired instructions per opcode (coverage) */
 static uint64_t div_branches, partial_exits;
 
