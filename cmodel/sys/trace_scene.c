@@ -131,7 +131,11 @@ static int contains(const char *s, const char *w) { return s && strstr(s, w) != 
 static int on_draw(ts_t *t, const trace_cmd_t *c)
 {
     const trace_draw_t *d = &c->u.draw;
-    if (d->n_indices < 3) return 0;
+    /* draws that cannot produce a pixel are dropped (counted): no triangle, empty viewport, no target */
+    if (d->n_indices < 3 || d->state.vp_w == 0 || d->state.vp_h == 0 || (d->n_color == 0 && d->depth == TRACE_NONE)) {
+        t->info->skipped++;
+        return 0;
+    }
     sys_cmd_t *o = sys_scene_add_cmd(t->s, t->frame);
     if (!o) return ts_fail(t, "out of memory", c->offset);
     o->kind = SYS_CMD_DRAW;
