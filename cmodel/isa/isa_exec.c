@@ -209,6 +209,54 @@ uint32_t isa_warp_active(const isa_warp_t *w)
     return w->sp ? (w->stack[w->sp - 1].mask & ~w->exited) : 0;
 }
 
+/* ----- fast paths for add/mul -----
+ * The definition of every FP operation is the integer soft-float in isa_fp.c. When both operands are
+ * normal finite numbers and the host's correctly rounded (IEEE-754, round to nearest even) result is a
+ * normal finite number, that result is identical to the soft-float's by definition of correct rounding
+ * (FTZ and NaN rules cannot apply), so the interpreter takes it; every other case goes to the soft-float.
+ * Only used where host float arithmetic is binary32 SSE with no excess precision (FLT_EVAL_METHOD 0).
+ * tests/unit/test_isa_exec.c checks the interpreter's fadd/fmul/fmad against isa_f_* on random operands. */
+#include <float.h>
+#if defined(__SSE2_MATH__) && FLT_EVAL_METHOD == 0
+#define ISA_FAST_FP 1
+static inline int fast_ok(uint32_t x)
+{
+    uint32_t e = (x >> 23) & 0xffu;
+    return e - 1u < 254u;   /* 1..254: normal finite */
+}
+static inline uint32_t fast_add(uint32_t a, uint32_t b)
+{
+    if (fast_ok(a) && fast_ok(b)) {
+        float fa, fb, fr;
+        uint32_t r;
+        memcpy(&fa, &a, 4);
+        memcpy(&fb, &b, 4);
+        fr = fa + fb;
+        memcpy(&r, &fr, 4);
+        if (fast_ok(r))
+            return r;
+    }
+    return isa_f_add(a, b);
+}
+static inline uint32_t fast_mul(uint32_t a, uint32_t b)
+{
+    if (fast_ok(a) && fast_ok(b)) {
+        float fa, fb, fr;
+        uint32_t r;
+        memcpy(&fa, &a, 4);
+        memcpy(&fb, &b, 4);
+        fr = fa * fb;
+        memcpy(&r, &fr, 4);
+        if (fast_ok(r))
+            return r;
+    }
+    return isa_f_mul(a, b);
+}
+#else
+#define fast_add isa_f_add
+#define fast_mul isa_f_mul
+#endif
+
 /* ----- data operations on the lanes of `ex` ----- */
 #define FOR_LANES(ex) for (uint32_t m_ = (ex); m_; m_ &= m_ - 1) \
         for (int l = __builtin_ctz(m_), once_ = 1; once_; once_ = 0)
@@ -270,9 +318,9 @@ static void exec_data(const isa_ctx_t *ctx, isa_warp_t *w, const isa_dinsn_t *d,
         kind = ISA_DST_PRED;
         break;
     }
-    case ISA_OP_FADD: LOOP(isa_f_add(FA(l), FB(l))); break;
-    case ISA_OP_FMUL: LOOP(isa_f_mul(FA(l), FB(l))); break;
-    case ISA_OP_FMAD: LOOP(isa_f_mad(FA(l), FB(l), FC(l))); break;
+    case ISA_OP_FADD: LOOP(fast_add(FA(l), FB(l))); break;
+    case ISA_OP_FMUL: LOOP(fast_mul(FA(l), FB(l))); break;
+    case ISA_OP_FMAD: LOOP(fast_add(fast_mul(FA(l), FB(l)), FC(l))); break;
     case ISA_OP_FMIN: LOOP(isa_f_min(FA(l), FB(l))); break;
     case ISA_OP_FMAX: LOOP(isa_f_max(FA(l), FB(l))); break;
     case ISA_OP_FSETP: LOOP((uint32_t)isa_f_setp(FA(l), FB(l), d->cc)); kind = ISA_DST_PRED; break;

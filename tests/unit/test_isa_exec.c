@@ -412,6 +412,61 @@ static void test_tex(void **state)
     f->ctx->tex = NULL;
 }
 
+/* the interpreter's fadd/fmul/fmad (which may take a host fast path for normal operands and results) must
+ * equal the soft-float definition isa_f_add/isa_f_mul/isa_f_mad bit for bit, with and without modifiers */
+static uint64_t xs = 4242;
+static uint32_t xrnd(void)
+{
+    xs = xs * 6364136223846793005ull + 1442695040888963407ull;
+    return (uint32_t)(xs >> 32);
+}
+
+static uint32_t xop(void)
+{
+    static const uint32_t sp[] = {0, 0x80000000u, 0x7f800000u, 0xff800000u, 0x7fc00000u, 0x00000001u,
+                                  0x00800000u, 0x7f7fffffu, 0x3f800000u, 0xbf800000u};
+    uint32_t k = xrnd() % 8;
+    if (k == 0)
+        return sp[xrnd() % 10];
+    if (k < 3) {   /* exponents near the underflow and overflow thresholds */
+        uint32_t e = (k == 1) ? xrnd() % 30 : 230 + xrnd() % 26;
+        return (xrnd() & 0x80000000u) | (e << 23) | (xrnd() & 0x7fffffu);
+    }
+    if (k < 5)
+        return xrnd();
+    return (xrnd() & 0x80000000u) | ((100 + xrnd() % 56) << 23) | (xrnd() & 0x7fffffu);
+}
+
+static void test_fast_path_equals_definition(void **state)
+{
+    fx_t *f = *state;
+    load(f, "fadd r2, r0, r1\nfmul r3, r0, r1\nfmad r4, r0, r1, r5\nfadd r6, -|r0|, -r1\n"
+            "fmad r7, |r0|, -r1, -r5\nfmul r8, -r0, r5\nexit\n");
+    for (int rep = 0; rep < 20000; rep++) {
+        isa_warp_init(f->w, 0, 0xffffffffu);
+        uint32_t a[32], b[32], c[32];
+        for (int l = 0; l < 32; l++) {
+            a[l] = f->w->r[0][l] = xop();
+            b[l] = f->w->r[1][l] = (l & 3) == 0 ? a[l] ^ 0x80000000u : xop();   /* include cancellation */
+            c[l] = f->w->r[5][l] = xop();
+        }
+        assert_int_equal(isa_run(f->ctx, f->w, 100), ISA_DONE);
+        for (int l = 0; l < 32; l++) {
+            uint32_t na = a[l] | 0x80000000u;   /* -|a| */
+            uint32_t want[6] = {isa_f_add(a[l], b[l]), isa_f_mul(a[l], b[l]), isa_f_mad(a[l], b[l], c[l]),
+                                isa_f_add(na, b[l] ^ 0x80000000u),
+                                isa_f_mad(a[l] & 0x7fffffffu, b[l] ^ 0x80000000u, c[l] ^ 0x80000000u),
+                                isa_f_mul(a[l] ^ 0x80000000u, c[l])};
+            for (int k = 0; k < 6; k++)
+                if (f->w->r[2 + k + (k >= 3)][l] != want[k]) {
+                    print_error("op %d a 0x%08x b 0x%08x c 0x%08x: interpreter 0x%08x, soft-float 0x%08x\n", k,
+                                a[l], b[l], c[l], f->w->r[2 + k + (k >= 3)][l], want[k]);
+                    fail();
+                }
+        }
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -425,6 +480,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_errors, setup, teardown),
         cmocka_unit_test_setup_teardown(test_stack_overflow, setup, teardown),
         cmocka_unit_test_setup_teardown(test_tex, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_fast_path_equals_definition, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
