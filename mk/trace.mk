@@ -60,7 +60,7 @@ TEST_TARGETS += test-trace-convert
 
 # Regenerate the bundled trace set (slow: minutes; needs apitrace, glmark2, openarena, xvfb, faketime).
 .PHONY: traces traces-table capture-traces capture-oa-demo
-traces capture-traces: $(TRACE_TOOL)
+traces capture-traces: $(TRACE_TOOL) $(BUILD)/bin/gpupd-as
 	nice traces/capture/capture.sh all
 	$(MAKE) traces-table
 traces-table: $(TRACE_TOOL)

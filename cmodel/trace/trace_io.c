@@ -630,17 +630,32 @@ struct tr_validator {
     uint32_t width, height, n_frames_declared;
     int in_frame;
     uint32_t frames, frame_draws, draws, clears;
-    tr_vsurf_t *surf;     /* TRACE_MAX_ID + 1 entries, allocated on first use */
-    uint8_t *prog;        /* 0 undefined, 1 + stage */
+    tr_vsurf_t *surf;     /* n_surf entries, grown to the largest id defined */
+    uint8_t *prog;        /* 0 undefined, 1 + stage; n_prog entries */
+    uint32_t n_surf, n_prog;
 };
 
-static int v_alloc(tr_validator_t *v)
+/* Grow a zero-initialised table so that index id exists (ids are <= TRACE_MAX_ID, checked by the parser). */
+static int tr_grow(void **arr, uint32_t *n, uint32_t id, size_t elem)
 {
-    if (v->surf) return 0;
-    v->surf = calloc(TRACE_MAX_ID + 1, sizeof *v->surf);
-    v->prog = calloc(TRACE_MAX_ID + 1, 1);
-    return v->surf && v->prog ? 0 : -1;
+    if (id < *n) return 0;
+    uint32_t nn = *n ? *n : 16;
+    while (nn <= id) nn *= 2;
+    void *p = realloc(*arr, (size_t)nn * elem);
+    if (!p) return -1;
+    memset((char *)p + (size_t)*n * elem, 0, (size_t)(nn - *n) * elem);
+    *arr = p;
+    *n = nn;
+    return 0;
 }
+
+static const tr_vsurf_t VS_UNDEFINED = {0, 0, 0, 0, 0};
+static const tr_vsurf_t *vs_get(const tr_validator_t *v, uint32_t id)
+{
+    return id < v->n_surf ? &v->surf[id] : &VS_UNDEFINED;
+}
+static uint8_t vp_get(const tr_validator_t *v, uint32_t id) { return id < v->n_prog ? v->prog[id] : 0; }
+
 
 tr_validator_t *tr_validator_new(const trace_info_t *info)
 {
@@ -649,7 +664,6 @@ tr_validator_t *tr_validator_new(const trace_info_t *info)
     v->width = info->width;
     v->height = info->height;
     v->n_frames_declared = info->n_frames;
-    if (v_alloc(v)) { tr_validator_free(v); return NULL; }
     return v;
 }
 
@@ -664,7 +678,7 @@ void tr_validator_free(tr_validator_t *v)
 static int v_target(tr_validator_t *v, uint32_t id, int kind, const char *what, uint32_t *w, uint32_t *h,
                     uint64_t off, trace_error_t *err)
 {
-    if (!v->surf[id].defined) {
+    if (!vs_get(v, id)->defined) {
         tr_err(err, off, "%s: surface %" PRIu32 " is not defined", what, id);
         return -1;
     }
@@ -688,7 +702,7 @@ void tr_validator_deps(const tr_validator_t *v, const trace_draw_t *d, uint32_t 
     *n = 0;
     for (uint32_t i = 0; i < d->n_tex && i < TRACE_MAX_TEX; i++) {
         uint32_t s = d->tex[i].surface;
-        if (s > TRACE_MAX_ID || !v->surf[s].written) continue;
+        if (!vs_get(v, s)->written) continue;
         int dup = 0;
         for (uint32_t j = 0; j < *n; j++) dup |= deps[j] == s;
         if (!dup) deps[(*n)++] = s;
@@ -702,6 +716,10 @@ int tr_validate(tr_validator_t *v, const trace_cmd_t *cmd, uint64_t off, trace_e
     switch (cmd->type) {
     case TRACE_CMD_SURFACE: {
         const trace_surface_t *s = &cmd->u.surface;
+        if (tr_grow((void **)&v->surf, &v->n_surf, s->id, sizeof *v->surf)) {
+            tr_err(err, off, "out of memory");
+            return -1;
+        }
         tr_vsurf_t *vs = &v->surf[s->id];
         vs->defined = 1;
         vs->kind = (uint8_t)s->kind;
@@ -711,6 +729,10 @@ int tr_validate(tr_validator_t *v, const trace_cmd_t *cmd, uint64_t off, trace_e
         return 0;
     }
     case TRACE_CMD_PROGRAM:
+        if (tr_grow((void **)&v->prog, &v->n_prog, cmd->u.program.id, 1)) {
+            tr_err(err, off, "out of memory");
+            return -1;
+        }
         v->prog[cmd->u.program.id] = (uint8_t)(1 + cmd->u.program.stage);
         return 0;
     case TRACE_CMD_FRAME_BEGIN:
@@ -758,12 +780,12 @@ int tr_validate(tr_validator_t *v, const trace_cmd_t *cmd, uint64_t off, trace_e
             tr_err(err, off, "DRAW index %" PRIu32 ", expected %" PRIu32, d->index, v->frame_draws);
             return -1;
         }
-        if (d->vs_prog != TRACE_NONE && v->prog[d->vs_prog] != 1 + TRACE_STAGE_VERTEX) {
+        if (d->vs_prog != TRACE_NONE && vp_get(v, d->vs_prog) != 1 + TRACE_STAGE_VERTEX) {
             tr_err(err, off, "DRAW %" PRIu32 ": vs_prog %" PRIu32 " is not a defined vertex program", d->index,
                    d->vs_prog);
             return -1;
         }
-        if (d->fs_prog != TRACE_NONE && v->prog[d->fs_prog] != 1 + TRACE_STAGE_FRAGMENT) {
+        if (d->fs_prog != TRACE_NONE && vp_get(v, d->fs_prog) != 1 + TRACE_STAGE_FRAGMENT) {
             tr_err(err, off, "DRAW %" PRIu32 ": fs_prog %" PRIu32 " is not a defined fragment program", d->index,
                    d->fs_prog);
             return -1;
@@ -773,7 +795,7 @@ int tr_validate(tr_validator_t *v, const trace_cmd_t *cmd, uint64_t off, trace_e
         if (d->depth != TRACE_NONE && v_target(v, d->depth, TRACE_SURF_DEPTH, "DRAW depth target", &w, &h, off, err))
             return -1;
         for (uint32_t i = 0; i < d->n_tex; i++)
-            if (!v->surf[d->tex[i].surface].defined) {
+            if (!vs_get(v, d->tex[i].surface)->defined) {
                 tr_err(err, off, "DRAW %" PRIu32 ": texture unit %" PRIu32 " samples undefined surface %" PRIu32,
                        d->index, d->tex[i].unit, d->tex[i].surface);
                 return -1;
@@ -827,8 +849,9 @@ struct trace_reader {
     uint32_t zlevel;
     trace_info_t info;
     tr_validator_t *v;
-    trace_surface_t **surf;   /* TRACE_MAX_ID + 1 */
-    trace_program_t **prog;
+    trace_surface_t **surf;   /* n_surf entries (grown to the largest id seen) */
+    trace_program_t **prog;   /* n_prog entries */
+    uint32_t n_surf, n_prog;
     int done, failed;
     trace_error_t last_err;
 };
@@ -976,9 +999,7 @@ static trace_reader_t *r_open(trace_reader_t *r, trace_error_t *err)
     free(pl);
     if (rc) goto fail;
     r->v = tr_validator_new(&r->info);
-    r->surf = calloc(TRACE_MAX_ID + 1, sizeof *r->surf);
-    r->prog = calloc(TRACE_MAX_ID + 1, sizeof *r->prog);
-    if (!r->v || !r->surf || !r->prog) { tr_err(err, coff, "out of memory"); goto fail; }
+    if (!r->v) { tr_err(err, coff, "out of memory"); goto fail; }
     return r;
 fail:
     trace_reader_close(r);
@@ -1018,11 +1039,11 @@ uint32_t trace_reader_zlevel(const trace_reader_t *r) { return r->zlevel; }
 
 const trace_surface_t *trace_reader_surface(const trace_reader_t *r, uint32_t id)
 {
-    return id <= TRACE_MAX_ID && r->surf ? r->surf[id] : NULL;
+    return id < r->n_surf ? r->surf[id] : NULL;
 }
 const trace_program_t *trace_reader_program(const trace_reader_t *r, uint32_t id)
 {
-    return id <= TRACE_MAX_ID && r->prog ? r->prog[id] : NULL;
+    return id < r->n_prog ? r->prog[id] : NULL;
 }
 
 static char *xstrdup(const char *s)
@@ -1047,6 +1068,7 @@ static int keep_copy(trace_reader_t *r, const trace_cmd_t *cmd)
             if (k->data) memcpy(k->data, s->data, s->data_len);
         }
         if (!k->label || (s->data_len && !k->data)) { free_surface(k); return -1; }
+        if (tr_grow((void **)&r->surf, &r->n_surf, s->id, sizeof *r->surf)) { free_surface(k); return -1; }
         free_surface(r->surf[s->id]);
         r->surf[s->id] = k;
     } else if (cmd->type == TRACE_CMD_PROGRAM) {
@@ -1059,6 +1081,7 @@ static int keep_copy(trace_reader_t *r, const trace_cmd_t *cmd)
         k->origin = xstrdup(p->origin);
         if (!k->words || !k->name || !k->origin) { free_program(k); return -1; }
         if (p->n_words) memcpy(k->words, p->words, (size_t)p->n_words * 4);
+        if (tr_grow((void **)&r->prog, &r->n_prog, p->id, sizeof *r->prog)) { free_program(k); return -1; }
         free_program(r->prog[p->id]);
         r->prog[p->id] = k;
     }
@@ -1118,8 +1141,8 @@ void trace_reader_close(trace_reader_t *r)
 {
     if (!r) return;
     if (r->f) fclose(r->f);
-    if (r->surf) for (uint32_t i = 0; i <= TRACE_MAX_ID; i++) free_surface(r->surf[i]);
-    if (r->prog) for (uint32_t i = 0; i <= TRACE_MAX_ID; i++) free_program(r->prog[i]);
+    for (uint32_t i = 0; i < r->n_surf; i++) free_surface(r->surf[i]);
+    for (uint32_t i = 0; i < r->n_prog; i++) free_program(r->prog[i]);
     free(r->surf);
     free(r->prog);
     tr_validator_free(r->v);

@@ -540,7 +540,7 @@ class Converter:
                     flags |= F_FS_APPROX
                     self.note('fragment: texenv %s approximated by fs_tex_modulate' % '+'.join(envs))
             if self.color_mask == 0:
-                fs = 'fs_depth_only'
+                fs = 'fs_depth'
             mvp = mat_mul(self.stacks['GL_PROJECTION'][-1], self.stacks['GL_MODELVIEW'][-1])
             vs_cost = 4 + 1 + (2 * len(units))
             fs_cost = 1 + len(units)
@@ -620,6 +620,9 @@ class Converter:
             for n, loc in unames.items():
                 if re.search(r'modelviewprojection|mvp', n, re.I) and len(prog.values.get(loc, [])) == 16:
                     mvp = prog.values[loc]
+            direct = re.search(r'gl_Position\s*=\s*vec4\s*\(\s*\w+', vs_src)
+            if mvp is None and direct:
+                mvp = list(IDENT)       # position already in clip space (full-screen passes): exact
             if mvp is None:
                 pm = next((prog.values.get(l) for n, l in unames.items() if re.search(r'proj', n, re.I)), None)
                 mv = next((prog.values.get(l) for n, l in unames.items() if re.search(r'modelview|mv\b', n, re.I)), None)
@@ -629,7 +632,7 @@ class Converter:
                     mvp = list(IDENT)
                     flags |= F_VS_APPROX
                     self.note('GLSL: no MVP uniform found (identity used)')
-            if not re.search(r'gl_Position\s*=\s*\w+\s*\*\s*(vec4\s*\(\s*)?\w+', vs_src):
+            if not direct and not re.search(r'gl_Position\s*=\s*\w+\s*\*\s*(vec4\s*\(\s*)?\w+', vs_src):
                 flags |= F_VS_APPROX
                 self.note('GLSL: gl_Position is not MVP * position (approximated)')
             tex_name = next((n for n in names if re.search(r'tex|uv', n, re.I)), None)
@@ -648,7 +651,7 @@ class Converter:
             # samplers -> units
             texunits = []
             for m in re.finditer(r'uniform\s+sampler2D\s+(\w+)', fs_src + vs_src):
-                loc = prog.uniforms and unames.get(m.group(1))
+                loc = unames.get(m.group(1))
                 unit = int(prog.values.get(loc, [0])[0]) if loc is not None else 0
                 if self.bound_tex[unit] and (unit, self.bound_tex[unit]) not in texunits:
                     texunits.append((unit, self.bound_tex[unit]))
@@ -663,7 +666,7 @@ class Converter:
             else:
                 fs = 'fs_color'
             if self.color_mask == 0:
-                fs = 'fs_depth_only'
+                fs = 'fs_depth'
             fs_simple = (uval and len(uval) == 4) or re.fullmatch(
                 r'\s*gl_FragColor\s*=\s*(v_?colou?r|texture2D\s*\([^;]*\)(\s*\*\s*\w+)?)\s*;\s*', fs_main)
             if not fs_simple:
@@ -1065,14 +1068,20 @@ class Converter:
 def count_frames(path):
     """Draw calls per frame (from apitrace dump-like pickle) for picking frames."""
     p = subprocess.Popen(['apitrace', 'pickle', '--symbolic', path], stdout=subprocess.PIPE)
-    counts = [0]
+    counts, tris = [0], [0]
     draws = ('glDrawElements', 'glDrawArrays', 'glDrawRangeElements', 'glEnd', 'glDrawElementsBaseVertex')
     for no, name, args, ret, flags in calls(p.stdout):
         if name in SWAPS:
             counts.append(0)
+            tris.append(0)
         elif name in draws:
             counts[-1] += 1
+            a = dict(args)
+            if str(a.get('mode', '')).startswith('GL_TRIANGLE') or a.get('mode') in ('GL_QUADS', 'GL_POLYGON'):
+                tris[-1] += max(int(a.get('count', 0) or 0) - (0 if a.get('mode') == 'GL_TRIANGLES' else 2), 0) // (
+                    3 if a.get('mode') == 'GL_TRIANGLES' else 1)
     p.wait()
+    count_frames.tris = tris
     return counts
 
 
@@ -1101,22 +1110,26 @@ def load_ppd(path):
 
 
 def assemble_library(assembler, shader_dir):
-    """name -> ISA words, from the shader library, when the assembler exists (else programs stay empty)."""
+    """name -> ISA program as u32 words (each 64-bit instruction = low word, high word), from the shader
+    library cmodel/shaders/NAME.s, when the assembler exists (else programs carry names only)."""
+    import tempfile
     words = {}
     if not assembler or not os.access(assembler, os.X_OK) or not os.path.isdir(shader_dir):
         return words
-    for fn in sorted(os.listdir(shader_dir)):
-        if not fn.endswith('.s'):
-            continue
-        try:
-            out = subprocess.run([assembler, os.path.join(shader_dir, fn), '-o', '-', '--format', 'hex'],
-                                 capture_output=True, text=True, timeout=30)
-        except (OSError, subprocess.TimeoutExpired):
-            continue
-        if out.returncode == 0:
-            ws = [int(x, 16) for x in out.stdout.split() if re.fullmatch(r'(0x)?[0-9a-fA-F]{1,8}', x)]
-            if ws:
-                words[fn[:-2]] = ws
+    with tempfile.TemporaryDirectory() as td:
+        for fn in sorted(os.listdir(shader_dir)):
+            if not fn.endswith('.s'):
+                continue
+            out = os.path.join(td, fn + '.bin')
+            try:
+                r = subprocess.run([assembler, os.path.join(shader_dir, fn), '-o', out], capture_output=True,
+                                   timeout=30)
+            except (OSError, subprocess.TimeoutExpired):
+                continue
+            if r.returncode == 0 and os.path.exists(out):
+                data = open(out, 'rb').read()
+                if data and len(data) % 8 == 0:
+                    words[fn[:-2]] = list(struct.unpack('<%dI' % (len(data) // 4), data))
     return words
 
 
@@ -1139,8 +1152,9 @@ def main():
     ap.add_argument('--meta', help='write a JSON summary (frames, swap call numbers, counts, notes)')
     a = ap.parse_args()
     if a.stats:
-        for i, c in enumerate(count_frames(a.trace)):
-            print(i, c)
+        counts = count_frames(a.trace)
+        for i, c in enumerate(counts):      # frame, draw calls, approximate triangles
+            print(i, c, count_frames.tris[i])
         return 0
     cv = Converter(a)
     cv.ppd = load_ppd(a.ppd)

@@ -15,7 +15,7 @@ ROOT=$PWD
 WORK=${WORK:-$ROOT/build/capture}
 OUT=${OUT:-$ROOT/traces}
 TOOL=${TOOL:-$ROOT/build/bin/gpupd-trace}
-CONV="/usr/bin/python3 $ROOT/traces/capture/apitrace2gpupd.py"
+CONV="/usr/bin/python3 $ROOT/traces/capture/apitrace2gpupd.py --assembler $ROOT/build/bin/gpupd-as --shaders $ROOT/cmodel/shaders"
 W=640; H=480
 export LIBGL_ALWAYS_SOFTWARE=1 GALLIUM_DRIVER=llvmpipe MESA_LOADER_DRIVER_OVERRIDE=swrast
 export vblank_mode=0
@@ -111,8 +111,9 @@ do_oa() {
   [ -s "$d/raw.trace" ] || { log "openarena capture failed"; tail "$d/capture.log"; return 1; }
   grep -a 'frames.*seconds' "$d/capture.log" >&2 || true
   $CONV "$d/raw.trace" --stats > "$d/frames.txt"
-  # Busy frames: OA_NFRAMES frames evenly spread over those with 300..800 draw calls (or OA_FRAMES="a b ...").
-  local frames=${OA_FRAMES:-$(awk '$2 >= 300 && $2 <= 800 {print $1}' "$d/frames.txt" |
+  # Busy frames: OA_NFRAMES frames evenly spread over those with 300..800 draw calls and >= 5000 triangles
+  # (in-game, not the loading screen), or OA_FRAMES="a b ...".
+  local frames=${OA_FRAMES:-$(awk '$2 >= 300 && $2 <= 800 && $3 >= 5000 {print $1}' "$d/frames.txt" |
       awk -v n="$OA_NFRAMES" '{f[NR]=$1} END {for (i = 0; i < n && NR; i++) printf "%s ", f[1 + int(i * (NR - 1) / (n > 1 ? n - 1 : 1))]}')}
   [ -n "$frames" ] || { log "openarena: no frame with 300..800 draws"; return 1; }
   for f in $frames; do
