@@ -15,8 +15,8 @@
 //   S4 row walk            -> ROWS tile rows per cycle (linear mode); diag mode is one closed-form step
 //   OUT output register    -> out_valid/out_ready
 // Throughput: one primitive per cycle unless a linear-mode primitive spans more than ROWS tile rows
-// (at most min(rows, n) rows are walked: owners repeat with period n). Latency: 4 cycles from the input
-// handshake to out_valid, plus ceil(min(rows,n)/ROWS)-1 walk cycles.
+// (at most min(rows, n) rows are walked: owners repeat with period n). Latency: out_valid rises 5 cycles
+// after the input handshake (five registers), plus ceil(min(rows,n)/ROWS)-1 walk cycles.
 // Configuration inputs are quasi-static: change them only while busy_o is low, then wait 2 cycles.
 module p2g_mapper #(
   parameter integer MAX_GPUS = 16,   // mask width; n (cfg_n_gpus_i) must be 1..MAX_GPUS, MAX_GPUS <= 64

@@ -328,7 +328,8 @@ static int parse_list(const char *s, uint32_t *out, int *n)
     return *n ? 0 : -1;
 }
 
-static void write_gtkw(const char *tmpl, const char *out, const char *fst, uint64_t t0)
+/* Copy the saved view, pointing it at this FST and time, with the mask widths of this MAX_GPUS. */
+static void write_gtkw(const char *tmpl, const char *out, const char *fst, uint64_t t0, uint32_t max_gpus)
 {
     FILE *in = fopen(tmpl, "r"), *o = fopen(out, "w");
     if (!in || !o) {
@@ -344,7 +345,12 @@ static void write_gtkw(const char *tmpl, const char *out, const char *fst, uint6
         else if (!strncmp(line, "[dumpfile_mtime]", 16) || !strncmp(line, "[dumpfile_size]", 15) ||
                  !strncmp(line, "[savefile]", 10))
             continue;
-        else fputs(line, o);
+        else {
+            char *br = strstr(line, "[15:0]");
+            if (br && (strstr(line, "out_mask_o[") || strstr(line, "s4_acc[")))
+                fprintf(o, "%.*s[%u:0]\n", (int)(br - line), line, max_gpus - 1);
+            else fputs(line, o);
+        }
     }
     fclose(in);
     fclose(o);
@@ -404,7 +410,7 @@ int main(int argc, char **argv)
     if (o.waves) {
         char gtkw[1024];
         snprintf(gtkw, sizeof gtkw, "%s.gtkw", o.waves);
-        write_gtkw(o.gtkw_template, gtkw, o.waves, 0);
+        write_gtkw(o.gtkw_template, gtkw, o.waves, 0, prm.max_gpus);
         printf("cosim-p2g: waveform %s, view %s\n", o.waves, gtkw);
     }
     if (fail) {
@@ -416,8 +422,8 @@ int main(int argc, char **argv)
         uint64_t from = r.fail_cycle > o.window ? r.fail_cycle - o.window : 0;
         result_t r2;
         run(&o, argv[0], fst, from, r.fail_cycle + 2, 0, &r2);
-        /* time of cycle k's input change: 2 reset cycles of 10 units, then 10 per cycle, +1 */
-        write_gtkw(o.gtkw_template, gtkw, fst, 20 + 10 * from);
+        /* waveform time of cycle k (ps): 2 reset cycles of 10 ns, then 10 ns per cycle */
+        write_gtkw(o.gtkw_template, gtkw, fst, 20000 + 10000 * from, p2g_dut_params().max_gpus);
         fprintf(stderr, "  waveform: %s (cycles %" PRIu64 "..%" PRIu64 ")\n  view:     gtkwave %s\n", fst, from,
                 r.fail_cycle + 2, gtkw);
         fprintf(stderr, "cosim-p2g: FAIL\n");

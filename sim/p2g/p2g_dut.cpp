@@ -2,6 +2,7 @@
 #include "p2g_dut.h"
 
 #include <cstdint>
+#include <cstdlib>
 
 #include "Vp2g_mapper.h"
 #include "verilated.h"
@@ -41,8 +42,8 @@ static void dump_now(p2g_dut_t *d)
 #endif
 }
 
-// One clock period is 10 time units (1 ns each, timescale 1ns/1ps): inputs change at +1 after the falling
-// edge, the rising edge is at +5, the falling edge at +10.
+// Waveform time is in ps (the RTL's 1ns/1ps precision). One clock period is 10 ns: inputs change 1 ns after
+// the falling edge, the rising edge is at +5 ns, the falling edge at +10 ns.
 static void edge(p2g_dut_t *d, int clk, uint64_t dt)
 {
     d->top->clk_i = clk;
@@ -77,7 +78,7 @@ extern "C" p2g_dut_t *p2g_dut_new(const char *fst_path)
     d->top->cfg_width_i = 1;
     d->top->cfg_height_i = 1;
     d->top->eval();
-    edge(d, 0, 1); edge(d, 1, 4); edge(d, 0, 5); edge(d, 0, 1); edge(d, 1, 4); edge(d, 0, 5);
+    edge(d, 0, 1000); edge(d, 1, 4000); edge(d, 0, 5000); edge(d, 0, 1000); edge(d, 1, 4000); edge(d, 0, 5000);
     d->top->rst_ni = 1;
     d->top->eval();
     return d;
@@ -89,6 +90,11 @@ extern "C" void p2g_dut_free(p2g_dut_t *d)
     if (d->fst) { d->fst->close(); delete d->fst; }
 #endif
     d->top->final();
+#if VM_COVERAGE
+    // coverage build: write the counters of this run (the file named by VL_COVERAGE_FILE, else ./coverage.dat)
+    const char *cov = std::getenv("VL_COVERAGE_FILE");
+    d->ctx->coveragep()->write(cov ? cov : "coverage.dat");
+#endif
     delete d->top;
     delete d->ctx;
     delete d;
@@ -118,7 +124,7 @@ extern "C" void p2g_dut_eval(p2g_dut_t *d, const p2g_hw_in_t *in, p2g_hw_out_t *
     t->in_flags_i = in->in.flags & 3;
     t->out_ready_i = in->out_ready ? 1 : 0;
     t->eval();
-    d->time += 1;
+    d->time += 1000;
     dump_now(d);
     out->in_ready = t->in_ready_o;
     out->out_valid = t->out_valid_o;
@@ -130,8 +136,8 @@ extern "C" void p2g_dut_eval(p2g_dut_t *d, const p2g_hw_in_t *in, p2g_hw_out_t *
 
 extern "C" void p2g_dut_clock(p2g_dut_t *d)
 {
-    edge(d, 1, 4);
-    edge(d, 0, 5);
+    edge(d, 1, 4000);
+    edge(d, 0, 5000);
 }
 
 extern "C" void p2g_dut_dump(p2g_dut_t *d, int on) { d->dump = on; }

@@ -1,0 +1,76 @@
+#!/usr/bin/env python3
+"""Summarise a Verilator coverage.dat: line (v_line + v_branch points) and toggle coverage per RTL file of a
+unit, plus the list of uncovered points. Usage: coverage_report.py [--unit NAME] [--min-line PCT]
+[--min-toggle PCT] coverage.dat   (exit 1 if a minimum is given and not met)."""
+import argparse
+import collections
+import re
+import sys
+
+
+def parse(path):
+    pts = []
+    with open(path, encoding="latin-1") as f:
+        for line in f:
+            if not line.startswith("C '"):
+                continue
+            m = re.match(r"C '(.*)' (\d+)\s*$", line)
+            if not m:
+                continue
+            fields = dict(kv.split("\x02", 1) for kv in m.group(1).split("\x01")[1:] if "\x02" in kv)
+            pts.append((fields, int(m.group(2))))
+    return pts
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("dat")
+    ap.add_argument("--unit", default="")
+    ap.add_argument("--min-line", type=float, default=None)
+    ap.add_argument("--min-toggle", type=float, default=None)
+    a = ap.parse_args()
+    pts = parse(a.dat)
+    if not pts:
+        print(f"coverage_report: no coverage points in {a.dat}")
+        return 1
+    kind_of = lambda f: "toggle" if f.get("page", "").startswith("v_toggle") else "line"
+    tot = collections.Counter()
+    hit = collections.Counter()
+    per_file = collections.defaultdict(collections.Counter)
+    missed = collections.defaultdict(list)
+    for f, n in pts:
+        k = kind_of(f)
+        tot[k] += 1
+        per_file[(f.get("f", "?"), k)]["tot"] += 1
+        if n > 0:
+            hit[k] += 1
+            per_file[(f.get("f", "?"), k)]["hit"] += 1
+        else:
+            missed[k].append(f"{f.get('f','?')}:{f.get('l','?')} {f.get('o','')}".strip())
+    print(f"coverage {a.unit}: {a.dat}")
+    res = {}
+    for k in ("line", "toggle"):
+        pct = 100.0 * hit[k] / tot[k] if tot[k] else 0.0
+        res[k] = pct
+        print(f"  {k:6s} {hit[k]:6d}/{tot[k]:<6d} {pct:6.2f}%")
+    for (fn, k), c in sorted(per_file.items()):
+        print(f"    {fn:40s} {k:6s} {c['hit']:6d}/{c['tot']:<6d} {100.0*c['hit']/c['tot']:6.2f}%")
+    for k in ("line", "toggle"):
+        if missed[k]:
+            print(f"  uncovered {k} points ({len(missed[k])}):")
+            for m in missed[k][:60]:
+                print(f"    {m}")
+            if len(missed[k]) > 60:
+                print(f"    ... {len(missed[k]) - 60} more")
+    ok = True
+    if a.min_line is not None and res["line"] < a.min_line:
+        print(f"FAIL: line coverage {res['line']:.2f}% below {a.min_line}%")
+        ok = False
+    if a.min_toggle is not None and res["toggle"] < a.min_toggle:
+        print(f"FAIL: toggle coverage {res['toggle']:.2f}% below {a.min_toggle}%")
+        ok = False
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

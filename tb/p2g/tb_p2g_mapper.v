@@ -1,0 +1,170 @@
+`timescale 1ns/1ps
+`default_nettype none
+// Self-checking Icarus testbench of p2g_mapper. Stimulus and expected masks come from a vector file
+// written by tb/p2g/p2g_vectors.c (the C functional definition); valid gaps and output backpressure come
+// from a 32-bit LFSR seeded by +seed=, so runs are replayable. Prints PASS with the number of checks, or
+// the first difference and FAIL (then $fatal).
+//   vvp tb.vvp +vectors=FILE [+seed=N] [+gap=PCT] [+stall=PCT] [+vcd=FILE]
+module tb_p2g_mapper;
+  parameter integer MAX_GPUS = 16;
+  parameter integer ROWS     = 2;
+  localparam integer MAXREC  = 200000;
+
+  reg clk = 1'b0, rst_n = 1'b0;
+  always #5 clk = ~clk;
+
+  reg  [6:0]  cfg_n = 7'd1;
+  reg  [14:0] cfg_w = 15'd1, cfg_h = 15'd1;
+  reg  [3:0]  cfg_ts = 4'd5;
+  reg         cfg_mode = 1'b0;
+  reg  [13:0] sc_x0 = 14'd0, sc_y0 = 14'd0, sc_x1 = 14'd0, sc_y1 = 14'd0;
+  reg         in_valid = 1'b0;
+  wire        in_ready;
+  reg  [31:0] in_id = 32'd0;
+  reg  [15:0] in_tag = 16'd0;
+  reg  [23:0] x0 = 24'd0, y0 = 24'd0, x1 = 24'd0, y1 = 24'd0, x2 = 24'd0, y2 = 24'd0;
+  reg  [1:0]  flags = 2'd0;
+  wire        out_valid;
+  reg         out_ready = 1'b0;
+  wire [31:0] out_id;
+  wire [15:0] out_tag;
+  wire [MAX_GPUS-1:0] out_mask;
+  wire        busy;
+
+  p2g_mapper #(.MAX_GPUS(MAX_GPUS), .ROWS(ROWS)) dut (
+    .clk_i(clk), .rst_ni(rst_n),
+    .cfg_n_gpus_i(cfg_n), .cfg_width_i(cfg_w), .cfg_height_i(cfg_h), .cfg_tile_log2_i(cfg_ts),
+    .cfg_mode_i(cfg_mode), .cfg_sc_x0_i(sc_x0), .cfg_sc_y0_i(sc_y0), .cfg_sc_x1_i(sc_x1), .cfg_sc_y1_i(sc_y1),
+    .in_valid_i(in_valid), .in_ready_o(in_ready), .in_prim_id_i(in_id), .in_tag_i(in_tag),
+    .in_x0_i(x0), .in_y0_i(y0), .in_x1_i(x1), .in_y1_i(y1), .in_x2_i(x2), .in_y2_i(y2), .in_flags_i(flags),
+    .out_valid_o(out_valid), .out_ready_i(out_ready), .out_prim_id_o(out_id), .out_tag_o(out_tag),
+    .out_mask_o(out_mask), .busy_o(busy));
+
+  reg [287:0] mem [0:MAXREC-1];
+  reg [1023:0] vectors, vcd;
+  integer seed, gap, stall;
+  reg [31:0] lfsr_in, lfsr_out;
+  integer rd, chk, sent, expected_total, cycles, idle;
+
+  function [31:0] lfsr_next(input [31:0] s);  // Galois LFSR, taps 32,22,2,1
+    lfsr_next = s[0] ? ((s >> 1) ^ 32'h80200003) : (s >> 1);
+  endfunction
+  // percent chance from the LFSR's low 7 bits folded to 0..99
+  function chance(input [31:0] s, input integer pct);
+    chance = ((s[15:0] % 100) < pct);
+  endfunction
+
+  // next primitive record index at or after i (skips configs); returns MAXREC at the end marker
+  function integer next_prim(input integer i);
+    integer j;
+    begin
+      j = i;
+      while (j < MAXREC && mem[j][287:284] != 4'h2 && mem[j][287:284] != 4'hf) j = j + 1;
+      if (j >= MAXREC || mem[j][287:284] == 4'hf) next_prim = MAXREC; else next_prim = j;
+    end
+  endfunction
+
+  // checker: outputs come in input order; walk the primitive records. Handshakes are sampled at the rising
+  // edge (pre-edge values), so the driver learns of an input handshake through `accepted`.
+  reg accepted = 1'b0;
+  integer nchk = 0;
+  always @(posedge clk) begin
+    accepted <= in_valid && in_ready;
+    if (rst_n) begin
+      cycles <= cycles + 1;
+      if (out_valid && out_ready) begin
+        chk = next_prim(chk);
+        if (chk >= MAXREC) begin
+          $display("FAIL: output id=%h with no primitive outstanding (cycle %0d)", out_id, cycles);
+          $fatal(1);
+        end
+        if (out_id !== mem[chk][283:252] || out_tag !== mem[chk][251:236] ||
+            out_mask !== mem[chk][MAX_GPUS-1:0]) begin
+          $display("FAIL at cycle %0d, vector record %0d (line %0d of %0s):", cycles, chk, chk + 1, vectors);
+          $display("  prim_id DUT %h expected %h", out_id, mem[chk][283:252]);
+          $display("  tag     DUT %h expected %h", out_tag, mem[chk][251:236]);
+          $display("  mask    DUT %h expected %h", out_mask, mem[chk][MAX_GPUS-1:0]);
+          $display("  reproduce: make sim-p2g (seed %0d)", seed);
+          $fatal(1);
+        end
+        chk = chk + 1;
+        nchk = nchk + 1;
+        idle <= 0;
+      end else begin
+        idle <= idle + 1;
+        if (idle > 20000) begin
+          $display("FAIL: watchdog, no output for 20000 cycles at cycle %0d", cycles);
+          $fatal(1);
+        end
+      end
+    end
+  end
+
+  // output backpressure, changed after each falling edge
+  always @(negedge clk) begin
+    lfsr_out = lfsr_next(lfsr_out);
+    out_ready <= !chance(lfsr_out, stall);
+  end
+
+  integer k;
+  initial begin
+    if (!$value$plusargs("vectors=%s", vectors)) begin
+      $display("FAIL: give +vectors=FILE"); $fatal(1);
+    end
+    if (!$value$plusargs("seed=%d", seed)) seed = 1;
+    if (!$value$plusargs("gap=%d", gap)) gap = 20;
+    if (!$value$plusargs("stall=%d", stall)) stall = 30;
+    if ($value$plusargs("vcd=%s", vcd)) begin
+      $dumpfile(vcd); $dumpvars(0, tb_p2g_mapper);
+    end
+    for (k = 0; k < MAXREC; k = k + 1) mem[k] = {4'hf, 284'd0};
+    if (!$value$plusargs("nrec=%d", k)) k = MAXREC;
+    $readmemh(vectors, mem, 0, k - 1);
+    lfsr_in = 32'h1234567 ^ seed; lfsr_out = 32'hace1 ^ (seed << 3);
+    if (lfsr_in == 0) lfsr_in = 32'h1;      // an all-zero LFSR would stay zero
+    if (lfsr_out == 0) lfsr_out = 32'h1;
+    chk = 0; sent = 0; cycles = 0; idle = 0; expected_total = 0;
+    for (k = 0; k < MAXREC && mem[k][287:284] != 4'hf; k = k + 1)
+      if (mem[k][287:284] == 4'h2) expected_total = expected_total + 1;
+    repeat (3) @(negedge clk);
+    rst_n = 1'b1;
+    rd = 0;
+    while (mem[rd][287:284] != 4'hf) begin
+      @(negedge clk);
+      if (mem[rd][287:284] == 4'h1) begin
+        // configuration: wait until every primitive sent so far is checked and the unit is idle, change
+        // it, then let it settle 3 cycles (the configuration is quasi-static)
+        while (nchk != sent || busy) @(negedge clk);
+        cfg_n = mem[rd][283:277]; cfg_w = mem[rd][276:262]; cfg_h = mem[rd][261:247];
+        cfg_ts = mem[rd][246:243]; cfg_mode = mem[rd][242];
+        sc_x0 = mem[rd][241:228]; sc_y0 = mem[rd][227:214]; sc_x1 = mem[rd][213:200]; sc_y1 = mem[rd][199:186];
+        repeat (3) @(negedge clk);
+      end else begin
+        // primitive: random gap before valid, then hold valid and data until accepted
+        lfsr_in = lfsr_next(lfsr_in);
+        while (chance(lfsr_in, gap)) begin
+          @(negedge clk);
+          lfsr_in = lfsr_next(lfsr_in);
+        end
+        in_id = mem[rd][283:252]; in_tag = mem[rd][251:236];
+        x0 = mem[rd][235:212]; y0 = mem[rd][211:188]; x1 = mem[rd][187:164];
+        y1 = mem[rd][163:140]; x2 = mem[rd][139:116]; y2 = mem[rd][115:92]; flags = mem[rd][91:90];
+        in_valid = 1'b1;
+        @(negedge clk);
+        while (!accepted) @(negedge clk);
+        in_valid = 1'b0;
+        sent = sent + 1;
+      end
+      rd = rd + 1;
+    end
+    while (nchk != sent || busy) @(negedge clk);
+    if (expected_total == 0 || nchk != expected_total) begin
+      $display("FAIL: %0d of %0d primitives checked", nchk, expected_total);
+      $fatal(1);
+    end
+    $display("PASS: tb_p2g_mapper MAX_GPUS=%0d ROWS=%0d: %0d primitives, %0d masks checked, %0d cycles",
+             MAX_GPUS, ROWS, sent, nchk, cycles);
+    $finish;
+  end
+endmodule
+`default_nettype wire
