@@ -126,3 +126,13 @@ TEST_TARGETS     += test-p2g-coverage
 TEST_TARGETS     += test-p2g-cli test-p2g-sim test-p2g-cosim test-p2g-cosim-failure test-p2g-waves lint-p2g
 COVERAGE_TARGETS += coverage-p2g
 LINT_TARGETS     += lint-p2g
+
+# ------------------------------------------------------------------ benchmark: co-simulation speed
+# Fixed workload (seed 0x5eed, 1M primitives per variant, no waveform); prints cycles/s and primitives/s.
+.PHONY: bench-p2g
+bench-p2g: $(P2G_COSIM_BINS)
+	@for v in $(P2G_VARIANTS); do \
+	  gl=$$( [ $$v = 16_2 ] && echo 1,3,16 || echo 1,5,33,64 ); \
+	  $(BUILD)/cosim/p2g_$$v/cosim-p2g --seed 0x5eed --prims 1000000 --configs 60 --gpus $$gl --quiet | grep 'cycles,' ; \
+	done
+BENCH_TARGETS += bench-p2g
