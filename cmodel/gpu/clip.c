@@ -155,24 +155,36 @@ int gpu_clip_triangle(const gpu_draw_t *d, const gpu_shaded_tri_t *in, gpu_mode_
             proj->p2g.flags = P2G_FLAG_NEAR_CLIP;
             return 1;
         }
-        gpu_screen_tri_t t;
-        cvert_t cv[3];
-        for (int i = 0; i < 3; i++) memcpy(cv[i].a, in->v[i], sizeof cv[i].a);
-        if (!emit(d, in, &cv[0], &cv[1], &cv[2], &t)) {
+        /* the same snapping and culling the render side applies (positions only) */
+        int32_t x[3], y[3];
+        for (int i = 0; i < 3; i++) {
+            float z, iw;
+            if (!(in->v[i][0][3] > 0.0f)) { proj->p2g.flags = P2G_FLAG_CULLED; return 1; }
+            to_window(d, in->v[i][0], &x[i], &y[i], &z, &iw);
+        }
+        if (cull_tri(d, x, y)) {
             proj->p2g.flags = P2G_FLAG_CULLED;
             return 1;
         }
         for (int i = 0; i < 3; i++) {
-            proj->p2g.x[i] = t.x[i];
-            proj->p2g.y[i] = t.y[i];
+            proj->p2g.x[i] = x[i];
+            proj->p2g.y[i] = y[i];
         }
         return 1;
     }
 
     if (!need) {
-        cvert_t cv[3];
-        for (int i = 0; i < 3; i++) memcpy(cv[i].a, in->v[i], sizeof cv[i].a);
-        return emit(d, in, &cv[0], &cv[1], &cv[2], &out[0]);
+        gpu_screen_tri_t *o = &out[0];
+        for (int i = 0; i < 3; i++)
+            if (!(in->v[i][0][3] > 0.0f)) return 0;
+        o->prim = in->prim;
+        o->tag = in->tag;
+        o->flags = 0;
+        for (int i = 0; i < 3; i++) {
+            to_window(d, in->v[i][0], &o->x[i], &o->y[i], &o->z[i], &o->inv_w[i]);
+            memcpy(o->var[i], &in->v[i][1], sizeof o->var[i]);
+        }
+        return cull_tri(d, o->x, o->y) ? 0 : 1;
     }
 
     /* Sutherland-Hodgman against the planes that matter */

@@ -302,7 +302,8 @@ static int vf_step(gpu_t *g)
             snprintf(g->err, sizeof g->err, "vertex fetch: primitive %u of the draw reads outside its index/vertex buffer", p->prim);
             return -1;
         }
-        memset(t->attr, 0, sizeof t->attr);
+        for (int i = 0; i < 3; i++)
+            memset(&t->attr[i][d->n_attribs], 0, sizeof(float) * 4 * (GPU_MAX_ATTRIBS - d->n_attribs));
         for (int i = 0; i < 3; i++)
             for (uint32_t a = 0; a < d->n_attribs; a++)
                 memcpy(t->attr[i][a], &d->attribs[((size_t)t->vid[i] * d->n_attribs + a) * 4], sizeof t->attr[i][a]);
@@ -316,7 +317,7 @@ static int vf_step(gpu_t *g)
 
 static void vs_builtin(const gpu_draw_t *d, const float in[GPU_MAX_ATTRIBS][4], float out[1 + GPU_MAX_VARYINGS][4])
 {
-    memset(out, 0, sizeof(float) * (1 + GPU_MAX_VARYINGS) * 4);
+    memset(out + 1, 0, sizeof(float) * GPU_MAX_VARYINGS * 4);
     /* GPU_VS_MVP: rows of the MVP matrix in C[0..3]; float multiply-add in a fixed order */
     for (int r = 0; r < 4; r++) {
         float acc = d->vs_consts[r][0] * in[0][0];
@@ -333,6 +334,21 @@ static int vs_step(gpu_t *g)
 {
     int moved = 0;
     const gpu_draw_t *d = g->draw;
+    if (d->vs_kind != GPU_VS_ISA) {
+        /* built-in program: shade straight from the input slot into the output slot */
+        gpu_vtx_tri_t *t;
+        while ((t = gpu_queue_front(&g->q_vtx)) && gpu_queue_space(&g->q_shv)) {
+            gpu_shaded_tri_t *s = gpu_queue_reserve(&g->q_shv);
+            s->prim = t->prim;
+            s->tag = t->tag;
+            for (int k = 0; k < 3; k++) vs_builtin(d, (const float (*)[4])t->attr[k], s->v[k]);
+            gpu_queue_commit(&g->q_shv);
+            gpu_queue_pop(&g->q_vtx);
+            g->stats.vs_invocations += 3;
+            moved = 1;
+        }
+        return moved;
+    }
     while (gpu_queue_count(&g->q_vtx) && gpu_queue_space(&g->q_shv)) {
         /* one warp: up to VS_WARP/3 triangles */
         size_t n = gpu_queue_count(&g->q_vtx);
@@ -346,13 +362,9 @@ static int vs_step(gpu_t *g)
             for (int k = 0; k < 3; k++) memcpy(in[3 * i + k], tris[i]->attr[k], sizeof in[0]);
         }
         uint32_t nt = (uint32_t)(3 * n);
-        if (d->vs_kind == GPU_VS_ISA) {
-            if (g->backend.run_vs(g->backend.ctx, d, nt, (const float (*)[GPU_MAX_ATTRIBS][4])in, out) != 0) {
-                snprintf(g->err, sizeof g->err, "vertex shader failed on primitive %u", tris[0]->prim);
-                return -1;
-            }
-        } else {
-            for (uint32_t t = 0; t < nt; t++) vs_builtin(d, (const float (*)[4])in[t], out[t]);
+        if (g->backend.run_vs(g->backend.ctx, d, nt, (const float (*)[GPU_MAX_ATTRIBS][4])in, out) != 0) {
+            snprintf(g->err, sizeof g->err, "vertex shader failed on primitive %u", tris[0]->prim);
+            return -1;
         }
         for (size_t i = 0; i < n; i++) {
             gpu_shaded_tri_t *s = gpu_queue_reserve(&g->q_shv);
