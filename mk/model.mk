@@ -27,7 +27,7 @@ test-model-identical: $(SIM_TOOL)
 	  $(SIM_TOOL) verify --trace $$t --gpus $(MODEL_GPUS) --topology line --diff-dir $(MODEL_OUT)/diff 2>/dev/null; \
 	  $(SIM_TOOL) verify --trace $$t --gpus 3,16 --schemes gpupd-batch,gpupd-ra --topology hub --diff-dir $(MODEL_OUT)/diff 2>/dev/null; \
 	done
-test-model-identical: $(TRACE_TOOL)
+test-model-identical: $(BUILD)/bin/gpupd-trace  # literal path: trace.mk (TRACE_TOOL) is included after this file
 TEST_TARGETS += test-model-identical
 
 # Command-line interface: bad arguments and bad traces give a clear error and exit status 2.
