@@ -42,6 +42,10 @@ test-model-cli: $(SIM_TOOL)
 	expect 2 $(SIM_TOOL) render --trace /nonexistent.gpt; \
 	head -c 100 /dev/urandom > $$d/bad.gpt; expect 2 $(SIM_TOOL) render --trace $$d/bad.gpt; \
 	expect 1 $(SIM_TOOL) render --scene tris --frame 5; \
+	expect 1 $(SIM_TOOL) render --scene tris --scheme gpupd-ra --gpus 4 --inject-fault dup:3; \
+	grep -q "ordering invariant violated" $$d/out.txt || { echo "FAIL: no invariant report"; cat $$d/out.txt; exit 1; }; \
+	expect 1 $(SIM_TOOL) render --scene tris --scheme gpupd --gpus 3 --topology hub --inject-fault drop:2; \
+	grep -q "packet accounting" $$d/out.txt || { echo "FAIL: no accounting report"; cat $$d/out.txt; exit 1; }; \
 	expect 0 $(SIM_TOOL) render --scene rtt --frame 1 --scheme gpupd-ra --gpus 4 --topology hub -o $$d/rtt.png --stats $$d/rtt.json; \
 	$(PYTHON) -c "import json,sys; j=json.load(open('$$d/rtt.json')); assert j['gpus']==4 and len(j['per_gpu'])==4 and len(j['links'])==8, j; assert sum(g['prims_received'] for g in j['per_gpu'])==sum(l['prim_packets'] for l in j['links'] if l['to']!='hub0'), 'received != delivered'"; \
 	n=$$((n+1)); echo "test-model-cli: $$n passed, 0 failed"

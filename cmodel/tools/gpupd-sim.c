@@ -45,6 +45,7 @@ static void usage(FILE *f)
             "                   [--topology line|hub] [--batch 4096] [--latency L] [--tile-log2 5]\n"
             "                   [--own diag|linear] [--shaders builtin|isa] [-o frame.png] [--stats out.json]\n"
             "                   [--size WxH] [--prims N] [--seed S]          (synthetic scenes)\n"
+            "                   [--inject-fault drop|dup|no-turns|wrong-tag[:K]] (test the invariant checks)\n"
             "  gpupd-sim verify (--trace FILE | --scene NAME) [--gpus 2,3,4,8,16] [--schemes all|LIST]\n"
             "                   [--topology line|hub|both] [--diff-dir DIR] [other render options]\n"
             "  gpupd-sim validate --trace FILE --ref REF.png [--frame K] [--diff D.png] [--json J.json]\n"
@@ -80,6 +81,19 @@ static int parse_args(int argc, char **argv, opts_t *o)
         else if (!strcmp(a, "--stats")) { NEED(); o->stats = v; }
         else if (!strcmp(a, "--diff-dir")) { NEED(); o->diff_dir = v; }
         else if (!strcmp(a, "--ref")) { NEED(); o->ref = v; }
+        else if (!strcmp(a, "--inject-fault")) {
+            /* testing the checkers: drop|dup|no-turns|wrong-tag[:K] */
+            NEED();
+            char kind[32];
+            unsigned long long at = 1;
+            if (sscanf(v, "%31[a-z-]:%llu", kind, &at) < 1) kind[0] = 0;
+            if (!strcmp(kind, "drop")) o->cfg.fault = PE_FAULT_DROP;
+            else if (!strcmp(kind, "dup")) o->cfg.fault = PE_FAULT_DUP;
+            else if (!strcmp(kind, "no-turns")) o->cfg.fault = PE_FAULT_NO_TURNS;
+            else if (!strcmp(kind, "wrong-tag")) o->cfg.fault = PE_FAULT_WRONG_TAG;
+            else { fprintf(stderr, "gpupd-sim: --inject-fault must be drop|dup|no-turns|wrong-tag[:K]\n"); return -1; }
+            o->cfg.fault_at = at;
+        }
         else if (!strcmp(a, "--diff")) { NEED(); o->diff = v; }
         else if (!strcmp(a, "--json")) { NEED(); o->json = v; }
         else if (!strcmp(a, "--schemes")) { NEED(); o->schemes = v; }

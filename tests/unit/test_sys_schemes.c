@@ -64,6 +64,38 @@ static void check_identical(const char *scene, uint32_t w, uint32_t h, uint32_t 
 static void test_tris_identical(void **state) { (void)state; check_identical("tris", 96, 80, 300, 0); }
 static void test_rtt_identical(void **state) { (void)state; check_identical("rtt", 96, 64, 0, 1); }
 
+/* other ownership functions and tile sizes: linear (raster order) and 16x16 / 4x4 tiles */
+static void test_ownership_variants(void **state)
+{
+    (void)state;
+    sys_scene_t s;
+    assert_int_equal(sys_scene_synth(&s, "rtt", 96, 64, 0, 4), 0);
+    sys_config_t c = sys_config_default();
+    c.frame = 1;
+    sys_result_t ref;
+    run_ok(&s, &c, &ref);
+    uint64_t href = sys_frame_hash(ref.pixels, (size_t)ref.w * ref.h);
+    sys_result_free(&ref);
+    p2g_mode_t modes[2] = {P2G_MODE_LINEAR, P2G_MODE_DIAG};
+    uint32_t tiles[2] = {4, 2};
+    for (int m = 0; m < 2; m++)
+        for (int t = 0; t < 2; t++) {
+            c = sys_config_default();
+            c.frame = 1;
+            c.scheme = SYS_SCHEME_GPUPD_RA;
+            c.n_gpus = 3;
+            c.own_mode = modes[m];
+            c.tile_log2 = tiles[t];
+            c.batch = 50;
+            sys_result_t r;
+            run_ok(&s, &c, &r);
+            if (sys_frame_hash(r.pixels, (size_t)r.w * r.h) != href)
+                fail_msg("ownership %s tile 2^%u: frame differs from single", modes[m] == P2G_MODE_LINEAR ? "linear" : "diag", tiles[t]);
+            sys_result_free(&r);
+        }
+    sys_scene_free(&s);
+}
+
 static void test_stats_consistent(void **state)
 {
     (void)state;
@@ -202,6 +234,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_tris_identical),
         cmocka_unit_test(test_rtt_identical),
+        cmocka_unit_test(test_ownership_variants),
         cmocka_unit_test(test_stats_consistent),
         cmocka_unit_test(test_batching_counts),
         cmocka_unit_test(test_faults_stop_the_run),
