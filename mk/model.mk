@@ -21,7 +21,7 @@ test-model-identical: $(SIM_TOOL)
 	$(SIM_TOOL) verify --scene tris --size 200x136 --prims 900 --gpus $(MODEL_GPUS) --topology both --diff-dir $(MODEL_OUT)/diff; \
 	$(SIM_TOOL) verify --scene rtt --size 160x120 --frame 1 --gpus $(MODEL_GPUS) --topology both --diff-dir $(MODEL_OUT)/diff; \
 	$(SIM_TOOL) verify --scene big --size 192x128 --prims 9000 --batch 1000 --gpus $(MODEL_GPUS) --schemes gpupd-batch,gpupd-ra --topology both --diff-dir $(MODEL_OUT)/diff; \
-	$(TRACE_TOOL) synth $(MODEL_OUT)/synthetic.gpt; \
+	$(BUILD)/bin/gpupd-trace synth $(MODEL_OUT)/synthetic.gpt; \
 	$(SIM_TOOL) verify --trace $(MODEL_OUT)/synthetic.gpt --frame 1 --gpus $(MODEL_GPUS) --topology both --diff-dir $(MODEL_OUT)/diff 2>/dev/null; \
 	for t in $(MODEL_BENCH_TRACES); do \
 	  $(SIM_TOOL) verify --trace $$t --gpus $(MODEL_GPUS) --topology line --diff-dir $(MODEL_OUT)/diff 2>/dev/null; \
