@@ -136,3 +136,35 @@ bench-p2g: $(P2G_COSIM_BINS)
 	  $(BUILD)/cosim/p2g_$$v/cosim-p2g --seed 0x5eed --prims 1000000 --configs 60 --gpus $$gl --quiet | grep 'cycles,' ; \
 	done
 BENCH_TARGETS += bench-p2g
+
+# ------------------------------------------------------------------ real primitive streams (golden model tap)
+$(BUILD)/bin/gpupd-p2g-trace: LDLIBS_COMMON += -lz
+P2G_REPLAY_OUT := $(BUILD)/p2g-replay
+# End to end on real traces: the golden model's CP-phase P2G stream of bundled frames (OpenArena, glmark2
+# render-to-texture, the 572k-triangle mesh scene) replayed through the RTL in lockstep, with backpressure;
+# every mask checked against the cycle model, p2g_mask() and the mask the golden model used.
+P2G_REPLAY_CASES := oa-dm4-f215:16:diag:16_2 oa-dm4-f109:3:linear:16_2 glmark2-refract:5:linear:64_4 \
+                    glmark2-terrain:64:diag:64_4 mesh-bunnies:33:linear:64_4
+.PHONY: test-p2g-replay
+test-p2g-replay: $(BUILD)/bin/gpupd-p2g-trace $(P2G_COSIM_BINS)
+	@mkdir -p $(P2G_REPLAY_OUT); set -e; for c in $(P2G_REPLAY_CASES); do \
+	  set -- $$(echo $$c | tr : ' '); \
+	  $(BUILD)/bin/gpupd-p2g-trace --trace traces/$$1.gpt --gpus $$2 --own $$3 -o $(P2G_REPLAY_OUT)/$$1-$$2-$$3.txt --csv-header; \
+	  $(BUILD)/cosim/p2g_$$4/cosim-p2g --replay $(P2G_REPLAY_OUT)/$$1-$$2-$$3.txt --seed $(SEED) --quiet | grep -E 'replaying|cycles,|PASS'; \
+	done
+TEST_TARGETS += test-p2g-replay
+
+# Main-job part: P2G statistics on every bundled trace, N = 2, 4, 8, 16, both ownership modes: how many GPUs
+# each primitive goes to (the ID-exchange redundancy), load balance, and the P2G unit's throughput (cycle model).
+P2G_RUN_OUT := out/p2g
+.PHONY: run-p2g
+run-p2g: $(BUILD)/bin/gpupd-p2g-trace
+	@mkdir -p $(P2G_RUN_OUT); set -e; t0=$$(date +%s); \
+	traces="$(sort $(wildcard traces/*.gpt))"; total=$$(( $$(echo $$traces | wc -w) * 8 )); k=0; \
+	$< --trace $$(echo $$traces | cut -d' ' -f1) --gpus 2 --csv-header | head -1 > $(P2G_RUN_OUT)/p2g_stats.csv; \
+	for t in $$traces; do for n in 2 4 8 16; do for m in diag linear; do \
+	  k=$$((k+1)); printf '\r  run-p2g: %d/%d %s N=%d %s (%ds)   ' $$k $$total $$(basename $$t .gpt) $$n $$m $$(( $$(date +%s) - t0 )); \
+	  $< --trace $$t --gpus $$n --own $$m >> $(P2G_RUN_OUT)/p2g_stats.csv; \
+	done; done; done; echo
+	$(PYTHON) scripts/plot_p2g.py $(P2G_RUN_OUT)/p2g_stats.csv $(P2G_RUN_OUT)
+RUN_TARGETS += run-p2g

@@ -348,6 +348,8 @@ static int project_group(sys_t *s, uint32_t g, uint32_t ci, const gpu_prim_req_t
     for (size_t i = 0; i < n; i++) {
         c->out[c->pos].prim = list[i].tag;
         c->out[c->pos].mask = mask_of(&pc, &c->proj[i]);
+        if (s->cfg->p2g_tap)
+            s->cfg->p2g_tap(s->cfg->p2g_tap_user, g, ci, &pc, &c->proj[i].p2g, c->out[c->pos].mask);
         c->pos++;
     }
     return 0;

@@ -97,6 +97,12 @@ typedef struct {
     pe_fault_t fault;           /* fault injection for testing the checkers */
     uint64_t fault_at;
     int isa;                    /* attach an ISA-interpreter shader backend to every GPU (its own) */
+    /* Optional observer of every CP-phase P2G evaluation (gpupd schemes): the GPU that projected it, the
+     * command index, the P2G configuration of the draw, the P2G input and the mask. Used to replay real
+     * primitive streams through the P2G RTL (gpupd-p2g-trace, cosim-p2g --replay). NULL: none. */
+    void (*p2g_tap)(void *user, uint32_t gpu, uint32_t cmd, const p2g_config_t *cfg, const p2g_prim_t *in,
+                    uint64_t mask);
+    void *p2g_tap_user;
 } sys_config_t;
 
 sys_config_t sys_config_default(void);

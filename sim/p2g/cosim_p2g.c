@@ -33,7 +33,22 @@ typedef struct {
     const char *waves;         /* dump the whole run to this FST (for make waves-p2g) */
     const char *gtkw_template; /* saved view whose dumpfile line is rewritten */
     int quiet;
+    const char *replay;        /* replay a primitive stream (gpupd-p2g-trace -o) instead of random stimulus */
 } opts_t;
+
+/* A replayed stream: segments of one configuration each, with the mask the golden model computed. */
+typedef struct {
+    p2g_config_t cfg;
+    p2g_prim_t *p;
+    uint64_t *mask;
+    size_t n, cap;
+} segment_t;
+
+typedef struct {
+    segment_t *seg;
+    size_t n, cap;
+    uint64_t prims;
+} stream_t;
 
 typedef struct {
     uint64_t cycle;
@@ -77,6 +92,7 @@ static void print_cmd(const opts_t *o, const char *argv0, FILE *f)
             o->configs);
     for (int i = 0; i < o->n_gpus; i++) fprintf(f, "%s%u", i ? "," : "", o->gpus[i]);
     if (o->inject) fprintf(f, " --inject-fault %" PRIu64, o->inject_cycle);
+    if (o->replay) fprintf(f, " --replay %s", o->replay);
     fprintf(f, "\n");
 }
 
@@ -185,8 +201,8 @@ static void report(ctx_t *c, const char *argv0, uint64_t cycle, const char *why,
 
 /* One whole run. stop_at: stop after this cycle (UINT64_MAX: no stop). dump_from: first cycle written to the
  * FST (when fst is set). Returns 0 on success, 1 on mismatch (r->fail_cycle set). */
-static int run(const opts_t *o, const char *argv0, const char *fst, uint64_t dump_from, uint64_t stop_at,
-               int report_failures, result_t *r)
+static int run(const opts_t *o, const stream_t *st, const char *argv0, const char *fst, uint64_t dump_from,
+               uint64_t stop_at, int report_failures, result_t *r)
 {
     ctx_t c;
     memset(&c, 0, sizeof c);
@@ -206,15 +222,20 @@ static int run(const opts_t *o, const char *argv0, const char *fst, uint64_t dum
     p2g_hw_in_t in;
     memset(&in, 0, sizeof in);
 
-    for (int gi = 0; gi < o->n_gpus && !fail; gi++) {
-        uint32_t n = o->gpus[gi];
-        if (n > c.prm.max_gpus) continue;
-        for (uint32_t ci = 0; ci < o->configs && !fail; ci++) {
-            if (ci < 6 && ci + 1 < o->configs) c.cfg = directed_config(n, ci);
+    /* random mode: GPU counts x configurations; replay mode: one pass over the stream's segments */
+    int n_outer = st ? 1 : o->n_gpus;
+    for (int gi = 0; gi < n_outer && !fail; gi++) {
+        uint32_t n = st ? 0 : o->gpus[gi];
+        if (!st && n > c.prm.max_gpus) continue;
+        uint32_t n_cfg = st ? (uint32_t)st->n : o->configs;
+        for (uint32_t ci = 0; ci < n_cfg && !fail; ci++) {
+            const segment_t *sg = st ? &st->seg[ci] : NULL;
+            if (sg) c.cfg = sg->cfg;
+            else if (ci < 6 && ci + 1 < o->configs) c.cfg = directed_config(n, ci);
             else p2g_stim_config(&rng, n, &c.cfg);
             static const uint32_t bp[] = {0, 0, 10, 30, 60, 90};
             uint32_t in_gap = bp[rng_below(&rng, 6)], out_stall = bp[rng_below(&rng, 6)];
-            uint64_t quota = o->prims / o->configs + (ci < o->prims % o->configs ? 1 : 0);
+            uint64_t quota = sg ? sg->n : o->prims / o->configs + (ci < o->prims % o->configs ? 1 : 0);
             uint64_t sent = 0, since_progress = 0;
             uint32_t directed_k = 0;
             int have = 0;
@@ -237,7 +258,11 @@ static int run(const opts_t *o, const char *argv0, const char *fst, uint64_t dum
             }
             while (!fail) {
                 /* stimulus for this cycle: a pending primitive stays on the port until accepted */
-                if (!have && sent < quota) {
+                if (!have && sent < quota && sg) {
+                    in.in = sg->p[sent];
+                    have = 1;
+                    in.in_valid = 0;
+                } else if (!have && sent < quota) {
                     p2g_prim_t *p = &in.in;
                     if (directed_prim(&c.cfg, directed_k, p)) directed_k++;
                     else r->kinds[p2g_stim_any(&rng, &c.cfg, p)]++;
@@ -265,6 +290,13 @@ static int run(const opts_t *o, const char *argv0, const char *fst, uint64_t dum
                     if (ft - fh >= FIFO_CAP) { fprintf(stderr, "cosim: scoreboard overflow\n"); fail = 1; break; }
                     fifo[ft % FIFO_CAP].p = in.in;
                     fifo[ft % FIFO_CAP].mask = p2g_mask(&c.cfg, &in.in);
+                    if (sg && sg->mask[sent] != fifo[ft % FIFO_CAP].mask) {
+                        fprintf(stderr, "cosim-p2g: the replayed stream's mask 0x%" PRIx64 " (golden model) differs from "
+                                "p2g_mask() 0x%" PRIx64 " for prim_id 0x%08x (record %" PRIu64 " of segment %u)\n",
+                                sg->mask[sent], fifo[ft % FIFO_CAP].mask, in.in.prim_id, sent, ci);
+                        fail = 1;
+                        break;
+                    }
                     ft++;
                     hist_add(&c, cycle, "IN", &in.in, 0);
                     r->prims_in++;
@@ -356,12 +388,80 @@ static void write_gtkw(const char *tmpl, const char *out, const char *fst, uint6
     fclose(o);
 }
 
+/* Stream format (gpupd-p2g-trace): '#' comments; "C n W H tile_log2 mode(0 diag,1 linear) sx0 sy0 sx1 sy1";
+ * "P gpu prim_id tag x0 y0 x1 y1 x2 y2 flags mask_hex". */
+static int load_stream(const char *path, uint32_t max_gpus, stream_t *st)
+{
+    FILE *f = fopen(path, "r");
+    if (!f) { perror(path); return -1; }
+    char line[512];
+    unsigned long ln = 0;
+    segment_t *cur = NULL;
+    while (fgets(line, sizeof line, f)) {
+        ln++;
+        if (line[0] == '#' || line[0] == '\n') continue;
+        if (line[0] == 'C') {
+            p2g_config_t c;
+            unsigned mode;
+            if (sscanf(line, "C %u %u %u %u %u %u %u %u %u", &c.n_gpus, &c.width, &c.height, &c.tile_log2, &mode,
+                       &c.sc_x0, &c.sc_y0, &c.sc_x1, &c.sc_y1) != 9) goto bad;
+            c.mode = mode ? P2G_MODE_LINEAR : P2G_MODE_DIAG;
+            if (p2g_config_check(&c)) goto bad;
+            if (c.n_gpus > max_gpus) {
+                fprintf(stderr, "%s:%lu: %u GPUs do not fit this build (MAX_GPUS=%u)\n", path, ln, c.n_gpus, max_gpus);
+                fclose(f);
+                return -1;
+            }
+            if (st->n == st->cap) {
+                st->cap = st->cap ? 2 * st->cap : 16;
+                st->seg = realloc(st->seg, st->cap * sizeof *st->seg);
+                if (!st->seg) goto oom;
+            }
+            cur = &st->seg[st->n++];
+            memset(cur, 0, sizeof *cur);
+            cur->cfg = c;
+        } else if (line[0] == 'P') {
+            p2g_prim_t p;
+            unsigned g;
+            unsigned long long m;
+            if (!cur || sscanf(line, "P %u %u %u %d %d %d %d %d %d %u %llx", &g, &p.prim_id, &p.tag, &p.x[0], &p.y[0],
+                               &p.x[1], &p.y[1], &p.x[2], &p.y[2], &p.flags, &m) != 11) goto bad;
+            for (int i = 0; i < 3; i++)
+                if (p.x[i] < P2G_COORD_MIN || p.x[i] > P2G_COORD_MAX || p.y[i] < P2G_COORD_MIN || p.y[i] > P2G_COORD_MAX) goto bad;
+            if (cur->n == cur->cap) {
+                cur->cap = cur->cap ? 2 * cur->cap : 256;
+                cur->p = realloc(cur->p, cur->cap * sizeof *cur->p);
+                cur->mask = realloc(cur->mask, cur->cap * sizeof *cur->mask);
+                if (!cur->p || !cur->mask) goto oom;
+            }
+            p.tag &= 0xffff;
+            cur->p[cur->n] = p;
+            cur->mask[cur->n++] = m;
+            st->prims++;
+        } else goto bad;
+    }
+    fclose(f);
+    if (!st->prims) { fprintf(stderr, "%s: no primitives\n", path); return -1; }
+    return 0;
+bad:
+    fprintf(stderr, "%s:%lu: malformed stream line: %s", path, ln, line);
+    fclose(f);
+    return -1;
+oom:
+    fprintf(stderr, "%s: out of memory\n", path);
+    fclose(f);
+    return -1;
+}
+
 static void usage(void)
 {
     fprintf(stderr,
             "usage: cosim-p2g [--seed S] [--prims P] [--configs K] [--gpus 1,3,16] [--out-dir DIR]\n"
             "                 [--window W] [--gtkw VIEW.gtkw] [--waves FILE.fst] [--inject-fault CYCLE] [--quiet]\n"
-            "  P primitives per GPU count, split over K configurations (the first ones directed).\n");
+            "                 [--replay STREAM]\n"
+            "  P primitives per GPU count, split over K configurations (the first ones directed).\n"
+            "  --replay: drive a real primitive stream (gpupd-p2g-trace -o) instead; the seed then only\n"
+            "  drives valid gaps and backpressure.\n");
 }
 
 int main(int argc, char **argv)
@@ -390,6 +490,7 @@ int main(int argc, char **argv)
         else if (!strcmp(a, "--gtkw")) o.gtkw_template = v;
         else if (!strcmp(a, "--waves")) o.waves = v;
         else if (!strcmp(a, "--inject-fault")) { o.inject = 1; o.inject_cycle = strtoull(v, NULL, 0); }
+        else if (!strcmp(a, "--replay")) o.replay = v;
         else { usage(); return 2; }
         i++;
     }
@@ -404,7 +505,14 @@ int main(int argc, char **argv)
     result_t r;
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
-    int fail = run(&o, argv[0], o.waves, 0, UINT64_MAX, 1, &r);
+    stream_t stream, *st = NULL;
+    memset(&stream, 0, sizeof stream);
+    if (o.replay) {
+        if (load_stream(o.replay, prm.max_gpus, &stream)) return 2;
+        st = &stream;
+        printf("cosim-p2g: replaying %s: %zu configurations, %" PRIu64 " primitives\n", o.replay, stream.n, stream.prims);
+    }
+    int fail = run(&o, st, argv[0], o.waves, 0, UINT64_MAX, 1, &r);
     clock_gettime(CLOCK_MONOTONIC, &t1);
     double secs = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
     if (o.waves) {
@@ -421,7 +529,7 @@ int main(int argc, char **argv)
         snprintf(gtkw, sizeof gtkw, "%s/fail-seed%" PRIx64 "-cycle%" PRIu64 ".gtkw", o.out_dir, o.seed, r.fail_cycle);
         uint64_t from = r.fail_cycle > o.window ? r.fail_cycle - o.window : 0;
         result_t r2;
-        run(&o, argv[0], fst, from, r.fail_cycle + 2, 0, &r2);
+        run(&o, st, argv[0], fst, from, r.fail_cycle + 2, 0, &r2);
         /* waveform time of cycle k (ps): 2 reset cycles of 10 ns, then 10 ns per cycle */
         write_gtkw(o.gtkw_template, gtkw, fst, 20000 + 10000 * from, p2g_dut_params().max_gpus);
         fprintf(stderr, "  waveform: %s (cycles %" PRIu64 "..%" PRIu64 ")\n  view:     gtkwave %s\n", fst, from,
@@ -432,7 +540,7 @@ int main(int argc, char **argv)
     printf("cosim-p2g: %" PRIu64 " cycles, %" PRIu64 " primitives, %" PRIu64 " port comparisons, %" PRIu64
            " mask comparisons against p2g_mask(), %.2f s, %.2f Mcycles/s\n",
            r.cycles, r.prims_in, r.port_checks, r.mask_checks, secs, (double)r.cycles / secs / 1e6);
-    if (!o.quiet) {
+    if (!o.quiet && !o.replay) {
         printf("cosim-p2g: random kinds:");
         for (int k = 0; k < P2G_STIM_N_KINDS; k++) printf(" %s=%" PRIu64, p2g_stim_kind_name[k], r.kinds[k]);
         printf("\n");
