@@ -198,10 +198,14 @@ int gpu_isa_convert_draw(gpu_draw_t *d, const gpu_isa_library_t *lib)
     if (!lib->loaded) return 0;
     if (d->vs_kind == GPU_VS_MVP && d->n_varyings <= 2) {
         d->vs_kind = GPU_VS_ISA;
-        d->vs_prog = &lib->vs_mvp;
+        if (!d->vs_prog) d->vs_prog = &lib->vs_mvp;   /* a program the trace carries wins */
         n++;
     }
     const gpu_isa_prog_t *fp = NULL;
+    if (d->fs_prog && d->fs_kind != GPU_FS_DEPTH_ONLY) {
+        d->fs_kind = GPU_FS_ISA;
+        return n + 1;
+    }
     switch (d->fs_kind) {
     case GPU_FS_COLOR: fp = &lib->fs_color; break;
     case GPU_FS_FLAT: fp = &lib->fs_flat; break;

@@ -44,6 +44,8 @@ void gpu_isa_library_free(gpu_isa_library_t *lib);
 /* Switch a draw from built-in programs to their library ISA equivalents where one exists
  * (GPU_VS_MVP -> vs_mvp; GPU_FS_COLOR/FLAT/TEXTURE_MODULATE -> fs_color/fs_flat/fs_tex_modulate;
  * depth-only draws keep the built-in program: the pipeline knows from it that no colour is written).
+ * A program already set in d->vs_prog / d->fs_prog (the trace's own ISA words, set by the trace adapter
+ * and ignored by the built-in kinds) is used instead of the library one.
  * Returns the number of programs switched (0..2). */
 int gpu_isa_convert_draw(gpu_draw_t *d, const gpu_isa_library_t *lib);
 

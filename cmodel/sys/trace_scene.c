@@ -6,12 +6,14 @@
 #include <string.h>
 
 #include "gpu/frag.h"
+#include "gpu/isa_backend.h"
 #include "trace/trace.h"
 
 typedef struct {
     sys_scene_t *s;
     int32_t map[TRACE_MAX_ID + 1];
     const char *fs_name[TRACE_MAX_ID + 1];
+    const gpu_isa_prog_t *prog[TRACE_MAX_ID + 1];   /* programs that carry ISA words */
     char *names;                 /* storage for program names */
     sys_trace_info_t *info;
     char *err;
@@ -174,6 +176,9 @@ static int on_draw(ts_t *t, const trace_cmd_t *c)
     g->first = 0;
     g->count = d->n_indices;
     g->vs_kind = GPU_VS_MVP;
+    /* the trace's own ISA programs, if it carries them: used when an ISA backend runs the draw */
+    if (d->vs_prog <= TRACE_MAX_ID) g->vs_prog = t->prog[d->vs_prog];
+    if (d->fs_prog <= TRACE_MAX_ID) g->fs_prog = t->prog[d->fs_prog];
     for (uint32_t k = 0; k < d->n_vs_consts && k < GPU_MAX_CONSTS; k++) memcpy(g->vs_consts[k], &d->vs_consts[4 * k], 16);
     for (uint32_t k = 0; k < d->n_fs_consts && k < GPU_MAX_CONSTS; k++) memcpy(g->fs_consts[k], &d->fs_consts[4 * k], 16);
     const char *fsn = d->fs_prog <= TRACE_MAX_ID ? t->fs_name[d->fs_prog] : NULL;
@@ -272,6 +277,19 @@ int sys_scene_from_trace(sys_scene_t *s, const char *path, uint32_t max_frame, s
             if (on_surface(t, &cmd)) goto out;
             break;
         case TRACE_CMD_PROGRAM:
+            if (cmd.u.program.id <= TRACE_MAX_ID && cmd.u.program.n_words >= 2) {
+                /* the ISA program itself: 64-bit instructions as (low word, high word) */
+                gpu_isa_prog_t *gp = sys_scene_own(s, calloc(1, sizeof *gp));
+                uint32_t n = cmd.u.program.n_words / 2;
+                uint64_t *w = gp ? sys_scene_own(s, malloc((size_t)n * sizeof *w)) : NULL;
+                if (!w) { snprintf(err, err_len, "out of memory"); goto out; }
+                for (uint32_t i = 0; i < n; i++)
+                    w[i] = (uint64_t)cmd.u.program.words[2 * i] | ((uint64_t)cmd.u.program.words[2 * i + 1] << 32);
+                gp->words = w;
+                gp->n = n;
+                snprintf(gp->name, sizeof gp->name, "%s", cmd.u.program.name ? cmd.u.program.name : "");
+                t->prog[cmd.u.program.id] = gp;
+            }
             if (cmd.u.program.stage == TRACE_STAGE_FRAGMENT && cmd.u.program.id <= TRACE_MAX_ID && cmd.u.program.name) {
                 char *nm = sys_scene_own(s, strdup(cmd.u.program.name));
                 if (!nm) { snprintf(err, err_len, "out of memory"); goto out; }
