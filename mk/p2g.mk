@@ -168,3 +168,24 @@ run-p2g: $(BUILD)/bin/gpupd-p2g-trace
 	done; done; done; echo
 	$(PYTHON) scripts/plot_p2g.py $(P2G_RUN_OUT)/p2g_stats.csv $(P2G_RUN_OUT)
 RUN_TARGETS += run-p2g
+
+# ------------------------------------------------------------------ SystemC: the verilated unit as an sc_module
+# (SystemC 2.3.4 from Debian is built as C++17: no -std= here.)
+SYSTEMC_ENV := SYSTEMC_INCLUDE=/usr/include SYSTEMC_LIBDIR=/usr/lib/x86_64-linux-gnu
+$(BUILD)/systemc/p2g_%/sc-p2g: $(P2G_RTL) rtl/lint.vlt sim/systemc/sc_p2g_main.cpp $(P2G_OBJS)
+	@mkdir -p $(@D) && rm -f $@
+	$(SYSTEMC_ENV) $(VERILATOR) --sc --exe --build -j 2 -Wall --top-module p2g_mapper \
+	  -GMAX_GPUS=$(call p2g_mg,$*) -GROWS=$(call p2g_rows,$*) -Mdir $(@D) -o sc-p2g $(VL_OPT) \
+	  -CFLAGS "-I$(abspath cmodel) -DSC_MAX_GPUS=$(call p2g_mg,$*)" \
+	  rtl/lint.vlt $(P2G_RTL) $(abspath sim/systemc/sc_p2g_main.cpp) $(abspath $(P2G_OBJS)) \
+	  >$(@D)/build.log 2>&1 || { tail -30 $(@D)/build.log; exit 1; }
+
+.PHONY: systemc systemc-p2g
+systemc-p2g: $(BUILD)/systemc/p2g_16_2/sc-p2g $(BUILD)/systemc/p2g_64_4/sc-p2g
+	$(BUILD)/systemc/p2g_16_2/sc-p2g $(SEED)
+	$(BUILD)/systemc/p2g_64_4/sc-p2g $(SEED)
+systemc: systemc-p2g
+.PHONY: test-systemc-p2g
+test-systemc-p2g: $(BUILD)/systemc/p2g_16_2/sc-p2g
+	$< $(SEED)
+TEST_TARGETS += test-systemc-p2g
