@@ -58,6 +58,7 @@ int net_init(net_t *n, net_topo_t topo, uint32_t n_gpus, uint32_t latency, net_d
     n->n_gpus = n_gpus;
     n->n_nodes = topo == NET_HUB ? n_gpus + 1 : n_gpus;
     n->latency = latency;
+    n->hub_rate = 2;
     n->deliver = deliver;
     n->user = user;
     n->links = calloc(2 * (size_t)n->n_nodes, sizeof *n->links);
@@ -158,7 +159,28 @@ void net_step(net_t *n)
 {
     n->step++;
     /* 1. arrivals: node order, then input port order (by source node) */
-    for (uint32_t node = 0; node < n->n_nodes; node++)
+    for (uint32_t node = 0; node < n->n_nodes; node++) {
+        if (n->topo == NET_HUB && node == n->n_gpus) {
+            /* the switch: at most hub_rate flits, oldest arrival first, ties by input port */
+            for (uint32_t k = 0; k < n->hub_rate; k++) {
+                net_link_t *best = NULL;
+                uint64_t bt = 0;
+                for (uint32_t from = 0; from < n->n_gpus; from++) {
+                    int32_t li = n->out_link[from * n->n_nodes + node];
+                    net_link_t *l = &n->links[li];
+                    if (!l->wire.count) continue;
+                    uint64_t t = fifo_front(&l->wire_t);
+                    if (t <= n->step && (!best || t < bt)) { best = l; bt = t; }
+                }
+                if (!best) break;
+                uint64_t f = fifo_front(&best->wire);
+                fifo_pop(&best->wire);
+                fifo_pop(&best->wire_t);
+                n->in_flight--;
+                arrive(n, node, best, f);
+            }
+            continue;
+        }
         for (uint32_t from = 0; from < n->n_nodes; from++) {
             int32_t li = n->out_link[from * n->n_nodes + node];
             if (li < 0) continue;
@@ -171,6 +193,7 @@ void net_step(net_t *n)
                 arrive(n, node, l, f);
             }
         }
+    }
     /* 2. each link puts one flit on the wire */
     for (uint32_t i = 0; i < n->n_links; i++) {
         net_link_t *l = &n->links[i];

@@ -7,6 +7,8 @@
  *      (line: from the left neighbour, then from the right; hub switch: from GPU 0, 1, ...); it delivers
  *      them locally (callback) and/or forwards them (appending to an output FIFO);
  *   2. every link moves the head of its output FIFO onto the wire.
+ * The hub switch moves at most hub_rate flits per step (SPEC 3: an 80 GB/s hub between 40 GB/s links ->
+ * 2), taking them in arrival order, ties broken by input port; the others wait on their wire (FIFO).
  * A broadcast (dst 127) on a line goes both ways and is forwarded by every node in the direction it was
  * travelling; on a hub the switch copies it to every GPU but its source.
  * The step is the unit the timing model (a later issue) maps to cycles: latency and rate are parameters. */
@@ -39,6 +41,7 @@ typedef struct {
     net_topo_t topo;
     uint32_t n_gpus, n_nodes;
     uint32_t latency;           /* steps on a link, >= 1 */
+    uint32_t hub_rate;          /* flits the hub switch moves per step (default 2: 80 GB/s vs 40 GB/s links) */
     net_link_t *links;
     uint32_t n_links;
     int32_t *out_link;          /* [node * n_nodes + neighbour]: link id or -1 */

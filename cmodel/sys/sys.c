@@ -97,6 +97,7 @@ sys_config_t sys_config_default(void)
     c.tile_log2 = 5;
     c.own_mode = P2G_MODE_DIAG;
     c.link_latency = 4;
+    c.hub_rate = 2;
     c.send_rate = 1;
     c.cp_cost = 1;
     return c;
@@ -713,6 +714,7 @@ int sys_run(const sys_scene_t *scene, const sys_config_t *cfg, sys_result_t *res
     }
     for (uint32_t i = 0; i < scene->n_surf; i++) S.valid[i] = S.N >= 64 ? ~0ull : ((1ull << S.N) - 1);
     if (net_init(&S.net, cfg->topo, S.N, cfg->link_latency, NULL, NULL) != 0) { failf(&S, "cannot create the network"); goto out; }
+    S.net.hub_rate = cfg->hub_rate ? cfg->hub_rate : 2;
     const sys_frame_t *last = &scene->frames[cfg->frame];
     res->n_draws_frame = (uint32_t)last->n;
     res->draw_pixels = calloc(last->n ? last->n : 1, sizeof *res->draw_pixels);

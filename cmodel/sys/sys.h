@@ -91,6 +91,7 @@ typedef struct {
     uint32_t tile_log2;         /* default 5 (32x32) */
     p2g_mode_t own_mode;        /* default diag */
     uint32_t link_latency;      /* network steps per link, default 4 */
+    uint32_t hub_rate;          /* flits per step through the hub switch, default 2 */
     uint32_t send_rate;         /* PE entries per step, default 1 */
     uint32_t cp_cost;           /* CP steps per primitive, default 1 */
     uint32_t frame;             /* frame to produce (frames 0..frame are rendered) */

@@ -44,6 +44,7 @@ static void usage(FILE *f)
             "  gpupd-sim render (--trace FILE | --scene tris|rtt|big) [--frame K] [--scheme S] [--gpus N]\n"
             "                   [--topology line|hub] [--batch 4096] [--latency L] [--tile-log2 5]\n"
             "                   [--own diag|linear] [--shaders builtin|isa] [-o frame.png] [--stats out.json]\n"
+            "                   [--latency L] [--send-rate R] [--hub-rate H]   (network steps, flits/step)\n"
             "                   [--size WxH] [--prims N] [--seed S]          (synthetic scenes)\n"
             "                   [--inject-fault drop|dup|no-turns|wrong-tag[:K]] (test the invariant checks)\n"
             "  gpupd-sim verify (--trace FILE | --scene NAME) [--gpus 2,3,4,8,16] [--schemes all|LIST]\n"
@@ -122,7 +123,8 @@ static int parse_args(int argc, char **argv, opts_t *o)
             else if (!strcmp(v, "linear")) o->cfg.own_mode = P2G_MODE_LINEAR;
             else { fprintf(stderr, "gpupd-sim: --own must be diag or linear\n"); return -1; }
         } else if (!strcmp(a, "--frame") || !strcmp(a, "--batch") || !strcmp(a, "--latency") || !strcmp(a, "--tile-log2") ||
-                   !strcmp(a, "--prims") || !strcmp(a, "--repeat") || !strcmp(a, "--seed") || !strcmp(a, "--send-rate")) {
+                   !strcmp(a, "--prims") || !strcmp(a, "--repeat") || !strcmp(a, "--seed") || !strcmp(a, "--send-rate") ||
+                   !strcmp(a, "--hub-rate")) {
             NEED();
             uint32_t x;
             if (parse_u32(v, &x)) { fprintf(stderr, "gpupd-sim: %s needs a non-negative integer (got '%s')\n", a, v); return -1; }
@@ -133,6 +135,7 @@ static int parse_args(int argc, char **argv, opts_t *o)
             else if (!strcmp(a, "--prims")) o->prims = x;
             else if (!strcmp(a, "--repeat")) o->repeat = x ? x : 1;
             else if (!strcmp(a, "--send-rate")) o->cfg.send_rate = x;
+            else if (!strcmp(a, "--hub-rate")) o->cfg.hub_rate = x ? x : 1;
             else o->seed = x;
         } else if (!strcmp(a, "--size")) {
             NEED();
