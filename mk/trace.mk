@@ -8,9 +8,13 @@ TRACE_TOOL    := $(BUILD)/bin/gpupd-trace
 TRACE_FILES   := $(sort $(wildcard traces/*.gpt))
 TRACE_SRCS    := $(sort $(wildcard cmodel/trace/*.c))
 FUZZ_SECONDS  ?= 30
+# Share of comparable draws of each bundled trace whose converted geometry must reproduce the reference
+# pixel count within 2% (gpupd-trace coverage).
+TRACE_COVERAGE_MIN ?= 95
 CLANG         ?= clang
 
-# Every bundled trace validates and round-trips binary -> text -> binary byte-identically; info describes it.
+# Every bundled trace validates, round-trips binary -> text -> binary byte-identically, is described by info,
+# and its converted geometry reproduces the reference per-draw pixel counts (gpupd-trace coverage).
 .PHONY: test-trace-roundtrip
 test-trace-roundtrip: $(TRACE_TOOL)
 	@set -e; d=$(BUILD)/trace-rt; mkdir -p $$d; \
@@ -19,6 +23,11 @@ test-trace-roundtrip: $(TRACE_TOOL)
 	  b=$$d/$$(basename $$t .gpt); \
 	  $(TRACE_TOOL) validate $$t >/dev/null; \
 	  $(TRACE_TOOL) info $$t >/dev/null; \
+	  case $$t in traces/*) c=$$($(TRACE_TOOL) coverage $$t); \
+	    p=$$(echo "$$c" | sed -n 's/.*within 2% (\([0-9.]*\)%).*/\1/p'); \
+	    if [ -z "$$p" ] || [ $${p%.*} -lt $(TRACE_COVERAGE_MIN) ]; then echo "FAIL: $$c"; \
+	      echo "  fewer than $(TRACE_COVERAGE_MIN)% of the draws match their glretrace --ppd pixel count;" \
+	      "reproduce: $(TRACE_TOOL) coverage-draws $$t"; exit 1; fi;; esac; \
 	  $(TRACE_TOOL) dump $$t $$b.txt; \
 	  $(TRACE_TOOL) undump $$b.txt $$b.rt.gpt; \
 	  if ! cmp $$t $$b.rt.gpt; then \

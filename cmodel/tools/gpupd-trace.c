@@ -2,6 +2,7 @@
 #include "trace/trace.h"
 
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +14,8 @@ static int usage(void)
             "       gpupd-trace table FILE...         one Markdown table row per trace (traces/README.md)\n"
             "       gpupd-trace validate FILE...      full validation; exit 1 on the first bad file\n"
             "       gpupd-trace draws FILE            one line per draw (prims, targets, deps, ref pixels)\n"
+            "       gpupd-trace coverage FILE...      converter check: per-draw pixels of a simple rasterizer vs ref_pixels\n"
+            "       gpupd-trace coverage-draws FILE   the same, one line per draw\n"
             "       gpupd-trace dump FILE [OUT.txt]   lossless text dump (stdout by default)\n"
             "       gpupd-trace undump IN.txt OUT     text dump back to the binary (byte-identical)\n"
             "       gpupd-trace synth OUT [ZLEVEL]    write the small synthetic test trace\n");
@@ -115,6 +118,208 @@ static int cmd_draws(const char *path)
     return 0;
 }
 
+/* ---------------------------------------------------------------- coverage check
+ * An independent, simple reference rasterizer used only to check the converter against glretrace --ppd:
+ * near/far clipping, perspective divide, viewport and depth range, culling, scissor, pixel-centre coverage,
+ * depth test with per-surface depth buffers, clears, polygon offset. Counts the samples that pass the depth
+ * test per draw (what an occlusion query counts). Draws with alpha test (the count depends on texels) or an
+ * approximated vertex program (geometry not reproduced, e.g. height-mapped terrain) are reported but not
+ * compared. This is NOT the golden model (cmodel/gpu); it exists so the converter can be
+ * validated on its own. */
+typedef struct { float *z; uint32_t w, h; } cov_depth_t;
+
+typedef struct { float x, y, z, w; } cv4;
+
+static int cov_clip(const cv4 *in, int n, cv4 *out, int plane)
+{
+    /* plane 0: z + w >= 0 (near), 1: w - z >= 0 (far), 2: w >= 1e-6 */
+    int m = 0;
+    for (int i = 0; i < n; i++) {
+        const cv4 *a = &in[i], *b = &in[(i + 1) % n];
+        float da = plane == 0 ? a->z + a->w : plane == 1 ? a->w - a->z : a->w - 1e-6f;
+        float db = plane == 0 ? b->z + b->w : plane == 1 ? b->w - b->z : b->w - 1e-6f;
+        if (da >= 0) out[m++] = *a;
+        if ((da >= 0) != (db >= 0)) {
+            float t = da / (da - db);
+            out[m++] = (cv4){a->x + t * (b->x - a->x), a->y + t * (b->y - a->y), a->z + t * (b->z - a->z),
+                             a->w + t * (b->w - a->w)};
+        }
+    }
+    return m;
+}
+
+static int cov_cmp(uint32_t f, float a, float b)
+{
+    switch (f) {
+    case TRACE_CMP_NEVER: return 0;
+    case TRACE_CMP_LESS: return a < b;
+    case TRACE_CMP_EQUAL: return a == b;
+    case TRACE_CMP_LEQUAL: return a <= b;
+    case TRACE_CMP_GREATER: return a > b;
+    case TRACE_CMP_NOTEQUAL: return a != b;
+    case TRACE_CMP_GEQUAL: return a >= b;
+    default: return 1;
+    }
+}
+
+static int64_t cov_draw(const trace_draw_t *d, cov_depth_t *db, uint32_t tw, uint32_t th)
+{
+    const trace_state_t *s = &d->state;
+    const float *c = d->vs_consts;
+    int64_t count = 0;
+    if (d->n_vs_consts < 4) return -1;
+    int x0 = s->vp_x, y0 = s->vp_y, x1 = s->vp_x + (int)s->vp_w, y1 = s->vp_y + (int)s->vp_h;
+    if (x0 < 0) x0 = 0;
+    if (y0 < 0) y0 = 0;
+    if (x1 > (int)tw) x1 = (int)tw;
+    if (y1 > (int)th) y1 = (int)th;
+    if (s->scissor_en) {
+        if (x0 < s->sc_x) x0 = s->sc_x;
+        if (y0 < s->sc_y) y0 = s->sc_y;
+        if (x1 > s->sc_x + (int)s->sc_w) x1 = s->sc_x + (int)s->sc_w;
+        if (y1 > s->sc_y + (int)s->sc_h) y1 = s->sc_y + (int)s->sc_h;
+    }
+    if (x0 >= x1 || y0 >= y1) return 0;
+    float n = s->depth_near, f = s->depth_far;
+    for (uint32_t t = 0; t + 2 < d->n_indices; t += 3) {
+        cv4 a[12], b[12];
+        for (int k = 0; k < 3; k++) {
+            const float *p = d->verts + (size_t)d->indices[t + k] * d->stride;
+            float pw = d->attribs[0].comps > 3 ? p[3] : 1.0f;
+            float v[4];
+            for (int r = 0; r < 4; r++) v[r] = c[4 * r] * p[0] + c[4 * r + 1] * p[1] + c[4 * r + 2] * p[2] + c[4 * r + 3] * pw;
+            a[k] = (cv4){v[0], v[1], v[2], v[3]};
+        }
+        int m = cov_clip(a, 3, b, 0);
+        m = cov_clip(b, m, a, 1);
+        m = cov_clip(a, m, b, 2);
+        if (m < 3) continue;
+        float X[12], Y[12], Z[12];
+        for (int i = 0; i < m; i++) {
+            X[i] = (b[i].x / b[i].w + 1.0f) * 0.5f * (float)s->vp_w + (float)s->vp_x;
+            Y[i] = (b[i].y / b[i].w + 1.0f) * 0.5f * (float)s->vp_h + (float)s->vp_y;
+            Z[i] = (b[i].z / b[i].w) * 0.5f * (f - n) + 0.5f * (f + n);
+        }
+        double area = 0;
+        for (int i = 0; i < m; i++) area += (double)X[i] * Y[(i + 1) % m] - (double)X[(i + 1) % m] * Y[i];
+        if (area == 0) continue;
+        int front = (area > 0) == (s->front_ccw != 0);
+        if (s->cull == TRACE_CULL_FRONT_AND_BACK || (s->cull == TRACE_CULL_BACK && !front) ||
+            (s->cull == TRACE_CULL_FRONT && front))
+            continue;
+        for (int i = 1; i + 1 < m; i++) {
+            float tx[3] = {X[0], X[i], X[i + 1]}, ty[3] = {Y[0], Y[i], Y[i + 1]}, tz[3] = {Z[0], Z[i], Z[i + 1]};
+            double ar = ((double)tx[1] - tx[0]) * ((double)ty[2] - ty[0]) - ((double)tx[2] - tx[0]) * ((double)ty[1] - ty[0]);
+            if (ar == 0) continue;
+            float mnx = fminf(tx[0], fminf(tx[1], tx[2])), mxx = fmaxf(tx[0], fmaxf(tx[1], tx[2]));
+            float mny = fminf(ty[0], fminf(ty[1], ty[2])), mxy = fmaxf(ty[0], fmaxf(ty[1], ty[2]));
+            int bx0 = (int)floorf(mnx), bx1 = (int)ceilf(mxx), by0 = (int)floorf(mny), by1 = (int)ceilf(mxy);
+            if (bx0 < x0) bx0 = x0;
+            if (by0 < y0) by0 = y0;
+            if (bx1 > x1) bx1 = x1;
+            if (by1 > y1) by1 = y1;
+            /* depth plane and polygon offset */
+            double dzdx = (((double)tz[1] - tz[0]) * ((double)ty[2] - ty[0]) - ((double)tz[2] - tz[0]) * ((double)ty[1] - ty[0])) / ar;
+            double dzdy = (((double)tx[1] - tx[0]) * ((double)tz[2] - tz[0]) - ((double)tx[2] - tx[0]) * ((double)tz[1] - tz[0])) / ar;
+            double off = s->poly_offset_en ? s->poly_factor * fmax(fabs(dzdx), fabs(dzdy)) + s->poly_units / 16777216.0 : 0.0;
+            double sg = ar > 0 ? 1.0 : -1.0;
+            for (int py = by0; py < by1; py++)
+                for (int px = bx0; px < bx1; px++) {
+                    double cx = px + 0.5, cy = py + 0.5, w[3];
+                    int in = 1;
+                    for (int e = 0; e < 3 && in; e++) {
+                        int e0 = (e + 1) % 3, e1 = (e + 2) % 3;
+                        double ev = sg * (((double)tx[e1] - tx[e0]) * (cy - ty[e0]) - ((double)ty[e1] - ty[e0]) * (cx - tx[e0]));
+                        double ddy = sg * ((double)ty[e1] - ty[e0]), ddx = sg * ((double)tx[e1] - tx[e0]);
+                        /* top-left rule on exact ties */
+                        if (ev < 0 || (ev == 0 && !(ddy < 0 || (ddy == 0 && ddx > 0)))) in = 0;
+                        w[e] = ev;
+                    }
+                    if (!in) continue;
+                    double z = (w[0] * tz[0] + w[1] * tz[1] + w[2] * tz[2]) / (w[0] + w[1] + w[2]) + off;
+                    if (z < 0) z = 0;
+                    if (z > 1) z = 1;
+                    if (db && s->depth_test) {
+                        if (px >= (int)db->w || py >= (int)db->h) continue;
+                        float *zp = &db->z[(size_t)py * db->w + px];
+                        if (!cov_cmp(s->depth_func, (float)z, *zp)) continue;
+                        if (s->depth_write) *zp = (float)z;
+                    }
+                    count++;
+                }
+        }
+    }
+    return count;
+}
+
+static int cmd_coverage(const char *path, int verbose)
+{
+    trace_reader_t *r = open_or_die(path);
+    if (!r) return 1;
+    cov_depth_t *dbs = calloc(TRACE_MAX_ID + 1, sizeof *dbs);
+    trace_cmd_t cmd = {0};
+    trace_error_t err;
+    int rc;
+    uint64_t compared = 0, within = 0, exact = 0, skipped = 0;
+    int64_t sum_ours = 0, sum_ref = 0;
+    if (verbose) printf("draw\tcall\tprims\tours\tref\tnote\n");
+    while ((rc = trace_reader_next(r, &cmd, &err)) == 1) {
+        if (cmd.type == TRACE_CMD_SURFACE && cmd.u.surface.kind == TRACE_SURF_DEPTH) {
+            cov_depth_t *z = &dbs[cmd.u.surface.id];
+            free(z->z);
+            z->w = cmd.u.surface.width;
+            z->h = cmd.u.surface.height;
+            z->z = malloc((size_t)z->w * z->h * sizeof(float));
+            for (size_t i = 0; z->z && i < (size_t)z->w * z->h; i++) z->z[i] = 1.0f;
+        } else if (cmd.type == TRACE_CMD_CLEAR && (cmd.u.clear.mask & TRACE_CLEAR_DEPTH) && cmd.u.clear.depth != TRACE_NONE &&
+                   cmd.u.clear.depth_write) {
+            const trace_clear_t *k = &cmd.u.clear;
+            cov_depth_t *z = &dbs[k->depth];
+            for (uint32_t y = 0; z->z && y < z->h; y++)
+                for (uint32_t x = 0; x < z->w; x++) {
+                    if (k->scissor_en && ((int)x < k->sc_x || (int)x >= k->sc_x + (int)k->sc_w || (int)y < k->sc_y ||
+                                          (int)y >= k->sc_y + (int)k->sc_h))
+                        continue;
+                    z->z[(size_t)y * z->w + x] = k->depth_value;
+                }
+        } else if (cmd.type == TRACE_CMD_DRAW) {
+            const trace_draw_t *d = &cmd.u.draw;
+            uint32_t tw = 0, th = 0;
+            const trace_surface_t *ts = d->n_color ? trace_reader_surface(r, d->color[0])
+                                                   : d->depth != TRACE_NONE ? trace_reader_surface(r, d->depth) : NULL;
+            if (ts) { tw = ts->width; th = ts->height; }
+            cov_depth_t *z = d->depth != TRACE_NONE && dbs[d->depth].z ? &dbs[d->depth] : NULL;
+            int64_t ours = cov_draw(d, z, tw, th);
+            const char *note = "";
+            if (d->state.alpha_test && d->state.alpha_func != TRACE_CMP_ALWAYS) note = "alpha-test (not compared)";
+            else if (d->flags & TRACE_DRAW_F_VS_APPROX) note = "vertex program approximated (not compared)";
+            else if (d->ref_pixels < 0 || ours < 0) note = "no reference";
+            else {
+                int64_t diff = ours > d->ref_pixels ? ours - d->ref_pixels : d->ref_pixels - ours;
+                compared++;
+                exact += diff == 0;
+                within += diff <= 2 + d->ref_pixels / 50;
+                sum_ours += ours;
+                sum_ref += d->ref_pixels;
+                if (diff > 2 + d->ref_pixels / 50) note = "DIFFERS";
+            }
+            if (*note && note[0] != 'D') skipped++;
+            if (verbose) printf("%u\t%u\t%u\t%" PRId64 "\t%" PRId64 "\t%s\n", d->index, d->src_call, trace_draw_prims(d),
+                                ours, d->ref_pixels, note);
+        }
+    }
+    trace_cmd_free(&cmd);
+    trace_reader_close(r);
+    for (uint32_t i = 0; i <= TRACE_MAX_ID; i++) free(dbs[i].z);
+    free(dbs);
+    if (rc < 0) { fprintf(stderr, "gpupd-trace: %s: %s\n", path, err.msg); return 1; }
+    printf("%s: %" PRIu64 " draws compared with glretrace --ppd: %" PRIu64 " exact, %" PRIu64
+           " within 2%% (%.1f%%), %" PRIu64 " not comparable; pixels ours/ref %" PRId64 "/%" PRId64 " (%.4f)\n",
+           path, compared, exact, within, compared ? 100.0 * (double)within / (double)compared : 0.0, skipped,
+           sum_ours, sum_ref, sum_ref ? (double)sum_ours / (double)sum_ref : 0.0);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 3) return usage();
@@ -123,6 +328,12 @@ int main(int argc, char **argv)
     if (!strcmp(c, "table")) return cmd_info(argc - 2, argv + 2, 1);
     if (!strcmp(c, "validate")) return cmd_validate(argc - 2, argv + 2);
     if (!strcmp(c, "draws")) return cmd_draws(argv[2]);
+    if (!strcmp(c, "coverage")) {
+        int rc = 0;
+        for (int i = 2; i < argc; i++) rc |= cmd_coverage(argv[i], 0);
+        return rc;
+    }
+    if (!strcmp(c, "coverage-draws")) return cmd_coverage(argv[2], 1);
     if (!strcmp(c, "dump")) {
         trace_reader_t *r = open_or_die(argv[2]);
         if (!r) return 1;

@@ -8,7 +8,8 @@
    (shadow-map depth pass, ground, horse); triangle counts match the horse model (7172 triangles,
    /usr/share/glmark2/models/horse.3ds, counted here from the file) and the 2-triangle ground quad; the
    ground samples the shadow map the depth pass rendered (1 RAW dependency); every draw carries the pixel
-   count glretrace --ppd reported for its call; the converted trace round-trips through the text dump.
+   count glretrace --ppd reported for its call; an independent simple rasterizer (gpupd-trace coverage) on the
+   converted geometry gives the same per-draw pixel counts within 2%; the trace round-trips through text.
 Prints 'N passed, M failed'; exit 1 on any failure with the command to reproduce.
 """
 import argparse
@@ -117,6 +118,9 @@ def e2e(tool, work):
                 ppd[c[1]] = c[-3]
         check(all(d['ref'] == ppd.get(d['call']) and int(d['ref']) > 0 for d in draws),
               'each draw carries its glretrace --ppd pixel count', str([(d['call'], d['ref']) for d in draws]))
+    cov = subprocess.run([tool, 'coverage', gpt], capture_output=True, text=True).stdout
+    check('3 draws compared' in cov and 'within 2% (100.0%)' in cov,
+          'converted geometry reproduces the reference per-draw pixel counts (gpupd-trace coverage)', cov.strip())
     check(os.path.getsize(os.path.join(out, 'test-shadow.png')) > 1000, 'reference image written')
     txt, back = os.path.join(work, 'rt.txt'), os.path.join(work, 'rt.gpt')
     ok = (subprocess.run([tool, 'dump', gpt, txt]).returncode == 0 and

@@ -20,6 +20,7 @@ import re
 import struct
 import subprocess
 import sys
+import zlib
 
 NONE = 0xFFFFFFFF
 SEM_POSITION, SEM_COLOR, SEM_TEXCOORD0, SEM_TEXCOORD1, SEM_NORMAL, SEM_GENERIC = range(6)
@@ -632,9 +633,17 @@ class Converter:
                     mvp = list(IDENT)
                     flags |= F_VS_APPROX
                     self.note('GLSL: no MVP uniform found (identity used)')
-            if not direct and not re.search(r'gl_Position\s*=\s*\w+\s*\*\s*(vec4\s*\(\s*)?\w+', vs_src):
+            gp = re.search(r'gl_Position\s*=\s*(?:\w+\s*\*\s*)?(?:vec4\s*\(\s*)?(\w+)', vs_src)
+            alias = gp.group(1) if gp else None
+            if alias and alias != pos_name:
+                # `vec4 p = vec4(position, ...); gl_Position = M * p;` with p never modified: still exact
+                decl = re.search(r'\bvec4\s+%s\s*=\s*vec4\s*\(\s*%s\b' % (alias, re.escape(pos_name)), vs_src)
+                writes = re.findall(r'\b%s\b(?:\.\w+)?\s*[-+*/]?=(?!=)' % alias, vs_src)
+                if decl and len(writes) == 1:
+                    alias = pos_name
+            if alias != pos_name:
                 flags |= F_VS_APPROX
-                self.note('GLSL: gl_Position is not MVP * position (approximated)')
+                self.note('GLSL: gl_Position is not MVP * position attribute (e.g. displaced; approximated)')
             tex_name = next((n for n in names if re.search(r'tex|uv', n, re.I)), None)
             col_name = next((n for n in names if re.search(r'colou?r', n, re.I)), None)
             fs_main = re.sub(r'(?s).*void\s+main\s*\(\s*(void)?\s*\)\s*\{(.*)\}\s*$', r'\2', fs_src)
@@ -674,8 +683,8 @@ class Converter:
                 self.note('GLSL fragment shader approximated by %s' % fs)
             vi, _ = glsl_cost(vs_src)
             fi, ft = glsl_cost(fs_src)
-            return (attrs, 'vs_mvp', fs, 'GLSL vertex shader %08x' % (hash(vs_src) & 0xffffffff),
-                    'GLSL fragment shader %08x' % (hash(fs_src) & 0xffffffff), self.mvp_rows(mvp),
+            return (attrs, 'vs_mvp', fs, 'GLSL vertex shader crc32 %08x' % zlib.crc32(vs_src.encode()),
+                    'GLSL fragment shader crc32 %08x' % zlib.crc32(fs_src.encode()), self.mvp_rows(mvp),
                     (max(vi, 4), max(fi, 1), ft), texunits, flags)
         return fetch
 

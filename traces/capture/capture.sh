@@ -19,6 +19,9 @@ CONV="/usr/bin/python3 $ROOT/traces/capture/apitrace2gpupd.py --assembler $ROOT/
 W=640; H=480
 export LIBGL_ALWAYS_SOFTWARE=1 GALLIUM_DRIVER=llvmpipe MESA_LOADER_DRIVER_OVERRIDE=swrast
 export vblank_mode=0
+# llvmpipe without rasterizer threads: no clock reads from other threads, so faketime's per-read steps
+# below see the same sequence of reads on every run.
+export LP_NUM_THREADS=0
 XVFB=(xvfb-run -a -s "-screen 0 1024x768x24")
 # A frozen start date that advances by a fixed step at every clock read: the animation depends only on the
 # number of clock reads, not on how fast llvmpipe renders.
@@ -101,11 +104,13 @@ do_oa() {
   local d="$WORK/oa"
   mkdir -p "$d"
   oa_home "$d/home"
+  # The engine seeds rand() from /dev/urandom (particles, smoke, gibs): fix the seed with an LD_PRELOAD shim.
+  gcc -shared -fPIC -O2 -o "$d/libfixseed.so" traces/capture/fixed_seed.c -ldl
   log "openarena: timedemo capture of $OA_DEMO"
   rm -f "$d/raw.trace"
   # Played as a timedemo: every snapshot of the demo is rendered, whatever the speed, so frame N of the
   # capture is the same on every run; the game quits at the end of the demo (nextdemo quit).
-  HOME="$d/home" timeout 900 "${XVFB[@]}" faketime -f "$FAKETIME_SPEC" apitrace trace -o "$d/raw.trace" \
+  HOME="$d/home" LD_PRELOAD="$d/libfixseed.so" timeout 900 "${XVFB[@]}" faketime -f "$FAKETIME_SPEC" apitrace trace -o "$d/raw.trace" \
     /usr/games/openarena "${OA_ARGS[@]}" +set timedemo 1 +set nextdemo quit +demo gpupd \
     > "$d/capture.log" 2>&1 || true
   [ -s "$d/raw.trace" ] || { log "openarena capture failed"; tail "$d/capture.log"; return 1; }

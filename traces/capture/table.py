@@ -5,6 +5,7 @@
 The table sits between the markers <!-- trace-table:begin --> and <!-- trace-table:end -->.
 """
 import argparse
+import re
 import subprocess
 import sys
 
@@ -18,6 +19,15 @@ def main():
     ap.add_argument('traces', nargs='+')
     a = ap.parse_args()
     table = subprocess.run([a.tool, 'table'] + a.traces, check=True, capture_output=True, text=True).stdout
+    # extra column: converted geometry vs glretrace --ppd (gpupd-trace coverage)
+    rows = table.rstrip('\n').split('\n')
+    rows[0] += ' ppd match |'
+    rows[1] += '---|'
+    for i, t in enumerate(a.traces):
+        cov = subprocess.run([a.tool, 'coverage', t], check=True, capture_output=True, text=True).stdout
+        m = re.search(r'(\d+) draws compared .*?(\d+) within 2%', cov)
+        rows[2 + i] += ' %s/%s |' % (m.group(2), m.group(1)) if m else ' - |'
+    table = '\n'.join(rows) + '\n'
     text = open(a.readme).read()
     if BEGIN not in text or END not in text:
         sys.exit('table.py: markers not found in %s' % a.readme)
