@@ -111,3 +111,22 @@ test-model-validate: $(SIM_TOOL)
 	sys.exit(0) if ok1 and ok2 else sys.exit('FAIL: $$b: %d of %d draws within 1%% of llvmpipe, |diff| %d of %d pixels; reproduce: $(SIM_TOOL) validate --trace $$t --ref traces/$$b.png --diff diff.png' % (j['draws_within_1pct'], n, j['pixels_abs_diff'], j['pixels_ref']))"; \
 	  n=$$((n+1)); done; echo "test-model-validate: $$n passed, 0 failed"
 TEST_TARGETS += test-model-validate
+
+# Randomised configurations (printed, replayable): scene seed, GPU counts, tile size, ownership function,
+# batching threshold, link latency, PE send rate, hub rate; every scheme must still match `single`.
+MODEL_RANDOM_RUNS ?= 8
+MODEL_RANDOM_SEED ?= 1
+.PHONY: test-model-random
+test-model-random: $(SIM_TOOL)
+	@set -e; mkdir -p $(MODEL_OUT)/diff; n=0; r=$(MODEL_RANDOM_SEED); \
+	for i in $$(seq 1 $(MODEL_RANDOM_RUNS)); do \
+	  r=$$(( (r * 1103515245 + 12345) % 2147483648 )); s=$$(( r % 1000 + 1 )); \
+	  g1=$$(( r / 7 % 15 + 2 )); g2=$$(( r / 131 % 63 + 2 )); t=$$(( r / 11 % 5 + 2 )); \
+	  own=$$( [ $$(( r / 13 % 2 )) -eq 0 ] && echo diag || echo linear ); b=$$(( r / 17 % 300 + 1 )); \
+	  lat=$$(( r / 19 % 12 + 1 )); sr=$$(( r / 23 % 4 + 1 )); hr=$$(( r / 29 % 3 + 1 )); \
+	  sc=$$( [ $$(( r / 31 % 2 )) -eq 0 ] && echo tris || echo rtt ); fr=$$( [ $$sc = rtt ] && echo 1 || echo 0 ); \
+	  args="--scene $$sc --frame $$fr --size 144x104 --seed $$s --gpus $$g1,$$g2 --tile-log2 $$t --own $$own --batch $$b --latency $$lat --send-rate $$sr --hub-rate $$hr --topology both"; \
+	  echo "  random run $$i: gpupd-sim verify $$args"; \
+	  $(SIM_TOOL) verify $$args --diff-dir $(MODEL_OUT)/diff | sed 's/^/    /'; n=$$((n+1)); \
+	done; echo "test-model-random: $$n passed, 0 failed (MODEL_RANDOM_SEED=$(MODEL_RANDOM_SEED) MODEL_RANDOM_RUNS=$(MODEL_RANDOM_RUNS))"
+TEST_TARGETS += test-model-random
