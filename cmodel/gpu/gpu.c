@@ -330,51 +330,80 @@ static void vs_builtin(const gpu_draw_t *d, const float in[GPU_MAX_ATTRIBS][4], 
         if (v + 1 < d->n_attribs) memcpy(out[1 + v], in[v + 1], sizeof out[1 + v]);
 }
 
+/* VS: shades the vertices of up to VS_WARP/3 triangles as one warp. A post-transform vertex cache
+ * (GPU_VCACHE entries, FIFO, keyed by vertex index, emptied at every run) supplies vertices shaded
+ * earlier in the same draw run (ATTILA's post-shading cache); within a warp a vertex is shaded once. */
+static int vc_lookup(const gpu_t *g, uint32_t vid)
+{
+    for (int i = 0; i < GPU_VCACHE; i++)
+        if (g->vc_valid[i] && g->vc_tag[i] == vid) return i;
+    return -1;
+}
+
 static int vs_step(gpu_t *g)
 {
     int moved = 0;
     const gpu_draw_t *d = g->draw;
-    if (d->vs_kind != GPU_VS_ISA) {
-        /* built-in program: shade straight from the input slot into the output slot */
-        gpu_vtx_tri_t *t;
-        while ((t = gpu_queue_front(&g->q_vtx)) && gpu_queue_space(&g->q_shv)) {
-            gpu_shaded_tri_t *s = gpu_queue_reserve(&g->q_shv);
-            s->prim = t->prim;
-            s->tag = t->tag;
-            for (int k = 0; k < 3; k++) vs_builtin(d, (const float (*)[4])t->attr[k], s->v[k]);
-            gpu_queue_commit(&g->q_shv);
-            gpu_queue_pop(&g->q_vtx);
-            g->stats.vs_invocations += 3;
-            moved = 1;
-        }
-        return moved;
-    }
     while (gpu_queue_count(&g->q_vtx) && gpu_queue_space(&g->q_shv)) {
-        /* one warp: up to VS_WARP/3 triangles */
         size_t n = gpu_queue_count(&g->q_vtx);
         if (n > VS_WARP / 3) n = VS_WARP / 3;
         if (n > gpu_queue_space(&g->q_shv)) n = gpu_queue_space(&g->q_shv);
         float in[VS_WARP][GPU_MAX_ATTRIBS][4];
         float out[VS_WARP][1 + GPU_MAX_VARYINGS][4];
+        float hit[VS_WARP][1 + GPU_MAX_VARYINGS][4];
+        uint32_t pend_vid[VS_WARP];
+        int src[VS_WARP / 3][3];        /* >= 0: warp lane; < 0: -(hit index + 1) */
+        int np = 0, nh = 0;
         gpu_vtx_tri_t *tris[VS_WARP / 3];
         for (size_t i = 0; i < n; i++) {
             tris[i] = (gpu_vtx_tri_t *)(g->q_vtx.buf + ((g->q_vtx.head + i) % g->q_vtx.cap) * g->q_vtx.item);
-            for (int k = 0; k < 3; k++) memcpy(in[3 * i + k], tris[i]->attr[k], sizeof in[0]);
+            for (int k = 0; k < 3; k++) {
+                uint32_t vid = tris[i]->vid[k];
+                int c = vc_lookup(g, vid);
+                if (c >= 0) {
+                    memcpy(hit[nh], g->vc_out[c], sizeof hit[nh]);
+                    src[i][k] = -(nh + 1);
+                    nh++;
+                    continue;
+                }
+                int j = 0;
+                while (j < np && pend_vid[j] != vid) j++;
+                if (j == np) {
+                    pend_vid[np] = vid;
+                    memcpy(in[np], tris[i]->attr[k], sizeof in[np]);
+                    np++;
+                }
+                src[i][k] = j;
+            }
         }
-        uint32_t nt = (uint32_t)(3 * n);
-        if (g->backend.run_vs(g->backend.ctx, d, nt, (const float (*)[GPU_MAX_ATTRIBS][4])in, out) != 0) {
-            snprintf(g->err, sizeof g->err, "vertex shader failed on primitive %u", tris[0]->prim);
-            return -1;
+        if (np) {
+            if (d->vs_kind == GPU_VS_ISA) {
+                if (g->backend.run_vs(g->backend.ctx, d, (uint32_t)np, (const float (*)[GPU_MAX_ATTRIBS][4])in, out) != 0) {
+                    snprintf(g->err, sizeof g->err, "vertex shader failed on primitive %u", tris[0]->prim);
+                    return -1;
+                }
+            } else {
+                for (int t = 0; t < np; t++) vs_builtin(d, (const float (*)[4])in[t], out[t]);
+            }
         }
         for (size_t i = 0; i < n; i++) {
-            gpu_shaded_tri_t *s = gpu_queue_reserve(&g->q_shv);
-            s->prim = tris[i]->prim;
-            s->tag = tris[i]->tag;
-            for (int k = 0; k < 3; k++) memcpy(s->v[k], out[3 * i + k], sizeof s->v[k]);
+            gpu_shaded_tri_t *sh = gpu_queue_reserve(&g->q_shv);
+            sh->prim = tris[i]->prim;
+            sh->tag = tris[i]->tag;
+            for (int k = 0; k < 3; k++)
+                memcpy(sh->v[k], src[i][k] >= 0 ? out[src[i][k]] : hit[-src[i][k] - 1], sizeof sh->v[k]);
             gpu_queue_commit(&g->q_shv);
         }
+        for (int t = 0; t < np; t++) {      /* FIFO replacement */
+            uint32_t e = g->vc_next;
+            g->vc_next = (g->vc_next + 1) % GPU_VCACHE;
+            g->vc_valid[e] = 1;
+            g->vc_tag[e] = pend_vid[t];
+            memcpy(g->vc_out[e], out[t], sizeof g->vc_out[e]);
+        }
         for (size_t i = 0; i < n; i++) gpu_queue_pop(&g->q_vtx);
-        g->stats.vs_invocations += nt;
+        g->stats.vs_invocations += (uint64_t)np;
+        g->stats.vs_cache_hits += 3 * (uint64_t)n - (uint64_t)np;
         moved = 1;
     }
     return moved;
@@ -630,6 +659,8 @@ static int run(gpu_t *g)
     const gpu_draw_t *d = g->draw;
     u.early_z = !gpu_fs_needs_late_z(d);
     g->has_last_prim = 0;
+    memset(g->vc_valid, 0, sizeof g->vc_valid);     /* the vertex cache lives for one draw run */
+    g->vc_next = 0;
     for (;;) {
         int p = 0, r;
         if (g->mode == GPU_MODE_RENDER) {

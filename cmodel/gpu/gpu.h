@@ -10,7 +10,8 @@
  *
  *   CP   command processor: walks the primitive list it was given (a draw range or a received list)
  *   VF   vertex fetch + index assembly: triangles, strips, fans, indexed or not
- *   VS   vertex shading (built-in programs, or the ISA interpreter through gpu_shader_backend_t)
+ *   VS   vertex shading (built-in programs, or the ISA interpreter through gpu_shader_backend_t), with a
+ *        16-entry FIFO post-transform vertex cache keyed by vertex index
  *   CLIP trivial reject, near/far + guard-band clipping, viewport and depth range, 1/256-pixel snap,
  *        back-face and zero-area culling; in project mode (CP phase of C-PD) it classifies instead and
  *        the P2G mask (p2g_mask) is computed from its output
@@ -42,6 +43,7 @@
 #define GPU_DEPTH_MAX     0xFFFFFFu     /* 24-bit unorm depth */
 #define GPU_SUBPIX        256           /* 1/256 pixel */
 #define GPU_GUARD         8192          /* guard band, pixels beyond the viewport on each side */
+#define GPU_VCACHE        16            /* post-transform vertex cache entries */
 
 typedef enum { GPU_FMT_RGBA8 = 0, GPU_FMT_DEPTH24 = 1 } gpu_format_t;
 
@@ -192,7 +194,8 @@ typedef struct {                        /* q_quad / q_fs / q_rop: a 2x2 quad */
 
 typedef struct {
     uint64_t prims_in;          /* primitives entering VF */
-    uint64_t vs_invocations;    /* vertices shaded (no post-transform cache: 3 per triangle) */
+    uint64_t vs_invocations;    /* vertices shaded (misses of the post-transform cache) */
+    uint64_t vs_cache_hits;     /* triangle vertices supplied by the post-transform cache */
     uint64_t prims_clipped;     /* triangles that went through the near/far/guard clipper */
     uint64_t prims_culled;      /* rejected: trivially outside, back face, zero area, clipped away */
     uint64_t tris_setup;        /* triangles reaching the rasterizer (after clipping) */
@@ -235,6 +238,11 @@ typedef struct gpu {
     size_t cp_n, cp_pos;
     gpu_projected_t *proj_out;  /* project mode output */
     size_t proj_n, proj_cap;
+    /* post-transform vertex cache (VS unit), emptied at every run */
+    uint32_t vc_tag[GPU_VCACHE];
+    uint8_t vc_valid[GPU_VCACHE];
+    uint32_t vc_next;
+    float vc_out[GPU_VCACHE][1 + GPU_MAX_VARYINGS][4];
     uint8_t rast_prim_hit;      /* current primitive produced a fragment on this GPU */
     uint32_t rast_last_prim;
     int has_last_prim;

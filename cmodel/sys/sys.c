@@ -209,6 +209,7 @@ static int project_on(sys_t *s, uint32_t g, const gpu_draw_t *d, const gpu_prim_
     gpu_stats_t *p = &s->res->gpu[g].project;
     p->prims_in += G->stats.prims_in;
     p->vs_invocations += G->stats.vs_invocations;
+    p->vs_cache_hits += G->stats.vs_cache_hits;
     p->prims_culled += G->stats.prims_culled;
     G->stats = keep;
     s->res->gpu[g].prims_projected += n;
@@ -795,12 +796,13 @@ void sys_result_free(sys_result_t *res)
 
 static void json_gpu_stats(FILE *f, const char *name, const gpu_stats_t *s)
 {
-    fprintf(f, "\"%s\": {\"prims_in\": %" PRIu64 ", \"vs_invocations\": %" PRIu64 ", \"prims_culled\": %" PRIu64
+    fprintf(f, "\"%s\": {\"prims_in\": %" PRIu64 ", \"vs_invocations\": %" PRIu64 ", \"vs_cache_hits\": %" PRIu64
+               ", \"prims_culled\": %" PRIu64
                ", \"tris_setup\": %" PRIu64 ", \"prims_rasterized\": %" PRIu64 ", \"quads\": %" PRIu64
                ", \"fragments\": %" PRIu64 ", \"helpers\": %" PRIu64 ", \"ez_killed\": %" PRIu64
                ", \"fs_fragments\": %" PRIu64 ", \"discarded\": %" PRIu64 ", \"z_killed\": %" PRIu64
                ", \"pixels_written\": %" PRIu64 "}",
-            name, s->prims_in, s->vs_invocations, s->prims_culled, s->tris_setup, s->prims_rasterized, s->quads,
+            name, s->prims_in, s->vs_invocations, s->vs_cache_hits, s->prims_culled, s->tris_setup, s->prims_rasterized, s->quads,
             s->fragments, s->helpers, s->ez_killed, s->fs_fragments, s->discarded, s->z_killed, s->pixels_written);
 }
 

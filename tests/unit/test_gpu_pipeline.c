@@ -258,6 +258,37 @@ static void test_ownership(void **state)
     gpu_free(&g1);
 }
 
+/* Post-transform vertex cache: a strip of 10 vertices shades each vertex once (8 triangles = 24 vertex
+ * slots: 10 shaded, 14 from the cache); an indexed list that reuses 4 vertices 6 times shades 4. */
+static void test_vertex_cache(void **state)
+{
+    (void)state;
+    gpu_t g;
+    mk_gpu(&g, 0, 1);
+    static float v[10][3][4];
+    for (int i = 0; i < 10; i++) {
+        v[i][0][0] = -1.0f + 0.2f * (float)(i / 2); v[i][0][1] = (i & 1) ? 0.5f : -0.5f; v[i][0][3] = 1.0f;
+        v[i][1][0] = v[i][1][3] = 1.0f;
+    }
+    gpu_draw_t d = quad_draw(0, (float[4]){1, 1, 1, 1});
+    d.attribs = &v[0][0][0];
+    d.n_vertices = 10;
+    d.count = 10;
+    assert_int_equal(render_all(&g, &d), 0);
+    assert_int_equal(g.stats.vs_invocations, 10);
+    assert_int_equal(g.stats.vs_cache_hits, 14);
+    uint32_t ix[18] = {0, 1, 2, 2, 1, 3, 0, 1, 2, 2, 1, 3, 0, 1, 2, 2, 1, 3};
+    d.topo = GPU_TOPO_TRIANGLES;
+    d.indices = ix;
+    d.n_indices = 18;
+    d.count = 18;
+    memset(&g.stats, 0, sizeof g.stats);
+    assert_int_equal(render_all(&g, &d), 0);
+    assert_int_equal(g.stats.vs_invocations, 4);
+    assert_int_equal(g.stats.vs_cache_hits, 14);
+    gpu_free(&g);
+}
+
 /* Bad inputs are errors with a message, never crashes. */
 static void test_draw_check(void **state)
 {
@@ -299,6 +330,7 @@ int main(void)
         cmocka_unit_test(test_depth_and_blend),
         cmocka_unit_test(test_mrt_texture_discard),
         cmocka_unit_test(test_ownership),
+        cmocka_unit_test(test_vertex_cache),
         cmocka_unit_test(test_draw_check),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
