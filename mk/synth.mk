@@ -1,0 +1,101 @@
+# Synthesis flows (docs/synthesis.md): Yosys generic, OSU 0.18 um standard cells + OpenSTA, iCE40 + nextpnr.
+#
+# A unit registers itself with ONE line at the end of this file (this file is included after p2g.mk/pe.mk/
+# simt.mk, so the template exists only from here on):
+#   $(eval $(call SYNTH_UNIT,<name>,<top module>,<rtl files>,<parameter sets>,<sdc>))
+# <parameter sets>: space-separated; each NAME=VALUE[:NAME=VALUE...], or "default" for the RTL's defaults.
+# It defines, per parameter set P (tag: '=' dropped, ':' -> '_', e.g. MAX_GPUS16_ROWS2):
+#   $(SYNTH_OUT)/<top>-<tag>/...      logs, netlists, reports, the exact commands (*.cmd)
+#   $(SYNTH_OUT)/<top>-<tag>.json     the results (scripts/synth_report.py result)
+#   synth-<name>                      all parameter sets of the unit; appended to SYNTH_TARGETS
+# `make synth` then writes $(SYNTH_OUT)/summary.md, the table that docs/synthesis.md carries.
+# Everything runs under `nice`; seeds are independent targets, so `make -j2 synth` runs two at once.
+
+SYNTH_OUT          ?= out/synth
+YOSYS              ?= yosys
+STA                ?= sta
+NEXTPNR            ?= nextpnr-ice40
+SYNTH_OSU_LIB      ?= /usr/share/qflow/tech/osu018/osu018_stdcells.lib
+SYNTH_OSU_CONSTR   ?= constraints/osu018_abc.constr
+SYNTH_ICE40_DEVICE ?= hx8k
+SYNTH_ICE40_PACKAGE ?= ct256
+SYNTH_ICE40_FREQ   ?= 25
+SYNTH_SEEDS        ?= 1 2 3 4 5
+SYNTH_FLOW         := scripts/synth_flow.sh
+SYNTH_REPORT       := scripts/synth_report.py
+SYNTH_ENV           = YOSYS=$(YOSYS) STA=$(STA) NEXTPNR=$(NEXTPNR) PYTHON=$(PYTHON) LIB=$(SYNTH_OSU_LIB) \
+                      CONSTR=$(SYNTH_OSU_CONSTR) ICE40_DEVICE=$(SYNTH_ICE40_DEVICE) \
+                      ICE40_PACKAGE=$(SYNTH_ICE40_PACKAGE) ICE40_FREQ=$(SYNTH_ICE40_FREQ)
+SYNTH_RESULTS      :=
+
+synth_tag = $(subst :,_,$(subst =,,$1))
+
+# SYNTH_PSET(name, top, files, pset, sdc, dir): the rules for one parameter set, output in dir (+ dir.json).
+define SYNTH_PSET
+$(6)/generic.stat: $(3) $(SYNTH_FLOW)
+	$(SYNTH_ENV) $(SYNTH_FLOW) generic $$(@D) $(2) $(4) $(3)
+
+$(6)/osu.stat: $(3) $(5) $(SYNTH_OSU_CONSTR) $(SYNTH_FLOW)
+	$(SYNTH_ENV) SDC=$(5) $(SYNTH_FLOW) osu $$(@D) $(2) $(4) $(3)
+
+$(6)/sta.log: $(6)/osu.stat $(5) scripts/synth_sta.tcl
+	$(SYNTH_ENV) SDC=$(5) $(SYNTH_FLOW) sta $$(@D) $(2)
+
+$(6)/ice40.json: $(3) $(SYNTH_FLOW) scripts/synth_wrap.py
+	$(SYNTH_ENV) $(SYNTH_FLOW) ice40 $$(@D) $(2) $(4) $(3)
+
+$(foreach s,$(SYNTH_SEEDS),$(6)/pnr-seed$(s).status): \
+  $(6)/pnr-seed%.status: $(6)/ice40.json
+	$(SYNTH_ENV) $(SYNTH_FLOW) pnr $$(@D) $$*
+
+$(6).json: $(addprefix $(6)/,generic.stat sta.log \
+    $(foreach s,$(SYNTH_SEEDS),pnr-seed$(s).status)) $(SYNTH_REPORT)
+	$(PYTHON) $(SYNTH_REPORT) result --name $(1) --top $(2) --params $(4) --dir $(6) \
+	  --lib $(SYNTH_OSU_LIB) --sdc $(5) --seeds "$(SYNTH_SEEDS)" --device $(SYNTH_ICE40_DEVICE) \
+	  --package $(SYNTH_ICE40_PACKAGE) --freq $(SYNTH_ICE40_FREQ) --out $$@
+
+synth-$(1): $(6).json
+SYNTH_RESULTS += $(6).json
+endef
+
+# SYNTH_UNIT(name, top, files, psets, sdc): every parameter set of a unit under $(SYNTH_OUT).
+define SYNTH_UNIT
+.PHONY: synth-$(1)
+$(foreach p,$(4),$(eval $(call SYNTH_PSET,$(1),$(2),$(3),$(p),$(5),$(SYNTH_OUT)/$(2)-$(call synth_tag,$(p)))))
+SYNTH_TARGETS += synth-$(1)
+endef
+
+# ---------------------------------------------------------------------------------------------- units
+# P2G mapper: the default build and the 64-GPU build (override on the command line, e.g.
+#   make synth-p2g P2G_SYNTH_PARAMS="MAX_GPUS=32:ROWS=2"
+P2G_SYNTH_PARAMS ?= MAX_GPUS=16:ROWS=2 MAX_GPUS=64:ROWS=4
+$(eval $(call SYNTH_UNIT,p2g,p2g_mapper,rtl/p2g/p2g_modn.v rtl/p2g/p2g_range_mask.v rtl/p2g/p2g_mapper.v,$(P2G_SYNTH_PARAMS),constraints/p2g_mapper.sdc))
+
+# ---------------------------------------------------------------------------------------------- summary
+# Runs after every unit's results (it depends on all of them); prints the table and writes summary.md.
+.PHONY: synth-summary
+synth-summary: $(SYNTH_RESULTS)
+	$(PYTHON) $(SYNTH_REPORT) table $^ | tee $(SYNTH_OUT)/summary.md
+SYNTH_TARGETS += synth-summary
+
+# ---------------------------------------------------------------------------------------------- tests
+# Fast (< 60 s from scratch, ~0 s when up to date): the default P2G build through Yosys generic synthesis
+# (check -assert: no combinational loop, no undriven or multiply-driven net; no latch) and through the OSU
+# flow + OpenSTA (nonzero area, only liberty cells, a finite critical path). Plus a self-test that the latch
+# assertion really fires, on a 4-line latch (tests/synth/latch.v).
+SYNTH_TEST_DIR := $(BUILD)/synth-test
+$(eval $(call SYNTH_PSET,p2g-test,p2g_mapper,rtl/p2g/p2g_modn.v rtl/p2g/p2g_range_mask.v rtl/p2g/p2g_mapper.v,default,constraints/p2g_mapper.sdc,$(SYNTH_TEST_DIR)/p2g_mapper-default))
+
+.PHONY: test-synth-p2g
+test-synth-p2g: $(SYNTH_TEST_DIR)/p2g_mapper-default/generic.stat $(SYNTH_TEST_DIR)/p2g_mapper-default/sta.log
+	@$(PYTHON) $(SYNTH_REPORT) check --dir $(SYNTH_TEST_DIR)/p2g_mapper-default --lib $(SYNTH_OSU_LIB)
+	@if $(SYNTH_ENV) $(SYNTH_FLOW) generic $(SYNTH_TEST_DIR)/latch synth_latch default tests/synth/latch.v \
+	    >$(SYNTH_TEST_DIR)/latch.out 2>&1; then \
+	  echo "FAIL: the no-latch assertion passed on tests/synth/latch.v (it holds a latch)"; \
+	  echo "  reproduce: $(SYNTH_FLOW) generic $(SYNTH_TEST_DIR)/latch synth_latch default tests/synth/latch.v"; exit 1; \
+	elif ! grep -q 'Assertion failed: selection is not empty' $(SYNTH_TEST_DIR)/latch/generic.log; then \
+	  echo "FAIL: synthesis of tests/synth/latch.v failed, but not on the latch assertion:"; \
+	  tail -5 $(SYNTH_TEST_DIR)/latch/generic.log; exit 1; \
+	fi
+	@echo "test-synth-p2g: generic check -assert, no latch, OSU area and STA: OK; latch detector fires: OK"
+TEST_TARGETS += test-synth-p2g

@@ -1,0 +1,114 @@
+#!/usr/bin/env bash
+# One step of the synthesis flows of docs/synthesis.md, for one unit and one parameter set.
+# Called by mk/synth.mk; usable by hand (from the repository root).
+#
+#   synth_flow.sh generic OUTDIR TOP PARAMS FILE...   Yosys generic synth + check -assert + no-latch assertion
+#   synth_flow.sh osu     OUTDIR TOP PARAMS FILE...   Yosys -> OSU 0.18 um cells (needs SDC= CONSTR= LIB=)
+#   synth_flow.sh sta     OUTDIR TOP                  OpenSTA on OUTDIR/osu.v (needs SDC= LIB=)
+#   synth_flow.sh ice40   OUTDIR TOP PARAMS FILE...   wrapper generation + synth_ice40 -> OUTDIR/ice40.json
+#   synth_flow.sh pnr     OUTDIR SEED                 nextpnr-ice40 (needs ICE40_DEVICE= ICE40_PACKAGE= ICE40_FREQ=)
+#
+# PARAMS is NAME=VALUE[:NAME=VALUE...] or "default" (the RTL's own defaults).
+# Commands are recorded per step in OUTDIR/<step>.cmd (pnr: pnr-seed<SEED>.cmd), relative to the repository.
+# Tools: YOSYS, STA, NEXTPNR, PYTHON (defaults yosys, sta, nextpnr-ice40, /usr/bin/python3); NICE (default nice).
+set -euo pipefail
+
+YOSYS=${YOSYS:-yosys}
+STA=${STA:-sta}
+NEXTPNR=${NEXTPNR:-nextpnr-ice40}
+PYTHON=${PYTHON:-/usr/bin/python3}
+NICE=${NICE:-nice}
+HERE=$(dirname "$0")
+
+die() { echo "synth_flow: $*" >&2; exit 1; }
+[ $# -ge 3 ] || die "usage: see the header of $0"
+step=$1 out=$2
+mkdir -p "$out"
+if [ "$step" = pnr ]; then cmdlog=$out/pnr-seed$3.cmd; else cmdlog=$out/$step.cmd; fi
+: >"$cmdlog"
+
+# run LOGFILE CMD...: record the command, run it, on failure show the log tail and the command.
+run() {
+  local log=$1; shift
+  local a sep=""
+  for a in "$@"; do
+    case $a in *[[:space:]\;\*\$]*) printf "%s'%s'" "$sep" "$a";; *) printf '%s%s' "$sep" "$a";; esac
+    sep=" "
+  done >>"$cmdlog"
+  printf '\n' >>"$cmdlog"
+  if ! $NICE "$@" >"$log" 2>&1; then
+    tail -25 "$log" >&2
+    echo "synth_flow: FAILED ($step): $*" >&2
+    echo "  full log: $log" >&2
+    return 1
+  fi
+}
+
+# Yosys front end for TOP with PARAMS: read everything deferred, set parameters on the top, elaborate.
+front_end() { # top params files...
+  local top=$1 params=$2; shift 2
+  local s="read_verilog -defer $*;"
+  if [ "$params" != default ]; then
+    s+=" chparam"
+    local kv
+    for kv in ${params//:/ }; do s+=" -set ${kv%%=*} ${kv#*=}"; done
+    s+=" $top;"
+  fi
+  printf '%s hierarchy -check -top %s;' "$s" "$top"
+}
+
+# Assert no latch of any flavour and no SR flip-flop survived synthesis (check -assert does not cover latches).
+NO_LATCH='select -assert-none t:*DLATCH* t:*dlatch* t:*_SR_* t:*LATCH*;'
+
+case $step in
+generic)
+  top=$3 params=$4; shift 4
+  run "$out/generic.log" "$YOSYS" -p "$(front_end "$top" "$params" "$@") synth -flatten -top $top; check -assert; $NO_LATCH tee -o $out/generic.stat stat; tee -q -o $out/generic.stat.json stat -json"
+  ;;
+osu)
+  top=$3 params=$4; shift 4
+  : "${SDC:?} ${CONSTR:?} ${LIB:?}"
+  # abc delay target (ps) = the SDC clock period (ns) * 1000
+  per=$(sed -n 's/.*create_clock.*-period[[:space:]]*\([0-9.][0-9.]*\).*/\1/p' "$SDC" | head -1)
+  [ -n "$per" ] || die "no 'create_clock ... -period P' in $SDC"
+  dps=$(awk -v p="$per" 'BEGIN { printf "%d", p * 1000 }')
+  run "$out/osu.log" "$YOSYS" -p "read_liberty -lib $LIB; $(front_end "$top" "$params" "$@") synth -flatten -top $top; dfflibmap -liberty $LIB; abc -liberty $LIB -constr $CONSTR -D $dps; opt_clean -purge; setundef -zero; autoname; check -assert; $NO_LATCH tee -o $out/osu.stat stat -liberty $LIB; write_verilog -noattr -noexpr $out/osu.v"
+  ;;
+sta)
+  top=$3
+  : "${SDC:?} ${LIB:?}"
+  [ -s "$out/osu.v" ] || die "$out/osu.v missing (run the osu step first)"
+  run "$out/sta.log" env STA_LIB="$LIB" STA_NETLIST="$out/osu.v" STA_TOP="$top" STA_SDC="$SDC" \
+    "$STA" -no_splash -exit "$HERE/synth_sta.tcl"
+  grep -q '^SYNTH_STA worst_slack_max ' "$out/sta.log" || { tail -20 "$out/sta.log" >&2; die "sta gave no worst slack"; }
+  if grep -q '^Error' "$out/sta.log"; then grep '^Error' "$out/sta.log" >&2; die "sta reported errors"; fi
+  ;;
+ice40)
+  top=$3 params=$4; shift 4
+  # 1. port list of the elaborated top, 2. I/O wrapper, 3. synth_ice40 of the wrapper (DUT flattened inside).
+  run "$out/ports.log" "$YOSYS" -p "$(front_end "$top" "$params" "$@") proc; write_json $out/ports.json"
+  pargs=()
+  if [ "$params" != default ]; then for kv in ${params//:/ }; do pargs+=(--param "$kv"); done; fi
+  run "$out/wrap.log" "$PYTHON" "$HERE/synth_wrap.py" --ports "$out/ports.json" --top "$top" "${pargs[@]}" \
+    --clock "${CLOCK:-clk_i}" --out "$out/wrap.v"
+  run "$out/ice40.log" "$YOSYS" -p "read_verilog -defer $* $out/wrap.v; hierarchy -check -top ${top}_synthwrap; synth_ice40 -top ${top}_synthwrap -json $out/ice40.json; check -assert; tee -o $out/ice40.stat stat"
+  ;;
+pnr)
+  seed=$3
+  : "${ICE40_DEVICE:?} ${ICE40_PACKAGE:?} ${ICE40_FREQ:?}"
+  [ -s "$out/ice40.json" ] || die "$out/ice40.json missing (run the ice40 step first)"
+  rm -f "$out/pnr-seed$seed.report.json" "$out/pnr-seed$seed.status"
+  # A design that does not fit the device is a result (recorded as such), not a flow failure.
+  if run "$out/pnr-seed$seed.log" "$NEXTPNR" "--$ICE40_DEVICE" --package "$ICE40_PACKAGE" --json "$out/ice40.json" \
+       --seed "$seed" --freq "$ICE40_FREQ" --timing-allow-fail --report "$out/pnr-seed$seed.report.json" 2>/dev/null; then
+    echo ok >"$out/pnr-seed$seed.status"
+  elif grep -q 'Failed to expand region\|Unable to place cell\|design does not fit\|Failed to place' "$out/pnr-seed$seed.log"; then
+    echo "does-not-fit" >"$out/pnr-seed$seed.status"
+    echo "synth_flow: design does not fit --$ICE40_DEVICE (see $out/pnr-seed$seed.log); recorded" >&2
+  else
+    tail -25 "$out/pnr-seed$seed.log" >&2
+    die "nextpnr failed (log $out/pnr-seed$seed.log)"
+  fi
+  ;;
+*) die "unknown step '$step'";;
+esac
