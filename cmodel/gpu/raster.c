@@ -91,31 +91,41 @@ int gpu_rast_covers(const gpu_rast_t *r, int32_t px, int32_t py)
 
 uint8_t gpu_rast_quad(const gpu_rast_t *r, int32_t qx, int32_t qy, uint32_t n_var, gpu_quad_t *q)
 {
+    /* edge values at the 4 pixel centres, computed once; coverage first (most quads of a box are empty) */
+    int64_t e[4][3];
     uint8_t cover = 0;
+    for (int i = 0; i < 4; i++) {
+        int32_t px = qx + (i & 1), py = qy + (i >> 1);
+        int64_t fx = (int64_t)px * 256 + 128, fy = (int64_t)py * 256 + 128;
+        int in = !(px < r->rx0 || px > r->rx1 || py < r->ry0 || py > r->ry1);
+        for (int k = 0; k < 3; k++) {
+            e[i][k] = edge_at(r, k, fx, fy);
+            if (e[i][k] < 0 || (e[i][k] == 0 && !r->topleft[k])) in = 0;
+        }
+        if (in) cover |= (uint8_t)(1u << i);
+    }
+    q->cover = cover;
+    q->live = cover;
+    if (!cover || r->empty) return 0;
     q->prim = r->t.prim;
     q->tag = r->t.tag;
     q->x = qx;
     q->y = qy;
     double inv_area = 1.0 / (double)r->area2;
     for (int i = 0; i < 4; i++) {
-        int32_t px = qx + (i & 1), py = qy + (i >> 1);
-        if (gpu_rast_covers(r, px, py)) cover |= (uint8_t)(1u << i);
-        int64_t fx = (int64_t)px * 256 + 128, fy = (int64_t)py * 256 + 128;
         double l[3];
-        for (int k = 0; k < 3; k++) l[k] = (double)edge_at(r, k, fx, fy) * inv_area;
+        for (int k = 0; k < 3; k++) l[k] = (double)e[i][k] * inv_area;
         double z = l[0] * r->t.z[0] + l[1] * r->t.z[1] + l[2] * r->t.z[2] + r->zoff;
         if (z < 0.0) z = 0.0;
         if (z > 1.0) z = 1.0;
         q->depth[i] = (uint32_t)llrint(z * (double)GPU_DEPTH_MAX);
-        double pw[3], s = 0.0;
-        for (int k = 0; k < 3; k++) { pw[k] = l[k] * r->t.inv_w[k]; s += pw[k]; }
-        double is = s != 0.0 ? 1.0 / s : 0.0;
+        double pw[3], sum = 0.0;
+        for (int k = 0; k < 3; k++) { pw[k] = l[k] * r->t.inv_w[k]; sum += pw[k]; }
+        double is = sum != 0.0 ? 1.0 / sum : 0.0;
         for (uint32_t v = 0; v < n_var && v < GPU_MAX_VARYINGS; v++)
             for (int c = 0; c < 4; c++)
                 q->var[i][v][c] = (float)((pw[0] * r->t.var[0][v][c] + pw[1] * r->t.var[1][v][c] +
                                            pw[2] * r->t.var[2][v][c]) * is);
     }
-    q->cover = cover;
-    q->live = cover;
     return cover;
 }
