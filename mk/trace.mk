@@ -76,3 +76,9 @@ traces-table: $(TRACE_TOOL)
 	$(PYTHON) traces/capture/table.py --tool $(TRACE_TOOL) traces/README.md $(TRACE_FILES)
 capture-oa-demo:
 	traces/capture/capture.sh record-oa-demo
+
+# Reader throughput on the bundled traces (decompress + decode + validate), as rates.
+.PHONY: bench-trace
+bench-trace: $(TRACE_TOOL)
+	@$(TRACE_TOOL) bench $(TRACE_FILES)
+BENCH_TARGETS += bench-trace

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 static int usage(void)
 {
@@ -18,6 +19,7 @@ static int usage(void)
             "       gpupd-trace coverage-draws FILE   the same, one line per draw\n"
             "       gpupd-trace dump FILE [OUT.txt]   lossless text dump (stdout by default)\n"
             "       gpupd-trace undump IN.txt OUT     text dump back to the binary (byte-identical)\n"
+            "       gpupd-trace bench FILE...         reader throughput (MB/s, triangles/s)\n"
             "       gpupd-trace synth OUT [ZLEVEL]    write the small synthetic test trace\n");
     return 2;
 }
@@ -320,6 +322,39 @@ static int cmd_coverage(const char *path, int verbose)
     return 0;
 }
 
+/* Read (decompress, decode, validate) each trace `reps` times; print rates. */
+static int cmd_bench(int argc, char **argv)
+{
+    int reps = 3;
+    for (int i = 0; i < argc; i++) {
+        struct timespec t0, t1;
+        uint64_t tris = 0, cmds = 0;
+        double bytes = 0;
+        clock_gettime(CLOCK_MONOTONIC, &t0);
+        for (int k = 0; k < reps; k++) {
+            trace_reader_t *r = open_or_die(argv[i]);
+            if (!r) return 1;
+            FILE *f = fopen(argv[i], "rb");
+            if (f) { fseek(f, 0, SEEK_END); bytes += (double)ftell(f); fclose(f); }
+            trace_cmd_t cmd = {0};
+            trace_error_t err;
+            int rc;
+            while ((rc = trace_reader_next(r, &cmd, &err)) == 1) {
+                cmds++;
+                if (cmd.type == TRACE_CMD_DRAW) tris += trace_draw_prims(&cmd.u.draw);
+            }
+            trace_cmd_free(&cmd);
+            trace_reader_close(r);
+            if (rc < 0) { fprintf(stderr, "gpupd-trace: %s: %s\n", argv[i], err.msg); return 1; }
+        }
+        clock_gettime(CLOCK_MONOTONIC, &t1);
+        double sec = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
+        printf("%-40s %8.1f MB/s (file)  %10.0f triangles/s  %9.0f commands/s\n", argv[i], bytes / sec / 1e6,
+               (double)tris / sec, (double)cmds / sec);
+    }
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 3) return usage();
@@ -328,6 +363,7 @@ int main(int argc, char **argv)
     if (!strcmp(c, "table")) return cmd_info(argc - 2, argv + 2, 1);
     if (!strcmp(c, "validate")) return cmd_validate(argc - 2, argv + 2);
     if (!strcmp(c, "draws")) return cmd_draws(argv[2]);
+    if (!strcmp(c, "bench")) return cmd_bench(argc - 2, argv + 2);
     if (!strcmp(c, "coverage")) {
         int rc = 0;
         for (int i = 2; i < argc; i++) rc |= cmd_coverage(argv[i], 0);
