@@ -2,7 +2,7 @@
 #
 # A unit registers itself with ONE line at the end of this file (this file is included after p2g.mk/pe.mk/
 # simt.mk, so the template exists only from here on):
-#   $(eval $(call SYNTH_UNIT,<name>,<top module>,<rtl files>,<parameter sets>,<sdc>))
+#   $(eval $(call SYNTH_UNIT,<name>,<top module>,<rtl files>,<parameter sets>,<sdc>[,<clock port, default clk_i>]))
 # <parameter sets>: space-separated; each NAME=VALUE[:NAME=VALUE...], or "default" for the RTL's defaults.
 # It defines, per parameter set P (tag: '=' dropped, ':' -> '_', e.g. MAX_GPUS16_ROWS2):
 #   $(SYNTH_OUT)/<top>-<tag>/...      logs, netlists, reports, the exact commands (*.cmd)
@@ -30,7 +30,8 @@ SYNTH_RESULTS      :=
 
 synth_tag = $(subst :,_,$(subst =,,$1))
 
-# SYNTH_PSET(name, top, files, pset, sdc, dir): the rules for one parameter set, output in dir (+ dir.json).
+# SYNTH_PSET(name, top, files, pset, sdc, dir[, clock port]): the rules for one parameter set, output in dir
+# (+ dir.json). The clock port (default clk_i) is what the iCE40 wrapper drives from its clock pin.
 define SYNTH_PSET
 $(6)/generic.stat: $(3) $(SYNTH_FLOW)
 	$(SYNTH_ENV) $(SYNTH_FLOW) generic $$(@D) $(2) $(4) $(3)
@@ -42,7 +43,7 @@ $(6)/sta.log: $(6)/osu.stat $(5) scripts/synth_sta.tcl
 	$(SYNTH_ENV) SDC=$(5) $(SYNTH_FLOW) sta $$(@D) $(2)
 
 $(6)/ice40.json: $(3) $(SYNTH_FLOW) scripts/synth_wrap.py
-	$(SYNTH_ENV) $(SYNTH_FLOW) ice40 $$(@D) $(2) $(4) $(3)
+	$(SYNTH_ENV) CLOCK=$(or $(7),clk_i) $(SYNTH_FLOW) ice40 $$(@D) $(2) $(4) $(3)
 
 $(foreach s,$(SYNTH_SEEDS),$(6)/pnr-seed$(s).status): \
   $(6)/pnr-seed%.status: $(6)/ice40.json
@@ -58,10 +59,10 @@ synth-$(1): $(6).json
 SYNTH_RESULTS += $(6).json
 endef
 
-# SYNTH_UNIT(name, top, files, psets, sdc): every parameter set of a unit under $(SYNTH_OUT).
+# SYNTH_UNIT(name, top, files, psets, sdc[, clock port]): every parameter set of a unit under $(SYNTH_OUT).
 define SYNTH_UNIT
 .PHONY: synth-$(1)
-$(foreach p,$(4),$(eval $(call SYNTH_PSET,$(1),$(2),$(3),$(p),$(5),$(SYNTH_OUT)/$(2)-$(call synth_tag,$(p)))))
+$(foreach p,$(4),$(eval $(call SYNTH_PSET,$(1),$(2),$(3),$(p),$(5),$(SYNTH_OUT)/$(2)-$(call synth_tag,$(p)),$(6))))
 SYNTH_TARGETS += synth-$(1)
 endef
 
