@@ -156,16 +156,29 @@ TEST_TARGETS += test-p2g-replay
 
 # Main-job part: P2G statistics on every bundled trace, N = 2, 4, 8, 16, both ownership modes: how many GPUs
 # each primitive goes to (the ID-exchange redundancy), load balance, and the P2G unit's throughput (cycle model).
-P2G_RUN_OUT := out/p2g
-.PHONY: run-p2g
-run-p2g: $(BUILD)/bin/gpupd-p2g-trace
-	@mkdir -p $(P2G_RUN_OUT); set -e; t0=$$(date +%s); \
-	traces="$(sort $(wildcard traces/*.gpt))"; total=$$(( $$(echo $$traces | wc -w) * 8 )); k=0; \
-	$< --trace $$(echo $$traces | cut -d' ' -f1) --gpus 2 --csv-header | head -1 > $(P2G_RUN_OUT)/p2g_stats.csv; \
-	for t in $$traces; do for n in 2 4 8 16; do for m in diag linear; do \
-	  k=$$((k+1)); printf '\r  run-p2g: %d/%d %s N=%d %s (%ds)   ' $$k $$total $$(basename $$t .gpt) $$n $$m $$(( $$(date +%s) - t0 )); \
-	  $< --trace $$t --gpus $$n --own $$m >> $(P2G_RUN_OUT)/p2g_stats.csv; \
-	done; done; done; echo
+# Every (trace, N, mode) is an independent job with its own output file, so `make -jK run-p2g` runs them in
+# parallel; `make p2g-jobs` writes the same job list as plain commands (out/p2g/jobs.txt) for GNU parallel or
+# a cluster scheduler.
+P2G_RUN_OUT    := out/p2g
+P2G_RUN_TRACES := $(basename $(notdir $(sort $(wildcard traces/*.gpt))))
+P2G_RUN_JOBS   := $(foreach t,$(P2G_RUN_TRACES),$(foreach n,2 4 8 16,$(foreach m,diag linear,$(P2G_RUN_OUT)/runs/$(t)__$(n)__$(m).csv)))
+p2g_job_cmd = $(BUILD)/bin/gpupd-p2g-trace --trace traces/$(word 1,$(subst __, ,$1)).gpt --gpus $(word 2,$(subst __, ,$1)) --own $(word 3,$(subst __, ,$1))
+
+$(P2G_RUN_OUT)/runs/%.csv: $(BUILD)/bin/gpupd-p2g-trace
+	@mkdir -p $(@D)
+	@$(call p2g_job_cmd,$*) > $@.tmp && mv $@.tmp $@
+	@printf '  run-p2g: %d/%d done (%s)\n' $$(ls $(@D)/*.csv | wc -l) $(words $(P2G_RUN_JOBS)) $*
+
+.PHONY: run-p2g p2g-jobs
+p2g-jobs:
+	@mkdir -p $(P2G_RUN_OUT)
+	@: > $(P2G_RUN_OUT)/jobs.txt
+	@$(foreach j,$(P2G_RUN_JOBS),echo '$(call p2g_job_cmd,$(basename $(notdir $(j)))) > $(j)' >> $(P2G_RUN_OUT)/jobs.txt;)
+	@echo "p2g-jobs: $(words $(P2G_RUN_JOBS)) commands in $(P2G_RUN_OUT)/jobs.txt"
+
+run-p2g: $(P2G_RUN_JOBS)
+	@echo "trace,frame,gpus,own,prims,culled,empty,near_clip,avg_gpus_per_prim,multi_gpu_frac,max_share,min_share,configs,p2g_cycles,prims_per_cycle,slowest_unit_cycles" > $(P2G_RUN_OUT)/p2g_stats.csv
+	@cat $(P2G_RUN_JOBS) >> $(P2G_RUN_OUT)/p2g_stats.csv
 	$(PYTHON) scripts/plot_p2g.py $(P2G_RUN_OUT)/p2g_stats.csv $(P2G_RUN_OUT)
 RUN_TARGETS += run-p2g
 
