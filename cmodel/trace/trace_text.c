@@ -480,9 +480,24 @@ int trace_undump_text(FILE *in, const char *out_path, trace_error_t *err)
 {
     tx_t t = {.f = in, .reading = 1, .err = err};
     struct stat st;
-    t.size = (fstat(fileno(in), &st) == 0 && S_ISREG(st.st_mode)) ? (uint64_t)st.st_size : UINT32_MAX;
+    FILE *spool = NULL;
+    int fd = fileno(in);
+    if (fd < 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        /* A pipe or memory stream: spool it to a temporary file first, so that the size of the input is
+         * known and every count can be capped by what the rest of the input can hold. */
+        spool = tmpfile();
+        if (!spool) { tr_err(err, 0, "cannot create a temporary file for the text input"); return -1; }
+        char buf[65536];
+        size_t n;
+        while ((n = fread(buf, 1, sizeof buf, in)) > 0)
+            if (fwrite(buf, 1, n, spool) != n) { fclose(spool); tr_err(err, 0, "write error spooling input"); return -1; }
+        rewind(spool);
+        t.f = spool;
+        if (fstat(fileno(spool), &st) != 0) { fclose(spool); tr_err(err, 0, "cannot stat spooled input"); return -1; }
+    }
+    t.size = (uint64_t)st.st_size;
     t.tok = malloc(TX_MAXTOK);
-    if (!t.tok) { tr_err(err, 0, "out of memory"); return -1; }
+    if (!t.tok) { if (spool) fclose(spool); tr_err(err, 0, "out of memory"); return -1; }
     trace_info_t info = {0};
     uint32_t zl = 0;
     tx_info(&t, &info, &zl);
@@ -523,6 +538,7 @@ int trace_undump_text(FILE *in, const char *out_path, trace_error_t *err)
         trace_cmd_free(&cmd);
     }
 out:
+    if (spool) fclose(spool);
     if (w) trace_writer_abort(w);
     if (rc && out_path) remove(out_path);
     trace_info_free(&info);
