@@ -13,19 +13,21 @@ MODEL_BENCH_TRACES := $(sort $(wildcard traces/*.gpt))
 
 # Every scheme and N in {2,3,4,8,16}, both topologies, bit-identical to `single` on the synthetic scenes;
 # on every bundled trace: every scheme x N on `line`, and the batching schemes on `hub` for N = 3, 16
-# (the full cross product on both topologies is `make bench-model-verify`). On a mismatch gpupd-sim writes
+# (the full cross product on both topologies is `make bench-model-verify`). --check-masks (synthetic scenes,
+# hub runs on traces): every primitive a GPU was left out of is rasterized there too and must cover none of
+# its pixels (P2G soundness, even where later draws would hide the damage). On a mismatch gpupd-sim writes
 # expected/got/diff PNGs under $(MODEL_OUT)/diff and prints the command to reproduce.
 .PHONY: test-model-identical
 test-model-identical: $(SIM_TOOL)
 	@set -e; mkdir -p $(MODEL_OUT)/diff; \
-	$(SIM_TOOL) verify --scene tris --size 200x136 --prims 900 --gpus $(MODEL_GPUS) --topology both --diff-dir $(MODEL_OUT)/diff; \
-	$(SIM_TOOL) verify --scene rtt --size 160x120 --frame 1 --gpus $(MODEL_GPUS) --topology both --diff-dir $(MODEL_OUT)/diff; \
-	$(SIM_TOOL) verify --scene big --size 192x128 --prims 9000 --batch 1000 --gpus $(MODEL_GPUS) --schemes gpupd-batch,gpupd-ra --topology both --diff-dir $(MODEL_OUT)/diff; \
+	$(SIM_TOOL) verify --scene tris --size 200x136 --prims 900 --gpus $(MODEL_GPUS) --topology both --check-masks --diff-dir $(MODEL_OUT)/diff; \
+	$(SIM_TOOL) verify --scene rtt --size 160x120 --frame 1 --gpus $(MODEL_GPUS) --topology both --check-masks --diff-dir $(MODEL_OUT)/diff; \
+	$(SIM_TOOL) verify --scene big --size 192x128 --prims 9000 --batch 1000 --gpus $(MODEL_GPUS) --schemes gpupd-batch,gpupd-ra --topology both --check-masks --diff-dir $(MODEL_OUT)/diff; \
 	$(BUILD)/bin/gpupd-trace synth $(MODEL_OUT)/synthetic.gpt; \
 	$(SIM_TOOL) verify --trace $(MODEL_OUT)/synthetic.gpt --frame 1 --gpus $(MODEL_GPUS) --topology both --diff-dir $(MODEL_OUT)/diff 2>/dev/null; \
 	for t in $(MODEL_BENCH_TRACES); do \
 	  $(SIM_TOOL) verify --trace $$t --gpus $(MODEL_GPUS) --topology line --diff-dir $(MODEL_OUT)/diff 2>/dev/null; \
-	  $(SIM_TOOL) verify --trace $$t --gpus 3,16 --schemes gpupd-batch,gpupd-ra --topology hub --diff-dir $(MODEL_OUT)/diff 2>/dev/null; \
+	  $(SIM_TOOL) verify --trace $$t --gpus 3,16 --schemes gpupd-batch,gpupd-ra --topology hub --check-masks --diff-dir $(MODEL_OUT)/diff 2>/dev/null; \
 	done
 test-model-identical: $(BUILD)/bin/gpupd-trace  # literal path: trace.mk (TRACE_TOOL) is included after this file
 TEST_TARGETS += test-model-identical
@@ -46,6 +48,8 @@ test-model-cli: $(SIM_TOOL)
 	grep -q "ordering invariant violated" $$d/out.txt || { echo "FAIL: no invariant report"; cat $$d/out.txt; exit 1; }; \
 	expect 1 $(SIM_TOOL) render --scene tris --scheme gpupd --gpus 3 --topology hub --inject-fault drop:2; \
 	grep -q "packet accounting" $$d/out.txt || { echo "FAIL: no accounting report"; cat $$d/out.txt; exit 1; }; \
+	expect 1 $(SIM_TOOL) render --scene tris --scheme gpupd --gpus 4 --check-masks --inject-fault clear-mask:5; \
+	grep -q "P2G mask check failed" $$d/out.txt || { echo "FAIL: no mask-check report"; cat $$d/out.txt; exit 1; }; \
 	expect 0 $(SIM_TOOL) render --scene rtt --frame 1 --scheme gpupd-ra --gpus 4 --topology hub -o $$d/rtt.png --stats $$d/rtt.json; \
 	$(PYTHON) -c "import json,sys; j=json.load(open('$$d/rtt.json')); assert j['gpus']==4 and len(j['per_gpu'])==4 and len(j['links'])==8, j; assert sum(g['prims_received'] for g in j['per_gpu'])==sum(l['prim_packets'] for l in j['links'] if l['to']!='hub0'), 'received != delivered'"; \
 	n=$$((n+1)); echo "test-model-cli: $$n passed, 0 failed"
@@ -125,7 +129,7 @@ test-model-random: $(SIM_TOOL)
 	  own=$$( [ $$(( r / 13 % 2 )) -eq 0 ] && echo diag || echo linear ); b=$$(( r / 17 % 300 + 1 )); \
 	  lat=$$(( r / 19 % 12 + 1 )); sr=$$(( r / 23 % 4 + 1 )); hr=$$(( r / 29 % 3 + 1 )); \
 	  sc=$$( [ $$(( r / 31 % 2 )) -eq 0 ] && echo tris || echo rtt ); fr=$$( [ $$sc = rtt ] && echo 1 || echo 0 ); \
-	  args="--scene $$sc --frame $$fr --size 144x104 --seed $$s --gpus $$g1,$$g2 --tile-log2 $$t --own $$own --batch $$b --latency $$lat --send-rate $$sr --hub-rate $$hr --topology both"; \
+	  args="--scene $$sc --frame $$fr --size 144x104 --seed $$s --gpus $$g1,$$g2 --tile-log2 $$t --own $$own --batch $$b --latency $$lat --send-rate $$sr --hub-rate $$hr --topology both --check-masks"; \
 	  echo "  random run $$i: gpupd-sim verify $$args"; \
 	  $(SIM_TOOL) verify $$args --diff-dir $(MODEL_OUT)/diff | sed 's/^/    /'; n=$$((n+1)); \
 	done; echo "test-model-random: $$n passed, 0 failed (MODEL_RANDOM_SEED=$(MODEL_RANDOM_SEED) MODEL_RANDOM_RUNS=$(MODEL_RANDOM_RUNS))"

@@ -663,6 +663,18 @@ static int run(gpu_t *g)
     g->vc_next = 0;
     for (;;) {
         int p = 0, r;
+        if (g->mode == GPU_MODE_PROBE) {
+            /* coverage only: count the quads the rasterizer produces in this GPU's tiles, write nothing */
+            gpu_quad_t *q;
+            while ((q = gpu_queue_front(&g->q_quad))) {
+                if (!g->probe_hits) g->probe_first_prim = q->prim;
+                g->probe_hits += (uint64_t)__builtin_popcount(q->cover);
+                gpu_queue_pop(&g->q_quad);
+                p = 1;
+            }
+            if ((r = rast_step(g, &u)) < 0) return -1;
+            p |= r;
+        }
         if (g->mode == GPU_MODE_RENDER) {
             if ((r = rop_step(g, &u)) < 0) return -1;
             p |= r;
@@ -717,6 +729,30 @@ int gpu_render(gpu_t *g, const gpu_draw_t *d, const gpu_prim_req_t *list, size_t
     g->cp_pos = 0;
     int rc = run(g);
     g->draw = NULL;
+    return rc;
+}
+
+int gpu_probe(gpu_t *g, const gpu_draw_t *d, const gpu_prim_req_t *list, size_t n, uint64_t *frags, uint32_t *first_prim)
+{
+    const char *e = gpu_draw_check(g, d);
+    if (e) {
+        snprintf(g->err, sizeof g->err, "draw rejected: %s", e);
+        return -1;
+    }
+    reset_queues(g);
+    gpu_stats_t keep = g->stats;
+    g->draw = d;
+    g->mode = GPU_MODE_PROBE;
+    g->cp_list = list;
+    g->cp_n = n;
+    g->cp_pos = 0;
+    g->probe_hits = 0;
+    g->probe_first_prim = 0;
+    int rc = run(g);
+    g->stats = keep;
+    g->draw = NULL;
+    *frags = g->probe_hits;
+    *first_prim = g->probe_first_prim;
     return rc;
 }
 

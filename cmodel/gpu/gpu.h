@@ -211,7 +211,7 @@ typedef struct {
     uint64_t clears;            /* clear commands executed */
 } gpu_stats_t;
 
-typedef enum { GPU_MODE_RENDER = 0, GPU_MODE_PROJECT = 1 } gpu_mode_t;
+typedef enum { GPU_MODE_RENDER = 0, GPU_MODE_PROJECT = 1, GPU_MODE_PROBE = 2 } gpu_mode_t;
 
 /* Result of the CP-phase projection of one primitive (project mode). */
 typedef struct {
@@ -243,6 +243,8 @@ typedef struct gpu {
     uint8_t vc_valid[GPU_VCACHE];
     uint32_t vc_next;
     float vc_out[GPU_VCACHE][1 + GPU_MAX_VARYINGS][4];
+    uint64_t probe_hits;        /* probe mode: covered pixels found */
+    uint32_t probe_first_prim;
     uint8_t rast_prim_hit;      /* current primitive produced a fragment on this GPU */
     uint32_t rast_last_prim;
     int has_last_prim;
@@ -269,6 +271,11 @@ int gpu_clear(gpu_t *g, int32_t surface, uint32_t value, uint8_t color_mask,
 /* Render the listed primitives of a draw, in list order, through the whole pipeline. Only pixels in
  * tiles this GPU owns are generated. Returns 0, or -1 with g->err set. */
 int gpu_render(gpu_t *g, const gpu_draw_t *d, const gpu_prim_req_t *list, size_t n);
+
+/* Coverage probe: rasterize the listed primitives in this GPU's tiles without shading or writing anything
+ * (statistics untouched); *frags = covered pixels, *first_prim = the first primitive that covered one.
+ * Used to check that a P2G mask never leaves out a GPU whose tiles a primitive covers. 0 or -1. */
+int gpu_probe(gpu_t *g, const gpu_draw_t *d, const gpu_prim_req_t *list, size_t n, uint64_t *frags, uint32_t *first_prim);
 
 /* CP phase: project the listed primitives (VF, VS, CLIP in classify mode). out[i] receives the P2G
  * input of list[i] (out must have n entries). Returns 0 or -1. */

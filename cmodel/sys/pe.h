@@ -33,7 +33,9 @@ typedef enum {
     PE_FAULT_DROP,          /* the network loses the fault_at-th PRIM flit arriving at each GPU */
     PE_FAULT_DUP,           /* the receiver records its fault_at-th PRIM flit twice */
     PE_FAULT_NO_TURNS,      /* GPUs do not wait for LAST markers before sending (protocol bug) */
-    PE_FAULT_WRONG_TAG      /* the fault_at-th PRIM flit sent carries the next batch's tag */
+    PE_FAULT_WRONG_TAG,     /* the fault_at-th PRIM flit sent carries the next batch's tag */
+    PE_FAULT_CLEAR_MASK     /* (system level, before the exchange) the fault_at-th non-empty P2G mask loses
+                               its lowest GPU: caught by check_masks / the frame comparison, not the PE */
 } pe_fault_t;
 
 typedef struct {

@@ -335,6 +335,23 @@ static int render_group(sys_t *s, uint32_t g, uint32_t ci, const gpu_prim_req_t 
     return render_on(s, g, ci, list, n);
 }
 
+/* --check-masks: a primitive left out of GPU g's list must not cover any pixel of g's tiles */
+static int probe_group(sys_t *s, uint32_t g, uint32_t ci, const gpu_prim_req_t *list, size_t n, void *u)
+{
+    (void)u;
+    const sys_cmd_t *c = &s->scene->frames[s->frame].cmds[ci];
+    uint64_t hits = 0;
+    uint32_t first = 0;
+    if (gpu_probe(&s->gpu[g], &c->draw, list, n, &hits, &first) != 0)
+        return failf(s, "frame %u draw %u: probe on GPU %u: %s", s->frame, c->src_index, g, s->gpu[g].err);
+    s->res->mask_checks += n;
+    if (hits)
+        return failf(s, "P2G mask check failed: frame %u draw %u (command %u) primitive %u covers %llu pixel(s) in the "
+                        "tiles of GPU %u, but its mask leaves GPU %u out (scheme %s, %u GPUs)",
+                     s->frame, c->src_index, ci, first, (unsigned long long)hits, g, g, sys_scheme_name(s->cfg->scheme), s->N);
+    return 0;
+}
+
 typedef struct {
     pe_entry_t *out;
     size_t pos;
@@ -422,6 +439,29 @@ static int run_segment_gpupd(sys_t *s, uint32_t i0, uint32_t i1)
             if (for_groups(s, g, &B[b], ids, hi - lo, tmp, project_group, &cc)) goto out;
         }
     }
+    if (cfg->fault == PE_FAULT_CLEAR_MASK) {       /* a broken P2G result, for testing the checks */
+        uint64_t seen = 0;
+        for (size_t i = 0; i < (size_t)nb * N; i++)
+            for (uint32_t k = 0; k < counts[i]; k++)
+                if (entries[i][k].mask && ++seen == cfg->fault_at) entries[i][k].mask &= entries[i][k].mask - 1;
+    }
+    /* optional: no primitive is missing from a GPU whose tiles it covers */
+    if (cfg->check_masks) {
+        uint64_t *mk = malloc((size_t)maxm * sizeof *mk);
+        if (!mk) { failf(s, "out of memory"); goto out; }
+        for (uint32_t b = 0; b < nb; b++) {
+            for (uint32_t g = 0; g < N; g++)
+                for (uint32_t i = 0; i < counts[(size_t)b * N + g]; i++)
+                    mk[entries[(size_t)b * N + g][i].prim] = entries[(size_t)b * N + g][i].mask;
+            for (uint32_t g = 0; g < N; g++) {
+                size_t k = 0;
+                for (uint32_t p = 0; p < B[b].m; p++)
+                    if (!(mk[p] & (1ull << g))) ids[k++] = p;
+                if (for_groups(s, g, &B[b], ids, k, tmp, probe_group, NULL)) { free(mk); goto out; }
+            }
+        }
+        free(mk);
+    }
     /* CD phase */
     pe_input_t in;
     memset(&in, 0, sizeof in);
@@ -484,6 +524,12 @@ static int run_draw_dup(sys_t *s, uint32_t ci)
         for (uint32_t p = 0; p < m; p++)
             if (mask_of(&pc, &proj[p]) & (1ull << g)) sel[k++] = all[p];
         if (render_on(s, g, ci, sel, k)) goto out;
+        if (s->cfg->check_masks) {
+            k = 0;
+            for (uint32_t p = 0; p < m; p++)
+                if (!(mask_of(&pc, &proj[p]) & (1ull << g))) sel[k++] = all[p];
+            if (probe_group(s, g, ci, sel, k, NULL)) goto out;
+        }
     }
     s->res->batches++;
     rc = 0;

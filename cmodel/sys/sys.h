@@ -98,6 +98,8 @@ typedef struct {
     pe_fault_t fault;           /* fault injection for testing the checkers */
     uint64_t fault_at;
     int isa;                    /* attach an ISA-interpreter shader backend to every GPU (its own) */
+    int check_masks;            /* probe every primitive a GPU was left out of: it must cover none of its
+                                   pixels (P2G soundness; costs a coverage pass per GPU) */
     /* Optional observer of every CP-phase P2G evaluation (gpupd schemes): the GPU that projected it, the
      * command index, the P2G configuration of the draw, the P2G input and the mask. Used to replay real
      * primitive streams through the P2G RTL (gpupd-p2g-trace, cosim-p2g --replay). NULL: none. */
@@ -132,6 +134,7 @@ typedef struct {
     sys_link_stats_t *links;
     uint32_t n_links;
     uint64_t batches, segments, syncs, sync_bytes, draws, prims_app, exchange_steps;
+    uint64_t mask_checks;       /* (primitive, GPU) pairs probed by check_masks */
     uint64_t *draw_pixels;      /* per draw of the produced frame: pixels written (all GPUs) */
     int64_t *draw_ref_pixels;   /* reference counts from the scene (-1 unknown) */
     uint32_t n_draws_frame;

@@ -46,7 +46,8 @@ static void usage(FILE *f)
             "                   [--own diag|linear] [--shaders builtin|isa] [-o frame.png] [--stats out.json]\n"
             "                   [--latency L] [--send-rate R] [--hub-rate H]   (network steps, flits/step)\n"
             "                   [--size WxH] [--prims N] [--seed S]          (synthetic scenes)\n"
-            "                   [--inject-fault drop|dup|no-turns|wrong-tag[:K]] (test the invariant checks)\n"
+            "                   [--inject-fault drop|dup|no-turns|wrong-tag|clear-mask[:K]] (test the invariant checks)\n"
+            "                   [--check-masks]   (probe: no primitive missing from a GPU it covers)\n"
             "  gpupd-sim verify (--trace FILE | --scene NAME) [--gpus 2,3,4,8,16] [--schemes all|LIST]\n"
             "                   [--topology line|hub|both] [--diff-dir DIR] [other render options]\n"
             "  gpupd-sim validate --trace FILE --ref REF.png [--frame K] [--diff D.png] [--json J.json]\n"
@@ -82,8 +83,9 @@ static int parse_args(int argc, char **argv, opts_t *o)
         else if (!strcmp(a, "--stats")) { NEED(); o->stats = v; }
         else if (!strcmp(a, "--diff-dir")) { NEED(); o->diff_dir = v; }
         else if (!strcmp(a, "--ref")) { NEED(); o->ref = v; }
+        else if (!strcmp(a, "--check-masks")) o->cfg.check_masks = 1;
         else if (!strcmp(a, "--inject-fault")) {
-            /* testing the checkers: drop|dup|no-turns|wrong-tag[:K] */
+            /* testing the checkers: drop|dup|no-turns|wrong-tag|clear-mask[:K] */
             NEED();
             char kind[32];
             unsigned long long at = 1;
@@ -92,7 +94,8 @@ static int parse_args(int argc, char **argv, opts_t *o)
             else if (!strcmp(kind, "dup")) o->cfg.fault = PE_FAULT_DUP;
             else if (!strcmp(kind, "no-turns")) o->cfg.fault = PE_FAULT_NO_TURNS;
             else if (!strcmp(kind, "wrong-tag")) o->cfg.fault = PE_FAULT_WRONG_TAG;
-            else { fprintf(stderr, "gpupd-sim: --inject-fault must be drop|dup|no-turns|wrong-tag[:K]\n"); return -1; }
+            else if (!strcmp(kind, "clear-mask")) o->cfg.fault = PE_FAULT_CLEAR_MASK;
+            else { fprintf(stderr, "gpupd-sim: --inject-fault must be drop|dup|no-turns|wrong-tag|clear-mask[:K]\n"); return -1; }
             o->cfg.fault_at = at;
         }
         else if (!strcmp(a, "--diff")) { NEED(); o->diff = v; }

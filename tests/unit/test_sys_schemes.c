@@ -194,6 +194,23 @@ static void test_faults_stop_the_run(void **state)
     assert_int_equal(sys_run(&s, &c, &r), -1);
     assert_non_null(strstr(r.err, "accounting"));
     sys_result_free(&r);
+    /* a broken P2G mask is caught by the coverage probe (check_masks) */
+    c.fault = PE_FAULT_CLEAR_MASK;
+    c.check_masks = 1;
+    int caught = 0;
+    for (uint64_t k = 1; k <= 40 && !caught; k++) {
+        c.fault_at = k;
+        if (sys_run(&s, &c, &r) != 0) {
+            assert_non_null(strstr(r.err, "P2G mask check failed"));
+            caught = 1;
+        }
+        sys_result_free(&r);
+    }
+    assert_true(caught);
+    c.fault = PE_FAULT_NONE;
+    assert_int_equal(sys_run(&s, &c, &r), 0);        /* and passes on the sound masks */
+    assert_true(r.mask_checks > 0);
+    sys_result_free(&r);
     /* bad configurations */
     c = sys_config_default();
     c.n_gpus = 0;
