@@ -82,6 +82,17 @@ void p2g_hw_clock(p2g_hw_t *h, const p2g_hw_in_t *in)
     nx.c.ex1 = cf->sc_x1 < cf->width - 1 ? cf->sc_x1 : cf->width - 1;
     nx.c.ey1 = cf->sc_y1 < cf->height - 1 ? cf->sc_y1 : cf->height - 1;
     nx.c.all = lowmask(cf->n_gpus < h->prm.max_gpus ? cf->n_gpus : h->prm.max_gpus);
+    {   /* residue tables by doubling, as g_res/g_tab in the RTL */
+        uint32_t n = cf->n_gpus ? cf->n_gpus : 1, p2 = n == 1 ? 0 : 1, pt = nx.c.tprn;
+        for (int k = 0; k < 14; k++) {
+            if (k) {
+                p2 = 2 * p2 >= n ? 2 * p2 - n : 2 * p2;
+                pt = 2 * pt >= n ? 2 * pt - n : 2 * pt;
+            }
+            nx.c.px[k] = p2;
+            nx.c.py[k] = nx.c.mode ? pt : p2;
+        }
+    }
 
     /* OUT */
     if (s4_go) {
@@ -99,8 +110,9 @@ void p2g_hw_clock(p2g_hw_t *h, const p2g_hw_in_t *in)
         nx.s4_v = h->s3_v;
         if (h->s3_v) {
             uint32_t n = c.n;
-            uint32_t lin_s = h->s3_txm + (h->s3_tym * c.tprn) % n;
-            if (lin_s >= n) lin_s -= n;
+            uint32_t s0 = h->s3_sum;                      /* < 28n: subtract 16n, 8n, 4n, 2n, n */
+            for (int k = 4; k >= 0; k--)
+                if (s0 >= (n << k)) s0 -= n << k;
             uint32_t diag_len = h->s3_w + h->s3_h - 1;
             uint32_t full = c.mode ? h->s3_w >= n : diag_len >= n;
             uint32_t one = !c.mode || full || h->s3_empty;
@@ -108,7 +120,7 @@ void p2g_hw_clock(p2g_hw_t *h, const p2g_hw_in_t *in)
             nx.s4_tag = h->s3_tag;
             nx.s4_empty = h->s3_empty;
             nx.s4_full = full;
-            nx.s4_s = c.mode ? lin_s : h->s3_sum_mod;
+            nx.s4_s = s0;
             nx.s4_len = (c.mode ? h->s3_w : diag_len) & 0x7f;
             nx.s4_left = one ? 1 : (h->s3_h < n ? h->s3_h : n);
             nx.s4_acc = 0;
@@ -127,9 +139,10 @@ void p2g_hw_clock(p2g_hw_t *h, const p2g_hw_in_t *in)
             nx.s3_id = h->s2_id;
             nx.s3_tag = h->s2_tag;
             nx.s3_empty = h->s2_empty;
-            nx.s3_sum_mod = (h->s2_tx0 + h->s2_ty0) % c.n;
-            nx.s3_txm = h->s2_tx0 % c.n;
-            nx.s3_tym = h->s2_ty0 % c.n;
+            uint32_t sum = 0;                             /* residue sum (adder tree u_res_sum) */
+            for (int k = 0; k < 14; k++)
+                sum += ((h->s2_tx0 >> k) & 1) * c.px[k] + ((h->s2_ty0 >> k) & 1) * c.py[k];
+            nx.s3_sum = sum;
             nx.s3_w = h->s2_tx1 - h->s2_tx0 + 1;
             nx.s3_h = h->s2_ty1 - h->s2_ty0 + 1;
         }

@@ -4,13 +4,16 @@
  * stays p2g_mask() in p2g.h; the harness checks the masks against it too.
  *
  * Use: p2g_hw_init(); each cycle: fill p2g_hw_in_t, p2g_hw_comb() for the outputs of this cycle, then
- * p2g_hw_clock() for the rising edge. */
+ * p2g_hw_clock() for the rising edge. Configuration changes only while idle, then P2G_HW_CFG_SETTLE cycles
+ * without input (the RTL times cfg -> derived registers as multicycle paths). */
 #ifndef GPUPD_P2G_HW_H
 #define GPUPD_P2G_HW_H
 
 #include <stdint.h>
 
 #include "p2g/p2g.h"
+
+#define P2G_HW_CFG_SETTLE 4
 
 typedef struct {
     uint32_t max_gpus;   /* RTL parameter MAX_GPUS, 1..64 */
@@ -36,6 +39,7 @@ typedef struct {         /* output ports during one cycle */
 typedef struct {
     uint32_t n, tprn, ts, mode, ex0, ey0, ex1, ey1;
     uint64_t all;
+    uint32_t px[14], py[14];   /* residue tables: px[k] = 2^k mod n; py[k] = 2^k*step mod n (step 1 or tpr) */
 } p2g_hw_cfg_regs_t;
 
 typedef struct {
@@ -44,7 +48,7 @@ typedef struct {
     int s1_v, s2_v, s3_v, s4_v, o_v;
     p2g_prim_t s1;
     uint32_t s2_id, s2_tag, s2_empty, s2_tx0, s2_ty0, s2_tx1, s2_ty1;
-    uint32_t s3_id, s3_tag, s3_empty, s3_sum_mod, s3_txm, s3_tym, s3_w, s3_h;
+    uint32_t s3_id, s3_tag, s3_empty, s3_sum, s3_w, s3_h;
     uint32_t s4_id, s4_tag, s4_empty, s4_full, s4_s, s4_len, s4_left;
     uint64_t s4_acc;
     uint32_t o_id, o_tag;

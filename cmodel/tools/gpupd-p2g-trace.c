@@ -10,7 +10,7 @@
  *   configs,p2g_cycles,prims_per_cycle
  * avg_gpus_per_prim counts GPUs per primitive that reaches at least one GPU (the redundancy of sending IDs);
  * p2g_cycles is the P2G RTL cycle model (MAX_GPUS 64, ROWS R, default 2) streaming each GPU's primitives
- * (in CP order, a configuration change = drain + 3 cycles) without backpressure, summed over the GPUs'
+ * (in CP order, a configuration change = drain + P2G_HW_CFG_SETTLE cycles) without backpressure, summed over the GPUs'
  * units; prims_per_cycle = prims / p2g_cycles is the throughput of one unit on this workload;
  * slowest_unit_cycles is the busiest GPU's unit. The stream file is grouped by GPU, as each unit sees it. */
 #include <inttypes.h>
@@ -62,7 +62,7 @@ static int same_cfg(const p2g_config_t *a, const p2g_config_t *b)
 }
 
 /* Cycles the P2G cycle model needs for one GPU's records list[0..n), no backpressure; a configuration change
- * drains the pipeline and waits 3 idle cycles (the RTL's quasi-static configuration rule). */
+ * drains the pipeline and waits P2G_HW_CFG_SETTLE idle cycles (the RTL's quasi-static configuration rule). */
 static uint64_t model_cycles(const rec_t *const *list, size_t n, uint32_t rows)
 {
     p2g_hw_t h;
@@ -87,7 +87,7 @@ static uint64_t model_cycles(const rec_t *const *list, size_t n, uint32_t rows)
             }
             in.cfg = list[i]->cfg;
             have_cfg = 1;
-            for (int k = 0; k < 3; k++) { p2g_hw_clock(&h, &in); cyc++; }
+            for (int k = 0; k < P2G_HW_CFG_SETTLE; k++) { p2g_hw_clock(&h, &in); cyc++; }
         }
         in.in_valid = i < n;
         if (in.in_valid) in.in = list[i]->p;

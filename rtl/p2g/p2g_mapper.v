@@ -10,14 +10,18 @@
 //
 // Pipeline (one register per stage, valid/ready with a combinational ready chain, no bubbles):
 //   S1 input register      -> bbox: min/max, pixel-centre box, screen/scissor clamp, tile rectangle
-//   S2 tile rectangle      -> (tx0+ty0) mod n, tx0 mod n, ty0 mod n, width/height in tiles
-//   S3 residues            -> start owner s0, range length, full-mask detection, number of row steps
+//   S2 tile rectangle      -> residue sum: sum_k tx0[k]*(2^k mod n) + ty0[k]*(2^k * step mod n), adder tree
+//                             (step = 1 in diag mode, ceil(W/T) in linear mode); width/height in tiles
+//   S3 residue sum         -> start owner s0 = sum mod n (5 conditional subtracts: sum < 28n), range length,
+//                             full-mask detection, number of row steps
 //   S4 row walk            -> ROWS tile rows per cycle (linear mode); diag mode is one closed-form step
 //   OUT output register    -> out_valid/out_ready
 // Throughput: one primitive per cycle unless a linear-mode primitive spans more than ROWS tile rows
 // (at most min(rows, n) rows are walked: owners repeat with period n). Latency: out_valid rises 5 cycles
 // after the input handshake (five registers), plus ceil(min(rows,n)/ROWS)-1 walk cycles.
-// Configuration inputs are quasi-static: change them only while busy_o is low, then wait 2 cycles.
+// Configuration inputs are quasi-static: change them only while busy_o is low, then wait CFG_SETTLE = 4
+// cycles before the next in_valid. The derived configuration (residue tables) is a deep combinational
+// function of cfg_*_i; the SDC times cfg_*_i -> derived registers as 4-cycle multicycle paths.
 module p2g_mapper #(
   parameter integer MAX_GPUS = 16,   // mask width; n (cfg_n_gpus_i) must be 1..MAX_GPUS, MAX_GPUS <= 64
   parameter integer ROWS     = 2,    // tile rows examined per cycle in linear mode (>= 1)
@@ -70,18 +74,38 @@ module p2g_mapper #(
   p2g_modn #(.IN_W(15), .N_W(N_W)) u_tpr_mod (.x_i(tpr_w), .n_i(cfg_n_gpus_i), .r_o(tprn_w));
   wire [14:0] w_m1 = cfg_width_i - 15'd1;
   wire [14:0] h_m1 = cfg_height_i - 15'd1;
+  // residue tables: p2[k] = 2^k mod n, pt[k] = (tpr * 2^k) mod n, by doubling with a conditional subtract
+  wire [N_W-1:0] p2_w [0:T_W-1] /* verilator split_var */;
+  wire [N_W-1:0] pt_w [0:T_W-1] /* verilator split_var */;
+  wire [T_W*N_W-1:0] px_w, py_w;   // the tables the datapath uses: x bits by p2, y bits by p2 (diag) or pt
+  assign p2_w[0] = (cfg_n_gpus_i == 7'd1) ? {N_W{1'b0}} : {{(N_W-1){1'b0}}, 1'b1};
+  assign pt_w[0] = tprn_w;
+  genvar gk;
+  generate
+    for (gk = 1; gk < T_W; gk = gk + 1) begin : g_res
+      wire [N_W:0] p2_dbl = {p2_w[gk-1], 1'b0};
+      wire [N_W:0] pt_dbl = {pt_w[gk-1], 1'b0};
+      assign p2_w[gk] = (p2_dbl >= {1'b0, cfg_n_gpus_i}) ? p2_dbl[N_W-1:0] - cfg_n_gpus_i : p2_dbl[N_W-1:0];
+      assign pt_w[gk] = (pt_dbl >= {1'b0, cfg_n_gpus_i}) ? pt_dbl[N_W-1:0] - cfg_n_gpus_i : pt_dbl[N_W-1:0];
+    end
+    for (gk = 0; gk < T_W; gk = gk + 1) begin : g_tab
+      assign px_w[gk*N_W +: N_W] = p2_w[gk];
+      assign py_w[gk*N_W +: N_W] = cfg_mode_i ? pt_w[gk] : p2_w[gk];
+    end
+  endgenerate
 
   reg  [N_W-1:0]      c_n, c_tprn;
   reg  [3:0]          c_ts;
   reg                 c_mode;
   reg  [T_W-1:0]      c_ex0, c_ey0, c_ex1, c_ey1;
   reg  [MAX_GPUS-1:0] c_all;
+  reg  [T_W*N_W-1:0]  c_px, c_py;   // residue of bit k of tx0 / ty0 at [k*N_W +: N_W]
   integer k;
   always @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       c_n <= 7'd1; c_tprn <= {N_W{1'b0}}; c_ts <= 4'd0; c_mode <= 1'b0;
       c_ex0 <= {T_W{1'b0}}; c_ey0 <= {T_W{1'b0}}; c_ex1 <= {T_W{1'b0}}; c_ey1 <= {T_W{1'b0}};
-      c_all <= {MAX_GPUS{1'b0}};
+      c_all <= {MAX_GPUS{1'b0}}; c_px <= {(T_W*N_W){1'b0}}; c_py <= {(T_W*N_W){1'b0}};
     end else begin
       c_n    <= cfg_n_gpus_i;
       c_tprn <= tprn_w;
@@ -92,6 +116,8 @@ module p2g_mapper #(
       c_ex1  <= ({1'b0, cfg_sc_x1_i} < w_m1) ? cfg_sc_x1_i : w_m1[T_W-1:0];
       c_ey1  <= ({1'b0, cfg_sc_y1_i} < h_m1) ? cfg_sc_y1_i : h_m1[T_W-1:0];
       for (k = 0; k < MAX_GPUS; k = k + 1) c_all[k] <= (k < cfg_n_gpus_i);
+      c_px   <= px_w;
+      c_py   <= py_w;
     end
   end
 
@@ -182,39 +208,54 @@ module p2g_mapper #(
     end
   end
 
-  wire [N_W-1:0] sum_mod, txm, tym;
-  wire [T_W:0]   diag_sum = {1'b0, s2_tx0} + {1'b0, s2_ty0};
-  p2g_modn #(.IN_W(T_W+1), .N_W(N_W)) u_sum_mod (.x_i(diag_sum), .n_i(c_n), .r_o(sum_mod));
-  p2g_modn #(.IN_W(T_W),   .N_W(N_W)) u_tx_mod  (.x_i(s2_tx0),   .n_i(c_n), .r_o(txm));
-  p2g_modn #(.IN_W(T_W),   .N_W(N_W)) u_ty_mod  (.x_i(s2_ty0),   .n_i(c_n), .r_o(tym));
+  // start owner, unreduced: tx0 + ty0*step = sum_k tx0[k]*2^k + ty0[k]*2^k*step, each term replaced by its
+  // residue mod n (< n), so the sum of the 2*T_W terms is < 28n < 2^11
+  localparam integer SUM_W = 11;
+  wire [2*T_W*SUM_W-1:0] res_terms;
+  wire [SUM_W-1:0]       res_sum;
+  genvar gb;
+  generate
+    for (gb = 0; gb < T_W; gb = gb + 1) begin : g_term
+      assign res_terms[gb*SUM_W +: SUM_W] =
+        s2_tx0[gb] ? {{(SUM_W-N_W){1'b0}}, c_px[gb*N_W +: N_W]} : {SUM_W{1'b0}};
+      assign res_terms[(T_W+gb)*SUM_W +: SUM_W] =
+        s2_ty0[gb] ? {{(SUM_W-N_W){1'b0}}, c_py[gb*N_W +: N_W]} : {SUM_W{1'b0}};
+    end
+  endgenerate
+  p2g_add_tree #(.N_IN(2*T_W), .OUT_W(SUM_W)) u_res_sum (.terms_i(res_terms), .sum_o(res_sum));
   wire [T_W:0] s2_w = {1'b0, s2_tx1} - {1'b0, s2_tx0} + 1'b1;   // width in tiles, 1..16384
   wire [T_W:0] s2_h = {1'b0, s2_ty1} - {1'b0, s2_ty0} + 1'b1;   // height in tiles
 
-  // ---------------------------------------------------------------- S3: residues -> walk parameters
+  // ---------------------------------------------------------------- S3: residue sum -> walk parameters
   reg [ID_W-1:0]  s3_id;
   reg [TAG_W-1:0] s3_tag;
   reg             s3_empty;
-  reg [N_W-1:0]   s3_sum_mod, s3_txm, s3_tym;
+  reg [SUM_W-1:0] s3_sum;
   reg [T_W:0]     s3_w, s3_h;
   always @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       s3_v <= 1'b0; s3_id <= {ID_W{1'b0}}; s3_tag <= {TAG_W{1'b0}}; s3_empty <= 1'b0;
-      s3_sum_mod <= {N_W{1'b0}}; s3_txm <= {N_W{1'b0}}; s3_tym <= {N_W{1'b0}};
-      s3_w <= {(T_W+1){1'b0}}; s3_h <= {(T_W+1){1'b0}};
+      s3_sum <= {SUM_W{1'b0}}; s3_w <= {(T_W+1){1'b0}}; s3_h <= {(T_W+1){1'b0}};
     end else if (s3_free) begin
       s3_v <= s2_v;
       if (s2_v) begin
         s3_id <= s2_id; s3_tag <= s2_tag; s3_empty <= s2_empty;
-        s3_sum_mod <= sum_mod; s3_txm <= txm; s3_tym <= tym; s3_w <= s2_w; s3_h <= s2_h;
+        s3_sum <= res_sum; s3_w <= s2_w; s3_h <= s2_h;
       end
     end
   end
 
-  wire [2*N_W-1:0] ty_step = s3_tym * c_tprn;                    // (ty0 mod n)*(tpr mod n) < n^2
-  wire [N_W-1:0]   ty_step_mod;
-  p2g_modn #(.IN_W(2*N_W), .N_W(N_W)) u_step_mod (.x_i(ty_step), .n_i(c_n), .r_o(ty_step_mod));
-  wire [N_W:0]     lin_s_sum = {1'b0, s3_txm} + {1'b0, ty_step_mod};
-  wire [N_W-1:0]   lin_s0 = (lin_s_sum >= {1'b0, c_n}) ? lin_s_sum[N_W-1:0] - c_n : lin_s_sum[N_W-1:0];
+  // s0 = s3_sum mod n: s3_sum < 28n < 32n, so subtract 16n, 8n, 4n, 2n, n where they fit
+  wire [SUM_W-1:0] red [0:5] /* verilator split_var */;
+  assign red[0] = s3_sum;
+  genvar gr;
+  generate
+    for (gr = 0; gr < 5; gr = gr + 1) begin : g_red
+      wire [SUM_W-1:0] nk = {{(SUM_W-N_W){1'b0}}, c_n} << (4 - gr);
+      assign red[gr+1] = (red[gr] >= nk) ? red[gr] - nk : red[gr];
+    end
+  endgenerate
+  wire [N_W-1:0]   s3_s0 = red[5][N_W-1:0];
   wire [T_W+1:0]   diag_len = {1'b0, s3_w} + {1'b0, s3_h} - 1'b1;   // owners (tx0+ty0)..(tx1+ty1)
   wire             s3_full = c_mode ? (s3_w >= {{(T_W+1-N_W){1'b0}}, c_n})
                                     : (diag_len >= {{(T_W+2-N_W){1'b0}}, c_n});
@@ -222,7 +263,6 @@ module p2g_mapper #(
   // rows to walk: 1 in diag mode or when the result is already known, else min(h, n)
   wire             s3_one  = !c_mode || s3_full || s3_empty;
   wire [N_W-1:0]   s3_rows = s3_one ? 7'd1 : ((s3_h < {{(T_W+1-N_W){1'b0}}, c_n}) ? s3_h[N_W-1:0] : c_n);
-
   // ---------------------------------------------------------------- S4: row walk
   reg [ID_W-1:0]     s4_id;
   reg [TAG_W-1:0]    s4_tag;
@@ -260,7 +300,7 @@ module p2g_mapper #(
       s4_v <= s3_v;
       if (s3_v) begin
         s4_id <= s3_id; s4_tag <= s3_tag; s4_empty <= s3_empty; s4_full <= s3_full;
-        s4_s <= c_mode ? lin_s0 : s3_sum_mod;
+        s4_s <= s3_s0;
         s4_len <= s3_len; s4_left <= s3_rows; s4_acc <= {MAX_GPUS{1'b0}};
       end
     end else if (!s4_final) begin        // s4_v holds: walk ROWS more rows

@@ -241,7 +241,7 @@ static int run(const opts_t *o, const stream_t *st, const char *argv0, const cha
             int have = 0;
             in.cfg = c.cfg;
             in.in_valid = 0;
-            for (int settle = 0; settle < 3; settle++) { /* configuration is quasi-static: 2+ idle cycles */
+            for (int settle = 0; settle < P2G_HW_CFG_SETTLE; settle++) { /* quasi-static configuration: idle cycles */
                 p2g_hw_out_t a, b;
                 in.out_ready = 1;
                 p2g_dut_eval(dut, &in, &a);

@@ -13,6 +13,7 @@
 
 extern "C" {
 #include "p2g/p2g.h"
+#include "p2g/p2g_hw.h"
 #include "p2g/p2g_stim.h"
 }
 
@@ -57,7 +58,7 @@ SC_MODULE(p2g_tb) {
                 n_gpus.write(cfg.n_gpus); width.write(cfg.width); height.write(cfg.height);
                 tile_log2.write(cfg.tile_log2); mode.write(cfg.mode == P2G_MODE_LINEAR);
                 sc_x0.write(cfg.sc_x0); sc_y0.write(cfg.sc_y0); sc_x1.write(cfg.sc_x1); sc_y1.write(cfg.sc_y1);
-                wait(3);
+                wait(P2G_HW_CFG_SETTLE);
                 for (uint64_t k = 0; k < nprims / 12; k++) {
                     p2g_prim_t p;
                     p2g_stim_any(&r, &cfg, &p);

@@ -138,7 +138,7 @@ module tb_p2g_mapper;
         cfg_n = mem[rd][283:277]; cfg_w = mem[rd][276:262]; cfg_h = mem[rd][261:247];
         cfg_ts = mem[rd][246:243]; cfg_mode = mem[rd][242];
         sc_x0 = mem[rd][241:228]; sc_y0 = mem[rd][227:214]; sc_x1 = mem[rd][213:200]; sc_y1 = mem[rd][199:186];
-        repeat (3) @(negedge clk);
+        repeat (4) @(negedge clk);   // CFG_SETTLE
       end else begin
         // primitive: random gap before valid, then hold valid and data until accepted
         lfsr_in = lfsr_next(lfsr_in);

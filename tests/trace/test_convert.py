@@ -10,10 +10,16 @@
    ground samples the shadow map the depth pass rendered (1 RAW dependency); every draw carries the pixel
    count glretrace --ppd reported for its call; an independent simple rasterizer (gpupd-trace coverage) on the
    converted geometry gives the same per-draw pixel counts within 2%; the trace round-trips through text.
+3. Fixed-function path end to end: traces/capture/ffscene.py captured now (matrix stacks, immediate mode,
+   client arrays, strips/fans/quads, texture, scissor, depth range, polygon offset, blending); each draw's
+   triangle count must equal the scene's own description (ffscene.py --expect) and every draw must
+   reproduce its glretrace --ppd count.
 Prints 'N passed, M failed'; exit 1 on any failure with the command to reproduce.
 """
 import argparse
+import json
 import os
+import re
 import struct
 import subprocess
 import sys
@@ -122,6 +128,21 @@ def e2e(tool, work):
     check('3 draws compared' in cov and 'within 2% (100.0%)' in cov,
           'converted geometry reproduces the reference per-draw pixel counts (gpupd-trace coverage)', cov.strip())
     check(os.path.getsize(os.path.join(out, 'test-shadow.png')) > 1000, 'reference image written')
+    # fixed-function path: ffscene.py draws, triangles per draw from the scene's own description
+    ff = os.path.join(out, 'test-ff.gpt')
+    exp = json.loads(subprocess.run(['/usr/bin/python3', os.path.join(ROOT, 'traces', 'capture', 'ffscene.py'),
+                                     '--expect'], capture_output=True, text=True, check=True).stdout)
+    rows = subprocess.run([tool, 'draws', ff], capture_output=True, text=True).stdout.strip().split('\n')[1:]
+    got = [int(r.split('\t')[3]) for r in rows]
+    check(got == [e['triangles'] for e in exp],
+          'fixed-function scene: draws and triangles after primitive assembly (strips, fans, quads)',
+          '%s vs %s' % (got, [e['triangles'] for e in exp]))
+    check(all(r.split('\t')[11] != '-1' for r in rows), 'fixed-function scene: every draw has a --ppd count')
+    cov = subprocess.run([tool, 'coverage', ff], capture_output=True, text=True).stdout
+    m = re.search(r'(\d+) draws compared .*?: (\d+) exact, (\d+) within', cov)
+    check(m and int(m.group(1)) == len(exp) and int(m.group(3)) == len(exp) and int(m.group(2)) >= len(exp) - 1,
+          'fixed-function scene: matrix stacks, arrays, immediate mode, scissor, depth range, polygon offset '
+          'reproduce the reference pixel counts', cov.strip())
     txt, back = os.path.join(work, 'rt.txt'), os.path.join(work, 'rt.gpt')
     ok = (subprocess.run([tool, 'dump', gpt, txt]).returncode == 0 and
           subprocess.run([tool, 'undump', txt, back]).returncode == 0 and

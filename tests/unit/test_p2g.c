@@ -184,7 +184,7 @@ static void run_hw(uint32_t max_gpus, uint32_t rows, uint64_t seed)
         p2g_hw_in_t in;
         memset(&in, 0, sizeof in);
         p2g_stim_config(&r, 1 + rng_below(&r, max_gpus), &in.cfg);
-        for (int i = 0; i < 3; i++) { in.out_ready = 1; p2g_hw_clock(&h, &in); }
+        for (int i = 0; i < P2G_HW_CFG_SETTLE; i++) { in.out_ready = 1; p2g_hw_clock(&h, &in); }
         p2g_prim_t q[64];
         uint64_t qm[64];
         unsigned qh = 0, qt = 0, sent = 0, got = 0, cycles = 0;
@@ -234,7 +234,7 @@ static void test_cycle_model_throughput_and_latency(void **state)
     memset(&in, 0, sizeof in);
     in.cfg = p2g_config_default(16, 1920, 1080);
     in.out_ready = 1;
-    for (int i = 0; i < 3; i++) p2g_hw_clock(&h, &in);
+    for (int i = 0; i < P2G_HW_CFG_SETTLE; i++) p2g_hw_clock(&h, &in);
     /* diag mode: a stream of screen-sized primitives is accepted every cycle; the first mask appears 5
      * cycles after its input handshake (five registers: S1..S4, OUT; docs/p2g.md) */
     in.in = tri(0, 0, 1920 * 256, 0, 0, 1080 * 256, 0);
@@ -255,7 +255,7 @@ static void test_cycle_model_throughput_and_latency(void **state)
     in.in_valid = 0;
     in.cfg.mode = P2G_MODE_LINEAR;
     in.cfg.width = 33 * 32; /* 33 tiles per row: rows start at different owners */
-    for (int i = 0; i < 3; i++) p2g_hw_clock(&h, &in);
+    for (int i = 0; i < P2G_HW_CFG_SETTLE; i++) p2g_hw_clock(&h, &in);
     in.in = tri(10 * 256, 0, 12 * 256, 0, 10 * 256, 1080 * 256, 0);
     in.in_valid = 1;
     int last = -1, gaps = 0;

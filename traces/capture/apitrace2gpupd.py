@@ -961,9 +961,10 @@ class Converter:
             self.cur_tex[unit] = (s, t, 0.0, 1.0)
         elif n == 'glBegin':
             self.immediate = (g('mode'), [])
+            self.begin_call = no
         elif n == 'glEnd':
-            if self.immediate:
-                self.draw_immediate(no)
+            if self.immediate:   # glretrace --ppd reports an immediate-mode draw at its glBegin call
+                self.draw_immediate(self.begin_call)
         elif n.startswith('glVertex2') or n.startswith('glVertex3') or n.startswith('glVertex4'):
             if self.immediate is not None:
                 v = list(g('v')) if 'v' in a else [g(k) for k in ('x', 'y', 'z', 'w') if k in a]

@@ -152,6 +152,11 @@ case "${1:-all}" in
     # Small end-to-end capture for the test suite: a short glmark2 shadow run, 1 frame converted.
     OUT=${2:?usage: capture.sh test OUTDIR}; WORK=$OUT/work; mkdir -p "$WORK"
     FAKETIME_SPEC="@2020-01-01 00:00:00 i0.01"
-    glmark2_scene "shadow:duration=0.2" test-shadow 3 ;;
+    glmark2_scene "shadow:duration=0.2" test-shadow 3
+    # fixed-function path: traces/capture/ffscene.py (matrix stacks, immediate mode, client arrays)
+    d="$WORK/test-ff"; mkdir -p "$d"
+    "${XVFB[@]}" apitrace trace -o "$d/raw.trace" /usr/bin/python3 traces/capture/ffscene.py --width 320 --height 240 \
+      > "$d/capture.log" 2>&1 || { tail "$d/capture.log"; exit 1; }
+    W=320 H=240 SOURCE_DESC="traces/capture/ffscene.py" finish test-ff "$d/raw.trace" last ;;
   *) echo "usage: $0 [all|glmark2|oa|mesh|record-oa-demo|test OUTDIR]" >&2; exit 2 ;;
 esac

@@ -13,6 +13,8 @@ import math
 import struct
 import sys
 
+import glwin
+
 BUNNY = '/usr/share/glmark2/models/bunny.obj'
 WUSON = '/usr/share/assimp/models/OBJ/WusonOBJ.obj'
 
@@ -21,7 +23,7 @@ GL_DEPTH_TEST, GL_CULL_FACE, GL_TRIANGLES = 0x0B71, 0x0B44, 0x0004
 GL_ARRAY_BUFFER, GL_ELEMENT_ARRAY_BUFFER, GL_STATIC_DRAW = 0x8892, 0x8893, 0x88E4
 GL_FLOAT, GL_UNSIGNED_INT, GL_FALSE = 0x1406, 0x1405, 0
 GL_VERTEX_SHADER, GL_FRAGMENT_SHADER = 0x8B31, 0x8B30
-GLX_RGBA, GLX_DOUBLEBUFFER, GLX_DEPTH_SIZE, GLX_RED_SIZE = 4, 5, 12, 8
+
 
 VS = b"""
 attribute vec3 position;
@@ -83,57 +85,7 @@ def main():
     ap.add_argument('--frames', type=int, default=2)
     a = ap.parse_args()
 
-    x11 = ctypes.CDLL(ctypes.util.find_library('X11'))
-    gl = ctypes.CDLL('libGL.so.1')
-    x11.XOpenDisplay.restype = ctypes.c_void_p
-    x11.XOpenDisplay.argtypes = [ctypes.c_char_p]
-    dpy = x11.XOpenDisplay(None)
-    if not dpy:
-        sys.exit('meshscene: cannot open X display')
-    x11.XDefaultScreen.argtypes = [ctypes.c_void_p]
-    scr = x11.XDefaultScreen(dpy)
-    x11.XRootWindow.restype = ctypes.c_ulong
-    x11.XRootWindow.argtypes = [ctypes.c_void_p, ctypes.c_int]
-    root = x11.XRootWindow(dpy, scr)
-    attribs = (ctypes.c_int * 11)(GLX_RGBA, GLX_DOUBLEBUFFER, GLX_DEPTH_SIZE, 24, GLX_RED_SIZE, 8, 0)
-    gl.glXChooseVisual.restype = ctypes.c_void_p
-    gl.glXChooseVisual.argtypes = [ctypes.c_void_p, ctypes.c_int, ctypes.POINTER(ctypes.c_int)]
-    vi = gl.glXChooseVisual(dpy, scr, attribs)
-    if not vi:
-        sys.exit('meshscene: no GLX visual')
-    # XVisualInfo: Visual *visual; VisualID visualid; int screen; int depth; ...
-    visual = ctypes.c_void_p.from_address(vi).value
-    depth = ctypes.c_int.from_address(vi + 20).value
-    x11.XCreateColormap.restype = ctypes.c_ulong
-    x11.XCreateColormap.argtypes = [ctypes.c_void_p, ctypes.c_ulong, ctypes.c_void_p, ctypes.c_int]
-    cmap = x11.XCreateColormap(dpy, root, visual, 0)
-
-    class XSetWindowAttributes(ctypes.Structure):
-        _fields_ = [('background_pixmap', ctypes.c_ulong), ('background_pixel', ctypes.c_ulong),
-                    ('border_pixmap', ctypes.c_ulong), ('border_pixel', ctypes.c_ulong),
-                    ('bit_gravity', ctypes.c_int), ('win_gravity', ctypes.c_int), ('backing_store', ctypes.c_int),
-                    ('backing_planes', ctypes.c_ulong), ('backing_pixel', ctypes.c_ulong),
-                    ('save_under', ctypes.c_int), ('event_mask', ctypes.c_long),
-                    ('do_not_propagate_mask', ctypes.c_long), ('override_redirect', ctypes.c_int),
-                    ('colormap', ctypes.c_ulong), ('cursor', ctypes.c_ulong)]
-    swa = XSetWindowAttributes()
-    swa.colormap = cmap
-    x11.XCreateWindow.restype = ctypes.c_ulong
-    x11.XCreateWindow.argtypes = [ctypes.c_void_p, ctypes.c_ulong, ctypes.c_int, ctypes.c_int, ctypes.c_uint,
-                                  ctypes.c_uint, ctypes.c_uint, ctypes.c_int, ctypes.c_uint, ctypes.c_void_p,
-                                  ctypes.c_ulong, ctypes.POINTER(XSetWindowAttributes)]
-    CWBorderPixel, CWColormap = 1 << 3, 1 << 13
-    win = x11.XCreateWindow(dpy, root, 0, 0, a.width, a.height, 0, depth, 1, visual, CWColormap | CWBorderPixel,
-                            ctypes.byref(swa))
-    x11.XMapWindow.argtypes = [ctypes.c_void_p, ctypes.c_ulong]
-    x11.XMapWindow(dpy, win)
-    gl.glXCreateContext.restype = ctypes.c_void_p
-    gl.glXCreateContext.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_int]
-    ctx = gl.glXCreateContext(dpy, vi, None, 1)
-    gl.glXMakeCurrent.argtypes = [ctypes.c_void_p, ctypes.c_ulong, ctypes.c_void_p]
-    if not gl.glXMakeCurrent(dpy, win, ctx):
-        sys.exit('meshscene: glXMakeCurrent failed')
-    gl.glXSwapBuffers.argtypes = [ctypes.c_void_p, ctypes.c_ulong]
+    gl, dpy, win = glwin.open_window(a.width, a.height)
 
     def shader(kind, src):
         s = gl.glCreateShader(kind)
