@@ -861,10 +861,11 @@ int sys_write_stats_json(const sys_result_t *res, const sys_config_t *cfg, const
                "  \"batch\": %u,\n  \"frame\": %u,\n  \"width\": %u,\n  \"height\": %u,\n"
                "  \"frame_hash\": \"%016" PRIx64 "\",\n  \"draws\": %" PRIu64 ",\n  \"prims_app\": %" PRIu64 ",\n"
                "  \"batches\": %" PRIu64 ",\n  \"segments\": %" PRIu64 ",\n  \"syncs\": %" PRIu64 ",\n"
-               "  \"sync_bytes\": %" PRIu64 ",\n  \"exchange_steps\": %" PRIu64 ",\n  \"per_gpu\": [\n",
+               "  \"sync_bytes\": %" PRIu64 ",\n  \"exchange_steps\": %" PRIu64 ",\n  \"mask_checks\": %" PRIu64 ",\n"
+               "  \"per_gpu\": [\n",
             trace_name ? trace_name : "", sys_scheme_name(cfg->scheme), N, net_topo_name(cfg->topo), cfg->batch,
             cfg->frame, res->w, res->h, sys_frame_hash(res->pixels, (size_t)res->w * res->h), res->draws,
-            res->prims_app, res->batches, res->segments, res->syncs, res->sync_bytes, res->exchange_steps);
+            res->prims_app, res->batches, res->segments, res->syncs, res->sync_bytes, res->exchange_steps, res->mask_checks);
     for (uint32_t g = 0; g < N; g++) {
         const sys_gpu_stats_t *s = &res->gpu[g];
         fprintf(f, "    {\"gpu\": %u, \"prims_projected\": %" PRIu64 ", \"prims_received\": %" PRIu64
