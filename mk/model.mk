@@ -41,6 +41,8 @@ test-model-cli: $(SIM_TOOL)
 	expect 2 $(SIM_TOOL) render --scene tris --scheme nope -o $$d/x.png; \
 	expect 2 $(SIM_TOOL) render --scene tris --gpus 0; \
 	expect 2 $(SIM_TOOL) render --scene tris --topology ring; \
+	expect 2 $(SIM_TOOL) render --scene tris --tile-log2 0; \
+	expect 2 $(SIM_TOOL) render --scene tris --batch 0; \
 	expect 2 $(SIM_TOOL) render --trace /nonexistent.gpt; \
 	head -c 100 /dev/urandom > $$d/bad.gpt; expect 2 $(SIM_TOOL) render --trace $$d/bad.gpt; \
 	expect 1 $(SIM_TOOL) render --scene tris --frame 5; \

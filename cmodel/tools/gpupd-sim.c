@@ -152,6 +152,10 @@ static int parse_args(int argc, char **argv, opts_t *o)
         }
 #undef NEED
     }
+    if (o->cfg.tile_log2 < 1 || o->cfg.tile_log2 > 14) { fprintf(stderr, "gpupd-sim: --tile-log2 must be 1..14 (tiles of 2..16384 pixels)\n"); return -1; }
+    if (o->cfg.batch < 1) { fprintf(stderr, "gpupd-sim: --batch must be >= 1\n"); return -1; }
+    if (o->cfg.link_latency < 1) { fprintf(stderr, "gpupd-sim: --latency must be >= 1 step\n"); return -1; }
+    if (o->cfg.send_rate < 1) { fprintf(stderr, "gpupd-sim: --send-rate must be >= 1\n"); return -1; }
     if (!strcmp(argv[1], "validate") && !o->trace) { fprintf(stderr, "gpupd-sim: validate needs --trace FILE\n"); return -1; }
     if (!o->trace == !o->scene) { fprintf(stderr, "gpupd-sim: give exactly one of --trace FILE or --scene NAME\n"); return -1; }
     return 0;
