@@ -70,7 +70,7 @@ endef
 # P2G mapper: the default build and the 64-GPU build (override on the command line, e.g.
 #   make synth-p2g P2G_SYNTH_PARAMS="MAX_GPUS=32:ROWS=2"
 P2G_SYNTH_PARAMS ?= MAX_GPUS=16:ROWS=2 MAX_GPUS=64:ROWS=4
-$(eval $(call SYNTH_UNIT,p2g,p2g_mapper,rtl/p2g/p2g_modn.v rtl/p2g/p2g_range_mask.v rtl/p2g/p2g_mapper.v,$(P2G_SYNTH_PARAMS),constraints/p2g_mapper.sdc))
+$(eval $(call SYNTH_UNIT,p2g,p2g_mapper,$(P2G_RTL),$(P2G_SYNTH_PARAMS),constraints/p2g_mapper.sdc))
 
 # ---------------------------------------------------------------------------------------------- summary
 # Runs after every unit's results (it depends on all of them); prints the table and writes summary.md.
@@ -85,7 +85,7 @@ SYNTH_TARGETS += synth-summary
 # flow + OpenSTA (nonzero area, only liberty cells, a finite critical path). Plus a self-test that the latch
 # assertion really fires, on a 4-line latch (tests/synth/latch.v).
 SYNTH_TEST_DIR := $(BUILD)/synth-test
-$(eval $(call SYNTH_PSET,p2g-test,p2g_mapper,rtl/p2g/p2g_modn.v rtl/p2g/p2g_range_mask.v rtl/p2g/p2g_mapper.v,default,constraints/p2g_mapper.sdc,$(SYNTH_TEST_DIR)/p2g_mapper-default))
+$(eval $(call SYNTH_PSET,p2g-test,p2g_mapper,$(P2G_RTL),default,constraints/p2g_mapper.sdc,$(SYNTH_TEST_DIR)/p2g_mapper-default))
 
 .PHONY: test-synth-p2g
 test-synth-p2g: $(SYNTH_TEST_DIR)/p2g_mapper-default/generic.stat $(SYNTH_TEST_DIR)/p2g_mapper-default/sta.log

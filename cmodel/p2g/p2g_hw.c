@@ -5,9 +5,14 @@
 
 void p2g_hw_init(p2g_hw_t *h, p2g_hw_params_t prm)
 {
-    memset(h, 0, sizeof *h);
+    memset(h, 0, sizeof *h);   /* key n = 0: the first configuration starts a table build */
     h->prm = prm;
-    h->c.n = 1;
+}
+
+static int key_change(const p2g_hw_t *h, const p2g_config_t *cf)
+{
+    return cf->n_gpus != h->c.n || cf->width != h->c.w || cf->tile_log2 != h->c.ts ||
+           (uint32_t)(cf->mode == P2G_MODE_LINEAR) != h->c.mode;
 }
 
 static uint64_t lowmask(uint32_t bits) { return bits >= 64 ? ~0ull : ((1ull << bits) - 1); }
@@ -46,12 +51,12 @@ void p2g_hw_comb(const p2g_hw_t *h, const p2g_hw_in_t *in, p2g_hw_out_t *out)
     int s3_free = !h->s3_v || s4_free;
     int s2_free = !h->s2_v || s3_free;
     int s1_free = !h->s1_v || s2_free;
-    out->in_ready = s1_free;
+    out->in_ready = s1_free && !h->c.bld && !key_change(h, &in->cfg);
     out->out_valid = h->o_v;
     out->out_prim_id = h->o_id;
     out->out_tag = h->o_tag;
     out->out_mask = h->o_mask;
-    out->busy = h->s1_v || h->s2_v || h->s3_v || h->s4_v || h->o_v;
+    out->busy = h->s1_v || h->s2_v || h->s3_v || h->s4_v || h->o_v || h->c.bld;
 }
 
 static int32_t floor256(int32_t v) { return (int32_t)((v - ((v % 256 + 256) % 256)) / 256); }
@@ -70,27 +75,43 @@ void p2g_hw_clock(p2g_hw_t *h, const p2g_hw_in_t *in)
     int s1_free = !h->s1_v || s2_free;
     p2g_hw_t nx = *h;
 
-    /* derived configuration registers */
+    /* derived configuration: per-cycle registers */
     const p2g_config_t *cf = &in->cfg;
-    uint32_t tpr = ((cf->width + (1u << cf->tile_log2) - 1) >> cf->tile_log2) & 0x7fff;
-    nx.c.n = cf->n_gpus;
-    nx.c.tprn = cf->n_gpus ? tpr % cf->n_gpus : (tpr & 0x7f);
-    nx.c.ts = cf->tile_log2;
-    nx.c.mode = cf->mode == P2G_MODE_LINEAR;
     nx.c.ex0 = cf->sc_x0;
     nx.c.ey0 = cf->sc_y0;
     nx.c.ex1 = cf->sc_x1 < cf->width - 1 ? cf->sc_x1 : cf->width - 1;
     nx.c.ey1 = cf->sc_y1 < cf->height - 1 ? cf->sc_y1 : cf->height - 1;
     nx.c.all = lowmask(cf->n_gpus < h->prm.max_gpus ? cf->n_gpus : h->prm.max_gpus);
-    {   /* residue tables by doubling, as g_res/g_tab in the RTL */
-        uint32_t n = cf->n_gpus ? cf->n_gpus : 1, p2 = n == 1 ? 0 : 1, pt = nx.c.tprn;
-        for (int k = 0; k < 14; k++) {
-            if (k) {
-                p2 = 2 * p2 >= n ? 2 * p2 - n : 2 * p2;
-                pt = 2 * pt >= n ? 2 * pt - n : 2 * pt;
+    /* residue-table sequencer */
+    if (key_change(h, cf)) {
+        nx.c.n = cf->n_gpus;
+        nx.c.w = cf->width;
+        nx.c.ts = cf->tile_log2;
+        nx.c.mode = cf->mode == P2G_MODE_LINEAR;
+        nx.c.tpr = ((cf->width + (1u << cf->tile_log2) - 1) & 0x7fff) >> cf->tile_log2;
+        nx.c.bld = 1;
+        nx.c.step = 0;
+        nx.c.rem = 0;
+    } else if (c.bld) {
+        nx.c.step = c.step + 1;
+        if (c.step < 15) {
+            uint32_t r = (c.rem << 1) | ((c.tpr >> (14 - c.step)) & 1);
+            nx.c.rem = r >= c.n ? r - c.n : r;
+        } else {
+            uint32_t k = c.step - 15, p2, pt;
+            if (k == 0) {
+                p2 = c.n == 1 ? 0 : 1;
+                pt = c.rem;
+                nx.c.tprn = c.rem;
+            } else {
+                p2 = 2 * c.p2 >= c.n ? 2 * c.p2 - c.n : 2 * c.p2;
+                pt = 2 * c.pt >= c.n ? 2 * c.pt - c.n : 2 * c.pt;
             }
+            nx.c.p2 = p2;
+            nx.c.pt = pt;
             nx.c.px[k] = p2;
-            nx.c.py[k] = nx.c.mode ? pt : p2;
+            nx.c.py[k] = c.mode ? pt : p2;
+            if (c.step == P2G_HW_BUILD_CYCLES - 1) nx.c.bld = 0;
         }
     }
 
@@ -179,10 +200,11 @@ void p2g_hw_clock(p2g_hw_t *h, const p2g_hw_in_t *in)
         }
     }
 
-    /* S1: input register */
+    /* S1: input register (nothing enters while the tables are being built) */
+    int accept = s1_free && !c.bld && !key_change(h, cf);
     if (s1_free) {
-        nx.s1_v = in->in_valid;
-        if (in->in_valid) {
+        nx.s1_v = in->in_valid && accept;
+        if (in->in_valid && accept) {
             nx.s1 = in->in;
             nx.s1.tag &= (uint32_t)lowmask(h->prm.tag_bits);
             nx.s1.flags &= 3u;

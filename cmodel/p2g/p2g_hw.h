@@ -4,8 +4,8 @@
  * stays p2g_mask() in p2g.h; the harness checks the masks against it too.
  *
  * Use: p2g_hw_init(); each cycle: fill p2g_hw_in_t, p2g_hw_comb() for the outputs of this cycle, then
- * p2g_hw_clock() for the rising edge. Configuration changes only while idle, then P2G_HW_CFG_SETTLE cycles
- * without input (the RTL times cfg -> derived registers as multicycle paths). */
+ * p2g_hw_clock() for the rising edge. Configuration changes only while idle (busy low); a change of n, W,
+ * tile size or mode holds in_ready low for P2G_HW_BUILD_CYCLES + 1 cycles while the tables are rebuilt. */
 #ifndef GPUPD_P2G_HW_H
 #define GPUPD_P2G_HW_H
 
@@ -13,7 +13,9 @@
 
 #include "p2g/p2g.h"
 
-#define P2G_HW_CFG_SETTLE 4
+/* Idle cycles the harnesses leave after a configuration change (not required: the unit holds in_ready low
+ * itself; 0 is legal and is exercised by the co-simulation). */
+#define P2G_HW_CFG_SETTLE 2
 
 typedef struct {
     uint32_t max_gpus;   /* RTL parameter MAX_GPUS, 1..64 */
@@ -36,10 +38,16 @@ typedef struct {         /* output ports during one cycle */
     int busy;
 } p2g_hw_out_t;
 
+/* Derived configuration. Per cycle: ex0..ey1, all. Residue tables: built by a sequencer whenever the key
+ * (n, width, tile_log2, mode) changes: 15 restoring steps for tpr mod n, then 14 doublings. */
+#define P2G_HW_BUILD_CYCLES 29
 typedef struct {
-    uint32_t n, tprn, ts, mode, ex0, ey0, ex1, ey1;
+    uint32_t ex0, ey0, ex1, ey1;
     uint64_t all;
-    uint32_t px[14], py[14];   /* residue tables: px[k] = 2^k mod n; py[k] = 2^k*step mod n (step 1 or tpr) */
+    uint32_t n, w, ts, mode;   /* key the tables belong to (n = 0 after reset) */
+    int bld;
+    uint32_t step, tpr, rem, tprn, p2, pt;
+    uint32_t px[14], py[14];   /* px[k] = 2^k mod n; py[k] = 2^k*step mod n (step 1 diag, tpr linear) */
 } p2g_hw_cfg_regs_t;
 
 typedef struct {
@@ -48,7 +56,7 @@ typedef struct {
     int s1_v, s2_v, s3_v, s4_v, o_v;
     p2g_prim_t s1;
     uint32_t s2_id, s2_tag, s2_empty, s2_tx0, s2_ty0, s2_tx1, s2_ty1;
-    uint32_t s3_id, s3_tag, s3_empty, s3_sum, s3_w, s3_h;
+    uint32_t s3_id, s3_tag, s3_empty, s3_sum, s3_w, s3_h;   /* s3_sum: unreduced residue sum */
     uint32_t s4_id, s4_tag, s4_empty, s4_full, s4_s, s4_len, s4_left;
     uint64_t s4_acc;
     uint32_t o_id, o_tag;

@@ -19,9 +19,9 @@
 // Throughput: one primitive per cycle unless a linear-mode primitive spans more than ROWS tile rows
 // (at most min(rows, n) rows are walked: owners repeat with period n). Latency: out_valid rises 5 cycles
 // after the input handshake (five registers), plus ceil(min(rows,n)/ROWS)-1 walk cycles.
-// Configuration inputs are quasi-static: change them only while busy_o is low, then wait CFG_SETTLE = 4
-// cycles before the next in_valid. The derived configuration (residue tables) is a deep combinational
-// function of cfg_*_i; the SDC times cfg_*_i -> derived registers as 4-cycle multicycle paths.
+// Configuration inputs are quasi-static: change them only while busy_o is low. A change of n, W, tile size
+// or mode rebuilds the residue tables in BUILD_CYCLES = 29 cycles, during which in_ready_o is low and busy_o
+// high; a scissor/height change takes effect on the next cycle (registered, no rebuild).
 module p2g_mapper #(
   parameter integer MAX_GPUS = 16,   // mask width; n (cfg_n_gpus_i) must be 1..MAX_GPUS, MAX_GPUS <= 64
   parameter integer ROWS     = 2,    // tile rows examined per cycle in linear mode (>= 1)
@@ -66,58 +66,78 @@ module p2g_mapper #(
   localparam integer P_W = COORD_W - 6;  // signed pixel index after >>> 8, with two guard bits
   localparam [N_W:0]  ROWS_N = ROWS[N_W:0];
 
-  // ---------------------------------------------------------------- derived configuration (registered)
-  // tiles per row: (W + T - 1) >> ts, at most 16384 + 16383 before the shift, so 15 bits suffice
-  wire [14:0] tile_minus1 = (15'd1 << cfg_tile_log2_i) - 15'd1;
-  wire [14:0] tpr_w       = (cfg_width_i + tile_minus1) >> cfg_tile_log2_i;
-  wire [N_W-1:0] tprn_w;
-  p2g_modn #(.IN_W(15), .N_W(N_W)) u_tpr_mod (.x_i(tpr_w), .n_i(cfg_n_gpus_i), .r_o(tprn_w));
+  // ---------------------------------------------------------------- derived configuration
+  // Per-cycle registers (cheap): scissor/screen clamp, all-GPU mask.
   wire [14:0] w_m1 = cfg_width_i - 15'd1;
   wire [14:0] h_m1 = cfg_height_i - 15'd1;
-  // residue tables: p2[k] = 2^k mod n, pt[k] = (tpr * 2^k) mod n, by doubling with a conditional subtract
-  wire [N_W-1:0] p2_w [0:T_W-1] /* verilator split_var */;
-  wire [N_W-1:0] pt_w [0:T_W-1] /* verilator split_var */;
-  wire [T_W*N_W-1:0] px_w, py_w;   // the tables the datapath uses: x bits by p2, y bits by p2 (diag) or pt
-  assign p2_w[0] = (cfg_n_gpus_i == 7'd1) ? {N_W{1'b0}} : {{(N_W-1){1'b0}}, 1'b1};
-  assign pt_w[0] = tprn_w;
-  genvar gk;
-  generate
-    for (gk = 1; gk < T_W; gk = gk + 1) begin : g_res
-      wire [N_W:0] p2_dbl = {p2_w[gk-1], 1'b0};
-      wire [N_W:0] pt_dbl = {pt_w[gk-1], 1'b0};
-      assign p2_w[gk] = (p2_dbl >= {1'b0, cfg_n_gpus_i}) ? p2_dbl[N_W-1:0] - cfg_n_gpus_i : p2_dbl[N_W-1:0];
-      assign pt_w[gk] = (pt_dbl >= {1'b0, cfg_n_gpus_i}) ? pt_dbl[N_W-1:0] - cfg_n_gpus_i : pt_dbl[N_W-1:0];
-    end
-    for (gk = 0; gk < T_W; gk = gk + 1) begin : g_tab
-      assign px_w[gk*N_W +: N_W] = p2_w[gk];
-      assign py_w[gk*N_W +: N_W] = cfg_mode_i ? pt_w[gk] : p2_w[gk];
-    end
-  endgenerate
-
-  reg  [N_W-1:0]      c_n, c_tprn;
-  reg  [3:0]          c_ts;
-  reg                 c_mode;
   reg  [T_W-1:0]      c_ex0, c_ey0, c_ex1, c_ey1;
   reg  [MAX_GPUS-1:0] c_all;
-  reg  [T_W*N_W-1:0]  c_px, c_py;   // residue of bit k of tx0 / ty0 at [k*N_W +: N_W]
   integer k;
   always @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      c_n <= 7'd1; c_tprn <= {N_W{1'b0}}; c_ts <= 4'd0; c_mode <= 1'b0;
       c_ex0 <= {T_W{1'b0}}; c_ey0 <= {T_W{1'b0}}; c_ex1 <= {T_W{1'b0}}; c_ey1 <= {T_W{1'b0}};
-      c_all <= {MAX_GPUS{1'b0}}; c_px <= {(T_W*N_W){1'b0}}; c_py <= {(T_W*N_W){1'b0}};
+      c_all <= {MAX_GPUS{1'b0}};
     end else begin
-      c_n    <= cfg_n_gpus_i;
-      c_tprn <= tprn_w;
-      c_ts   <= cfg_tile_log2_i;
-      c_mode <= cfg_mode_i;
       c_ex0  <= cfg_sc_x0_i;
       c_ey0  <= cfg_sc_y0_i;
       c_ex1  <= ({1'b0, cfg_sc_x1_i} < w_m1) ? cfg_sc_x1_i : w_m1[T_W-1:0];
       c_ey1  <= ({1'b0, cfg_sc_y1_i} < h_m1) ? cfg_sc_y1_i : h_m1[T_W-1:0];
       for (k = 0; k < MAX_GPUS; k = k + 1) c_all[k] <= (k < cfg_n_gpus_i);
-      c_px   <= px_w;
-      c_py   <= py_w;
+    end
+  end
+
+  // Residue tables, built sequentially whenever n, W, tile size or mode change (the "key"): one restoring
+  // step per cycle for tpr mod n (15 cycles, tpr = ceil(W/T) tiles per row), then one doubling per cycle for
+  // px[k] = 2^k mod n and py[k] = 2^k*step mod n, k = 0..13 (14 cycles): BUILD_CYCLES = 29. While building
+  // (and in the cycle the key changes) in_ready_o is low and busy_o is high, so the datapath never sees a
+  // half-built table; no deep combinational path hangs off the configuration inputs.
+  localparam [4:0] BUILD_LAST = 5'd28;
+  reg  [N_W-1:0]      c_n;          // key: the configuration the tables belong to
+  reg  [14:0]         c_w;
+  reg  [3:0]          c_ts;
+  reg                 c_mode;
+  reg                 c_bld;        // building
+  reg  [4:0]          c_step;
+  reg  [14:0]         c_tpr;
+  reg  [N_W-1:0]      c_rem;        // restoring remainder (< n), then tpr mod n
+  reg  [N_W-1:0]      c_tprn, c_p2, c_pt;
+  reg  [T_W*N_W-1:0]  c_px, c_py;   // residue of bit k of tx0 / ty0 at [k*N_W +: N_W]
+  wire key_change = (cfg_n_gpus_i != c_n) || (cfg_width_i != c_w) || (cfg_tile_log2_i != c_ts) ||
+                    (cfg_mode_i != c_mode);
+  wire [14:0] tile_minus1 = (15'd1 << cfg_tile_log2_i) - 15'd1;
+  wire [14:0] tpr_w       = (cfg_width_i + tile_minus1) >> cfg_tile_log2_i;   // <= 32767 before the shift
+  wire [3:0]  div_bit     = 4'd14 - c_step[3:0];                             // MSB first
+  wire [N_W:0] rem_sh     = {c_rem, c_tpr[div_bit]};
+  wire [N_W-1:0] rem_nx   = (rem_sh >= {1'b0, c_n}) ? rem_sh[N_W-1:0] - c_n : rem_sh[N_W-1:0];
+  wire [N_W:0] p2_dbl     = {c_p2, 1'b0};
+  wire [N_W:0] pt_dbl     = {c_pt, 1'b0};
+  wire first_k            = (c_step == 5'd15);
+  wire [N_W-1:0] p2_k     = first_k ? ((c_n == 7'd1) ? {N_W{1'b0}} : {{(N_W-1){1'b0}}, 1'b1})
+                          : ((p2_dbl >= {1'b0, c_n}) ? p2_dbl[N_W-1:0] - c_n : p2_dbl[N_W-1:0]);
+  wire [N_W-1:0] pt_k     = first_k ? c_rem
+                          : ((pt_dbl >= {1'b0, c_n}) ? pt_dbl[N_W-1:0] - c_n : pt_dbl[N_W-1:0]);
+  always @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      c_n <= {N_W{1'b0}}; c_w <= 15'd0; c_ts <= 4'd0; c_mode <= 1'b0;   // n = 0: the first config differs
+      c_bld <= 1'b0; c_step <= 5'd0; c_tpr <= 15'd0; c_rem <= {N_W{1'b0}};
+      c_tprn <= {N_W{1'b0}}; c_p2 <= {N_W{1'b0}}; c_pt <= {N_W{1'b0}};
+      c_px <= {(T_W*N_W){1'b0}}; c_py <= {(T_W*N_W){1'b0}};
+    end else if (key_change) begin     // (re)start a build
+      c_n <= cfg_n_gpus_i; c_w <= cfg_width_i; c_ts <= cfg_tile_log2_i; c_mode <= cfg_mode_i;
+      c_tpr <= tpr_w; c_bld <= 1'b1; c_step <= 5'd0; c_rem <= {N_W{1'b0}};
+    end else if (c_bld) begin
+      c_step <= c_step + 5'd1;
+      if (c_step < 5'd15) begin
+        c_rem <= rem_nx;
+      end else begin
+        // table entry k = step - 15; entries shift in from the top, so k = 0 ends at the bottom
+        c_p2 <= p2_k;
+        c_pt <= pt_k;
+        c_px <= {p2_k, c_px[T_W*N_W-1:N_W]};
+        c_py <= {(c_mode ? pt_k : p2_k), c_py[T_W*N_W-1:N_W]};
+        if (first_k) c_tprn <= c_rem;
+        if (c_step == BUILD_LAST) c_bld <= 1'b0;
+      end
     end
   end
 
@@ -130,22 +150,23 @@ module p2g_mapper #(
   wire s3_free = !s3_v || s4_free;
   wire s2_free = !s2_v || s3_free;
   wire s1_free = !s1_v || s2_free;
-  assign in_ready_o = s1_free;
-  assign busy_o     = s1_v | s2_v | s3_v | s4_v | o_v;
+  assign in_ready_o = s1_free && !c_bld && !key_change;
+  assign busy_o     = s1_v | s2_v | s3_v | s4_v | o_v | c_bld;
 
   // ---------------------------------------------------------------- S1: input register and bbox
   reg [ID_W-1:0]    s1_id;
   reg [TAG_W-1:0]   s1_tag;
   reg [COORD_W-1:0] s1_x0, s1_y0, s1_x1, s1_y1, s1_x2, s1_y2;
   reg [1:0]         s1_flags;
+  wire accept = s1_free && !c_bld && !key_change;
   always @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       s1_v <= 1'b0; s1_id <= {ID_W{1'b0}}; s1_tag <= {TAG_W{1'b0}}; s1_flags <= 2'b00;
       s1_x0 <= {COORD_W{1'b0}}; s1_y0 <= {COORD_W{1'b0}}; s1_x1 <= {COORD_W{1'b0}};
       s1_y1 <= {COORD_W{1'b0}}; s1_x2 <= {COORD_W{1'b0}}; s1_y2 <= {COORD_W{1'b0}};
     end else if (s1_free) begin
-      s1_v <= in_valid_i;
-      if (in_valid_i) begin
+      s1_v <= in_valid_i && accept;
+      if (in_valid_i && accept) begin
         s1_id <= in_prim_id_i; s1_tag <= in_tag_i; s1_flags <= in_flags_i;
         s1_x0 <= in_x0_i; s1_y0 <= in_y0_i; s1_x1 <= in_x1_i;
         s1_y1 <= in_y1_i; s1_x2 <= in_x2_i; s1_y2 <= in_y2_i;

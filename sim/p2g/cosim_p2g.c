@@ -241,7 +241,10 @@ static int run(const opts_t *o, const stream_t *st, const char *argv0, const cha
             int have = 0;
             in.cfg = c.cfg;
             in.in_valid = 0;
-            for (int settle = 0; settle < P2G_HW_CFG_SETTLE; settle++) { /* quasi-static configuration: idle cycles */
+            /* 0..3 idle cycles after a configuration change: the unit must hold in_ready low itself while it
+             * rebuilds its tables, so sending at once is legal and exercised */
+            uint32_t n_settle = rng_below(&rng, 4);
+            for (uint32_t settle = 0; settle < n_settle; settle++) {
                 p2g_hw_out_t a, b;
                 in.out_ready = 1;
                 p2g_dut_eval(dut, &in, &a);

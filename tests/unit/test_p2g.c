@@ -224,6 +224,22 @@ static void test_cycle_model_matches_definition(void **state)
     run_hw(64, 1, 4);
 }
 
+/* Clock with no input until the unit is idle; returns the cycles in_ready was low. */
+static int settle(p2g_hw_t *h, p2g_hw_in_t *in)
+{
+    int low = 0;
+    in->in_valid = 0;
+    for (int i = 0; i < 1000; i++) {
+        p2g_hw_out_t o;
+        p2g_hw_comb(h, in, &o);
+        if (!o.busy && o.in_ready) return low;
+        low += !o.in_ready;
+        p2g_hw_clock(h, in);
+    }
+    fail_msg("the P2G cycle model does not become idle");
+    return -1;
+}
+
 static void test_cycle_model_throughput_and_latency(void **state)
 {
     (void)state;
@@ -234,7 +250,11 @@ static void test_cycle_model_throughput_and_latency(void **state)
     memset(&in, 0, sizeof in);
     in.cfg = p2g_config_default(16, 1920, 1080);
     in.out_ready = 1;
-    for (int i = 0; i < P2G_HW_CFG_SETTLE; i++) p2g_hw_clock(&h, &in);
+    /* a new key (n, W, tile size, mode) holds in_ready low for the change cycle + the table build */
+    assert_int_equal(settle(&h, &in), 1 + P2G_HW_BUILD_CYCLES);
+    in.cfg.sc_x0 = 5; /* a scissor change needs no rebuild */
+    assert_int_equal(settle(&h, &in), 0);
+    in.cfg.sc_x0 = 0;
     /* diag mode: a stream of screen-sized primitives is accepted every cycle; the first mask appears 5
      * cycles after its input handshake (five registers: S1..S4, OUT; docs/p2g.md) */
     in.in = tri(0, 0, 1920 * 256, 0, 0, 1080 * 256, 0);
@@ -255,7 +275,7 @@ static void test_cycle_model_throughput_and_latency(void **state)
     in.in_valid = 0;
     in.cfg.mode = P2G_MODE_LINEAR;
     in.cfg.width = 33 * 32; /* 33 tiles per row: rows start at different owners */
-    for (int i = 0; i < P2G_HW_CFG_SETTLE; i++) p2g_hw_clock(&h, &in);
+    assert_int_equal(settle(&h, &in), 1 + P2G_HW_BUILD_CYCLES);
     in.in = tri(10 * 256, 0, 12 * 256, 0, 10 * 256, 1080 * 256, 0);
     in.in_valid = 1;
     int last = -1, gaps = 0;
