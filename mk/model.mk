@@ -8,6 +8,15 @@ $(BUILD)/tests/test_gpu_%: LDLIBS_COMMON += -lz
 $(BUILD)/tests/test_sys_%: LDLIBS_COMMON += -lz
 
 MODEL_OUT  := $(BUILD)/model
+
+# The packet layout for the RTL: every `#define FLIT_<NAME> <number>` of cmodel/sys/flit.h becomes
+# `define FLIT_<NAME> <number> (one definition shared by C and Verilog, SPEC 4.2).
+$(BUILD)/gen/gpupd_flit.vh: cmodel/sys/flit.h
+	@mkdir -p $(@D)
+	@{ echo "// Generated from cmodel/sys/flit.h by mk/model.mk: do not edit."; \
+	  awk '$$1 == "#define" && $$2 ~ /^FLIT_[A-Z_]+$$/ && $$3 ~ /^(0x[0-9A-Fa-f]+|[0-9]+)$$/ { \
+	    v = $$3; if (v ~ /^0x/) v = "'"'"'h" substr(v, 3); print "`define " $$2 " " v }' $<; } > $@
+GEN_HDRS += $(BUILD)/gen/gpupd_flit.vh
 MODEL_GPUS ?= 2,3,4,8,16
 MODEL_BENCH_TRACES := $(sort $(wildcard traces/*.gpt))
 
@@ -34,7 +43,7 @@ TEST_TARGETS += test-model-identical
 
 # Command-line interface: bad arguments and bad traces give a clear error and exit status 2.
 .PHONY: test-model-cli
-test-model-cli: $(SIM_TOOL)
+test-model-cli: $(SIM_TOOL) $(BUILD)/gen/gpupd_flit.vh
 	@set -e; d=$(MODEL_OUT)/cli; mkdir -p $$d; n=0; \
 	expect() { want=$$1; shift; set +e; "$$@" >$$d/out.txt 2>&1; got=$$?; set -e; \
 	  if [ $$got -ne $$want ]; then echo "FAIL: exit $$got (want $$want): $$*"; cat $$d/out.txt; exit 1; fi; n=$$((n+1)); }; \
@@ -54,6 +63,14 @@ test-model-cli: $(SIM_TOOL)
 	grep -q "P2G mask check failed" $$d/out.txt || { echo "FAIL: no mask-check report"; cat $$d/out.txt; exit 1; }; \
 	expect 0 $(SIM_TOOL) render --scene rtt --frame 1 --scheme gpupd-ra --gpus 4 --topology hub -o $$d/rtt.png --stats $$d/rtt.json; \
 	$(PYTHON) -c "import json,sys; j=json.load(open('$$d/rtt.json')); assert j['gpus']==4 and len(j['per_gpu'])==4 and len(j['links'])==8, j; assert sum(g['prims_received'] for g in j['per_gpu'])==sum(l['prim_packets'] for l in j['links'] if l['to']!='hub0'), 'received != delivered'"; \
+	n=$$((n+1)); \
+	printf '%s\n' '`include "gpupd_flit.vh"' 'module flit_tb;' '  reg [63:0] f;' '  initial begin' \
+	  '    f = (64'"'"'d`FLIT_TYPE_PRIM << `FLIT_TYPE_LSB) | (64'"'"'d63 << `FLIT_SRC_LSB) | (64'"'"'d5 << `FLIT_DST_LSB) |' \
+	  '        (64'"'"'h1234 << `FLIT_TAG_LSB) | (64'"'"'hDEADBEEF << `FLIT_PAYLOAD_LSB);' \
+	  '    if (f !== 64'"'"'h3F851234DEADBEEF || `FLIT_DST_BCAST != 127 || `FLIT_TAG_BITS < 11) begin $$display("FAIL flit %h", f); $$finish(1); end' \
+	  '    $$display("flit layout ok"); $$finish(0);' '  end' 'endmodule' > $$d/flit_tb.v; \
+	iverilog -g2012 -I $(BUILD)/gen -o $$d/flit_tb.vvp $$d/flit_tb.v && vvp -n $$d/flit_tb.vvp | grep -q "flit layout ok" || \
+	  { echo "FAIL: build/gen/gpupd_flit.vh does not give the C packet layout (iverilog $$d/flit_tb.v)"; exit 1; }; \
 	n=$$((n+1)); echo "test-model-cli: $$n passed, 0 failed"
 TEST_TARGETS += test-model-cli
 

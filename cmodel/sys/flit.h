@@ -14,21 +14,34 @@
 
 #include <stdint.h>
 
-#define FLIT_TYPE_PRIM  1u
-#define FLIT_TYPE_LAST  2u
-#define FLIT_DST_BCAST  127u
-#define FLIT_TAG_BITS   16u
-#define FLIT_TAG_MASK   0xFFFFu
+/* Field positions (the RTL gets these as `define macros in build/gen/gpupd_flit.vh, generated from the
+ * #define lines of this file by mk/model.mk: plain decimal/hex values only). */
+#define FLIT_TYPE_LSB   61
+#define FLIT_TYPE_BITS  3
+#define FLIT_SRC_LSB    55
+#define FLIT_SRC_BITS   6
+#define FLIT_DST_LSB    48
+#define FLIT_DST_BITS   7
+#define FLIT_TAG_LSB    32
+#define FLIT_TAG_BITS   16
+#define FLIT_PAYLOAD_LSB 0
+#define FLIT_PAYLOAD_BITS 32
+#define FLIT_TYPE_PRIM  1
+#define FLIT_TYPE_LAST  2
+#define FLIT_DST_BCAST  127
+#define FLIT_TAG_MASK   0xFFFF
 
+#define FLIT_FIELD_(v, bits) ((uint64_t)(v) & ((1ull << (bits)) - 1))
 static inline uint64_t flit_make(uint32_t type, uint32_t src, uint32_t dst, uint32_t tag, uint32_t payload)
 {
-    return ((uint64_t)(type & 7u) << 61) | ((uint64_t)(src & 63u) << 55) | ((uint64_t)(dst & 127u) << 48) |
-           ((uint64_t)(tag & FLIT_TAG_MASK) << 32) | (uint64_t)payload;
+    return (FLIT_FIELD_(type, FLIT_TYPE_BITS) << FLIT_TYPE_LSB) | (FLIT_FIELD_(src, FLIT_SRC_BITS) << FLIT_SRC_LSB) |
+           (FLIT_FIELD_(dst, FLIT_DST_BITS) << FLIT_DST_LSB) | (FLIT_FIELD_(tag, FLIT_TAG_BITS) << FLIT_TAG_LSB) |
+           (FLIT_FIELD_(payload, FLIT_PAYLOAD_BITS) << FLIT_PAYLOAD_LSB);
 }
-static inline uint32_t flit_type(uint64_t f) { return (uint32_t)(f >> 61) & 7u; }
-static inline uint32_t flit_src(uint64_t f) { return (uint32_t)(f >> 55) & 63u; }
-static inline uint32_t flit_dst(uint64_t f) { return (uint32_t)(f >> 48) & 127u; }
-static inline uint32_t flit_tag(uint64_t f) { return (uint32_t)(f >> 32) & FLIT_TAG_MASK; }
-static inline uint32_t flit_payload(uint64_t f) { return (uint32_t)f; }
+static inline uint32_t flit_type(uint64_t f) { return (uint32_t)FLIT_FIELD_(f >> FLIT_TYPE_LSB, FLIT_TYPE_BITS); }
+static inline uint32_t flit_src(uint64_t f) { return (uint32_t)FLIT_FIELD_(f >> FLIT_SRC_LSB, FLIT_SRC_BITS); }
+static inline uint32_t flit_dst(uint64_t f) { return (uint32_t)FLIT_FIELD_(f >> FLIT_DST_LSB, FLIT_DST_BITS); }
+static inline uint32_t flit_tag(uint64_t f) { return (uint32_t)FLIT_FIELD_(f >> FLIT_TAG_LSB, FLIT_TAG_BITS); }
+static inline uint32_t flit_payload(uint64_t f) { return (uint32_t)FLIT_FIELD_(f >> FLIT_PAYLOAD_LSB, FLIT_PAYLOAD_BITS); }
 
 #endif

@@ -43,6 +43,7 @@ static void test_flit_layout(void **state)
     assert_int_equal(flit_tag(f), 0x1234);
     assert_int_equal(flit_payload(f), 0xDEADBEEFu);
     assert_true(f == ((1ull << 61) | (63ull << 55) | (5ull << 48) | (0x1234ull << 32) | 0xDEADBEEFull));
+    assert_true(f == 0x3F851234DEADBEEFull);   /* the same constant test-model-cli checks on the Verilog side */
 }
 
 /* unicast reaches exactly its destination; a broadcast reaches every other GPU once */
