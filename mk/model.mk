@@ -54,7 +54,7 @@ test-model-cli: $(SIM_TOOL) $(BUILD)/gen/gpupd_flit.vh
 	expect 2 $(SIM_TOOL) render --scene tris --batch 0; \
 	expect 2 $(SIM_TOOL) render --trace /nonexistent.gpt; \
 	head -c 100 /dev/urandom > $$d/bad.gpt; expect 2 $(SIM_TOOL) render --trace $$d/bad.gpt; \
-	expect 1 $(SIM_TOOL) render --scene tris --frame 5; \
+	expect 2 $(SIM_TOOL) render --scene tris --frame 5; \
 	expect 1 $(SIM_TOOL) render --scene tris --scheme gpupd-ra --gpus 4 --inject-fault dup:3; \
 	grep -q "ordering invariant violated" $$d/out.txt || { echo "FAIL: no invariant report"; cat $$d/out.txt; exit 1; }; \
 	expect 1 $(SIM_TOOL) render --scene tris --scheme gpupd --gpus 3 --topology hub --inject-fault drop:2; \

@@ -175,7 +175,20 @@ static int convert_isa(const opts_t *o, sys_scene_t *s)
     return 0;
 }
 
+static int load_frames(const opts_t *o, sys_scene_t *s, char *name, size_t nlen);
+
 static int load(const opts_t *o, sys_scene_t *s, char *name, size_t nlen)
+{
+    if (load_frames(o, s, name, nlen)) return -1;
+    if (o->cfg.frame >= s->n_frames) {
+        fprintf(stderr, "gpupd-sim: --frame %u: %s has %u frame(s)\n", o->cfg.frame, name, s->n_frames);
+        sys_scene_free(s);
+        return -1;
+    }
+    return 0;
+}
+
+static int load_frames(const opts_t *o, sys_scene_t *s, char *name, size_t nlen)
 {
     if (o->trace) {
         char err[512];
