@@ -5,7 +5,7 @@ Reads `apitrace pickle --symbolic` output, emulates the OpenGL state that matter
 mode, client arrays, VBOs, GLSL programs and uniforms, textures, framebuffer objects, render state) and
 writes the lossless text form of the trace, which `gpupd-trace undump` validates and turns into the binary.
 
-  apitrace2gpupd.py RAW.trace --out OUT.gpt --name NAME [--frames all|last|N,M,...] [--ppd PPD.txt]
+  apitrace2gpupd.py RAW.trace --out OUT.gpt --name NAME [--frames all|last|lastK|N,M,...] [--ppd PPD.txt]
   apitrace2gpupd.py RAW.trace --stats            draws per frame (to pick busy frames)
 
 Everything it could not reproduce exactly is counted and written into the trace's INFO notes, and the
@@ -1150,7 +1150,7 @@ def main():
     ap.add_argument('--text', help='also keep the text form here')
     ap.add_argument('--name', default=None)
     ap.add_argument('--source', default='')
-    ap.add_argument('--frames', default='all', help='all | last | comma-separated frame numbers of the capture')
+    ap.add_argument('--frames', default='all', help='all | last | lastK | comma-separated frame numbers of the capture')
     ap.add_argument('--width', type=int, default=640)
     ap.add_argument('--height', type=int, default=480)
     ap.add_argument('--ppd', help='glretrace --ppd output for this capture (per-draw pixel counts)')
@@ -1169,9 +1169,10 @@ def main():
     cv = Converter(a)
     cv.ppd = load_ppd(a.ppd)
     cv.isa = assemble_library(a.assembler, a.shaders)
-    if a.frames == 'last':
+    if a.frames.startswith('last'):
+        k = int(a.frames[4:] or 1)             # 'last' or 'lastK': the last K complete frames
         n = len(count_frames(a.trace)) - 1     # frames completed by a swap
-        cv.emit_frames = {max(n - 1, 0)}
+        cv.emit_frames = set(range(max(n - k, 0), n))
     elif a.frames != 'all':
         cv.emit_frames = {int(x) for x in a.frames.split(',')}
     p = subprocess.Popen(['apitrace', 'pickle', '--symbolic', a.trace], stdout=subprocess.PIPE)

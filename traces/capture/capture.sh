@@ -41,15 +41,15 @@ finish() {
   log "$name: converting frames $frames"
   $CONV "$raw" --frames "$frames" --width $W --height $H --name "$name" --ppd "$d/ppd.txt" --max-tex-dim "${MAXTEX:-128}" \
     --source "${SOURCE_DESC:-$name}" --tool "$TOOL" --meta "$d/meta.json" --out "$OUT/$name.gpt"
-  local swap
-  swap=$(/usr/bin/python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['swap_calls'][-1])" "$d/meta.json")
-  log "$name: reference image at call $swap (glretrace -s)"
+  local swaps
+  swaps=$(/usr/bin/python3 -c "import json,sys; print(','.join(map(str, json.load(open(sys.argv[1]))['swap_calls'])))" "$d/meta.json")
+  log "$name: reference image(s) at call(s) $swaps (glretrace -s)"
   rm -f "$d"/snap-*.png
-  "${XVFB[@]}" glretrace -s "$d/snap-" -S "$swap" "$raw" > "$d/snap.log" 2>&1 || { tail "$d/snap.log"; return 1; }
-  local png
-  png=$(ls "$d"/snap-*.png | head -1)
-  [ -n "$png" ] || { log "$name: no snapshot written"; return 1; }
-  cp "$png" "$OUT/$name.png"
+  "${XVFB[@]}" glretrace -s "$d/snap-" -S "$swaps" "$raw" > "$d/snap.log" 2>&1 || { tail "$d/snap.log"; return 1; }
+  local pngs=("$d"/snap-*.png)
+  [ -e "${pngs[0]}" ] || { log "$name: no snapshot written"; return 1; }
+  if [ ${#pngs[@]} -eq 1 ]; then cp "${pngs[0]}" "$OUT/$name.png"
+  else local i=0; for p in "${pngs[@]}"; do cp "$p" "$OUT/$name.f$i.png"; i=$((i + 1)); done; fi
   "$TOOL" draws "$OUT/$name.gpt" | awk -F'\t' 'NR==1{print "frame\tdraw\tcall\tprims\tref_pixels"; next} {print $1"\t"$2"\t"$3"\t"$4"\t"$12}' \
     > "$OUT/$name.ppd.tsv"
   "$TOOL" validate "$OUT/$name.gpt"
@@ -128,6 +128,14 @@ do_oa() {
     MAXTEX=64 SOURCE_DESC="openarena timedemo of $OA_DEMO (map oa_dm4, opengl1 renderer), apitrace frame $f, cut with gltrim" \
       finish "$name" "$d/$name.trace" last
   done
+  # One multi-frame trace (4 consecutive frames, for alternate-frame rendering): from the second chosen frame.
+  local f0
+  f0=$(echo $frames | awk '{print ($2 != "" ? $2 : $1)}')
+  local name=oa-dm4-f${f0}x4
+  log "$name: trimming frames $f0-$((f0 + 3))"
+  gltrim --frames=$f0-$((f0 + 3)) -o "$d/$name.trace" "$d/raw.trace" > "$d/$name.trim.log" 2>&1
+  MAXTEX=64 SOURCE_DESC="openarena timedemo of $OA_DEMO (map oa_dm4, opengl1 renderer), apitrace frames $f0-$((f0 + 3)), cut with gltrim" \
+    finish "$name" "$d/$name.trace" last4
 }
 
 # ---------------------------------------------------------------- real-mesh scene (>= 500k triangles)
