@@ -33,10 +33,10 @@ test-model-identical: $(SIM_TOOL)
 	$(SIM_TOOL) verify --scene rtt --size 160x120 --frame 1 --gpus $(MODEL_GPUS) --topology both --check-masks --diff-dir $(MODEL_OUT)/diff; \
 	$(SIM_TOOL) verify --scene big --size 192x128 --prims 9000 --batch 1000 --gpus $(MODEL_GPUS) --schemes gpupd-batch,gpupd-ra --topology both --check-masks --diff-dir $(MODEL_OUT)/diff; \
 	$(BUILD)/bin/gpupd-trace synth $(MODEL_OUT)/synthetic.gpt; \
-	$(SIM_TOOL) verify --trace $(MODEL_OUT)/synthetic.gpt --frame 1 --gpus $(MODEL_GPUS) --topology both --diff-dir $(MODEL_OUT)/diff 2>/dev/null; \
+	$(SIM_TOOL) verify --trace $(MODEL_OUT)/synthetic.gpt --frame 1 --gpus $(MODEL_GPUS) --topology both --diff-dir $(MODEL_OUT)/diff -q; \
 	for t in $(MODEL_BENCH_TRACES); do \
-	  $(SIM_TOOL) verify --trace $$t --gpus $(MODEL_GPUS) --topology line --diff-dir $(MODEL_OUT)/diff 2>/dev/null; \
-	  $(SIM_TOOL) verify --trace $$t --gpus 3,16 --schemes gpupd-batch,gpupd-ra --topology hub --check-masks --diff-dir $(MODEL_OUT)/diff 2>/dev/null; \
+	  $(SIM_TOOL) verify --trace $$t --gpus $(MODEL_GPUS) --topology line --diff-dir $(MODEL_OUT)/diff -q; \
+	  $(SIM_TOOL) verify --trace $$t --gpus 3,16 --schemes gpupd-batch,gpupd-ra --topology hub --check-masks --diff-dir $(MODEL_OUT)/diff -q; \
 	done
 test-model-identical: $(BUILD)/bin/gpupd-trace  # literal path: trace.mk (TRACE_TOOL) is included after this file
 TEST_TARGETS += test-model-identical
@@ -97,11 +97,11 @@ BENCH_TARGETS += bench-model
 test-model-isa: $(SIM_TOOL)
 	@set -e; n=0; for args in "--scene tris --size 200x136 --prims 900" "--scene rtt --size 160x120 --frame 1"; do \
 	  a=$$($(SIM_TOOL) render $$args | awk '{print $$NF}'); \
-	  b=$$($(SIM_TOOL) render $$args --shaders isa 2>/dev/null | awk '{print $$NF}'); \
+	  b=$$($(SIM_TOOL) render $$args --shaders isa -q | awk '{print $$NF}'); \
 	  if [ "$$a" != "$$b" ]; then echo "FAIL: built-in shaders hash $$a != ISA interpreter hash $$b"; \
 	    echo "  reproduce: $(SIM_TOOL) render $$args -o a.png; $(SIM_TOOL) render $$args --shaders isa -o b.png"; exit 1; fi; \
 	  n=$$((n+1)); done; \
-	$(SIM_TOOL) verify --scene rtt --size 160x120 --frame 1 --shaders isa --gpus 2,5,16 --diff-dir $(MODEL_OUT)/diff 2>/dev/null; \
+	$(SIM_TOOL) verify --scene rtt --size 160x120 --frame 1 --shaders isa --gpus 2,5,16 --diff-dir $(MODEL_OUT)/diff -q; \
 	echo "test-model-isa: $$n passed, 0 failed"
 TEST_TARGETS += test-model-isa
 
@@ -128,7 +128,7 @@ MODEL_VALIDATE_TRACES := $(filter-out traces/glmark2-terrain.gpt,$(MODEL_BENCH_T
 test-model-validate: $(SIM_TOOL)
 	@set -e; d=$(MODEL_OUT)/validate; mkdir -p $$d; n=0; \
 	for t in $(MODEL_VALIDATE_TRACES); do b=$$(basename $$t .gpt); [ -f traces/$$b.png ] || continue; \
-	  $(SIM_TOOL) validate --trace $$t --ref traces/$$b.png --json $$d/$$b.json >/dev/null 2>&1; \
+	  $(SIM_TOOL) validate --trace $$t --ref traces/$$b.png --json $$d/$$b.json -q >/dev/null; \
 	  $(PYTHON) -c "import json,sys; j=json.load(open('$$d/$$b.json')); n=j['draws_with_ref']; \
 	ok1 = n == 0 or j['draws_within_1pct'] >= 0.95 * n; ok2 = j['pixels_abs_diff'] <= 0.005 * max(1, j['pixels_ref']); \
 	sys.exit(0) if ok1 and ok2 else sys.exit('FAIL: $$b: %d of %d draws within 1%% of llvmpipe, |diff| %d of %d pixels; reproduce: $(SIM_TOOL) validate --trace $$t --ref traces/$$b.png --diff diff.png' % (j['draws_within_1pct'], n, j['pixels_abs_diff'], j['pixels_ref']))"; \

@@ -6,7 +6,8 @@
  *   gpupd-sim verify  (--trace FILE | --scene NAME) [--frame K] [--gpus 2,3,4,8,16] [--schemes LIST|all]
  *                     [--topology line|hub|both] [--batch B] [--diff-dir DIR] ...
  *       renders `single`, then every scheme x N, and checks each frame is bit-identical (FNV-1a hash and
- *       pixel compare); on a mismatch writes expected/got/diff PNGs to --diff-dir and exits 1.
+ *       pixel compare); on a mismatch writes expected/got/diff PNGs to --diff-dir and exits 1. Without
+ *       --frame every frame of the scene is rendered and the last one compared (so is bench).
  *   gpupd-sim validate --trace FILE --ref REF.png [--frame K] [--diff DIFF.png] [--json OUT.json]
  *       renders frame K (default: the last) on one GPU and compares it with a reference image of a real
  *       OpenGL implementation (llvmpipe) and with the trace's per-draw reference pixel counts.
@@ -29,11 +30,13 @@
 typedef struct {
     const char *trace, *scene, *out, *stats, *diff_dir, *gpus_list, *schemes, *ref, *diff, *json;
     int frame_given;
+    int last_frame;             /* verify/bench without --frame: every frame, the last one compared */
     const char *topo_s;
     uint32_t w, h, prims, repeat;
     uint64_t seed;
     sys_config_t cfg;
     int isa;                    /* --shaders isa */
+    int quiet;                  /* -q: no informational notes on stderr (errors are always printed) */
     gpu_isa_library_t lib;
 } opts_t;
 
@@ -48,6 +51,7 @@ static void usage(FILE *f)
             "                   [--size WxH] [--prims N] [--seed S]          (synthetic scenes)\n"
             "                   [--inject-fault drop|dup|no-turns|wrong-tag|clear-mask[:K]] (test the invariant checks)\n"
             "                   [--check-masks]   (probe: no primitive missing from a GPU it covers)\n"
+            "                   [-q]              (no informational notes; errors are always printed)\n"
             "  gpupd-sim verify (--trace FILE | --scene NAME) [--gpus 2,3,4,8,16] [--schemes all|LIST]\n"
             "                   [--topology line|hub|both] [--diff-dir DIR] [other render options]\n"
             "  gpupd-sim validate --trace FILE --ref REF.png [--frame K] [--diff D.png] [--json J.json]\n"
@@ -84,6 +88,7 @@ static int parse_args(int argc, char **argv, opts_t *o)
         else if (!strcmp(a, "--diff-dir")) { NEED(); o->diff_dir = v; }
         else if (!strcmp(a, "--ref")) { NEED(); o->ref = v; }
         else if (!strcmp(a, "--check-masks")) o->cfg.check_masks = 1;
+        else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) o->quiet = 1;
         else if (!strcmp(a, "--inject-fault")) {
             /* testing the checkers: drop|dup|no-turns|wrong-tag|clear-mask[:K] */
             NEED();
@@ -171,15 +176,16 @@ static int convert_isa(const opts_t *o, sys_scene_t *s)
                 draws++;
                 conv += gpu_isa_convert_draw(&s->frames[f].cmds[i].draw, &o->lib) > 0;
             }
-    fprintf(stderr, "gpupd-sim: shaders on the ISA interpreter: %u of %u draws use library programs\n", conv, draws);
+    if (!o->quiet) fprintf(stderr, "gpupd-sim: shaders on the ISA interpreter: %u of %u draws use library programs\n", conv, draws);
     return 0;
 }
 
 static int load_frames(const opts_t *o, sys_scene_t *s, char *name, size_t nlen);
 
-static int load(const opts_t *o, sys_scene_t *s, char *name, size_t nlen)
+static int load(opts_t *o, sys_scene_t *s, char *name, size_t nlen)
 {
     if (load_frames(o, s, name, nlen)) return -1;
+    if (o->last_frame) o->cfg.frame = s->n_frames - 1;
     if (o->cfg.frame >= s->n_frames) {
         fprintf(stderr, "gpupd-sim: --frame %u: %s has %u frame(s)\n", o->cfg.frame, name, s->n_frames);
         sys_scene_free(s);
@@ -193,13 +199,13 @@ static int load_frames(const opts_t *o, sys_scene_t *s, char *name, size_t nlen)
     if (o->trace) {
         char err[512];
         sys_trace_info_t ti;
-        if (sys_scene_from_trace(s, o->trace, o->cfg.frame, &ti, err, sizeof err)) {
+        if (sys_scene_from_trace(s, o->trace, o->last_frame ? 0xFFFFFFF0u : o->cfg.frame, &ti, err, sizeof err)) {
             fprintf(stderr, "gpupd-sim: %s\n", err);
             return -1;
         }
         snprintf(name, nlen, "%s", ti.name[0] ? ti.name : o->trace);
         convert_isa(o, s);
-        if (ti.approx_fs || ti.approx_other)
+        if (!o->quiet && (ti.approx_fs || ti.approx_other))
             fprintf(stderr, "gpupd-sim: note: %u draws, %u with an approximated fragment program, %u with other approximations\n",
                     ti.draws, ti.approx_fs, ti.approx_other);
         return 0;
@@ -220,7 +226,7 @@ static double now_s(void)
     return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
-static int cmd_render(const opts_t *o)
+static int cmd_render(opts_t *o)
 {
     sys_scene_t s;
     char name[256];
@@ -267,7 +273,7 @@ static int write_diff(const opts_t *o, const char *tag, const sys_result_t *ref,
     return 0;
 }
 
-static int cmd_verify(const opts_t *o, char **argv, int argc)
+static int cmd_verify(opts_t *o, char **argv, int argc)
 {
     sys_scene_t s;
     char name[256];
@@ -461,7 +467,7 @@ static int cmd_validate(opts_t *o)
     return 0;
 }
 
-static int cmd_bench(const opts_t *o)
+static int cmd_bench(opts_t *o)
 {
     sys_scene_t s;
     char name[256];
@@ -510,6 +516,7 @@ int main(int argc, char **argv)
         o.cfg.isa = 1;
     }
     int rc;
+    if (!o.frame_given && (!strcmp(argv[1], "verify") || !strcmp(argv[1], "bench"))) o.last_frame = 1;
     if (!strcmp(argv[1], "render")) rc = cmd_render(&o);
     else if (!strcmp(argv[1], "verify")) rc = cmd_verify(&o, argv, argc);
     else if (!strcmp(argv[1], "validate")) rc = cmd_validate(&o);
