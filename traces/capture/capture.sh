@@ -78,10 +78,15 @@ do_glmark2() {
 
 # ---------------------------------------------------------------- OpenArena
 OA_DEMO=traces/capture/demos/gpupd-oa_dm4.dm_71
+# r_ext_multitexture 0: lightmaps are drawn as a second, blended pass (multipass blending) instead of a
+# second texture unit, so every pass is one texture modulated by the vertex colour (exact in the format).
 OA_ARGS=(+set com_protocol 71 +set cl_renderer opengl1 +set r_mode -1 +set r_customwidth $W +set r_customheight $H
          +set r_fullscreen 0 +set s_initsound 0 +set com_introplayed 1 +set sv_pure 0 +set com_maxfps 0
-         +set r_swapInterval 0 +set cg_drawFPS 0)
+         +set r_swapInterval 0 +set cg_drawFPS 0 +set r_ext_multitexture 0)
 OA_NFRAMES=${OA_NFRAMES:-4}
+# The bundled frames (other parts of the project refer to them by name). They are what the automatic rule
+# below picked on the first capture; OA_FRAMES= (empty) applies the rule again.
+OA_FRAMES=${OA_FRAMES-"109 159 215 248"}
 
 oa_home() {
   local h=$1
@@ -121,11 +126,16 @@ do_oa() {
   local frames=${OA_FRAMES:-$(awk '$2 >= 300 && $2 <= 800 && $3 >= 5000 {print $1}' "$d/frames.txt" |
       awk -v n="$OA_NFRAMES" '{f[NR]=$1} END {for (i = 0; i < n && NR; i++) printf "%s ", f[1 + int(i * (NR - 1) / (n > 1 ? n - 1 : 1))]}')}
   [ -n "$frames" ] || { log "openarena: no frame with 300..800 draws"; return 1; }
+  local first=${frames%% *}
   for f in $frames; do
     local name=oa-dm4-f$f
     log "$name: trimming frame $f ($(awk -v f=$f '$1==f{print $2}' "$d/frames.txt") draw calls)"
     gltrim --frames=$f -o "$d/$name.trace" "$d/raw.trace" > "$d/$name.trim.log" 2>&1
-    MAXTEX=64 SOURCE_DESC="openarena timedemo of $OA_DEMO (map oa_dm4, opengl1 renderer), apitrace frame $f, cut with gltrim" \
+    # The first frame keeps its textures at full resolution (nothing approximated: an exact real-game frame
+    # for image validation); the others are downscaled to 64x64 to keep the repository small.
+    local mt=64
+    [ "$f" = "$first" ] && mt=0
+    MAXTEX=$mt SOURCE_DESC="openarena timedemo of $OA_DEMO (map oa_dm4, opengl1 renderer), apitrace frame $f, cut with gltrim" \
       finish "$name" "$d/$name.trace" last
   done
   # One multi-frame trace (4 consecutive frames, for alternate-frame rendering): from the second chosen frame.
