@@ -23,7 +23,7 @@ ver icepack        bash -c 'command -v icepack >/dev/null && dpkg-query -W -f="f
 ver gtkwave        bash -c 'gtkwave --help 2>&1 | grep -m1 -i "gtkwave" >/dev/null && dpkg-query -W -f="gtkwave \${Version}\n" gtkwave'
 ver xvfb-run       bash -c 'command -v xvfb-run >/dev/null && dpkg-query -W -f="xvfb \${Version}\n" xvfb'
 ver imagemagick    convert -version
-ver python3-apt    /usr/bin/python3 -c 'import matplotlib,sys; print("python", sys.version.split()[0], "matplotlib", matplotlib.__version__)'
+ver python3-apt    /usr/bin/python3 -c 'import matplotlib,PIL,sys; print("python", sys.version.split()[0], "matplotlib", matplotlib.__version__, "PIL", PIL.__version__)'
 ver apitrace       bash -c 'command -v apitrace >/dev/null && dpkg-query -W -f="apitrace \${Version}\n" apitrace'
 ver glmark2        bash -c 'command -v glmark2 >/dev/null && dpkg-query -W -f="glmark2-x11 \${Version}\n" glmark2-x11'
 ver faketime       bash -c 'command -v faketime >/dev/null && dpkg-query -W -f="faketime \${Version}\n" faketime'

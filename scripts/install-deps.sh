@@ -13,7 +13,7 @@ PKGS=(
   # synthesis and timing
   yosys opensta qflow-tech-osu018 nextpnr-ice40 fpga-icestorm fpga-icestorm-chipdb
   # waves, headless X, screenshots, plots
-  gtkwave xvfb xauth x11-utils imagemagick python3 python3-matplotlib python3-numpy
+  gtkwave xvfb xauth x11-utils imagemagick python3 python3-matplotlib python3-numpy python3-pil
   # real workloads (capture and reference images)
   apitrace apitrace-tracers glmark2-x11 glmark2-data openarena openarena-data faketime libfaketime
   mesa-utils libgl1-mesa-dri libglx-mesa0
