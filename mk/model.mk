@@ -114,7 +114,9 @@ validate-model: $(SIM_TOOL)
 	@set -e; d=out/validation; mkdir -p $$d; : > $$d/summary.txt; \
 	for t in $(MODEL_BENCH_TRACES); do n=$$(basename $$t .gpt); \
 	  if [ -f traces/$$n.png ]; then \
-	    $(SIM_TOOL) validate --trace $$t --ref traces/$$n.png --diff $$d/$$n-diff.png -o $$d/$$n.png --json $$d/$$n.json | tee -a $$d/summary.txt; \
+	    $(SIM_TOOL) validate --trace $$t --ref traces/$$n.png --diff $$d/$$n-diff.png -o $$d/$$n.png --json $$d/$$n.json -q | tee -a $$d/summary.txt; \
+	  elif ls traces/$$n.f*.png >/dev/null 2>&1; then for r in traces/$$n.f*.png; do k=$${r##*.f}; k=$${k%.png}; \
+	    $(SIM_TOOL) validate --trace $$t --frame $$k --ref $$r --diff $$d/$$n.f$$k-diff.png -o $$d/$$n.f$$k.png --json $$d/$$n.f$$k.json -q | tee -a $$d/summary.txt; done; \
 	  else echo "validate-model: $$t has no reference image traces/$$n.png, skipped" | tee -a $$d/summary.txt; fi; \
 	done; echo "validate-model: summary in $$d/summary.txt"
 RUN_TARGETS += validate-model
@@ -127,11 +129,13 @@ MODEL_VALIDATE_TRACES := $(filter-out traces/glmark2-terrain.gpt,$(MODEL_BENCH_T
 .PHONY: test-model-validate
 test-model-validate: $(SIM_TOOL)
 	@set -e; d=$(MODEL_OUT)/validate; mkdir -p $$d; n=0; \
-	for t in $(MODEL_VALIDATE_TRACES); do b=$$(basename $$t .gpt); [ -f traces/$$b.png ] || continue; \
-	  $(SIM_TOOL) validate --trace $$t --ref traces/$$b.png --json $$d/$$b.json -q >/dev/null; \
+	for t in $(MODEL_VALIDATE_TRACES); do b=$$(basename $$t .gpt); ref=traces/$$b.png; fr=""; \
+	  if [ ! -f $$ref ]; then ref=$$(ls traces/$$b.f*.png 2>/dev/null | tail -1); [ -n "$$ref" ] || continue; \
+	    fr=$${ref##*.f}; fr="--frame $${fr%.png}"; fi; \
+	  $(SIM_TOOL) validate --trace $$t $$fr --ref $$ref --json $$d/$$b.json -q >/dev/null; \
 	  $(PYTHON) -c "import json,sys; j=json.load(open('$$d/$$b.json')); n=j['draws_with_ref']; \
 	ok1 = n == 0 or j['draws_within_1pct'] >= 0.95 * n; ok2 = j['pixels_abs_diff'] <= 0.005 * max(1, j['pixels_ref']); \
-	sys.exit(0) if ok1 and ok2 else sys.exit('FAIL: $$b: %d of %d draws within 1%% of llvmpipe, |diff| %d of %d pixels; reproduce: $(SIM_TOOL) validate --trace $$t --ref traces/$$b.png --diff diff.png' % (j['draws_within_1pct'], n, j['pixels_abs_diff'], j['pixels_ref']))"; \
+	sys.exit(0) if ok1 and ok2 else sys.exit('FAIL: $$b: %d of %d draws within 1%% of llvmpipe, |diff| %d of %d pixels; reproduce: $(SIM_TOOL) validate --trace $$t $$fr --ref $$ref --diff diff.png' % (j['draws_within_1pct'], n, j['pixels_abs_diff'], j['pixels_ref']))"; \
 	  n=$$((n+1)); done; echo "test-model-validate: $$n passed, 0 failed"
 TEST_TARGETS += test-model-validate
 
