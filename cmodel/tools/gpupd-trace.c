@@ -32,6 +32,27 @@ static trace_reader_t *open_or_die(const char *path)
     return r;
 }
 
+/* One line per frame of a multi-frame trace: draws, triangles, clears, RAW dependencies. */
+static void per_frame(const char *path)
+{
+    trace_reader_t *r = open_or_die(path);
+    if (!r) return;
+    trace_cmd_t cmd = {0};
+    trace_error_t err;
+    uint32_t frame = 0, draws = 0, clears = 0, deps = 0;
+    uint64_t prims = 0;
+    while (trace_reader_next(r, &cmd, &err) == 1) {
+        if (cmd.type == TRACE_CMD_FRAME_BEGIN) { frame = cmd.u.frame.index; draws = clears = deps = 0; prims = 0; }
+        else if (cmd.type == TRACE_CMD_CLEAR) clears++;
+        else if (cmd.type == TRACE_CMD_DRAW) { draws++; prims += trace_draw_prims(&cmd.u.draw); deps += cmd.u.draw.n_deps; }
+        else if (cmd.type == TRACE_CMD_FRAME_END)
+            printf("  frame %-7u %u draws, %" PRIu64 " triangles, %u clears, %u raw deps (src_frame %u)\n", frame,
+                   draws, prims, clears, deps, cmd.u.frame.src_frame);
+    }
+    trace_cmd_free(&cmd);
+    trace_reader_close(r);
+}
+
 static int cmd_info(int argc, char **argv, int table)
 {
     int bad = 0;
@@ -68,6 +89,7 @@ static int cmd_info(int argc, char **argv, int table)
             printf("  approximated  %u draws (converter could not reproduce exactly)\n", s.approx_draws);
             printf("  ref pixels    %" PRId64 " (sum of glretrace --ppd counts)\n", s.ref_pixels);
             if (info->notes && *info->notes) printf("  notes         %s\n", info->notes);
+            if (s.frames > 1) per_frame(argv[i]);
         }
         trace_reader_close(r);
     }
