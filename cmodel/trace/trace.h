@@ -28,7 +28,12 @@
  *   - attribute 0 is the position (TRACE_SEM_POSITION, 3 or 4 components);
  *   - vertex constants c[0..3] are the rows of the MVP matrix (clip = MVP * pos, i.e. clip.x = dot(c0,pos));
  *     further constants are program specific (documented with the shader library);
- *   - window coordinates follow OpenGL: origin bottom-left, viewport/scissor in pixels.
+ *   - window coordinates follow OpenGL: origin bottom-left, viewport/scissor in pixels;
+ *   - surfaces 0 and 1 are the default framebuffer's colour and depth; texture data rows bottom first;
+ *   - programs are shader-library programs by name (vs_mvp; fs_color, fs_tex_modulate, fs_depth), their
+ *     words the assembled 64-bit instructions (cmodel/shaders/NAME.s) as u32 pairs, low word first;
+ *   - attributes other than the position: colour (4 floats, 0..1), texcoord0/1 (2 floats), in that order
+ *     when present; the colour is always present (a constant colour is replicated per vertex).
  */
 #ifndef GPUPD_TRACE_H
 #define GPUPD_TRACE_H
@@ -122,7 +127,8 @@ typedef struct {
     uint32_t id;
     uint32_t stage;           /* TRACE_STAGE_* */
     uint32_t n_words;
-    uint32_t *words;          /* ISA words (opaque here; may be empty if not assembled yet) */
+    uint32_t *words;          /* 64-bit ISA instructions as u32 pairs, low word first (opaque here; empty if
+                                 the converter had no assembler) */
     char *name;               /* shader library name, e.g. "vs_mvp_color" */
     char *origin;             /* original shader description (GLSL hash / fixed-function state) */
 } trace_program_t;
