@@ -33,7 +33,7 @@
  *   - programs are shader-library programs by name (vs_mvp; fs_color, fs_tex_modulate, fs_depth), their
  *     words the assembled 64-bit instructions (cmodel/shaders/NAME.s) as u32 pairs, low word first;
  *   - attributes other than the position: colour (4 floats, 0..1), texcoord0/1 (2 floats), in that order
- *     when present; the colour is always present (a constant colour is replicated per vertex).
+ *     when present; the converter always emits the colour (a constant colour replicated per vertex).
  */
 #ifndef GPUPD_TRACE_H
 #define GPUPD_TRACE_H
