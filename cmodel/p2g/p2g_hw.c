@@ -94,7 +94,10 @@ void p2g_hw_clock(p2g_hw_t *h, const p2g_hw_in_t *in)
         nx.c.rem = 0;
     } else if (c.bld) {
         nx.c.step = c.step + 1;
-        if (c.step < 15) {
+        if (c.step > 28) {               /* row-step multiples mr[r], r = step - 27 (values unused here) */
+            nx.c.mlast = c.mlast + c.tprn >= c.n ? c.mlast + c.tprn - c.n : c.mlast + c.tprn;
+            if (c.step == p2g_hw_build_cycles(h->prm.rows) - 1) nx.c.bld = 0;
+        } else if (c.step < 15) {
             uint32_t r = (c.rem << 1) | ((c.tpr >> (14 - c.step)) & 1);
             nx.c.rem = r >= c.n ? r - c.n : r;
         } else {
@@ -103,6 +106,7 @@ void p2g_hw_clock(p2g_hw_t *h, const p2g_hw_in_t *in)
                 p2 = c.n == 1 ? 0 : 1;
                 pt = c.rem;
                 nx.c.tprn = c.rem;
+                nx.c.mlast = c.rem;
             } else {
                 p2 = 2 * c.p2 >= c.n ? 2 * c.p2 - c.n : 2 * c.p2;
                 pt = 2 * c.pt >= c.n ? 2 * c.pt - c.n : 2 * c.pt;
@@ -111,7 +115,7 @@ void p2g_hw_clock(p2g_hw_t *h, const p2g_hw_in_t *in)
             nx.c.pt = pt;
             nx.c.px[k] = p2;
             nx.c.py[k] = c.mode ? pt : p2;
-            if (c.step == P2G_HW_BUILD_CYCLES - 1) nx.c.bld = 0;
+            if (c.step == p2g_hw_build_cycles(h->prm.rows) - 1) nx.c.bld = 0;
         }
     }
 

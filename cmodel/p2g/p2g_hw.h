@@ -5,7 +5,7 @@
  *
  * Use: p2g_hw_init(); each cycle: fill p2g_hw_in_t, p2g_hw_comb() for the outputs of this cycle, then
  * p2g_hw_clock() for the rising edge. Configuration changes only while idle (busy low); a change of n, W,
- * tile size or mode holds in_ready low for P2G_HW_BUILD_CYCLES + 1 cycles while the tables are rebuilt. */
+ * tile size or mode holds in_ready low for p2g_hw_build_cycles(rows) + 1 cycles while the tables are rebuilt. */
 #ifndef GPUPD_P2G_HW_H
 #define GPUPD_P2G_HW_H
 
@@ -39,8 +39,9 @@ typedef struct {         /* output ports during one cycle */
 } p2g_hw_out_t;
 
 /* Derived configuration. Per cycle: ex0..ey1, all. Residue tables: built by a sequencer whenever the key
- * (n, width, tile_log2, mode) changes: 15 restoring steps for tpr mod n, then 14 doublings. */
-#define P2G_HW_BUILD_CYCLES 29
+ * (n, width, tile_log2, mode) changes: 15 restoring steps for tpr mod n, 14 doublings, then ROWS-1
+ * additions for the row-step multiples: p2g_hw_build_cycles(rows) = 28 + rows cycles. */
+static inline uint32_t p2g_hw_build_cycles(uint32_t rows) { return 28 + rows; }
 typedef struct {
     uint32_t ex0, ey0, ex1, ey1;
     uint64_t all;
@@ -48,6 +49,7 @@ typedef struct {
     int bld;
     uint32_t step, tpr, rem, tprn, p2, pt;
     uint32_t px[14], py[14];   /* px[k] = 2^k mod n; py[k] = 2^k*step mod n (step 1 diag, tpr linear) */
+    uint32_t mlast;            /* row-step multiples: the RTL keeps mr[r] = r*tpr mod n; the model walks */
 } p2g_hw_cfg_regs_t;
 
 typedef struct {

@@ -88,20 +88,24 @@ module p2g_mapper #(
 
   // Residue tables, built sequentially whenever n, W, tile size or mode change (the "key"): one restoring
   // step per cycle for tpr mod n (15 cycles, tpr = ceil(W/T) tiles per row), then one doubling per cycle for
-  // px[k] = 2^k mod n and py[k] = 2^k*step mod n, k = 0..13 (14 cycles): BUILD_CYCLES = 29. While building
+  // px[k] = 2^k mod n and py[k] = 2^k*step mod n, k = 0..13 (14 cycles), then one addition per cycle for the
+  // row-step multiples mr[r] = r*tpr mod n, r = 2..ROWS (mr[1] comes with k = 0): BUILD_CYCLES = 28 + ROWS.
+  // While building
   // (and in the cycle the key changes) in_ready_o is low and busy_o is high, so the datapath never sees a
   // half-built table; no deep combinational path hangs off the configuration inputs.
-  localparam [4:0] BUILD_LAST = 5'd28;
+  localparam [6:0] BUILD_LAST = 7'd27 + ROWS[6:0];
   reg  [N_W-1:0]      c_n;          // key: the configuration the tables belong to
   reg  [14:0]         c_w;
   reg  [3:0]          c_ts;
   reg                 c_mode;
   reg                 c_bld;        // building
-  reg  [4:0]          c_step;
+  reg  [6:0]          c_step;
   reg  [14:0]         c_tpr;
   reg  [N_W-1:0]      c_rem;        // restoring remainder (< n), then tpr mod n
   reg  [N_W-1:0]      c_tprn, c_p2, c_pt;
   reg  [T_W*N_W-1:0]  c_px, c_py;   // residue of bit k of tx0 / ty0 at [k*N_W +: N_W]
+  reg  [ROWS*N_W-1:0] c_mr;         // mr[r] = r*tpr mod n at [(r-1)*N_W +: N_W], r = 1..ROWS
+  reg  [N_W-1:0]      c_mlast;      // the multiple computed last
   wire key_change = (cfg_n_gpus_i != c_n) || (cfg_width_i != c_w) || (cfg_tile_log2_i != c_ts) ||
                     (cfg_mode_i != c_mode);
   wire [14:0] tile_minus1 = (15'd1 << cfg_tile_log2_i) - 15'd1;
@@ -111,7 +115,19 @@ module p2g_mapper #(
   wire [N_W-1:0] rem_nx   = (rem_sh >= {1'b0, c_n}) ? rem_sh[N_W-1:0] - c_n : rem_sh[N_W-1:0];
   wire [N_W:0] p2_dbl     = {c_p2, 1'b0};
   wire [N_W:0] pt_dbl     = {c_pt, 1'b0};
-  wire first_k            = (c_step == 5'd15);
+  wire first_k            = (c_step == 7'd15);
+  wire [N_W:0] m_sum      = {1'b0, c_mlast} + {1'b0, c_tprn};
+  wire [N_W-1:0] m_nx     = (m_sum >= {1'b0, c_n}) ? m_sum[N_W-1:0] - c_n : m_sum[N_W-1:0];
+  // mr[r] is written at build step 15 (r = 1: tpr mod n itself) or 27 + r (r >= 2: mr[r-1] + tpr mod n)
+  wire [ROWS*N_W-1:0] mr_next;
+  genvar gm;
+  generate
+    for (gm = 1; gm <= ROWS; gm = gm + 1) begin : g_mr
+      localparam [6:0] STEP_R = (gm == 1) ? 7'd15 : 7'd27 + gm[6:0];
+      assign mr_next[(gm-1)*N_W +: N_W] = (c_step != STEP_R) ? c_mr[(gm-1)*N_W +: N_W]
+                                        : ((gm == 1) ? c_rem : m_nx);
+    end
+  endgenerate
   wire [N_W-1:0] p2_k     = first_k ? ((c_n == 7'd1) ? {N_W{1'b0}} : {{(N_W-1){1'b0}}, 1'b1})
                           : ((p2_dbl >= {1'b0, c_n}) ? p2_dbl[N_W-1:0] - c_n : p2_dbl[N_W-1:0]);
   wire [N_W-1:0] pt_k     = first_k ? c_rem
@@ -119,25 +135,34 @@ module p2g_mapper #(
   always @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       c_n <= {N_W{1'b0}}; c_w <= 15'd0; c_ts <= 4'd0; c_mode <= 1'b0;   // n = 0: the first config differs
-      c_bld <= 1'b0; c_step <= 5'd0; c_tpr <= 15'd0; c_rem <= {N_W{1'b0}};
+      c_bld <= 1'b0; c_step <= 7'd0; c_tpr <= 15'd0; c_rem <= {N_W{1'b0}};
+      c_mr <= {(ROWS*N_W){1'b0}}; c_mlast <= {N_W{1'b0}};
       c_tprn <= {N_W{1'b0}}; c_p2 <= {N_W{1'b0}}; c_pt <= {N_W{1'b0}};
       c_px <= {(T_W*N_W){1'b0}}; c_py <= {(T_W*N_W){1'b0}};
     end else if (key_change) begin     // (re)start a build
       c_n <= cfg_n_gpus_i; c_w <= cfg_width_i; c_ts <= cfg_tile_log2_i; c_mode <= cfg_mode_i;
-      c_tpr <= tpr_w; c_bld <= 1'b1; c_step <= 5'd0; c_rem <= {N_W{1'b0}};
+      c_tpr <= tpr_w; c_bld <= 1'b1; c_step <= 7'd0; c_rem <= {N_W{1'b0}};
     end else if (c_bld) begin
-      c_step <= c_step + 5'd1;
-      if (c_step < 5'd15) begin
+      c_step <= c_step + 7'd1;
+      if (c_step < 7'd15) begin
         c_rem <= rem_nx;
+      end else if (c_step > 7'd28) begin
+        // row-step multiples mr[r], r = step - 27 (2..ROWS), written by mr_next
+        c_mlast <= m_nx;
+        c_mr    <= mr_next;
       end else begin
         // table entry k = step - 15; entries shift in from the top, so k = 0 ends at the bottom
         c_p2 <= p2_k;
         c_pt <= pt_k;
         c_px <= {p2_k, c_px[T_W*N_W-1:N_W]};
         c_py <= {(c_mode ? pt_k : p2_k), c_py[T_W*N_W-1:N_W]};
-        if (first_k) c_tprn <= c_rem;
-        if (c_step == BUILD_LAST) c_bld <= 1'b0;
+        if (first_k) begin
+          c_tprn  <= c_rem;
+          c_mlast <= c_rem;
+          c_mr    <= mr_next;
+        end
       end
+      if (c_step == BUILD_LAST) c_bld <= 1'b0;
     end
   end
 
@@ -290,19 +315,20 @@ module p2g_mapper #(
   reg                s4_empty, s4_full;
   reg [N_W-1:0]      s4_s, s4_len, s4_left;
   reg [MAX_GPUS-1:0] s4_acc;
-  wire [N_W-1:0]     step = c_mode ? c_tprn : 7'd1;
-
-  // split_var: each element is its own signal for Verilator (the chain is not a combinational loop)
-  wire [N_W-1:0]      row_s   [0:ROWS] /* verilator split_var */;
+  // Row r of this cycle starts at s + r*step mod n: one add and one conditional subtract per row, all in
+  // parallel (step = TPR mod n; diag mode only ever uses row 0). The multiples mr[r] come from the sequencer.
+  wire [N_W-1:0]      row_s   [0:ROWS];
   wire [MAX_GPUS-1:0] row_m   [0:ROWS-1];
   wire [MAX_GPUS-1:0] row_acc [0:ROWS] /* verilator split_var */;
   assign row_s[0]   = s4_s;
   assign row_acc[0] = s4_acc;
   genvar r;
   generate
+    for (r = 1; r <= ROWS; r = r + 1) begin : g_start
+      wire [N_W:0] nxt = {1'b0, s4_s} + {1'b0, c_mr[(r-1)*N_W +: N_W]};
+      assign row_s[r] = (nxt >= {1'b0, c_n}) ? nxt[N_W-1:0] - c_n : nxt[N_W-1:0];
+    end
     for (r = 0; r < ROWS; r = r + 1) begin : g_row
-      wire [N_W:0] nxt = {1'b0, row_s[r]} + {1'b0, step};
-      assign row_s[r+1] = (nxt >= {1'b0, c_n}) ? nxt[N_W-1:0] - c_n : nxt[N_W-1:0];
       p2g_range_mask #(.MAX_GPUS(MAX_GPUS), .N_W(N_W)) u_range (
         .s_i(row_s[r]), .len_i(s4_len), .n_i(c_n), .mask_o(row_m[r]));
       localparam [N_W-1:0] R_IDX = r;

@@ -251,7 +251,7 @@ static void test_cycle_model_throughput_and_latency(void **state)
     in.cfg = p2g_config_default(16, 1920, 1080);
     in.out_ready = 1;
     /* a new key (n, W, tile size, mode) holds in_ready low for the change cycle + the table build */
-    assert_int_equal(settle(&h, &in), 1 + P2G_HW_BUILD_CYCLES);
+    assert_int_equal(settle(&h, &in), 1 + (int)p2g_hw_build_cycles(prm.rows));
     in.cfg.sc_x0 = 5; /* a scissor change needs no rebuild */
     assert_int_equal(settle(&h, &in), 0);
     in.cfg.sc_x0 = 0;
@@ -275,7 +275,7 @@ static void test_cycle_model_throughput_and_latency(void **state)
     in.in_valid = 0;
     in.cfg.mode = P2G_MODE_LINEAR;
     in.cfg.width = 33 * 32; /* 33 tiles per row: rows start at different owners */
-    assert_int_equal(settle(&h, &in), 1 + P2G_HW_BUILD_CYCLES);
+    assert_int_equal(settle(&h, &in), 1 + (int)p2g_hw_build_cycles(prm.rows));
     in.in = tri(10 * 256, 0, 12 * 256, 0, 10 * 256, 1080 * 256, 0);
     in.in_valid = 1;
     int last = -1, gaps = 0;
