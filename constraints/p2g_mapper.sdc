@@ -1,4 +1,4 @@
-# Timing constraints of the P2G mapper (rtl/p2g/p2g_mapper.v) for the OSU 0.18 um flow (docs/synthesis.md).
+# Timing constraints of the P2G mapper (rtl/p2g_mapper.v) for the OSU 0.18 um flow (docs/synthesis.md).
 # Units are those of the liberty file: ns and pF.
 #
 # Target clock 100 MHz. The abc mapping step takes its delay target from this period (scripts/synth_flow.sh),

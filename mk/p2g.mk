@@ -1,7 +1,7 @@
-# P2G mapper: functional definition (cmodel/p2g), RTL (rtl/p2g), Icarus testbench (tb/p2g), Verilator lockstep
+# P2G mapper: functional definition (cmodel/p2g), RTL (rtl/p2g_*.v), Icarus testbench (tb/p2g), Verilator lockstep
 # co-simulation (sim/p2g), coverage, waves, synthesis (constraints/). See docs/p2g.md.
 
-P2G_RTL      := rtl/p2g/p2g_range_mask.v rtl/p2g/p2g_add_tree.v rtl/p2g/p2g_mapper.v
+P2G_RTL      := rtl/p2g_range_mask.v rtl/p2g_add_tree.v rtl/p2g_mapper.v
 P2G_OBJS     := $(patsubst %.c,$(BUILD)/lib/obj/%.o,$(wildcard cmodel/p2g/*.c))
 VERILATOR    ?= verilator
 VL_OPT       := -MAKEFLAGS "OPT_FAST=-O2 OPT_GLOBAL=-O2 OPT_SLOW=-O1"

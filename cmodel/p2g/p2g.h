@@ -1,6 +1,6 @@
 /* Primitive-to-GPU (P2G) mapping: the functional definition (SPEC 4.1).
  *
- * This is THE definition of which GPUs need a primitive. The RTL (rtl/p2g/) and the C cycle model of the
+ * This is THE definition of which GPUs need a primitive. The RTL (rtl/) and the C cycle model of the
  * RTL microarchitecture (p2g_cycle.h) are checked against it mask for mask.
  *
  * Coordinates: signed fixed point with 8 fractional bits (1/256 pixel); the centre of pixel p is p + 0.5,

@@ -1,4 +1,4 @@
-/* C cycle model of rtl/p2g/p2g_mapper.v. Every block below names the RTL stage it mirrors. */
+/* C cycle model of rtl/p2g_mapper.v. Every block below names the RTL stage it mirrors. */
 #include "p2g/p2g_hw.h"
 
 #include <string.h>

@@ -1,4 +1,4 @@
-/* C cycle model of the P2G mapper RTL (rtl/p2g/p2g_mapper.v): the same five registers (derived config,
+/* C cycle model of the P2G mapper RTL (rtl/p2g_mapper.v): the same five registers (derived config,
  * S1..S4, OUT), the same valid/ready chain and the same arithmetic decomposition (residues mod n, row
  * walk), so the lockstep harness can compare every output port every cycle. The functional definition
  * stays p2g_mask() in p2g.h; the harness checks the masks against it too.

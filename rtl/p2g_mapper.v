@@ -208,15 +208,16 @@ module p2g_mapper #(
   wire signed [COORD_W-1:0] maxx = (maxx01 < sx2) ? sx2 : maxx01;
   wire signed [COORD_W-1:0] miny = (miny01 < sy2) ? miny01 : sy2;
   wire signed [COORD_W-1:0] maxy = (maxy01 < sy2) ? sy2 : maxy01;
-  // first pixel centre >= min: floor((min+127)/256); last pixel centre <= max: floor((max-128)/256)
-  wire signed [COORD_W+1:0] minx_b = {{2{minx[COORD_W-1]}}, minx} + 26'sd127;
-  wire signed [COORD_W+1:0] miny_b = {{2{miny[COORD_W-1]}}, miny} + 26'sd127;
-  wire signed [COORD_W+1:0] maxx_b = {{2{maxx[COORD_W-1]}}, maxx} - 26'sd128;
-  wire signed [COORD_W+1:0] maxy_b = {{2{maxy[COORD_W-1]}}, maxy} - 26'sd128;
-  wire signed [P_W-1:0] pxlo = minx_b[COORD_W+1:8];
-  wire signed [P_W-1:0] pylo = miny_b[COORD_W+1:8];
-  wire signed [P_W-1:0] pxhi = maxx_b[COORD_W+1:8];
-  wire signed [P_W-1:0] pyhi = maxy_b[COORD_W+1:8];
+  // first pixel centre >= min: floor((min+127)/256) = (min >>> 8) + (frac(min) > 128);
+  // last pixel centre <= max: floor((max-128)/256) = (max >>> 8) - (frac(max) < 128)
+  wire signed [P_W-1:0] pxlo = {{(P_W-COORD_W+8){minx[COORD_W-1]}}, minx[COORD_W-1:8]} +
+                               {{(P_W-1){1'b0}}, (minx[7:0] > 8'd128)};
+  wire signed [P_W-1:0] pylo = {{(P_W-COORD_W+8){miny[COORD_W-1]}}, miny[COORD_W-1:8]} +
+                               {{(P_W-1){1'b0}}, (miny[7:0] > 8'd128)};
+  wire signed [P_W-1:0] pxhi = {{(P_W-COORD_W+8){maxx[COORD_W-1]}}, maxx[COORD_W-1:8]} -
+                               {{(P_W-1){1'b0}}, (maxx[7:0] < 8'd128)};
+  wire signed [P_W-1:0] pyhi = {{(P_W-COORD_W+8){maxy[COORD_W-1]}}, maxy[COORD_W-1:8]} -
+                               {{(P_W-1){1'b0}}, (maxy[7:0] < 8'd128)};
   wire signed [P_W-1:0] ex0 = {{(P_W-T_W){1'b0}}, c_ex0};
   wire signed [P_W-1:0] ey0 = {{(P_W-T_W){1'b0}}, c_ey0};
   wire signed [P_W-1:0] ex1 = {{(P_W-T_W){1'b0}}, c_ex1};
