@@ -10,6 +10,13 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
+MARKERS = "osD^v<>phX*"
+
+
+def style(i):
+    """Distinct colour and marker per trace (more traces than the default 10-colour cycle)."""
+    return {"color": plt.get_cmap("tab20")(i % 20), "marker": MARKERS[i % len(MARKERS)]}
+
 
 def main():
     src, out = sys.argv[1], sys.argv[2]
@@ -17,10 +24,10 @@ def main():
     traces = sorted({r["trace"].replace(".gpt", "") for r in rows})
     fig, axes = plt.subplots(1, 2, figsize=(12, 4.5), sharey=True)
     for ax, mode in zip(axes, ("diag", "linear")):
-        for t in traces:
+        for i, t in enumerate(traces):
             pts = sorted((int(r["gpus"]), float(r["avg_gpus_per_prim"])) for r in rows
                          if r["trace"].replace(".gpt", "") == t and r["own"] == mode)
-            ax.plot([p[0] for p in pts], [p[1] for p in pts], marker="o", label=t)
+            ax.plot([p[0] for p in pts], [p[1] for p in pts], label=t, **style(i))
         ax.set_xscale("log", base=2)
         ax.set_xticks([2, 4, 8, 16])
         ax.set_xticklabels(["2", "4", "8", "16"])
@@ -35,10 +42,10 @@ def main():
         fig.savefig(os.path.join(out, f"p2g_redundancy.{ext}"), dpi=110)
 
     fig, ax = plt.subplots(figsize=(7, 4.5))
-    for t in traces:
+    for i, t in enumerate(traces):
         pts = sorted((int(r["gpus"]), float(r["max_share"]) * int(r["gpus"])) for r in rows
                      if r["trace"].replace(".gpt", "") == t and r["own"] == "diag")
-        ax.plot([p[0] for p in pts], [p[1] for p in pts], marker="o", label=t)
+        ax.plot([p[0] for p in pts], [p[1] for p in pts], label=t, **style(i))
     ax.axhline(1.0, color="k", lw=0.8)
     ax.set_xscale("log", base=2)
     ax.set_xticks([2, 4, 8, 16])
