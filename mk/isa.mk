@@ -52,7 +52,7 @@ test-isa-tools: $(BUILD)/bin/gpupd-as $(BUILD)/bin/gpupd-dis $(BUILD)/gen/isa_de
 	head -c 12 $(ISA_T)/vs_mvp.bin > $(ISA_T)/trunc.bin; \
 	if $(BUILD)/bin/gpupd-dis $(ISA_T)/trunc.bin > /dev/null 2> $(ISA_T)/trunc.err; then \
 	  echo "test-isa-tools: gpupd-dis accepted a truncated file"; exit 1; fi; \
-	grep -q "not a multiple of 8" $(ISA_T)/trunc.err; \
+	grep -q "not a multiple of 8" $(ISA_T)/trunc.err || { echo "test-isa-tools: gpupd-dis gave the wrong error for a truncated file:"; cat $(ISA_T)/trunc.err; exit 1; }; \
 	want=$$(printf '%d %d %d %d' $$(sed -n 's/^#define ISA_OP_FADD \(0x[0-9a-f]*\).*/\1/p; s/^#define ISA_OP_TEX \(0x[0-9a-f]*\).*/\1/p' $(BUILD)/gen/isa_defs.h) \
 	  $$(sed -n 's/^#define ISA_F_OP_LO \([0-9]*\).*/\1/p; s/^#define ISA_STACK_DEPTH \([0-9]*\).*/\1/p' $(BUILD)/gen/isa_defs.h)); \
 	printf '`include "isa_defs.vh"\nmodule isa_vh_check;\n  initial $$display("%%0d %%0d %%0d %%0d", `ISA_OP_FADD, `ISA_OP_TEX, `ISA_F_OP_LO, `ISA_STACK_DEPTH);\nendmodule\n' > $(ISA_T)/vh_check.v; \

@@ -132,13 +132,15 @@ MODEL_VALIDATE_TRACES := $(filter-out traces/glmark2-terrain.gpt,$(MODEL_BENCH_T
 test-model-validate: $(SIM_TOOL)
 	@set -e; d=$(MODEL_OUT)/validate; mkdir -p $$d; n=0; \
 	for t in $(MODEL_VALIDATE_TRACES); do b=$$(basename $$t .gpt); ref=traces/$$b.png; fr=""; \
-	  if [ ! -f $$ref ]; then ref=$$(ls traces/$$b.f*.png 2>/dev/null | tail -1); [ -n "$$ref" ] || continue; \
+	  if [ ! -f $$ref ]; then ref=$$(ls traces/$$b.f*.png 2>/dev/null | tail -1); \
+	    [ -n "$$ref" ] || { echo "FAIL: $$t has no reference image traces/$$b.png (or .fK.png)"; exit 1; }; \
 	    fr=$${ref##*.f}; fr="--frame $${fr%.png}"; fi; \
 	  $(SIM_TOOL) validate --trace $$t $$fr --ref $$ref --json $$d/$$b.json -q >/dev/null; \
 	  $(PYTHON) -c "import json,sys; j=json.load(open('$$d/$$b.json')); n=j['draws_with_ref']; \
-	ok1 = n == 0 or j['draws_within_1pct'] >= 0.95 * n; ok2 = j['pixels_abs_diff'] <= 0.005 * max(1, j['pixels_ref']); \
+	ok1 = n > 0 and j['draws_within_1pct'] >= 0.95 * n; ok2 = j['pixels_abs_diff'] <= 0.005 * max(1, j['pixels_ref']); \
 	sys.exit(0) if ok1 and ok2 else sys.exit('FAIL: $$b: %d of %d draws within 1%% of llvmpipe, |diff| %d of %d pixels; reproduce: $(SIM_TOOL) validate --trace $$t $$fr --ref $$ref --diff diff.png' % (j['draws_within_1pct'], n, j['pixels_abs_diff'], j['pixels_ref']))"; \
-	  n=$$((n+1)); done; echo "test-model-validate: $$n passed, 0 failed"
+	  n=$$((n+1)); done; [ $$n -eq $(words $(MODEL_VALIDATE_TRACES)) ] && [ $$n -gt 0 ] || { echo "FAIL: $$n traces validated"; exit 1; }; \
+	echo "test-model-validate: $$n passed, 0 failed"
 TEST_TARGETS += test-model-validate
 
 # Randomised configurations (printed, replayable): scene seed, GPU counts, tile size, ownership function,

@@ -8,7 +8,8 @@ VL_OPT       := -MAKEFLAGS "OPT_FAST=-O2 OPT_GLOBAL=-O2 OPT_SLOW=-O1"
 # Parameter sets co-simulated: MAX_GPUS_ROWS
 P2G_VARIANTS := 16_2 64_4
 P2G_SEED     ?= 0x5eed
-# Test run: 5M primitives per variant, 10M in all (N = 1, 3, 16 on the 16-GPU build; 1, 5, 33, 64 on the 64-GPU build)
+# Test run: 1.7M primitives per GPU count: 5.1M on the 16-GPU build (N = 1, 3, 16) and 6.8M on the 64-GPU
+# build (N = 1, 5, 33, 64), 11.9M in all
 P2G_TEST_PRIMS ?= 1700000
 
 p2g_mg   = $(word 1,$(subst _, ,$1))
@@ -56,10 +57,10 @@ P2G_SIM_PRIMS ?= 6000
 sim-p2g: $(BUILD)/tb/p2g-vectors $(BUILD)/tb/tb_p2g_16_2.vvp $(BUILD)/tb/tb_p2g_64_4.vvp
 	@mkdir -p $(BUILD)/tb
 	$(BUILD)/tb/p2g-vectors --max-gpus 16 --gpus 1,3,16 --configs 6 --prims $(P2G_SIM_PRIMS) --seed $(SEED) -o $(BUILD)/tb/p2g_16.hex
-	vvp -n $(BUILD)/tb/tb_p2g_16_2.vvp +vectors=$(BUILD)/tb/p2g_16.hex +nrec=$$(wc -l < $(BUILD)/tb/p2g_16.hex) +seed=3 | tee $(BUILD)/tb/p2g_16.log
+	vvp -n $(BUILD)/tb/tb_p2g_16_2.vvp +vectors=$(BUILD)/tb/p2g_16.hex +nrec=$$(wc -l < $(BUILD)/tb/p2g_16.hex) +seed=3 +vseed=$(SEED) | tee $(BUILD)/tb/p2g_16.log
 	@grep -q '^PASS' $(BUILD)/tb/p2g_16.log
 	$(BUILD)/tb/p2g-vectors --max-gpus 64 --gpus 1,5,33,64 --configs 6 --prims $(P2G_SIM_PRIMS) --seed $(SEED) -o $(BUILD)/tb/p2g_64.hex
-	vvp -n $(BUILD)/tb/tb_p2g_64_4.vvp +vectors=$(BUILD)/tb/p2g_64.hex +nrec=$$(wc -l < $(BUILD)/tb/p2g_64.hex) +seed=4 +gap=50 +stall=60 | tee $(BUILD)/tb/p2g_64.log
+	vvp -n $(BUILD)/tb/tb_p2g_64_4.vvp +vectors=$(BUILD)/tb/p2g_64.hex +nrec=$$(wc -l < $(BUILD)/tb/p2g_64.hex) +seed=4 +gap=50 +stall=60 +vseed=$(SEED) | tee $(BUILD)/tb/p2g_64.log
 	@grep -q '^PASS' $(BUILD)/tb/p2g_64.log
 
 # The testbench must catch a wrong mask: corrupt one expected mask and expect FAIL.
@@ -110,18 +111,23 @@ $(BUILD)/cov/p2g/cosim-p2g: mk/p2g.mk $(P2G_RTL) rtl/lint.vlt sim/p2g/p2g_dut.cp
 	  rtl/lint.vlt $(P2G_RTL) $(abspath sim/p2g/p2g_dut.cpp) $(abspath $(BUILD)/cosim/obj/cosim_p2g.o) \
 	  $(abspath $(P2G_OBJS)) >$(@D)/build.log 2>&1 || { tail -30 $(@D)/build.log; exit 1; }
 
-coverage-p2g: $(BUILD)/cov/p2g/cosim-p2g
+# $(1): extra coverage_report.py arguments (minimum percentages)
+define P2G_COVERAGE_RUN
 	@mkdir -p out/coverage/p2g
-	cd out/coverage/p2g && rm -f coverage.dat && $(abspath $<) --seed $(SEED) --prims 40000 --configs 30 --gpus 1,3,5,16,33,64 --quiet
-	$(PYTHON) scripts/coverage_report.py --unit p2g_mapper $(P2G_COV_MIN) out/coverage/p2g/coverage.dat | tee out/coverage/p2g/summary.txt
+	cd out/coverage/p2g && rm -f coverage.dat && $(abspath $(BUILD)/cov/p2g/cosim-p2g) --seed $(SEED) --prims 40000 --configs 30 --gpus 1,3,5,16,33,64 --quiet
+	$(PYTHON) scripts/coverage_report.py --unit p2g_mapper $(1) out/coverage/p2g/coverage.dat | tee out/coverage/p2g/summary.txt
 	verilator_coverage --annotate out/coverage/p2g/annotated out/coverage/p2g/coverage.dat >/dev/null
 	@echo "coverage-p2g: annotated sources in out/coverage/p2g/annotated/"
+endef
+
+coverage-p2g: $(BUILD)/cov/p2g/cosim-p2g
+	$(call P2G_COVERAGE_RUN,)
 
 # In the test run, coverage must not fall below what the stimulus reaches today (docs/p2g.md lists what
 # stays untoggled and why). Coverage is measured on the MAX_GPUS=64, ROWS=4 build with N = 1..64.
 .PHONY: test-p2g-coverage
-test-p2g-coverage:
-	$(MAKE) --no-print-directory coverage-p2g P2G_COV_MIN="--min-line 98 --min-toggle 94"
+test-p2g-coverage: $(BUILD)/cov/p2g/cosim-p2g
+	$(call P2G_COVERAGE_RUN,--min-line 98 --min-toggle 94)
 
 TEST_TARGETS     += test-p2g-coverage
 TEST_TARGETS     += test-p2g-cli test-p2g-sim test-p2g-cosim test-p2g-cosim-failure test-p2g-waves lint-p2g

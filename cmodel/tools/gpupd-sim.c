@@ -355,6 +355,10 @@ static int cmd_verify(opts_t *o, char **argv, int argc)
            href, pass, fail);
     sys_result_free(&ref);
     sys_scene_free(&s);
+    if (pass + fail == 0) {
+        fprintf(stderr, "gpupd-sim verify: nothing was compared (no scheme x GPU count selected)\n");
+        return 1;
+    }
     return fail ? 1 : 0;
 }
 

@@ -39,6 +39,7 @@ SC_MODULE(p2g_tb) {
     sc_in<bool> busy;
 
     uint64_t seed = 1, nprims = 20000, checked = 0, errors = 0;
+    bool done = false;
     std::deque<std::pair<p2g_prim_t, uint64_t>> expect;
     p2g_config_t cfg{};
 
@@ -81,6 +82,7 @@ SC_MODULE(p2g_tb) {
                     SC_MAX_GPUS, seed, checked, errors);
         if (errors || !checked) { std::printf("sc_p2g: FAIL\n"); std::exit(1); }
         std::printf("sc_p2g: PASS\n");
+        done = true;
         sc_stop();
     }
 
@@ -95,10 +97,12 @@ SC_MODULE(p2g_tb) {
                 auto e = expect.front();
                 expect.pop_front();
                 checked++;
-                if (out_id.read() != e.first.prim_id || (uint64_t)out_mask.read() != e.second) {
+                if (out_id.read() != e.first.prim_id || out_tag.read() != (e.first.tag & 0xffff) ||
+                    (uint64_t)out_mask.read() != e.second) {
                     if (errors++ < 10)
-                        std::printf("sc_p2g: prim_id %08x: DUT mask %" PRIx64 " expected %" PRIx64 " (id %08x)\n",
-                                    e.first.prim_id, (uint64_t)out_mask.read(), e.second, (uint32_t)out_id.read());
+                        std::printf("sc_p2g: prim_id %08x: DUT mask %" PRIx64 " expected %" PRIx64 " (DUT id %08x tag %04x, "
+                                    "expected tag %04x)\n", e.first.prim_id, (uint64_t)out_mask.read(), e.second,
+                                    (uint32_t)out_id.read(), (uint32_t)out_tag.read(), e.first.tag & 0xffff);
                 }
             }
         }
@@ -138,6 +142,10 @@ int sc_main(int argc, char **argv) {
     tb.out_valid(out_valid); tb.out_ready(out_ready); tb.out_id(out_id); tb.out_tag(out_tag);
     tb.out_mask(out_mask); tb.busy(busy);
     if (argc > 1) tb.seed = std::strtoull(argv[1], nullptr, 0);
-    sc_start();
+    sc_start(sc_time(50, SC_MS));   // watchdog: 5 M cycles, far more than the run needs
+    if (!tb.done) {
+        std::printf("sc_p2g: FAIL: watchdog, the run did not finish (%" PRIu64 " masks checked)\n", tb.checked);
+        return 1;
+    }
     return 0;
 }

@@ -41,7 +41,7 @@ module tb_p2g_mapper;
     .out_mask_o(out_mask), .busy_o(busy));
 
   reg [287:0] mem [0:MAXREC-1];
-  reg [1023:0] vectors, vcd;
+  reg [1023:0] vectors, vcd, vseed;
   integer seed, gap, stall;
   reg [31:0] lfsr_in, lfsr_out;
   integer rd, chk, sent, expected_total, cycles, idle;
@@ -84,7 +84,7 @@ module tb_p2g_mapper;
           $display("  prim_id DUT %h expected %h", out_id, mem[chk][283:252]);
           $display("  tag     DUT %h expected %h", out_tag, mem[chk][251:236]);
           $display("  mask    DUT %h expected %h", out_mask, mem[chk][MAX_GPUS-1:0]);
-          $display("  reproduce: make sim-p2g (seed %0d)", seed);
+          $display("  reproduce: make sim-p2g SEED=%0s   (vectors from SEED; this run's +seed=%0d drives gaps and stalls)", vseed, seed);
           $fatal(1);
         end
         chk = chk + 1;
@@ -112,6 +112,7 @@ module tb_p2g_mapper;
       $display("FAIL: give +vectors=FILE"); $fatal(1);
     end
     if (!$value$plusargs("seed=%d", seed)) seed = 1;
+    if (!$value$plusargs("vseed=%s", vseed)) vseed = "?";
     if (!$value$plusargs("gap=%d", gap)) gap = 20;
     if (!$value$plusargs("stall=%d", stall)) stall = 30;
     if ($value$plusargs("vcd=%s", vcd)) begin
@@ -119,6 +120,10 @@ module tb_p2g_mapper;
     end
     for (k = 0; k < MAXREC; k = k + 1) mem[k] = {4'hf, 284'd0};
     if (!$value$plusargs("nrec=%d", k)) k = MAXREC;
+    if (k > MAXREC) begin
+      $display("FAIL: %0d vector records, the testbench holds %0d (raise MAXREC or use fewer primitives)", k, MAXREC);
+      $fatal(1);
+    end
     $readmemh(vectors, mem, 0, k - 1);
     lfsr_in = 32'h1234567 ^ seed; lfsr_out = 32'hace1 ^ (seed << 3);
     if (lfsr_in == 0) lfsr_in = 32'h1;      // an all-zero LFSR would stay zero
