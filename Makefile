@@ -98,7 +98,9 @@ test: test-unit $(TEST_TARGETS)
 	@echo "make test: ALL PASSED ($(words test-unit $(TEST_TARGETS)) suites)"
 
 run: $(RUN_TARGETS)
-	@echo "make run: done; results under out/"
+	@echo "make run: done. Results:"
+	@for f in out/validation/summary.txt out/p2g/p2g_summary.md out/p2g/p2g_stats.csv out/p2g/p2g_redundancy.png out/p2g/p2g_balance.png; do \
+	  [ -e $$f ] && echo "  $$f"; done; true
 
 bench: $(BENCH_TARGETS)
 lint: $(LINT_TARGETS)
