@@ -16,20 +16,6 @@ typedef struct {
     const gpu_draw_t *tex_draw;                 /* draw whose textures tex instructions sample */
 } isa_be_t;
 
-static uint32_t fbits(float f)
-{
-    uint32_t u;
-    memcpy(&u, &f, 4);
-    return u;
-}
-
-static float bitsf(uint32_t u)
-{
-    float f;
-    memcpy(&f, &u, 4);
-    return f;
-}
-
 static void sampler(void *user, uint32_t unit, uint32_t warp, uint32_t lane, uint32_t s_bits, uint32_t t_bits,
                     uint32_t rgba[4])
 {
@@ -37,8 +23,8 @@ static void sampler(void *user, uint32_t unit, uint32_t warp, uint32_t lane, uin
     (void)lane;
     isa_be_t *b = user;
     float out[4] = {0, 0, 0, 1};
-    if (unit < GPU_MAX_TEXTURES && b->tex_draw) gpu_tex_sample(b->g, b->tex_draw, (int)unit, bitsf(s_bits), bitsf(t_bits), out);
-    for (int c = 0; c < 4; c++) rgba[c] = fbits(out[c]);
+    if (unit < GPU_MAX_TEXTURES && b->tex_draw) gpu_tex_sample(b->g, b->tex_draw, (int)unit, isa_bits_float(s_bits), isa_bits_float(t_bits), out);
+    for (int c = 0; c < 4; c++) rgba[c] = isa_float_bits(out[c]);
 }
 
 static int load(isa_ctx_t *ctx, const gpu_isa_prog_t **cur, const gpu_isa_prog_t *p)
@@ -52,7 +38,7 @@ static int load(isa_ctx_t *ctx, const gpu_isa_prog_t **cur, const gpu_isa_prog_t
 static void consts(isa_ctx_t *ctx, const float (*k)[4])
 {
     for (uint32_t r = 0; r < GPU_MAX_CONSTS && 4 * r + 3 < ISA_CONST_WORDS; r++)
-        for (int c = 0; c < 4; c++) ctx->konst[4 * r + (uint32_t)c] = fbits(k[r][c]);
+        for (int c = 0; c < 4; c++) ctx->konst[4 * r + (uint32_t)c] = isa_float_bits(k[r][c]);
 }
 
 static int run_vs(void *ctx, const gpu_draw_t *d, uint32_t n, const float (*in)[GPU_MAX_ATTRIBS][4],
@@ -68,13 +54,13 @@ static int run_vs(void *ctx, const gpu_draw_t *d, uint32_t n, const float (*in)[
     isa_warp_t *w = b->w;
     for (uint32_t t = 0; t < n; t++)
         for (uint32_t a = 0; a < GPU_MAX_ATTRIBS && 4 * a + 3 < ISA_ATTR_WORDS; a++)
-            for (int c = 0; c < 4; c++) w->attr[4 * a + (uint32_t)c][t] = fbits(in[t][a][c]);
+            for (int c = 0; c < 4; c++) w->attr[4 * a + (uint32_t)c][t] = isa_float_bits(in[t][a][c]);
     for (uint32_t t = 0; t < n; t++) w->sr_vertex[t] = t;
     isa_warp_init(w, 0, n >= 32 ? 0xFFFFFFFFu : ((1u << n) - 1));
     if (isa_run(b->vs, w, 1u << 20) != ISA_DONE) return -1;
     for (uint32_t t = 0; t < n; t++)
         for (uint32_t s = 0; s < 1 + GPU_MAX_VARYINGS && 4 * s + 3 < ISA_OUT_WORDS; s++)
-            for (int c = 0; c < 4; c++) out[t][s][c] = bitsf(w->out[4 * s + (uint32_t)c][t]);
+            for (int c = 0; c < 4; c++) out[t][s][c] = isa_bits_float(w->out[4 * s + (uint32_t)c][t]);
     return 0;
 }
 
@@ -91,17 +77,17 @@ static int run_fs(void *ctx, const gpu_draw_t *d, uint32_t n, const float (*in)[
     isa_warp_t *w = b->w;
     for (uint32_t t = 0; t < n; t++) {
         for (uint32_t v = 0; v < 2; v++)
-            for (int c = 0; c < 4; c++) w->attr[4 * v + (uint32_t)c][t] = fbits(in[t][v][c]);
-        w->attr[8][t] = fbits(frag_pos[t][2]);
+            for (int c = 0; c < 4; c++) w->attr[4 * v + (uint32_t)c][t] = isa_float_bits(in[t][v][c]);
+        w->attr[8][t] = isa_float_bits(frag_pos[t][2]);
     }
     isa_warp_init(w, 0, n >= 32 ? 0xFFFFFFFFu : ((1u << n) - 1));
-    for (uint32_t t = 0; t < n; t++) w->out[4][t] = fbits(frag_pos[t][2]);
+    for (uint32_t t = 0; t < n; t++) w->out[4][t] = isa_float_bits(frag_pos[t][2]);
     if (isa_run(b->fs, w, 1u << 20) != ISA_DONE) return -1;
     for (uint32_t t = 0; t < n; t++) {
         float c4[4];
-        for (int c = 0; c < 4; c++) c4[c] = bitsf(w->out[(uint32_t)c][t]);
+        for (int c = 0; c < 4; c++) c4[c] = isa_bits_float(w->out[(uint32_t)c][t]);
         for (int r = 0; r < GPU_MAX_RTS; r++) memcpy(color[t][r], c4, sizeof c4);
-        depth[t] = bitsf(w->out[4][t]);
+        depth[t] = isa_bits_float(w->out[4][t]);
         discard[t] = 0;
     }
     return 0;

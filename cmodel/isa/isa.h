@@ -22,6 +22,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "isa_defs.h"   /* generated from defs/isa.tbl */
 
@@ -214,5 +215,20 @@ const char *isa_shader_name(int i);            /* NULL if out of range */
 const char *isa_shader_source(const char *name);   /* assembly text, NULL if unknown */
 /* Assemble a library shader: instruction count, or -1 (unknown name or assembly error, err filled). */
 int isa_shader_assemble(const char *name, uint64_t *out, uint32_t cap, isa_asm_err_t *err);
+
+/* The bits of a binary32 value and back (registers hold raw bits). */
+static inline uint32_t isa_float_bits(float f)
+{
+    uint32_t u;
+    memcpy(&u, &f, 4);
+    return u;
+}
+
+static inline float isa_bits_float(uint32_t u)
+{
+    float f;
+    memcpy(&f, &u, 4);
+    return f;
+}
 
 #endif

@@ -5,12 +5,7 @@
 #include "isa/isa_internal.h"
 #include "isa_sfu_tab.h"
 
-#define SIGN(x) ((x) >> 31)
-#define EXP(x) (((x) >> 23) & 0xffu)
-#define FRAC(x) ((x) & 0x7fffffu)
-#define IS_NAN(x) (EXP(x) == 0xffu && FRAC(x) != 0)
-#define IS_INF(x) (EXP(x) == 0xffu && FRAC(x) == 0)
-#define IS_ZERO(x) (((x) & 0x7fffffffu) == 0)
+#include "isa/isa_fpbits.h"
 #define PINF 0x7f800000u
 #define ONE 0x3f800000u
 

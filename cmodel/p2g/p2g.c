@@ -77,8 +77,7 @@ uint64_t p2g_tile_rect_mask(const p2g_config_t *c, uint32_t tx0, uint32_t ty0, u
 static int32_t max_i32(int32_t a, int32_t b) { return a > b ? a : b; }
 static int32_t min_i32(int32_t a, int32_t b) { return a < b ? a : b; }
 
-/* floor(v / 256) for any v (no reliance on signed right shift), as int32 (|v| < 2^33 fits). */
-static int32_t floor_px(int64_t v)
+int32_t p2g_floor256(int64_t v)
 {
     int64_t q = v / 256;
     if (v % 256 != 0 && v < 0) q -= 1;
@@ -104,10 +103,10 @@ int p2g_pixel_box(const p2g_config_t *c, const p2g_prim_t *p, int32_t *px0, int3
         /* Pixel p is covered-able if its centre 256p+128 lies in [min, max]:
          * p >= ceil((min-128)/256) = floor((min+127)/256), p <= floor((max-128)/256).
          * 64-bit arithmetic: no overflow for any int32 input. */
-        x0 = max_i32(floor_px((int64_t)minx + 127), ex0);
-        y0 = max_i32(floor_px((int64_t)miny + 127), ey0);
-        x1 = min_i32(floor_px((int64_t)maxx - 128), ex1);
-        y1 = min_i32(floor_px((int64_t)maxy - 128), ey1);
+        x0 = max_i32(p2g_floor256((int64_t)minx + 127), ex0);
+        y0 = max_i32(p2g_floor256((int64_t)miny + 127), ey0);
+        x1 = min_i32(p2g_floor256((int64_t)maxx - 128), ex1);
+        y1 = min_i32(p2g_floor256((int64_t)maxy - 128), ey1);
     }
     if (x0 > x1 || y0 > y1) return 0;
     *px0 = x0; *py0 = y0; *px1 = x1; *py1 = y1;

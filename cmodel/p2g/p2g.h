@@ -46,6 +46,9 @@ typedef struct {
     uint32_t flags;       /* P2G_FLAG_* */
 } p2g_prim_t;
 
+/* floor(v / 256): the pixel index of a 1/256-pixel coordinate (any int64 with |v| < 2^39). */
+int32_t p2g_floor256(int64_t v);
+
 /* Whole-screen scissor, diag mode, 32x32 tiles. */
 p2g_config_t p2g_config_default(uint32_t n_gpus, uint32_t width, uint32_t height);
 

@@ -59,13 +59,9 @@ void p2g_hw_comb(const p2g_hw_t *h, const p2g_hw_in_t *in, p2g_hw_out_t *out)
     out->busy = h->s1_v || h->s2_v || h->s3_v || h->s4_v || h->o_v || h->c.bld;
 }
 
-static int32_t floor256(int32_t v) { return (int32_t)((v - ((v % 256 + 256) % 256)) / 256); }
-
 void p2g_hw_clock(p2g_hw_t *h, const p2g_hw_in_t *in)
 {
     const p2g_hw_cfg_regs_t c = h->c; /* registered values seen during this cycle */
-    p2g_hw_out_t o;
-    p2g_hw_comb(h, in, &o);
     int o_free = !h->o_v || in->out_ready;
     int final = s4_final(h);
     int s4_go = h->s4_v && final && o_free;
@@ -187,8 +183,8 @@ void p2g_hw_clock(p2g_hw_t *h, const p2g_hw_in_t *in)
             }
             int near = (p->flags & P2G_FLAG_NEAR_CLIP) != 0;
             int32_t ex0 = (int32_t)c.ex0, ey0 = (int32_t)c.ey0, ex1 = (int32_t)c.ex1, ey1 = (int32_t)c.ey1;
-            int32_t pxlo = floor256(minx + 127), pylo = floor256(miny + 127);
-            int32_t pxhi = floor256(maxx - 128), pyhi = floor256(maxy - 128);
+            int32_t pxlo = p2g_floor256((int64_t)minx + 127), pylo = p2g_floor256((int64_t)miny + 127);
+            int32_t pxhi = p2g_floor256((int64_t)maxx - 128), pyhi = p2g_floor256((int64_t)maxy - 128);
             int32_t bx0 = (near || pxlo < ex0) ? ex0 : pxlo;
             int32_t by0 = (near || pylo < ey0) ? ey0 : pylo;
             int32_t bx1 = (near || pxhi > ex1) ? ex1 : pxhi;
@@ -214,6 +210,5 @@ void p2g_hw_clock(p2g_hw_t *h, const p2g_hw_in_t *in)
             nx.s1.flags &= 3u;
         }
     }
-    (void)o;
     *h = nx;
 }

@@ -4,21 +4,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-typedef struct { uint64_t s; } sg_rng_t;
+#include "common/rng.h"
 
-static uint64_t sg_next(sg_rng_t *r)
-{
-    uint64_t x = r->s;
-    x ^= x >> 12;
-    x ^= x << 25;
-    x ^= x >> 27;
-    r->s = x;
-    return x * 0x2545f4914f6cdd1dull;
-}
+/* xorshift64* steps of common/rng.h; the state is seeded here directly (not through rng_seed), so the
+ * synthetic scenes stay what they were. */
+typedef rng_t sg_rng_t;
 
 static float sg_f(sg_rng_t *r, float lo, float hi)
 {
-    return lo + (hi - lo) * (float)((sg_next(r) >> 40) * (1.0 / 16777216.0));
+    return lo + (hi - lo) * (float)((rng_u64(r) >> 40) * (1.0 / 16777216.0));
 }
 
 

@@ -19,20 +19,6 @@ static double now(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-static float b2f(uint32_t b)
-{
-    float f;
-    memcpy(&f, &b, 4);
-    return f;
-}
-
-static uint32_t f2b(float f)
-{
-    uint32_t b;
-    memcpy(&b, &f, 4);
-    return b;
-}
-
 static double d_rcp(double x) { return 1.0 / x; }
 static double d_rsq(double x) { return 1.0 / sqrt(x); }
 static double d_ex2(double x) { return exp2(x); }
@@ -85,14 +71,14 @@ static int bench_sfu(int argc, char **argv)
         if (!want)
             continue;
         any = 1;
-        uint32_t b0 = f2b(fn->lo), b1 = f2b(fn->hi);
+        uint32_t b0 = isa_float_bits(fn->lo), b1 = isa_float_bits(fn->hi);
         double maxerr = 0, maxulp = 0;
         uint32_t worst = b0;
         uint64_t n = 0;
         double t0 = now();
         for (uint64_t b = b0; b < b1; b += step) {
-            double x = b2f((uint32_t)b);
-            double y = b2f(fn->f((uint32_t)b));
+            double x = isa_bits_float((uint32_t)b);
+            double y = isa_bits_float(fn->f((uint32_t)b));
             double r = fn->ref(x);
             double err = fn->absolute ? fabs(y - r) : fabs(y - r) / fabs(r);
             double ue = fabs(y - r) / ulp_of(r);
@@ -108,7 +94,7 @@ static int bench_sfu(int argc, char **argv)
         char range[40];
         snprintf(range, sizeof range, "[%g,%g)", (double)fn->lo, (double)fn->hi);
         printf("%-4s %-22s %12llu %12.3e %10.7g %10.3f %9.2f %8.1f   (%s error)\n", fn->name, range,
-               (unsigned long long)n, maxerr, (double)b2f(worst), maxulp, -log2(maxerr), n / dt / 1e6,
+               (unsigned long long)n, maxerr, (double)isa_bits_float(worst), maxulp, -log2(maxerr), n / dt / 1e6,
                fn->absolute ? "absolute" : "relative");
     }
     return any ? 0 : 2;
@@ -142,7 +128,7 @@ static int bench_interp(int argc, char **argv)
             isa_warp_init(w, i, 0xffffffffu);
             for (int a = 0; a < 16; a++)
                 for (int l = 0; l < 32; l++)
-                    w->attr[a][l] = f2b(0.5f + (float)(a + l));
+                    w->attr[a][l] = isa_float_bits(0.5f + (float)(a + l));
             if (isa_run(ctx, w, 100000) != ISA_DONE)
                 return 1;
             ti += w->n_thread_instrs;

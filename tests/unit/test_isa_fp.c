@@ -26,20 +26,6 @@ static uint64_t rnd64(void)
     return z ^ (z >> 31);
 }
 
-static float b2f(uint32_t b)
-{
-    float f;
-    memcpy(&f, &b, 4);
-    return f;
-}
-
-static uint32_t f2b(float f)
-{
-    uint32_t b;
-    memcpy(&b, &f, 4);
-    return b;
-}
-
 static uint32_t ftz(uint32_t a)
 {
     return ((a >> 23) & 0xff) == 0 ? (a & 0x80000000u) : a;
@@ -107,13 +93,13 @@ static void test_add_mul_mad(void **state)
     setup_ftz();
     for (long i = 0; i < N_RANDOM; i++) {
         uint32_t a = rnd_op(0x3f800000), b = rnd_op(a), c = rnd_op(b);
-        volatile float fa = b2f(ftz(a)), fb = b2f(ftz(b)), fc = b2f(ftz(c));
+        volatile float fa = isa_bits_float(ftz(a)), fb = isa_bits_float(ftz(b)), fc = isa_bits_float(ftz(c));
         volatile float s = fa + fb, p = fa * fb;
-        volatile float pf = b2f(ftz(f2b(p)));
+        volatile float pf = isa_bits_float(ftz(isa_float_bits(p)));
         volatile float m = pf + fc;
-        CHECK("add", isa_f_add(a, b), canon(f2b(s)), a, b, 0u);
-        CHECK("mul", isa_f_mul(a, b), canon(f2b(p)), a, b, 0u);
-        CHECK("mad", isa_f_mad(a, b, c), canon(f2b(m)), a, b, c);
+        CHECK("add", isa_f_add(a, b), canon(isa_float_bits(s)), a, b, 0u);
+        CHECK("mul", isa_f_mul(a, b), canon(isa_float_bits(p)), a, b, 0u);
+        CHECK("mad", isa_f_mad(a, b, c), canon(isa_float_bits(m)), a, b, c);
     }
 }
 
@@ -121,7 +107,7 @@ static uint32_t ref_minmax(uint32_t a, uint32_t b, int is_max)
 {
     a = ftz(a);
     b = ftz(b);
-    float fa = b2f(a), fb = b2f(b);
+    float fa = isa_bits_float(a), fb = isa_bits_float(b);
     if (isnan(fa) && isnan(fb))
         return 0x7fc00000u;
     if (isnan(fa))
@@ -145,7 +131,7 @@ static void test_min_max_setp(void **state)
         uint32_t a = rnd_op(0x3f800000), b = (i & 3) == 0 ? a ^ ((uint32_t)(i >> 2) & 1u) << 31 : rnd_op(a);
         CHECK("min", isa_f_min(a, b), ref_minmax(a, b, 0), a, b, 0u);
         CHECK("max", isa_f_max(a, b), ref_minmax(a, b, 1), a, b, 0u);
-        float fa = b2f(ftz(a)), fb = b2f(ftz(b));
+        float fa = isa_bits_float(ftz(a)), fb = isa_bits_float(ftz(b));
         for (uint32_t cc = 0; cc < 16; cc++) {
             int want = ((cc & ISA_CC_L) && fa < fb) || ((cc & ISA_CC_E) && fa == fb) ||
                        ((cc & ISA_CC_G) && fa > fb) || ((cc & ISA_CC_U) && isunordered(fa, fb));
@@ -170,7 +156,7 @@ static void test_conversions(void **state)
     setup_ftz();
     for (long i = 0; i < N_RANDOM; i++) {
         uint32_t a = rnd_op(0x4b000000 + ((uint32_t)(i & 15) << 23));
-        float fa = b2f(ftz(a));
+        float fa = isa_bits_float(ftz(a));
         for (uint32_t mode = 0; mode < 4; mode++) {
             float r = host_round(fa, mode);
             uint32_t wi, wu;
@@ -183,14 +169,14 @@ static void test_conversions(void **state)
             }
             CHECK("f2i", isa_f2i(a, mode), wi, a, mode, 0u);
             CHECK("f2u", isa_f2u(a, mode), wu, a, mode, 0u);
-            CHECK("frnd", isa_f_rnd(a, mode), canon(f2b(r)), a, mode, 0u);
+            CHECK("frnd", isa_f_rnd(a, mode), canon(isa_float_bits(r)), a, mode, 0u);
         }
         uint32_t x = (uint32_t)rnd64();
         if (i & 1)
             x >>= (i >> 1) % 32;
         volatile float fi = (float)(int32_t)x, fu = (float)x;
-        CHECK("i2f", isa_i2f(x), f2b(fi), x, 0u, 0u);
-        CHECK("u2f", isa_u2f(x), f2b(fu), x, 0u, 0u);
+        CHECK("i2f", isa_i2f(x), isa_float_bits(fi), x, 0u, 0u);
+        CHECK("u2f", isa_u2f(x), isa_float_bits(fu), x, 0u, 0u);
     }
 }
 

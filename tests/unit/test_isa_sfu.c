@@ -14,20 +14,6 @@
 
 #include "isa/isa.h"
 
-static float b2f(uint32_t b)
-{
-    float f;
-    memcpy(&f, &b, 4);
-    return f;
-}
-
-static uint32_t f2b(float f)
-{
-    uint32_t b;
-    memcpy(&b, &f, 4);
-    return b;
-}
-
 #define PINF 0x7f800000u
 #define NINF 0xff800000u
 
@@ -40,38 +26,38 @@ static void test_special_values(void **state)
     assert_int_equal(isa_sfu_rcp(PINF), 0);
     assert_int_equal(isa_sfu_rcp(NINF), 0x80000000u);
     assert_int_equal(isa_sfu_rcp(0x7fc00001u), ISA_FNAN);
-    assert_int_equal(isa_sfu_rcp(f2b(1.0f)), f2b(1.0f));       /* powers of two are exact */
-    assert_int_equal(isa_sfu_rcp(f2b(-4.0f)), f2b(-0.25f));
-    assert_int_equal(isa_sfu_rcp(f2b(0x1p126f)), 0x00800000u);  /* 2^-126 */
-    assert_int_equal(isa_sfu_rcp(f2b(0x1p127f)), 0);           /* 2^-127 is flushed */
-    assert_int_equal(isa_sfu_rsq(f2b(4.0f)), f2b(0.5f));
-    assert_int_equal(isa_sfu_rsq(f2b(0.25f)), f2b(2.0f));
+    assert_int_equal(isa_sfu_rcp(isa_float_bits(1.0f)), isa_float_bits(1.0f));       /* powers of two are exact */
+    assert_int_equal(isa_sfu_rcp(isa_float_bits(-4.0f)), isa_float_bits(-0.25f));
+    assert_int_equal(isa_sfu_rcp(isa_float_bits(0x1p126f)), 0x00800000u);  /* 2^-126 */
+    assert_int_equal(isa_sfu_rcp(isa_float_bits(0x1p127f)), 0);           /* 2^-127 is flushed */
+    assert_int_equal(isa_sfu_rsq(isa_float_bits(4.0f)), isa_float_bits(0.5f));
+    assert_int_equal(isa_sfu_rsq(isa_float_bits(0.25f)), isa_float_bits(2.0f));
     assert_int_equal(isa_sfu_rsq(0), PINF);
     assert_int_equal(isa_sfu_rsq(0x80000000u), NINF);
-    assert_int_equal(isa_sfu_rsq(f2b(-1.0f)), ISA_FNAN);
+    assert_int_equal(isa_sfu_rsq(isa_float_bits(-1.0f)), ISA_FNAN);
     assert_int_equal(isa_sfu_rsq(NINF), ISA_FNAN);
     assert_int_equal(isa_sfu_rsq(PINF), 0);
-    assert_int_equal(isa_sfu_ex2(0), f2b(1.0f));
-    assert_int_equal(isa_sfu_ex2(0x80000000u), f2b(1.0f));
-    assert_int_equal(isa_sfu_ex2(f2b(3.0f)), f2b(8.0f));
-    assert_int_equal(isa_sfu_ex2(f2b(-126.0f)), 0x00800000u);
-    assert_int_equal(isa_sfu_ex2(f2b(-126.5f)), 0);            /* below 2^-126: flushed */
-    assert_int_equal(isa_sfu_ex2(f2b(128.0f)), PINF);
+    assert_int_equal(isa_sfu_ex2(0), isa_float_bits(1.0f));
+    assert_int_equal(isa_sfu_ex2(0x80000000u), isa_float_bits(1.0f));
+    assert_int_equal(isa_sfu_ex2(isa_float_bits(3.0f)), isa_float_bits(8.0f));
+    assert_int_equal(isa_sfu_ex2(isa_float_bits(-126.0f)), 0x00800000u);
+    assert_int_equal(isa_sfu_ex2(isa_float_bits(-126.5f)), 0);            /* below 2^-126: flushed */
+    assert_int_equal(isa_sfu_ex2(isa_float_bits(128.0f)), PINF);
     assert_int_equal(isa_sfu_ex2(NINF), 0);
     assert_int_equal(isa_sfu_ex2(PINF), PINF);
     assert_int_equal(isa_sfu_ex2(ISA_FNAN), ISA_FNAN);
-    assert_int_equal(isa_sfu_lg2(f2b(1.0f)), 0);
-    assert_int_equal(isa_sfu_lg2(f2b(8.0f)), f2b(3.0f));
-    assert_int_equal(isa_sfu_lg2(f2b(0.125f)), f2b(-3.0f));
+    assert_int_equal(isa_sfu_lg2(isa_float_bits(1.0f)), 0);
+    assert_int_equal(isa_sfu_lg2(isa_float_bits(8.0f)), isa_float_bits(3.0f));
+    assert_int_equal(isa_sfu_lg2(isa_float_bits(0.125f)), isa_float_bits(-3.0f));
     assert_int_equal(isa_sfu_lg2(0), NINF);
     assert_int_equal(isa_sfu_lg2(0x80000000u), NINF);
-    assert_int_equal(isa_sfu_lg2(f2b(-2.0f)), ISA_FNAN);
+    assert_int_equal(isa_sfu_lg2(isa_float_bits(-2.0f)), ISA_FNAN);
     assert_int_equal(isa_sfu_lg2(PINF), PINF);
     assert_int_equal(isa_sfu_sin(0), 0);
     assert_int_equal(isa_sfu_sin(0x80000000u), 0x80000000u);
-    assert_int_equal(isa_sfu_sin(f2b(1e-5f)), f2b(1e-5f));     /* |x| < 2^-12: sin x = x */
-    assert_int_equal(isa_sfu_cos(f2b(-1e-5f)), f2b(1.0f));
-    assert_int_equal(isa_sfu_cos(0), f2b(1.0f));
+    assert_int_equal(isa_sfu_sin(isa_float_bits(1e-5f)), isa_float_bits(1e-5f));     /* |x| < 2^-12: sin x = x */
+    assert_int_equal(isa_sfu_cos(isa_float_bits(-1e-5f)), isa_float_bits(1.0f));
+    assert_int_equal(isa_sfu_cos(0), isa_float_bits(1.0f));
     assert_int_equal(isa_sfu_sin(PINF), ISA_FNAN);
     assert_int_equal(isa_sfu_cos(NINF), ISA_FNAN);
     /* odd / even symmetry is exact by construction */
@@ -120,11 +106,11 @@ static void test_sampled_accuracy(void **state)
     };
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
         const acc_t *c = &cases[k];
-        uint32_t lo = f2b(c->lo), hi = f2b(c->hi);
+        uint32_t lo = isa_float_bits(c->lo), hi = isa_float_bits(c->hi);
         int neg = c->hi <= 0.0f;   /* negative range: walk bit patterns of |x| */
         if (neg) {
-            lo = f2b(-c->hi);
-            hi = f2b(-c->lo);
+            lo = isa_float_bits(-c->hi);
+            hi = isa_float_bits(-c->lo);
         }
         double worst = 0;
         uint32_t worst_in = 0;
@@ -132,7 +118,7 @@ static void test_sampled_accuracy(void **state)
             uint32_t b = lo + rnd32() % (hi - lo);
             if (neg)
                 b |= 0x80000000u;
-            double x = b2f(b), y = b2f(c->f(b)), r = c->ref(x);
+            double x = isa_bits_float(b), y = isa_bits_float(c->f(b)), r = c->ref(x);
             double e = c->absolute ? fabs(y - r) : fabs(y - r) / fabs(r);
             if (!(e <= worst)) {
                 worst = e;
@@ -141,10 +127,10 @@ static void test_sampled_accuracy(void **state)
         }
         double bits = -log2(worst);
         printf("test_isa_sfu: %s on [%g, %g): %.2f good bits (%s), worst input %.9g\n", c->name,
-               (double)c->lo, (double)c->hi, bits, c->absolute ? "absolute" : "relative", (double)b2f(worst_in));
+               (double)c->lo, (double)c->hi, bits, c->absolute ? "absolute" : "relative", (double)isa_bits_float(worst_in));
         if (!(bits >= c->bits)) {
             print_error("%s(%.9g = 0x%08x) = %.9g, libm %.9g: %.2f good bits < %.0f\n", c->name,
-                        (double)b2f(worst_in), worst_in, (double)b2f(c->f(worst_in)), c->ref(b2f(worst_in)), bits,
+                        (double)isa_bits_float(worst_in), worst_in, (double)isa_bits_float(c->f(worst_in)), c->ref(isa_bits_float(worst_in)), bits,
                         c->bits);
             fail();
         }

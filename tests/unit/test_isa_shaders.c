@@ -14,20 +14,6 @@
 
 #include "isa/isa.h"
 
-static uint32_t f2b(float f)
-{
-    uint32_t b;
-    memcpy(&b, &f, 4);
-    return b;
-}
-
-static float b2f(uint32_t b)
-{
-    float f;
-    memcpy(&f, &b, 4);
-    return f;
-}
-
 static uint64_t rs = 777;
 static float frand(float lo, float hi)
 {
@@ -112,17 +98,17 @@ static void test_vs_mvp(void **state)
         isa_warp_init(f->w, 0, 0xffffffffu);
         for (int l = 0; l < 32; l++)
             for (int a = 0; a < 12; a++)
-                f->w->attr[a][l] = f2b(a == 3 ? (rep & 1 ? 1.0f : frand(0.5f, 2.0f)) : frand(-100.0f, 100.0f));
+                f->w->attr[a][l] = isa_float_bits(a == 3 ? (rep & 1 ? 1.0f : frand(0.5f, 2.0f)) : frand(-100.0f, 100.0f));
         run_warp(f);
         for (int l = 0; l < 32; l++) {
             float p[4], clip[4];
             for (int k = 0; k < 4; k++)
-                p[k] = b2f(f->w->attr[k][l]);
+                p[k] = isa_bits_float(f->w->attr[k][l]);
             c_mvp(p, clip);
             for (int k = 0; k < 4; k++)
-                if (f->w->out[ISA_VS_O_CLIP + k][l] != f2b(clip[k])) {
+                if (f->w->out[ISA_VS_O_CLIP + k][l] != isa_float_bits(clip[k])) {
                     print_error("rep %d lane %d clip[%d]: shader %.9g C %.9g\n", rep, l, k,
-                                (double)b2f(f->w->out[k][l]), (double)clip[k]);
+                                (double)isa_bits_float(f->w->out[k][l]), (double)clip[k]);
                     fail();
                 }
             for (int k = 4; k < 12; k++)
@@ -146,12 +132,12 @@ static void c_viewport(fx_t *f, const float clip[4], int32_t *X, int32_t *Y, dou
 {
     const uint32_t *c = &f->ctx->konst[ISA_VS_C_VIEWPORT];
     double w = clip[3];
-    double xs = clip[0] / w * b2f(c[0]) + b2f(c[1]);
-    double ys = clip[1] / w * b2f(c[2]) + b2f(c[3]);
+    double xs = clip[0] / w * isa_bits_float(c[0]) + isa_bits_float(c[1]);
+    double ys = clip[1] / w * isa_bits_float(c[2]) + isa_bits_float(c[3]);
     double lim = 8388607.0;
     *X = (int32_t)fmax(-lim - 1, fmin(lim, nearbyint(xs)));
     *Y = (int32_t)fmax(-lim - 1, fmin(lim, nearbyint(ys)));
-    *z = clip[2] / w * b2f(c[4]) + b2f(c[5]);
+    *z = clip[2] / w * isa_bits_float(c[4]) + isa_bits_float(c[5]);
     *iw = 1.0 / w;
     *flags = (clip[2] < -clip[3] ? ISA_VS_FLAG_NEAR : 0) | (clip[3] <= 0 ? ISA_VS_FLAG_WNEG : 0);
 }
@@ -163,7 +149,7 @@ static void check_screen(fx_t *f, int l, const float clip[4], int o, const char 
     uint32_t flags;
     c_viewport(f, clip, &X, &Y, &z, &iw, &flags);
     int32_t sx = (int32_t)f->w->out[o][l], sy = (int32_t)f->w->out[o + 1][l];
-    double sz = b2f(f->w->out[o + 2][l]), siw = b2f(f->w->out[o + 3][l]);
+    double sz = isa_bits_float(f->w->out[o + 2][l]), siw = isa_bits_float(f->w->out[o + 3][l]);
     uint32_t sf = f->w->out[o + 4][l];
     /* rcp has >= 23 good bits: the 1/256-pixel coordinate may differ by one unit */
     if (abs(sx - X) > 1 || abs(sy - Y) > 1 || fabs(sz - z) > 1e-5 * (1 + fabs(z)) ||
@@ -187,16 +173,16 @@ static void test_vs_viewport(void **state)
         for (int l = 0; l < 32; l++) {
             float w = l == 5 ? 1e-6f : l == 6 ? -1.0f : frand(0.1f, 50.0f);
             float xy = l == 7 ? 1e6f : w * 1.2f;
-            f->w->attr[0][l] = f2b(frand(-xy, xy));
-            f->w->attr[1][l] = f2b(frand(-xy, xy));
-            f->w->attr[2][l] = f2b(frand(-1.5f * w, w));
-            f->w->attr[3][l] = f2b(w);
+            f->w->attr[0][l] = isa_float_bits(frand(-xy, xy));
+            f->w->attr[1][l] = isa_float_bits(frand(-xy, xy));
+            f->w->attr[2][l] = isa_float_bits(frand(-1.5f * w, w));
+            f->w->attr[3][l] = isa_float_bits(w);
         }
         run_warp(f);
         for (int l = 0; l < 32; l++) {
             float clip[4];
             for (int k = 0; k < 4; k++)
-                clip[k] = b2f(f->w->attr[k][l]);
+                clip[k] = isa_bits_float(f->w->attr[k][l]);
             check_screen(f, l, clip, 0, "vs_viewport");
         }
     }
@@ -212,17 +198,17 @@ static void test_vs_project(void **state)
         isa_warp_init(f->w, 0, 0xffffffffu);
         for (int l = 0; l < 32; l++) {
             for (int a = 0; a < 12; a++)
-                f->w->attr[a][l] = f2b(frand(-10.0f, 10.0f));
-            f->w->attr[3][l] = f2b(1.0f);
+                f->w->attr[a][l] = isa_float_bits(frand(-10.0f, 10.0f));
+            f->w->attr[3][l] = isa_float_bits(1.0f);
         }
         run_warp(f);
         for (int l = 0; l < 32; l++) {
             float p[4], clip[4];
             for (int k = 0; k < 4; k++)
-                p[k] = b2f(f->w->attr[k][l]);
+                p[k] = isa_bits_float(f->w->attr[k][l]);
             c_mvp(p, clip);
             for (int k = 0; k < 4; k++)
-                assert_int_equal(f->w->out[ISA_VS_O_CLIP + k][l], f2b(clip[k]));
+                assert_int_equal(f->w->out[ISA_VS_O_CLIP + k][l], isa_float_bits(clip[k]));
             for (int k = 4; k < 12; k++)
                 assert_int_equal(f->w->out[k][l], f->w->attr[k][l]);
             if (clip[3] > 1e-3f || clip[3] < -1e-3f)
@@ -240,12 +226,12 @@ static void test_fs_flat_color_depth(void **state)
     isa_warp_init(f->w, 0, 0xffffffffu);
     for (int l = 0; l < 32; l++)
         for (int a = 0; a < 9; a++)
-            f->w->attr[a][l] = f2b(frand(0.0f, 1.0f));
+            f->w->attr[a][l] = isa_float_bits(frand(0.0f, 1.0f));
     load_shader(f, "fs_flat");
     run_warp(f);
     for (int l = 0; l < 32; l++)
         for (int k = 0; k < 4; k++)
-            assert_int_equal(f->w->out[ISA_FS_O_COLOR + k][l], f2b(col[k]));
+            assert_int_equal(f->w->out[ISA_FS_O_COLOR + k][l], isa_float_bits(col[k]));
     load_shader(f, "fs_color");
     isa_warp_init(f->w, 0, 0xffffffffu);
     run_warp(f);
@@ -270,12 +256,12 @@ static void sampler(void *user, uint32_t unit, uint32_t warp, uint32_t lane, uin
     (void)lane;
     int *calls = user;
     (*calls)++;
-    float fs = b2f(s), ft = b2f(t);
+    float fs = isa_bits_float(s), ft = isa_bits_float(t);
     float c = ((int)floorf(fs * 8) + (int)floorf(ft * 8)) & 1 ? 1.0f : 0.5f;
-    rgba[0] = f2b(c);
-    rgba[1] = f2b(c * 0.5f);
-    rgba[2] = f2b((float)unit + 0.25f);
-    rgba[3] = f2b(1.0f);
+    rgba[0] = isa_float_bits(c);
+    rgba[1] = isa_float_bits(c * 0.5f);
+    rgba[2] = isa_float_bits((float)unit + 0.25f);
+    rgba[3] = isa_float_bits(1.0f);
 }
 
 static void test_fs_tex_modulate(void **state)
@@ -288,7 +274,7 @@ static void test_fs_tex_modulate(void **state)
     isa_warp_init(f->w, 0, 0xfffffff0u);
     for (int l = 0; l < 32; l++)
         for (int a = 0; a < 6; a++)
-            f->w->attr[a][l] = f2b(frand(0.0f, 1.0f));
+            f->w->attr[a][l] = isa_float_bits(frand(0.0f, 1.0f));
     run_warp(f);
     assert_int_equal(calls, 28);
     for (int l = 4; l < 32; l++) {
@@ -296,8 +282,8 @@ static void test_fs_tex_modulate(void **state)
         sampler(&calls, 0, 0, (uint32_t)l, f->w->attr[ISA_FS_A_TEXCOORD][l], f->w->attr[ISA_FS_A_TEXCOORD + 1][l],
                 tex);
         for (int k = 0; k < 4; k++) {
-            float want = b2f(f->w->attr[ISA_FS_A_COLOR + k][l]) * b2f(tex[k]);
-            assert_int_equal(f->w->out[ISA_FS_O_COLOR + k][l], f2b(want));
+            float want = isa_bits_float(f->w->attr[ISA_FS_A_COLOR + k][l]) * isa_bits_float(tex[k]);
+            assert_int_equal(f->w->out[ISA_FS_O_COLOR + k][l], isa_float_bits(want));
         }
     }
     f->ctx->tex = NULL;
