@@ -78,6 +78,7 @@ static void deliver(void *user, uint32_t gpu, uint64_t flit)
         if (in->fault == PE_FAULT_DROP && st->prim_recv_count == in->fault_at) return;   /* lost on the way */
         s->recv_pairs[gpu][src]++;
         s->res->gpu[gpu].prim_recv++;
+        s->res->gpu[gpu].prim_recv_from[src]++;
         pe_list_t *l = &s->res->recv[(size_t)b * in->n_gpus + gpu];
         list_push(l, flit_payload(flit));
         if (in->fault == PE_FAULT_DUP && st->prim_recv_count == in->fault_at) list_push(l, flit_payload(flit));

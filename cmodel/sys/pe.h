@@ -56,6 +56,7 @@ typedef struct {
 
 typedef struct {
     uint64_t prim_sent, prim_recv, kept, last_sent, last_recv;
+    uint64_t prim_recv_from[64];        /* PRIM flits received from each source GPU (Fig. 14 of the paper) */
 } pe_gpu_stats_t;
 
 typedef struct {

@@ -482,6 +482,7 @@ static int run_segment_gpupd(sys_t *s, uint32_t i0, uint32_t i1)
     s->res->exchange_steps += pr.steps;
     for (uint32_t g = 0; g < N; g++) {
         s->res->gpu[g].prims_received += pr.gpu[g].prim_recv;
+        for (uint32_t j = 0; j < N; j++) s->res->gpu[g].prims_received_from[j] += pr.gpu[g].prim_recv_from[j];
         s->res->gpu[g].prims_kept += pr.gpu[g].kept;
         s->res->gpu[g].prims_sent += pr.gpu[g].prim_sent;
     }
@@ -874,6 +875,9 @@ int sys_write_stats_json(const sys_result_t *res, const sys_config_t *cfg, const
                    ", \"frames_rendered\": %" PRIu64 ",\n      ",
                 g, s->prims_projected, s->prims_received, s->prims_kept, s->prims_to_render, s->render.prims_rasterized,
                 s->prims_sent, s->render.fragments, s->sync_bytes_sent, s->frames_rendered);
+        fprintf(f, "\"prims_received_from\": [");
+        for (uint32_t j = 0; j < N; j++) fprintf(f, "%s%" PRIu64, j ? ", " : "", s->prims_received_from[j]);
+        fprintf(f, "],\n      ");
         json_gpu_stats(f, "render", &s->render);
         fprintf(f, ",\n      ");
         json_gpu_stats(f, "project", &s->project);

@@ -115,6 +115,7 @@ typedef struct {
     gpu_stats_t project;        /* CP-phase projection (gpupd*, dup) */
     uint64_t prims_projected;   /* primitives this GPU did geometry processing for in CP / dup */
     uint64_t prims_received;    /* primitives received from other GPUs (PRIM packets) */
+    uint64_t prims_received_from[64]; /* ... of them, from each source GPU (own entry 0; Fig. 14) */
     uint64_t prims_kept;        /* own CP primitives it kept for itself */
     uint64_t prims_to_render;   /* primitives in its render lists */
     uint64_t prims_sent;        /* PRIM packets it sent */

@@ -115,6 +115,15 @@ static void test_stats_consistent(void **state)
         frags += r.gpu[g].render.fragments;
         written += r.gpu[g].render.pixels_written;
         assert_int_equal(r.gpu[g].prims_to_render, r.gpu[g].prims_kept + r.gpu[g].prims_received);
+        uint64_t from = 0;                         /* per-source counts add up; nothing from itself */
+        for (int j = 0; j < 4; j++) from += r.gpu[g].prims_received_from[j];
+        assert_int_equal(from, r.gpu[g].prims_received);
+        assert_int_equal(r.gpu[g].prims_received_from[g], 0);
+    }
+    for (int j = 0; j < 4; j++) {                  /* what j sent == what the others received from j */
+        uint64_t got = 0;
+        for (int g = 0; g < 4; g++) got += r.gpu[g].prims_received_from[j];
+        assert_int_equal(got, r.gpu[j].prims_sent);
     }
     for (uint32_t i = 0; i < r.n_links; i++) link_prim += r.links[i].prim_flits;
     assert_int_equal(sent, recv);
