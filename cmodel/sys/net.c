@@ -59,6 +59,8 @@ int net_init(net_t *n, net_topo_t topo, uint32_t n_gpus, uint32_t latency, net_d
     n->n_nodes = topo == NET_HUB ? n_gpus + 1 : n_gpus;
     n->latency = latency;
     n->hub_rate = 2;
+    n->link_bw = NET_FLIT_MB;       /* untimed defaults: one flit per step per link */
+    n->hub_bw = 0;                  /* hub_rate flits per step */
     n->deliver = deliver;
     n->user = user;
     n->links = calloc(2 * (size_t)n->n_nodes, sizeof *n->links);
@@ -155,14 +157,60 @@ static void arrive(net_t *n, uint32_t node, const net_link_t *link, uint64_t fli
     enqueue(n, n->out_link[node * n->n_nodes + next_hop(n, node, dst)], flit);
 }
 
+static uint64_t hub_bw_eff(const net_t *n) { return n->hub_bw ? n->hub_bw : (uint64_t)n->hub_rate * NET_FLIT_MB; }
+static uint64_t credit_cap(uint64_t bw) { return bw > NET_FLIT_MB ? bw : NET_FLIT_MB; }
+static uint64_t credit_add(uint64_t c, uint64_t bw, uint64_t steps)
+{
+    uint64_t cap = credit_cap(bw);
+    if (steps && bw > (cap - c + steps - 1) / steps) return cap;   /* saturates (no overflow) */
+    c += bw * steps;
+    return c > cap ? cap : c;
+}
+
+int net_set_timing(net_t *n, uint32_t latency, uint64_t link_mbpc, uint64_t hub_mbpc)
+{
+    if (latency == 0 || link_mbpc == 0 || hub_mbpc == 0 || n->in_flight) return -1;
+    n->latency = latency;
+    n->link_bw = link_mbpc;
+    n->hub_bw = hub_mbpc;
+    return 0;
+}
+
+uint64_t net_next_event(const net_t *n)
+{
+    if (!n->in_flight) return UINT64_MAX;
+    uint64_t best = UINT64_MAX;
+    for (uint32_t i = 0; i < n->n_links; i++) {
+        const net_link_t *l = &n->links[i];
+        if (l->outq.count) return n->step + 1;
+        if (l->wire.count) {
+            uint64_t t = fifo_front(&l->wire_t);
+            if (t < best) best = t;
+        }
+    }
+    return best <= n->step ? n->step + 1 : best;
+}
+
+void net_skip_to(net_t *n, uint64_t target)
+{
+    if (target <= n->step + 1) return;
+    uint64_t k = target - 1 - n->step;
+    for (uint32_t i = 0; i < n->n_links; i++) n->links[i].credit = credit_add(n->links[i].credit, n->link_bw, k);
+    n->hub_credit = credit_add(n->hub_credit, hub_bw_eff(n), k);
+    n->step = target - 1;
+}
+
 void net_step(net_t *n)
 {
     n->step++;
     /* 1. arrivals: node order, then input port order (by source node) */
     for (uint32_t node = 0; node < n->n_nodes; node++) {
         if (n->topo == NET_HUB && node == n->n_gpus) {
-            /* the switch: at most hub_rate flits, oldest arrival first, ties by input port */
-            for (uint32_t k = 0; k < n->hub_rate; k++) {
+            /* the switch: as many flits as its bandwidth credit allows (untimed: hub_rate), oldest arrival
+             * first, ties by input port */
+            n->hub_credit = credit_add(n->hub_credit, hub_bw_eff(n), 1);
+            int moved = 0;
+            while (n->hub_credit >= NET_FLIT_MB) {
                 net_link_t *best = NULL;
                 uint64_t bt = 0;
                 for (uint32_t from = 0; from < n->n_gpus; from++) {
@@ -177,8 +225,12 @@ void net_step(net_t *n)
                 fifo_pop(&best->wire);
                 fifo_pop(&best->wire_t);
                 n->in_flight--;
+                n->hub_credit -= NET_FLIT_MB;
+                n->hub_flits++;
+                moved = 1;
                 arrive(n, node, best, f);
             }
+            if (moved) n->hub_busy_steps++;
             continue;
         }
         for (uint32_t from = 0; from < n->n_nodes; from++) {
@@ -194,16 +246,21 @@ void net_step(net_t *n)
             }
         }
     }
-    /* 2. each link puts one flit on the wire */
+    /* 2. each link puts as many flits on the wire as its credit allows (untimed: one) */
     for (uint32_t i = 0; i < n->n_links; i++) {
         net_link_t *l = &n->links[i];
-        if (!l->outq.count) continue;
-        uint64_t f = fifo_front(&l->outq);
-        fifo_pop(&l->outq);
-        fifo_push(&l->wire, f);
-        fifo_push(&l->wire_t, n->step + n->latency);
-        if (flit_type(f) == FLIT_TYPE_PRIM) l->flits_prim++;
-        else l->flits_last++;
+        l->credit = credit_add(l->credit, n->link_bw, 1);
+        if (!l->outq.count || l->credit < NET_FLIT_MB) continue;
+        l->busy_steps++;
+        while (l->outq.count && l->credit >= NET_FLIT_MB) {
+            uint64_t f = fifo_front(&l->outq);
+            fifo_pop(&l->outq);
+            fifo_push(&l->wire, f);
+            fifo_push(&l->wire_t, n->step + n->latency);
+            l->credit -= NET_FLIT_MB;
+            if (flit_type(f) == FLIT_TYPE_PRIM) l->flits_prim++;
+            else l->flits_last++;
+        }
     }
 }
 

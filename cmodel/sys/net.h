@@ -11,7 +11,15 @@
  * 2), taking them in arrival order, ties broken by input port; the others wait on their wire (FIFO).
  * A broadcast (dst 127) on a line goes both ways and is forwarded by every node in the direction it was
  * travelling; on a hub the switch copies it to every GPU but its source.
- * The step is the unit the timing model (a later issue) maps to cycles: latency and rate are parameters. */
+ * Timed use (issue 9, docs/timing.md): one step = one cycle of the 1 GHz GPU clock. net_set_timing() sets the
+ * link latency in cycles (ns at 1 GHz) and the bandwidths in milli-bytes per cycle (40 GB/s = 40 B/cycle =
+ * 40000; a 64-bit flit = 8 bytes = 8000): every link and the hub switch hold a byte credit that grows by
+ * their bandwidth each cycle (capped at max(bandwidth, one flit): no bursts after idle time) and pay 8000
+ * per flit. Defaults after net_init are the untimed model's: 1 flit per step per link (8000) and hub_rate
+ * flits per step through the switch (hub_bw = 0 means hub_rate * 8000), so existing callers are unchanged.
+ * Idle skipping: net_next_event() is the next step at which anything can happen (an output FIFO not empty:
+ * the next step; else the earliest arrival on a wire); net_skip_to() jumps there with every credit updated
+ * exactly as stepping would have (tests/unit/test_net_timed.c checks skipping == stepping). */
 #ifndef GPUPD_SYS_NET_H
 #define GPUPD_SYS_NET_H
 
@@ -33,6 +41,8 @@ typedef struct {
     uint64_t flits_prim, flits_last;
     uint64_t sync_bytes;        /* framebuffer synchronisation data (accounted, not simulated) */
     size_t outq_high;
+    uint64_t credit;            /* timed: milli-bytes this link may still send this step */
+    uint64_t busy_steps;        /* steps in which the link put at least one flit on the wire */
 } net_link_t;
 
 typedef void (*net_deliver_fn)(void *user, uint32_t gpu, uint64_t flit);
@@ -49,7 +59,15 @@ typedef struct {
     net_deliver_fn deliver;
     void *user;
     uint64_t in_flight;         /* flits in output FIFOs and wires */
+    /* timing (net_set_timing; defaults reproduce the untimed model) */
+    uint64_t link_bw;           /* milli-bytes per step per link (8000 = one flit) */
+    uint64_t hub_bw;            /* milli-bytes per step through the switch; 0: hub_rate flits */
+    uint64_t hub_credit;
+    uint64_t hub_busy_steps;    /* steps in which the switch moved at least one flit */
+    uint64_t hub_flits;         /* flits the switch moved */
 } net_t;
+
+#define NET_FLIT_MB 8000u       /* one 64-bit flit in milli-bytes */
 
 int net_init(net_t *n, net_topo_t topo, uint32_t n_gpus, uint32_t latency, net_deliver_fn deliver, void *user);
 void net_free(net_t *n);
@@ -61,6 +79,14 @@ int net_inject(net_t *n, uint32_t src, uint64_t flit);
 /* Advance one step. */
 void net_step(net_t *n);
 static inline int net_idle(const net_t *n) { return n->in_flight == 0; }
+/* Timed model: latency in cycles (>= 1), link and hub bandwidth in milli-bytes per cycle (>= 1; a GB/s at
+ * 1 GHz is a byte per cycle: 40 GB/s -> 40000). Call while idle. 0 or -1 (bad value). */
+int net_set_timing(net_t *n, uint32_t latency, uint64_t link_mbpc, uint64_t hub_mbpc);
+/* The next step at which net_step can change anything (UINT64_MAX: idle). */
+uint64_t net_next_event(const net_t *n);
+/* Advance the clock so that the next net_step is step `target` (> n->step), as if the skipped steps had
+ * been stepped: only legal when net_next_event(n) >= target. */
+void net_skip_to(net_t *n, uint64_t target);
 
 /* Account `bytes` of framebuffer data broadcast from GPU src to every other GPU (per link traversed). */
 void net_account_broadcast(net_t *n, uint32_t src, uint64_t bytes);

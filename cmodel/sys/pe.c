@@ -27,6 +27,7 @@ typedef struct {
     uint64_t recv_pairs[64][64];   /* PRIM flits received at [dst][src] */
     uint64_t sent_pairs[64][64];
     uint64_t sent_flits;           /* PRIM flits put into the network */
+    uint64_t cp_max;               /* latest CP completion returned by the cp_ready hook */
 } pe_sim_t;
 
 static int list_push(pe_list_t *l, uint32_t v)
@@ -111,9 +112,16 @@ static void pe_step(pe_sim_t *s, net_t *net, uint32_t g, uint64_t now)
         uint32_t limit = in->runahead ? st->cur_b + 1 : st->cur_b;
         if (st->cp_next <= limit) {
             uint32_t b = st->cp_next++;
-            uint64_t dur = (uint64_t)in->counts[(size_t)b * N + g] * in->cp_cost;
-            st->cp_end[b] = now + dur;
-            st->cp_busy_until = now + dur;
+            uint64_t end;
+            if (in->cp_ready) {
+                end = in->cp_ready(in->hook_user, g, b, now);
+                if (end < now) end = now;
+                if (end > s->cp_max) s->cp_max = end;
+            } else {
+                end = now + (uint64_t)in->counts[(size_t)b * N + g] * in->cp_cost;
+            }
+            st->cp_end[b] = end;
+            st->cp_busy_until = end;
         }
     }
     uint32_t b = st->cur_b;
@@ -158,7 +166,36 @@ static void pe_step(pe_sim_t *s, net_t *net, uint32_t g, uint64_t now)
     if (st->turn_done[b] && (st->lasts[b] | (1ull << g)) == all) {
         s->res->cd_done[(size_t)b * N + g] = now;
         st->cur_b++;
+        if (in->cd_complete) {
+            const pe_list_t *l = &s->res->recv[(size_t)b * N + g];
+            in->cd_complete(in->hook_user, g, b, now, l->prims, l->n);
+        }
     }
+}
+
+/* Earliest step > now at which GPU g's PE can change state without a flit arriving (UINT64_MAX: none). */
+static uint64_t pe_next_event(const pe_sim_t *s, uint32_t g, uint64_t now)
+{
+    const pe_input_t *in = s->in;
+    const pe_state_t *st = &s->st[g];
+    uint32_t N = in->n_gpus;
+    uint64_t all = N >= 64 ? ~0ull : ((1ull << N) - 1);
+    uint64_t best = UINT64_MAX;
+    if (st->cp_next < in->n_batches) {
+        uint32_t limit = in->runahead ? st->cur_b + 1 : st->cur_b;
+        if (st->cp_next <= limit) best = st->cp_busy_until > now ? st->cp_busy_until : now + 1;
+    }
+    uint32_t b = st->cur_b;
+    if (b >= in->n_batches) return best;
+    if (!st->turn_done[b] && st->cp_end[b] != UINT64_MAX) {
+        uint64_t before = g >= 64 ? all : ((1ull << g) - 1);
+        if (in->fault == PE_FAULT_NO_TURNS || (st->lasts[b] & before) == before) {
+            uint64_t t = st->cp_end[b] > now ? st->cp_end[b] : now + 1;
+            if (t < best) best = t;
+        }
+    }
+    if (st->turn_done[b] && (st->lasts[b] | (1ull << g)) == all) return now + 1;
+    return best;
 }
 
 void pe_result_free(pe_result_t *res, uint32_t n_slots)
@@ -260,21 +297,31 @@ int pe_run(const pe_input_t *in, net_t *net, pe_result_t *res)
     uint64_t work = 0;
     for (size_t i = 0; i < slots; i++) work += in->counts[i];
     uint64_t limit = 1000 + ((uint64_t)B * N + work * N) * ((uint64_t)net->latency + 2) * (in->cp_cost + 2) * 4;
-    uint64_t start = net->step;
+    uint64_t start = net->step, base = start;
     for (;;) {
         uint64_t now = net->step;
         for (uint32_t g = 0; g < N && !s->error; g++) pe_step(s, net, g, now);
         if (s->error) break;
         if (all_done(s) && net_idle(net)) break;
+        if (s->cp_max > base) base = s->cp_max;   /* the watchdog counts from the latest CP completion */
+        if (in->skip_idle) {
+            uint64_t nx = net_next_event(net);
+            for (uint32_t g = 0; g < N; g++) {
+                uint64_t t = pe_next_event(s, g, now);
+                if (t < nx) nx = t;
+            }
+            if (nx != UINT64_MAX && nx > now + 1) net_skip_to(net, nx);
+        }
         net_step(net);
+        res->stepped++;
         if (s->error) break;
-        if (net->step - start > limit) {
+        if (net->step > base && net->step - base > limit) {
             char buf[256];
             int o = 0;
             for (uint32_t g = 0; g < N && o < (int)sizeof buf - 32; g++)
                 o += snprintf(buf + o, sizeof buf - (size_t)o, " g%u:b%u", g, s->st[g].cur_b);
             fail(s, "exchange deadlock: no completion after %" PRIu64 " steps (current batch per GPU:%s)",
-                 net->step - start, buf);
+                 net->step - base, buf);
             break;
         }
     }

@@ -47,6 +47,15 @@ typedef struct {
     uint32_t cp_cost;                   /* CP steps per primitive (0: CP is instantaneous) */
     pe_fault_t fault;
     uint64_t fault_at;
+    /* Timing hooks (issue 9; all optional, NULL/0 = the behaviour above). cp_ready: called when CP of batch b
+     * may start at GPU g at step `now` (the scheduling rule above); returns the step at which its results
+     * are ready (>= now), replacing counts * cp_cost. cd_complete: called when CD of b completes at g, with
+     * its receive list (complete at that point). skip_idle: jump over steps in which nothing can change
+     * (identical results, tests/unit/test_net_timed.c). */
+    uint64_t (*cp_ready)(void *user, uint32_t g, uint32_t b, uint64_t now);
+    void (*cd_complete)(void *user, uint32_t g, uint32_t b, uint64_t now, const uint32_t *prims, size_t n);
+    void *hook_user;
+    int skip_idle;
 } pe_input_t;
 
 typedef struct {
@@ -63,6 +72,7 @@ typedef struct {
     pe_list_t *recv;                    /* [b * n_gpus + g]: what GPU g renders of batch b, in order */
     pe_gpu_stats_t gpu[64];
     uint64_t steps;                     /* network steps of the whole exchange */
+    uint64_t stepped;                   /* steps actually evaluated (steps minus skipped idle steps) */
     uint64_t *cd_done;                  /* [b * n_gpus + g]: step at which CD of b completed at g */
     char report[1024];                  /* on failure: what was violated, where */
 } pe_result_t;
