@@ -6,7 +6,7 @@ LDLIBS_COMMON += -lz
 
 TRACE_TOOL    := $(BUILD)/bin/gpupd-trace
 TRACE_FILES   := $(sort $(wildcard traces/*.gpt))
-TRACE_SRCS    := $(sort $(wildcard cmodel/trace/*.c))
+TRACE_SRCS    := $(sort $(wildcard cmodel/trace/*.c)) cmodel/common/outfile.c
 FUZZ_SECONDS  ?= 30
 # Share of comparable draws of each bundled trace whose converted geometry must reproduce the reference
 # pixel count within 2% (gpupd-trace coverage).

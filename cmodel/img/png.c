@@ -1,5 +1,7 @@
 #include "img/png.h"
 
+#include "common/outfile.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -50,8 +52,10 @@ int img_write_png(const char *path, const uint32_t *pixels, uint32_t w, uint32_t
     }
     int rc = -1;
     if (compress2(z, &zlen, raw, (uLong)raw_len, 6) == Z_OK) {
-        FILE *f = fopen(path, "wb");
-        if (f) {
+        outf_t of;
+        char oerr[512];
+        if (outf_open(&of, path, 1, oerr, sizeof oerr) == 0) {
+            FILE *f = of.f;
             static const uint8_t sig[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1A, '\n'};
             uint8_t ihdr[13];
             put32(ihdr, w);
@@ -61,7 +65,8 @@ int img_write_png(const char *path, const uint32_t *pixels, uint32_t w, uint32_t
             ihdr[10] = ihdr[11] = ihdr[12] = 0;
             rc = (fwrite(sig, 1, 8, f) == 8 && chunk(f, "IHDR", ihdr, 13) == 0 && chunk(f, "IDAT", z, (uint32_t)zlen) == 0 &&
                   chunk(f, "IEND", NULL, 0) == 0) ? 0 : -1;
-            if (fclose(f) != 0) rc = -1;
+            if (rc) outf_abort(&of);
+            else rc = outf_commit(&of, oerr, sizeof oerr);
         }
     }
     free(raw);

@@ -878,6 +878,7 @@ char *isa_disasm_program(const uint64_t *words, uint32_t n)
         free(is_tgt);
         return NULL;
     }
+    out[0] = 0;   /* an empty program is the empty string (nothing printed below) */
     sb_t b = {out, cap, 0};
     for (uint32_t pc = 0; pc <= n; pc++) {
         if (is_tgt[pc])

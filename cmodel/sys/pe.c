@@ -76,13 +76,13 @@ static void deliver(void *user, uint32_t gpu, uint64_t flit)
             return;
         }
         st->prim_recv_count++;
-        if (in->fault == PE_FAULT_DROP && st->prim_recv_count == in->fault_at) return;   /* lost on the way */
+        if (in->fault == PE_FAULT_DROP && st->prim_recv_count == in->fault_at) { s->res->fault_fired++; return; }   /* lost on the way */
         s->recv_pairs[gpu][src]++;
         s->res->gpu[gpu].prim_recv++;
         s->res->gpu[gpu].prim_recv_from[src]++;
         pe_list_t *l = &s->res->recv[(size_t)b * in->n_gpus + gpu];
         list_push(l, flit_payload(flit));
-        if (in->fault == PE_FAULT_DUP && st->prim_recv_count == in->fault_at) list_push(l, flit_payload(flit));
+        if (in->fault == PE_FAULT_DUP && st->prim_recv_count == in->fault_at) { s->res->fault_fired++; list_push(l, flit_payload(flit)); }
     } else if (flit_type(flit) == FLIT_TYPE_LAST) {
         if (st->lasts[b] & (1ull << src))
             fail(s, "GPU %u received LAST(batch %u, GPU %u) twice", gpu, b, src);
@@ -130,6 +130,7 @@ static void pe_step(pe_sim_t *s, net_t *net, uint32_t g, uint64_t now)
     if (!st->turn_done[b] && st->cp_end[b] != UINT64_MAX && now >= st->cp_end[b]) {
         uint64_t before = g >= 64 ? all : ((1ull << g) - 1);
         if (in->fault == PE_FAULT_NO_TURNS || (st->lasts[b] & before) == before) {
+            if ((st->lasts[b] & before) != before) s->res->fault_fired++;   /* a turn taken too early */
             const pe_entry_t *e = in->entries[(size_t)b * N + g];
             uint32_t cnt = in->counts[(size_t)b * N + g];
             for (uint32_t k = 0; k < in->send_rate && st->send_pos[b] < cnt; k++) {
@@ -147,7 +148,7 @@ static void pe_step(pe_sim_t *s, net_t *net, uint32_t g, uint64_t now)
                     }
                     uint32_t tag = b;
                     s->sent_flits++;
-                    if (in->fault == PE_FAULT_WRONG_TAG && s->sent_flits == in->fault_at) tag = b + 1;
+                    if (in->fault == PE_FAULT_WRONG_TAG && s->sent_flits == in->fault_at) { tag = b + 1; s->res->fault_fired++; }
                     net_inject(net, g, flit_make(FLIT_TYPE_PRIM, g, t, tag, en->prim));
                     s->sent_pairs[t][g]++;
                     s->res->gpu[g].prim_sent++;

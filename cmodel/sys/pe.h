@@ -75,6 +75,7 @@ typedef struct {
     uint64_t stepped;                   /* steps actually evaluated (steps minus skipped idle steps) */
     uint64_t *cd_done;                  /* [b * n_gpus + g]: step at which CD of b completed at g */
     char report[1024];                  /* on failure: what was violated, where */
+    uint64_t fault_fired;               /* how often the injected fault took effect */
 } pe_result_t;
 
 /* Run the exchange of one segment on network `net` (already initialised, idle). 0 ok, -1 violation or

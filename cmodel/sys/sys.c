@@ -1,5 +1,7 @@
 #include "sys/sys.h"
 
+#include "common/outfile.h"
+
 #include "gpu/isa_backend.h"
 
 #include <inttypes.h>
@@ -100,6 +102,7 @@ sys_config_t sys_config_default(void)
     c.hub_rate = 2;
     c.send_rate = 1;
     c.cp_cost = 1;
+    c.mem_limit_mb = SYS_MEM_LIMIT_MB_DEFAULT;
     return c;
 }
 
@@ -443,7 +446,7 @@ static int run_segment_gpupd(sys_t *s, uint32_t i0, uint32_t i1)
         uint64_t seen = 0;
         for (size_t i = 0; i < (size_t)nb * N; i++)
             for (uint32_t k = 0; k < counts[i]; k++)
-                if (entries[i][k].mask && ++seen == cfg->fault_at) entries[i][k].mask &= entries[i][k].mask - 1;
+                if (entries[i][k].mask && ++seen == cfg->fault_at) { entries[i][k].mask &= entries[i][k].mask - 1; s->res->fault_fired++; }
     }
     /* optional: no primitive is missing from a GPU whose tiles it covers */
     if (cfg->check_masks) {
@@ -480,6 +483,7 @@ static int run_segment_gpupd(sys_t *s, uint32_t i0, uint32_t i1)
         goto out;
     }
     s->res->exchange_steps += pr.steps;
+    s->res->fault_fired += pr.fault_fired;
     for (uint32_t g = 0; g < N; g++) {
         s->res->gpu[g].prims_received += pr.gpu[g].prim_recv;
         for (uint32_t j = 0; j < N; j++) s->res->gpu[g].prims_received_from[j] += pr.gpu[g].prim_recv_from[j];
@@ -737,6 +741,19 @@ int sys_run(const sys_scene_t *scene, const sys_config_t *cfg, sys_result_t *res
             if (c->draw.st.depth_rt >= 0 && (uint32_t)c->draw.st.depth_rt < scene->n_surf) written[c->draw.st.depth_rt] = 1;
         }
     if ((uint32_t)scene->display < scene->n_surf) written[scene->display] = 1;
+    {
+        /* resource bound: every GPU holds its own copy of each written surface */
+        uint64_t per_gpu = 0, shared = 0, lim = (uint64_t)(cfg->mem_limit_mb ? cfg->mem_limit_mb : SYS_MEM_LIMIT_MB_DEFAULT) << 20;
+        for (uint32_t i = 0; i < scene->n_surf; i++)
+            *(written[i] ? &per_gpu : &shared) += (uint64_t)scene->surf[i].w * scene->surf[i].h * 4u;
+        uint64_t total = per_gpu * S.N + shared;
+        if (total > lim) {
+            failf(&S, "the frame needs %" PRIu64 " MiB of surfaces (%u GPU(s) x %" PRIu64 " MiB + %" PRIu64 " MiB shared), "
+                      "above the limit of %" PRIu64 " MiB (gpupd-sim --mem-limit-mb raises it)",
+                  (total + (1u << 20) - 1) >> 20, S.N, (per_gpu + (1u << 20) - 1) >> 20, (shared + (1u << 20) - 1) >> 20, lim >> 20);
+            goto out;
+        }
+    }
     for (uint32_t i = 0; i < scene->n_surf; i++)
         if (!written[i] && !scene->surf[i].init) {
             zero[i] = calloc((size_t)scene->surf[i].w * scene->surf[i].h, 4);
@@ -855,8 +872,10 @@ static void json_gpu_stats(FILE *f, const char *name, const gpu_stats_t *s)
 
 int sys_write_stats_json(const sys_result_t *res, const sys_config_t *cfg, const char *trace_name, const char *path)
 {
-    FILE *f = fopen(path, "w");
-    if (!f) return -1;
+    outf_t of;
+    char oerr[512];
+    if (outf_open(&of, path, 0, oerr, sizeof oerr)) return -1;
+    FILE *f = of.f;
     uint32_t N = cfg->scheme == SYS_SCHEME_SINGLE ? 1 : cfg->n_gpus;
     fprintf(f, "{\n  \"trace\": \"%s\",\n  \"scheme\": \"%s\",\n  \"gpus\": %u,\n  \"topology\": \"%s\",\n"
                "  \"batch\": %u,\n  \"frame\": %u,\n  \"width\": %u,\n  \"height\": %u,\n"
@@ -898,5 +917,5 @@ int sys_write_stats_json(const sys_result_t *res, const sys_config_t *cfg, const
     for (uint32_t i = 0; i < res->n_draws_frame; i++)
         fprintf(f, "%s[%" PRIu64 ", %" PRId64 "]", i ? ", " : "", res->draw_pixels[i], res->draw_ref_pixels[i]);
     fprintf(f, "]\n}\n");
-    return fclose(f) == 0 ? 0 : -1;
+    return outf_commit(&of, oerr, sizeof oerr);
 }

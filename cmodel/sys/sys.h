@@ -98,6 +98,9 @@ typedef struct {
     pe_fault_t fault;           /* fault injection for testing the checkers */
     uint64_t fault_at;
     int isa;                    /* attach an ISA-interpreter shader backend to every GPU (its own) */
+    uint32_t mem_limit_mb;      /* limit on the surface memory of all GPUs together, MiB (default
+                                   SYS_MEM_LIMIT_MB_DEFAULT; 0 = the default); past it sys_run fails with
+                                   a clear error before allocating (docs/golden-model.md, limits) */
     int check_masks;            /* probe every primitive a GPU was left out of: it must cover none of its
                                    pixels (P2G soundness; costs a coverage pass per GPU) */
     /* Optional observer of every CP-phase P2G evaluation (gpupd schemes): the GPU that projected it, the
@@ -108,6 +111,7 @@ typedef struct {
     void *p2g_tap_user;
 } sys_config_t;
 
+#define SYS_MEM_LIMIT_MB_DEFAULT 4096u
 sys_config_t sys_config_default(void);
 
 typedef struct {
@@ -139,6 +143,7 @@ typedef struct {
     uint64_t *draw_pixels;      /* per draw of the produced frame: pixels written (all GPUs) */
     int64_t *draw_ref_pixels;   /* reference counts from the scene (-1 unknown) */
     uint32_t n_draws_frame;
+    uint64_t fault_fired;       /* how often cfg->fault took effect (0: the injected fault never fired) */
     char err[1024];
 } sys_result_t;
 

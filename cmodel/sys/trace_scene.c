@@ -318,6 +318,14 @@ int sys_scene_from_trace(sys_scene_t *s, const char *path, uint32_t max_frame, s
             break;
         }
     }
+    if (done) {
+        /* Frames past the one asked for are not built, but the rest of the trace is still read and
+         * validated (CRCs, every field, stream rules, TEND totals): a trace whose later chunks are corrupt,
+         * or whose frame ends are misplaced, is rejected, never rendered as if it were fine. */
+        int k;
+        while ((k = trace_reader_next(r, &cmd, &te)) == 1) {}
+        if (k < 0) { snprintf(err, err_len, "%s: %s", path, te.msg); goto out; }
+    }
     if (s->display < 0) { snprintf(err, err_len, "%s: no default colour framebuffer surface", path); goto out; }
     if (s->n_frames == 0) { snprintf(err, err_len, "%s: no frames", path); goto out; }
     rc = 0;

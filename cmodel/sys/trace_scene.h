@@ -25,8 +25,9 @@ typedef struct {
     char name[64];
 } sys_trace_info_t;
 
-/* Load frames 0..max_frame of the trace at path. Returns 0, or -1 with err (a reader error names the
- * file offset). */
+/* Load frames 0..max_frame of the trace at path. The rest of the trace is read and validated too (not
+ * kept): a trace that `gpupd-trace validate` rejects is never loaded. Returns 0, or -1 with err (a reader
+ * error names the file offset). */
 int sys_scene_from_trace(sys_scene_t *s, const char *path, uint32_t max_frame, sys_trace_info_t *info,
                          char *err, size_t err_len);
 

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/outfile.h"
 #include "isa/isa.h"
 
 int main(int argc, char **argv)
@@ -12,9 +13,10 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: gpupd-dis in.bin\n");
         return 2;
     }
-    FILE *f = strcmp(argv[1], "-") ? fopen(argv[1], "rb") : stdin;
+    char err[600];
+    FILE *f = inf_open(argv[1], 1, err, sizeof err);
     if (!f) {
-        fprintf(stderr, "gpupd-dis: cannot read %s\n", argv[1]);
+        fprintf(stderr, "gpupd-dis: %s\n", err);
         return 1;
     }
     uint64_t *code = malloc(sizeof(uint64_t) * (ISA_MAX_CODE + 1));
@@ -41,8 +43,10 @@ int main(int argc, char **argv)
         }
         code[n++] = w;
     }
-    if (f != stdin)
-        fclose(f);
+    if (inf_close(f)) {
+        fprintf(stderr, "gpupd-dis: %s: read error\n", argv[1]);
+        return 1;
+    }
     char *text = code ? isa_disasm_program(code, n) : NULL;
     if (!text) {
         fprintf(stderr, "gpupd-dis: out of memory\n");

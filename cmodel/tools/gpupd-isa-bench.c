@@ -9,6 +9,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "common/args.h"
 #include "isa/isa.h"
 #include "isa/isa_gen.h"
 
@@ -56,15 +57,25 @@ static int bench_sfu(int argc, char **argv)
     uint32_t step = 1;
     int any = 0;
     for (int i = 0; i < argc; i++)
-        if (!strcmp(argv[i], "--step") && i + 1 < argc)
-            step = (uint32_t)strtoul(argv[++i], NULL, 0);
+        if (!strcmp(argv[i], "--step")) {
+            if (arg_u32("gpupd-isa-bench", "--step", i + 1 < argc ? argv[i + 1] : NULL, 1, 1u << 24, &step)) return 2;
+            argv[i] = argv[i + 1] = (char *)"";   /* not function names */
+            i++;
+        }
+    for (int i = 0; i < argc; i++) {
+        int ok = !argv[i][0];
+        for (size_t k = 0; k < sizeof fns / sizeof fns[0]; k++) ok |= !strcmp(argv[i], fns[k].name);
+        if (!ok) { fprintf(stderr, "gpupd-isa-bench: sfu: unknown function or argument '%s'\n", argv[i]); return 2; }
+    }
     printf("SFU accuracy vs libm (double), every %s binary32 input of the reduced range\n",
            step == 1 ? "" : "K-th");
     printf("%-4s %-22s %12s %12s %10s %10s %9s %8s\n", "fn", "range", "inputs", "max_err", "at_input",
            "max_ulp", "good_bits", "Minput/s");
     for (size_t k = 0; k < sizeof fns / sizeof fns[0]; k++) {
         const sfu_fn_t *fn = &fns[k];
-        int want = argc == 0;
+        int nnames = 0;
+        for (int i = 0; i < argc; i++) nnames += argv[i][0] != 0;
+        int want = nnames == 0;
         for (int i = 0; i < argc; i++)
             if (!strcmp(argv[i], fn->name))
                 want = 1;
@@ -104,9 +115,15 @@ static int bench_interp(int argc, char **argv)
 {
     uint32_t warps = 20000;
     printf("interpreter speed (thread-instructions = warp instructions x active lanes)\n");
-    for (int i = 0; i < argc; i++)
-        if (!strcmp(argv[i], "--warps") && i + 1 < argc)
-            warps = (uint32_t)strtoul(argv[++i], NULL, 0);
+    for (int i = 0; i < argc; i++) {
+        if (!strcmp(argv[i], "--warps")) {
+            if (arg_u32("gpupd-isa-bench", "--warps", i + 1 < argc ? argv[i + 1] : NULL, 1, 100000000, &warps)) return 2;
+            i++;
+        } else {
+            fprintf(stderr, "gpupd-isa-bench: interp: unknown argument '%s'\n", argv[i]);
+            return 2;
+        }
+    }
     isa_ctx_t *ctx = isa_ctx_new();
     isa_warp_t *w = isa_warp_new();
     if (!ctx || !w)

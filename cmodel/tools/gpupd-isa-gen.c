@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/args.h"
+#include "common/outfile.h"
 #include "isa/isa.h"
 #include "isa/isa_gen.h"
 
@@ -17,24 +19,33 @@ int main(int argc, char **argv)
     uint64_t seed = 0;
     int have_seed = 0, trace = 0;
     isa_gen_params_t p = isa_gen_params_default();
+    const char *T = "gpupd-isa-gen";
     for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "-o") && i + 1 < argc)
-            out = argv[++i];
-        else if (!strcmp(argv[i], "--trace"))
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!strcmp(a, "-o")) {
+            char oerr[600];
+            if (!v) return arg_need(T, a), 2;
+            if (outf_check(v, oerr, sizeof oerr)) { fprintf(stderr, "%s: -o: %s\n", T, oerr); return 2; }
+            out = v;
+            i++;
+        } else if (!strcmp(a, "--trace"))
             trace = 1;
-        else if (!strcmp(argv[i], "--depth") && i + 1 < argc)
-            p.max_depth = (uint32_t)strtoul(argv[++i], NULL, 0);
-        else if (!strcmp(argv[i], "--len") && i + 1 < argc)
-            p.max_static = (uint32_t)strtoul(argv[++i], NULL, 0);
-        else if (!have_seed && argv[i][0] >= '0' && argv[i][0] <= '9') {
-            seed = strtoull(argv[i], NULL, 0);
+        else if (!strcmp(a, "--depth")) {
+            if (arg_u32(T, a, v, 0, 6, &p.max_depth)) return 2;
+            i++;
+        } else if (!strcmp(a, "--len")) {
+            if (arg_u32(T, a, v, 64, ISA_MAX_CODE - 8, &p.max_static)) return 2;
+            i++;
+        } else if (!have_seed && a[0] != '-') {
+            if (arg_u64x(T, "SEED", a, 0, UINT64_MAX, 1, &seed)) return 2;
             have_seed = 1;
         } else {
+            fprintf(stderr, "%s: unexpected argument '%s'\n", T, a);
             have_seed = 0;
             break;
         }
     }
-    if (!have_seed || p.max_depth > 6 || p.max_static < 64) {
+    if (!have_seed) {
         fprintf(stderr, "usage: gpupd-isa-gen SEED [--depth 0..6] [--len N>=64] [-o out.bin] [--trace]\n");
         return 2;
     }
@@ -76,19 +87,21 @@ int main(int argc, char **argv)
            g->len, w->launch_mask, isa_status_str(st), (unsigned long long)w->n_instrs,
            (unsigned long long)w->n_thread_instrs, w->max_sp);
     if (out) {
-        FILE *f = fopen(out, "wb");
-        if (!f) {
-            fprintf(stderr, "gpupd-isa-gen: cannot write %s\n", out);
+        outf_t of;
+        char oerr[600];
+        if (outf_open(&of, out, 1, oerr, sizeof oerr)) {
+            fprintf(stderr, "gpupd-isa-gen: %s\n", oerr);
             return 1;
         }
+        FILE *f = of.f;
         for (uint32_t i = 0; i < g->len; i++) {
             unsigned char b[8];
             for (int k = 0; k < 8; k++)
                 b[k] = (unsigned char)(g->code[i] >> (8 * k));
             fwrite(b, 1, 8, f);
         }
-        if (fclose(f)) {
-            fprintf(stderr, "gpupd-isa-gen: error writing %s\n", out);
+        if (outf_commit(&of, oerr, sizeof oerr)) {
+            fprintf(stderr, "gpupd-isa-gen: %s\n", oerr);
             return 1;
         }
     }

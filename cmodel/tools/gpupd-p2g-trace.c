@@ -18,6 +18,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/args.h"
+#include "common/outfile.h"
 #include "p2g/p2g.h"
 #include "p2g/p2g_hw.h"
 #include "sys/sys.h"
@@ -109,21 +111,29 @@ int main(int argc, char **argv)
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strcmp(a, "--csv-header")) { header = 1; continue; }
-        if (!v) { fprintf(stderr, "gpupd-p2g-trace: %s needs a value\n", a); return 2; }
+        const char *T = "gpupd-p2g-trace";
+        int known = !strcmp(a, "--trace") || !strcmp(a, "-o") || !strcmp(a, "--frame") || !strcmp(a, "--gpus") ||
+                    !strcmp(a, "--tile-log2") || !strcmp(a, "--rows") || !strcmp(a, "--own");
+        if (!known) { fprintf(stderr, "gpupd-p2g-trace: unknown argument '%s'\n", a); return 2; }
+        if (!v) { arg_need(T, a); return 2; }
         if (!strcmp(a, "--trace")) trace = v;
-        else if (!strcmp(a, "-o")) out = v;
-        else if (!strcmp(a, "--frame")) frame = (uint32_t)strtoul(v, NULL, 0);
-        else if (!strcmp(a, "--gpus")) gpus = (uint32_t)strtoul(v, NULL, 0);
-        else if (!strcmp(a, "--tile-log2")) ts = (uint32_t)strtoul(v, NULL, 0);
-        else if (!strcmp(a, "--rows")) rows = (uint32_t)strtoul(v, NULL, 0);
+        else if (!strcmp(a, "-o")) {
+            char oerr[600];
+            if (outf_check(v, oerr, sizeof oerr)) { fprintf(stderr, "gpupd-p2g-trace: -o: %s\n", oerr); return 2; }
+            out = v;
+        }
+        else if (!strcmp(a, "--frame")) { if (arg_u32(T, a, v, 0, 1000000, &frame)) return 2; }
+        else if (!strcmp(a, "--gpus")) { if (arg_u32(T, a, v, 2, 64, &gpus)) return 2; }
+        else if (!strcmp(a, "--tile-log2")) { if (arg_u32(T, a, v, 1, 14, &ts)) return 2; }
+        else if (!strcmp(a, "--rows")) { if (arg_u32(T, a, v, 1, 64, &rows)) return 2; }
         else if (!strcmp(a, "--own")) {
             if (!strcmp(v, "diag")) own = P2G_MODE_DIAG;
             else if (!strcmp(v, "linear")) own = P2G_MODE_LINEAR;
-            else { fprintf(stderr, "gpupd-p2g-trace: --own must be diag or linear\n"); return 2; }
-        } else { fprintf(stderr, "gpupd-p2g-trace: unknown argument '%s'\n", a); return 2; }
+            else { arg_fail(T, a, v, "unknown ownership function", "diag or linear"); return 2; }
+        }
         i++;
     }
-    if (!trace || gpus < 2 || gpus > 64 || ts > 14 || rows < 1 || rows > 64) {
+    if (!trace || !gpus) {
         fprintf(stderr, "usage: gpupd-p2g-trace --trace FILE [--frame K] --gpus N(2..64) [--own diag|linear]\n"
                         "                       [--tile-log2 5] [--rows 2] [-o STREAM] [--csv-header]\n");
         return 2;
@@ -155,9 +165,11 @@ int main(int argc, char **argv)
 
     uint64_t culled = 0, empty = 0, near = 0, reached = 0, bits = 0, multi = 0, per_gpu[64] = {0}, configs = 0;
     FILE *f = NULL;
+    outf_t of;
+    char oerr[600];
     if (out) {
-        f = fopen(out, "w");
-        if (!f) { perror(out); return 2; }
+        if (outf_open(&of, out, 0, oerr, sizeof oerr)) { fprintf(stderr, "gpupd-p2g-trace: %s\n", oerr); return 2; }
+        f = of.f;
         fprintf(f, "# gpupd-p2g-trace stream v1: trace=%s frame=%u gpus=%u own=%s tile_log2=%u\n", trace, frame, gpus,
                 own == P2G_MODE_DIAG ? "diag" : "linear", ts);
         fprintf(f, "# C n W H tile_log2 mode sx0 sy0 sx1 sy1 | P gpu prim_id tag x0 y0 x1 y1 x2 y2 flags mask\n");
@@ -199,7 +211,7 @@ int main(int argc, char **argv)
         }
     }
     free(order);
-    if (f && fclose(f)) { perror(out); return 2; }
+    if (f && outf_commit(&of, oerr, sizeof oerr)) { fprintf(stderr, "gpupd-p2g-trace: %s\n", oerr); return 1; }
     uint64_t mx = 0, mn = UINT64_MAX;
     for (uint32_t g = 0; g < gpus; g++) {
         if (per_gpu[g] > mx) mx = per_gpu[g];

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/args.h"
 #include "p2g/p2g.h"
 
 static void usage(FILE *f)
@@ -22,17 +23,6 @@ static void usage(FILE *f)
             "                 [--scissor X0,Y0,X1,Y1]\n"
             "reads 'prim_id x0 y0 x1 y1 x2 y2 flags' lines on stdin (coordinates in 1/256 pixel,\n"
             "flags bit0 culled, bit1 near_clip), prints 'prim_id mask' (mask in hex) per line.\n");
-}
-
-static int parse_u32(const char *s, uint32_t lo, uint32_t hi, uint32_t *out)
-{
-    char *end;
-    errno = 0;
-    if (*s == '-' || *s == '+' || *s == ' ' || *s == '\0') return -1;
-    unsigned long long v = strtoull(s, &end, 10);
-    if (errno || *end || v < lo || v > hi) return -1;
-    *out = (uint32_t)v;
-    return 0;
 }
 
 static int die_arg(const char *opt, const char *val, const char *why)
@@ -65,29 +55,23 @@ int main(int argc, char **argv)
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strcmp(a, "-h") || !strcmp(a, "--help")) { usage(stdout); return 0; }
+        const char *T = "gpupd-p2g";
         if (!strcmp(a, "--gpus")) {
-            if (!v || parse_u32(v, 1, P2G_MAX_GPUS, &n)) return die_arg(a, v, "expected 1..64");
+            if (arg_u32(T, a, v, 1, P2G_MAX_GPUS, &n)) return 2;
         } else if (!strcmp(a, "--width")) {
-            if (!v || parse_u32(v, 1, P2G_MAX_DIM, &w)) return die_arg(a, v, "expected 1..16384");
+            if (arg_u32(T, a, v, 1, P2G_MAX_DIM, &w)) return 2;
         } else if (!strcmp(a, "--height")) {
-            if (!v || parse_u32(v, 1, P2G_MAX_DIM, &h)) return die_arg(a, v, "expected 1..16384");
+            if (arg_u32(T, a, v, 1, P2G_MAX_DIM, &h)) return 2;
         } else if (!strcmp(a, "--tile-log2")) {
-            if (!v || parse_u32(v, 0, P2G_MAX_TILE_LOG2, &ts)) return die_arg(a, v, "expected 0..14");
+            if (arg_u32(T, a, v, 0, P2G_MAX_TILE_LOG2, &ts)) return 2;
         } else if (!strcmp(a, "--mode")) {
             if (v && !strcmp(v, "diag")) mode = P2G_MODE_DIAG;
             else if (v && !strcmp(v, "linear")) mode = P2G_MODE_LINEAR;
             else return die_arg(a, v, "expected diag or linear");
         } else if (!strcmp(a, "--scissor")) {
-            char buf[128];
-            if (!v || strlen(v) >= sizeof buf) return die_arg(a, v, "expected X0,Y0,X1,Y1");
-            strcpy(buf, v);
-            char *save = NULL, *tok = strtok_r(buf, ",", &save);
-            for (int k = 0; k < 4; k++) {
-                if (!tok || parse_u32(tok, 0, P2G_MAX_DIM - 1, &sc[k]))
-                    return die_arg(a, v, "expected X0,Y0,X1,Y1, inclusive pixel coordinates 0..16383");
-                tok = strtok_r(NULL, ",", &save);
-            }
-            if (tok) return die_arg(a, v, "expected exactly four numbers");
+            uint32_t k = 0;
+            if (arg_u32_list(T, a, v, 0, P2G_MAX_DIM - 1, sc, 4, &k)) return 2;
+            if (k != 4) return die_arg(a, v, "expected exactly four numbers X0,Y0,X1,Y1 (inclusive pixels 0..16383)");
             have_sc = 1;
         } else {
             fprintf(stderr, "gpupd-p2g: unknown argument '%s'\n", a);

@@ -1,6 +1,9 @@
 /* gpupd-trace: inspect, validate, dump and rebuild GPUpd traces (docs/trace-format.md). */
 #include "trace/trace.h"
 
+#include "common/args.h"
+#include "common/outfile.h"
+
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
@@ -151,6 +154,8 @@ static int cmd_draws(const char *path)
  * compared. This is NOT the golden model (cmodel/gpu); it exists so the converter can be
  * validated on its own. */
 typedef struct { float *z; uint32_t w, h; } cov_depth_t;
+/* Resource bound of the coverage check: depth buffers in use at once (docs/cli.md, limits). */
+#define COV_MAX_DEPTH_BYTES (1024u << 20)
 
 typedef struct { float x, y, z, w; } cv4;
 
@@ -192,18 +197,20 @@ static int64_t cov_draw(const trace_draw_t *d, cov_depth_t *db, uint32_t tw, uin
     const float *c = d->vs_consts;
     int64_t count = 0;
     if (d->n_vs_consts < 4) return -1;
-    int x0 = s->vp_x, y0 = s->vp_y, x1 = s->vp_x + (int)s->vp_w, y1 = s->vp_y + (int)s->vp_h;
-    if (x0 < 0) x0 = 0;
-    if (y0 < 0) y0 = 0;
-    if (x1 > (int)tw) x1 = (int)tw;
-    if (y1 > (int)th) y1 = (int)th;
+    /* 64-bit rectangle arithmetic: viewport/scissor origins may be anywhere in int32 (no overflow) */
+    int64_t X0 = s->vp_x, Y0 = s->vp_y, X1 = (int64_t)s->vp_x + s->vp_w, Y1 = (int64_t)s->vp_y + s->vp_h;
+    if (X0 < 0) X0 = 0;
+    if (Y0 < 0) Y0 = 0;
+    if (X1 > (int64_t)tw) X1 = tw;
+    if (Y1 > (int64_t)th) Y1 = th;
     if (s->scissor_en) {
-        if (x0 < s->sc_x) x0 = s->sc_x;
-        if (y0 < s->sc_y) y0 = s->sc_y;
-        if (x1 > s->sc_x + (int)s->sc_w) x1 = s->sc_x + (int)s->sc_w;
-        if (y1 > s->sc_y + (int)s->sc_h) y1 = s->sc_y + (int)s->sc_h;
+        if (X0 < s->sc_x) X0 = s->sc_x;
+        if (Y0 < s->sc_y) Y0 = s->sc_y;
+        if (X1 > (int64_t)s->sc_x + s->sc_w) X1 = (int64_t)s->sc_x + s->sc_w;
+        if (Y1 > (int64_t)s->sc_y + s->sc_h) Y1 = (int64_t)s->sc_y + s->sc_h;
     }
-    if (x0 >= x1 || y0 >= y1) return 0;
+    if (X0 >= X1 || Y0 >= Y1) return 0;
+    int x0 = (int)X0, y0 = (int)Y0, x1 = (int)X1, y1 = (int)Y1;   /* now within 0..TRACE_MAX_DIM */
     float n = s->depth_near, f = s->depth_far;
     for (uint32_t t = 0; t + 2 < d->n_indices; t += 3) {
         cv4 a[12], b[12];
@@ -237,11 +244,10 @@ static int64_t cov_draw(const trace_draw_t *d, cov_depth_t *db, uint32_t tw, uin
             if (ar == 0) continue;
             float mnx = fminf(tx[0], fminf(tx[1], tx[2])), mxx = fmaxf(tx[0], fmaxf(tx[1], tx[2]));
             float mny = fminf(ty[0], fminf(ty[1], ty[2])), mxy = fmaxf(ty[0], fmaxf(ty[1], ty[2]));
-            int bx0 = (int)floorf(mnx), bx1 = (int)ceilf(mxx), by0 = (int)floorf(mny), by1 = (int)ceilf(mxy);
-            if (bx0 < x0) bx0 = x0;
-            if (by0 < y0) by0 = y0;
-            if (bx1 > x1) bx1 = x1;
-            if (by1 > y1) by1 = y1;
+            /* clamp in float first: a float -> int conversion out of range is undefined (NaN: empty box) */
+            if (!(mnx == mnx && mxx == mxx && mny == mny && mxy == mxy)) continue;
+            int bx0 = (int)fminf(fmaxf(floorf(mnx), (float)x0), (float)x1), bx1 = (int)fmaxf(fminf(ceilf(mxx), (float)x1), (float)x0);
+            int by0 = (int)fminf(fmaxf(floorf(mny), (float)y0), (float)y1), by1 = (int)fmaxf(fminf(ceilf(mxy), (float)y1), (float)y0);
             /* depth plane and polygon offset */
             double dzdx = (((double)tz[1] - tz[0]) * ((double)ty[2] - ty[0]) - ((double)tz[2] - tz[0]) * ((double)ty[1] - ty[0])) / ar;
             double dzdy = (((double)tx[1] - tx[0]) * ((double)tz[2] - tz[0]) - ((double)tx[2] - tx[0]) * ((double)tz[1] - tz[0])) / ar;
@@ -281,15 +287,25 @@ static int cmd_coverage(const char *path, int verbose)
     trace_reader_t *r = open_or_die(path);
     if (!r) return 1;
     cov_depth_t *dbs = calloc(TRACE_MAX_ID + 1, sizeof *dbs);
+    if (!dbs) { trace_reader_close(r); fprintf(stderr, "gpupd-trace: out of memory\n"); return 1; }
     trace_cmd_t cmd = {0};
     trace_error_t err;
     int rc;
-    uint64_t compared = 0, within = 0, exact = 0, skipped = 0;
+    uint64_t compared = 0, within = 0, exact = 0, skipped = 0, depth_bytes = 0;
+    int bad_limit = 0;
     int64_t sum_ours = 0, sum_ref = 0;
     if (verbose) printf("draw\tcall\tprims\tours\tref\tnote\n");
     while ((rc = trace_reader_next(r, &cmd, &err)) == 1) {
         if (cmd.type == TRACE_CMD_SURFACE && cmd.u.surface.kind == TRACE_SURF_DEPTH) {
             cov_depth_t *z = &dbs[cmd.u.surface.id];
+            depth_bytes -= (uint64_t)z->w * z->h * sizeof(float);
+            depth_bytes += (uint64_t)cmd.u.surface.width * cmd.u.surface.height * sizeof(float);
+            if (depth_bytes > COV_MAX_DEPTH_BYTES) {
+                fprintf(stderr, "gpupd-trace: %s: offset %" PRIu64 ": depth buffers of %" PRIu64 " MiB in use, above the "
+                                "coverage check's limit of %u MiB\n", path, cmd.offset, depth_bytes >> 20, COV_MAX_DEPTH_BYTES >> 20);
+                bad_limit = 1;
+                break;
+            }
             free(z->z);
             z->w = cmd.u.surface.width;
             z->h = cmd.u.surface.height;
@@ -301,8 +317,8 @@ static int cmd_coverage(const char *path, int verbose)
             cov_depth_t *z = &dbs[k->depth];
             for (uint32_t y = 0; z->z && y < z->h; y++)
                 for (uint32_t x = 0; x < z->w; x++) {
-                    if (k->scissor_en && ((int)x < k->sc_x || (int)x >= k->sc_x + (int)k->sc_w || (int)y < k->sc_y ||
-                                          (int)y >= k->sc_y + (int)k->sc_h))
+                    if (k->scissor_en && ((int64_t)x < k->sc_x || (int64_t)x >= (int64_t)k->sc_x + k->sc_w ||
+                                          (int64_t)y < k->sc_y || (int64_t)y >= (int64_t)k->sc_y + k->sc_h))
                         continue;
                     z->z[(size_t)y * z->w + x] = k->depth_value;
                 }
@@ -336,6 +352,7 @@ static int cmd_coverage(const char *path, int verbose)
     trace_reader_close(r);
     for (uint32_t i = 0; i <= TRACE_MAX_ID; i++) free(dbs[i].z);
     free(dbs);
+    if (bad_limit) return 1;
     if (rc < 0) { fprintf(stderr, "gpupd-trace: %s: %s\n", path, err.msg); return 1; }
     printf("%s: %" PRIu64 " draws compared with glretrace --ppd: %" PRIu64 " exact, %" PRIu64
            " within 2%% (%.1f%%), %" PRIu64 " not comparable; pixels ours/ref %" PRId64 "/%" PRId64 " (%.4f)\n",
@@ -377,6 +394,17 @@ static int cmd_bench(int argc, char **argv)
     return 0;
 }
 
+static int nargs(const char *cmd, int argc, int lo, int hi)
+{
+    int n = argc - 2;
+    if (n < lo || n > hi) {
+        fprintf(stderr, "gpupd-trace: %s takes %d%s%d argument(s), got %d\n", cmd, lo, hi > lo ? ".." : "", hi > lo ? hi : lo, n);
+        usage();
+        return -1;
+    }
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 3) return usage();
@@ -384,41 +412,49 @@ int main(int argc, char **argv)
     if (!strcmp(c, "info")) return cmd_info(argc - 2, argv + 2, 0);
     if (!strcmp(c, "table")) return cmd_info(argc - 2, argv + 2, 1);
     if (!strcmp(c, "validate")) return cmd_validate(argc - 2, argv + 2);
-    if (!strcmp(c, "draws")) return cmd_draws(argv[2]);
+    if (!strcmp(c, "draws")) return nargs(c, argc, 1, 1) ? 2 : cmd_draws(argv[2]);
     if (!strcmp(c, "bench")) return cmd_bench(argc - 2, argv + 2);
     if (!strcmp(c, "coverage")) {
         int rc = 0;
         for (int i = 2; i < argc; i++) rc |= cmd_coverage(argv[i], 0);
         return rc;
     }
-    if (!strcmp(c, "coverage-draws")) return cmd_coverage(argv[2], 1);
+    if (!strcmp(c, "coverage-draws")) return nargs(c, argc, 1, 1) ? 2 : cmd_coverage(argv[2], 1);
     if (!strcmp(c, "dump")) {
+        if (nargs(c, argc, 1, 2)) return 2;
+        char oerr[600];
+        outf_t of;
+        /* check the output before reading anything; written to a temporary file, renamed on success */
+        if (outf_open(&of, argc > 3 ? argv[3] : "-", 0, oerr, sizeof oerr)) { fprintf(stderr, "gpupd-trace: %s\n", oerr); return 2; }
         trace_reader_t *r = open_or_die(argv[2]);
-        if (!r) return 1;
-        FILE *out = argc > 3 ? fopen(argv[3], "w") : stdout;
-        if (!out) { perror(argv[3]); trace_reader_close(r); return 1; }
-        trace_error_t err;
-        int rc = trace_dump_text(r, out, &err);
+        if (!r) { outf_abort(&of); return 1; }
+        trace_error_t err = {0, ""};
+        int rc = trace_dump_text(r, of.f, &err);
         trace_reader_close(r);
-        if (out != stdout && fclose(out)) rc = -1;
-        if (rc) { fprintf(stderr, "gpupd-trace: %s: %s\n", argv[2], err.msg); return 1; }
+        if (rc) { outf_abort(&of); fprintf(stderr, "gpupd-trace: %s: %s\n", argv[2], err.msg); return 1; }
+        if (outf_commit(&of, oerr, sizeof oerr)) { fprintf(stderr, "gpupd-trace: %s\n", oerr); return 1; }
         return 0;
     }
     if (!strcmp(c, "undump")) {
-        if (argc < 4) return usage();
-        FILE *in = strcmp(argv[2], "-") ? fopen(argv[2], "r") : stdin;
-        if (!in) { perror(argv[2]); return 1; }
-        trace_error_t err;
-        int rc = trace_undump_text(in, argv[3], &err);
-        if (in != stdin) fclose(in);
+        if (nargs(c, argc, 2, 2)) return 2;
+        char ierr[600];
+        if (outf_check(argv[3], ierr, sizeof ierr)) { fprintf(stderr, "gpupd-trace: %s\n", ierr); return 2; }
+        FILE *in = inf_open(argv[2], 0, ierr, sizeof ierr);
+        if (!in) { fprintf(stderr, "gpupd-trace: %s\n", ierr); return 1; }
+        trace_error_t err = {0, ""};
+        int rc = trace_undump_text(in, argv[3], &err);   /* the output appears only if the whole text was valid */
+        if (inf_close(in) && !rc) { fprintf(stderr, "gpupd-trace: %s: read error\n", argv[2]); return 1; }
         if (rc) { fprintf(stderr, "gpupd-trace: %s: %s\n", argv[2], err.msg); return 1; }
         return 0;
     }
     if (!strcmp(c, "synth")) {
-        trace_error_t err;
-        int z = argc > 3 ? atoi(argv[3]) : 6;
-        if (trace_write_synthetic(argv[2], z, &err)) { fprintf(stderr, "gpupd-trace: synth: %s\n", err.msg); return 1; }
+        if (nargs(c, argc, 1, 2)) return 2;
+        trace_error_t err = {0, ""};
+        uint32_t z = 6;
+        if (argc > 3 && arg_u32("gpupd-trace", "synth ZLEVEL", argv[3], 0, 9, &z)) return 2;
+        if (trace_write_synthetic(argv[2], (int)z, &err)) { fprintf(stderr, "gpupd-trace: synth: %s\n", err.msg); return 1; }
         return 0;
     }
+    fprintf(stderr, "gpupd-trace: unknown command '%s'\n", c);
     return usage();
 }

@@ -20,8 +20,10 @@
  * more than TRACE_MAX_CHUNK_RAW per chunk.
  *
  * Ownership: a trace_cmd_t filled by trace_reader_next owns its arrays until trace_cmd_free (or the next
- * trace_reader_next on the same struct, which frees it first). Surfaces and programs are also kept by the
- * reader and can be looked up by id for the rest of the stream (trace_reader_surface/program).
+ * trace_reader_next on the same struct, which frees it first). The reader keeps each surface's METADATA
+ * (id, kind, format, size, flags, label; data NULL, data_len 0: texel data lives only in the SURF command)
+ * and each program for lookups by id for the rest of the stream (trace_reader_surface/program), so its
+ * memory is bounded by the ids in use, not by the texel data of the trace.
  *
  * Conventions the converter follows (the C model relies on them):
  *   - geometry: triangle lists only (strips, fans, quads, polygons converted), positions in object space;
@@ -247,8 +249,8 @@ const trace_info_t *trace_reader_info(const trace_reader_t *r);
 /* Next command: 1 = got one in *cmd, 0 = clean end of trace (TEND checked), -1 = error (err filled).
  * After an error every further call returns -1 with the same error. */
 int trace_reader_next(trace_reader_t *r, trace_cmd_t *cmd, trace_error_t *err);
-/* Latest definition of a surface / program seen so far, or NULL. Valid until the reader is closed or the
- * id is redefined. */
+/* Latest definition of a surface (metadata only: data NULL) / program seen so far, or NULL. Valid until
+ * the reader is closed or the id is redefined. */
 const trace_surface_t *trace_reader_surface(const trace_reader_t *r, uint32_t id);
 const trace_program_t *trace_reader_program(const trace_reader_t *r, uint32_t id);
 uint32_t trace_reader_zlevel(const trace_reader_t *r);   /* compression level recorded in the header */
@@ -257,6 +259,8 @@ void trace_reader_close(trace_reader_t *r);
 /* ---- writer ---- */
 typedef struct trace_writer trace_writer_t;
 /* zlevel 0..9: zlib level for chunks with zflag -1 (auto: compressed when >= 64 bytes and smaller). */
+/* A file writer writes a temporary file next to path, renamed over path only by a successful
+ * trace_writer_close (cmodel/common/outfile.h): a failure never destroys an existing file. */
 trace_writer_t *trace_writer_open_file(const char *path, const trace_info_t *info, int zlevel,
                                        trace_error_t *err);
 trace_writer_t *trace_writer_open_mem(const trace_info_t *info, int zlevel, trace_error_t *err);
@@ -267,7 +271,7 @@ void trace_writer_fill_deps(const trace_writer_t *w, trace_draw_t *d);
 /* Write TEND, flush, close. For a memory writer, *out and *out_len receive the malloc'd bytes (caller frees).
  * Always frees w. 0 ok, -1 error. */
 int trace_writer_close(trace_writer_t *w, uint8_t **out, size_t *out_len, trace_error_t *err);
-/* Abandon without finishing (file is left incomplete). */
+/* Abandon without finishing: the temporary file is removed, an existing file at the path is untouched. */
 void trace_writer_abort(trace_writer_t *w);
 
 /* ---- text dump (lossless) ---- */

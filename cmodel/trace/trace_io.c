@@ -3,6 +3,8 @@
 #include "trace/trace.h"
 #include "trace/trace_internal.h"
 
+#include "common/outfile.h"
+
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
@@ -1061,13 +1063,11 @@ static int keep_copy(trace_reader_t *r, const trace_cmd_t *cmd)
         trace_surface_t *k = calloc(1, sizeof *k);
         if (!k) return -1;
         *k = *s;
+        /* metadata only: the reader never keeps texel data (one chunk in memory at a time) */
         k->data = NULL;
+        k->data_len = 0;
         k->label = xstrdup(s->label);
-        if (s->data_len) {
-            k->data = malloc(s->data_len);
-            if (k->data) memcpy(k->data, s->data, s->data_len);
-        }
-        if (!k->label || (s->data_len && !k->data)) { free_surface(k); return -1; }
+        if (!k->label) { free_surface(k); return -1; }
         if (tr_grow((void **)&r->surf, &r->n_surf, s->id, sizeof *r->surf)) { free_surface(k); return -1; }
         free_surface(r->surf[s->id]);
         r->surf[s->id] = k;
@@ -1153,6 +1153,7 @@ void trace_reader_close(trace_reader_t *r)
 /* ------------------------------------------------------------------ writer */
 struct trace_writer {
     FILE *f;
+    outf_t of;        /* file writer: temporary file renamed into place by trace_writer_close */
     tr_buf_t mem;     /* memory writer output */
     int is_mem;
     int zlevel;
@@ -1245,8 +1246,9 @@ trace_writer_t *trace_writer_open_file(const char *path, const trace_info_t *inf
 {
     trace_writer_t *w = calloc(1, sizeof *w);
     if (!w) { tr_err(err, 0, "out of memory"); return NULL; }
-    w->f = fopen(path, "wb");
-    if (!w->f) { tr_err(err, 0, "cannot create %s: %s", path, strerror(errno)); free(w); return NULL; }
+    char oerr[300];
+    if (outf_open(&w->of, path, 1, oerr, sizeof oerr)) { tr_err(err, 0, "%s", oerr); free(w); return NULL; }
+    w->f = w->of.f;
     return w_open(w, info, zlevel, err);
 }
 
@@ -1326,7 +1328,9 @@ int trace_writer_close(trace_writer_t *w, uint8_t **out, size_t *out_len, trace_
         free(b.p);
     }
     if (w->f) {
-        if (fclose(w->f) && !rc) { tr_err(err, w->pos, "close failed: %s", strerror(errno)); rc = -1; }
+        char oerr[300];
+        if (rc) outf_abort(&w->of);    /* never leave a partial trace behind; an existing file stays */
+        else if (outf_commit(&w->of, oerr, sizeof oerr)) { tr_err(err, w->pos, "%s", oerr); rc = -1; }
         w->f = NULL;
     }
     if (w->is_mem && !rc && out) {
@@ -1344,7 +1348,7 @@ int trace_writer_close(trace_writer_t *w, uint8_t **out, size_t *out_len, trace_
 void trace_writer_abort(trace_writer_t *w)
 {
     if (!w) return;
-    if (w->f) fclose(w->f);
+    if (w->f) outf_abort(&w->of);   /* removes only the temporary file */
     free(w->mem.p);
     tr_validator_free(w->v);
     trace_info_free(&w->info);

@@ -540,7 +540,6 @@ int trace_undump_text(FILE *in, const char *out_path, trace_error_t *err)
 out:
     if (spool) fclose(spool);
     if (w) trace_writer_abort(w);
-    if (rc && out_path) remove(out_path);
     trace_info_free(&info);
     free(t.tok);
     return rc;
