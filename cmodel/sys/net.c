@@ -110,6 +110,26 @@ static uint32_t next_hop(const net_t *n, uint32_t node, uint32_t dst)
     return dst > node ? node + 1 : node - 1;
 }
 
+int net_port_exists(const net_t *n, uint32_t gpu, uint32_t port)
+{
+    if (gpu >= n->n_gpus) return 0;
+    if (n->topo == NET_HUB) return port == 0;
+    return (port == 0 && gpu > 0) || (port == 1 && gpu + 1 < n->n_gpus);
+}
+
+int net_inject_port(net_t *n, uint32_t src, uint32_t port, uint64_t flit)
+{
+    uint32_t dst = flit_dst(flit);
+    if (!net_port_exists(n, src, port)) return -1;
+    uint32_t nb = n->topo == NET_HUB ? n->n_gpus : (port == 0 ? src - 1 : src + 1);
+    if (dst != FLIT_DST_BCAST) {
+        if (dst >= n->n_gpus || dst == src) return -1;
+        if (next_hop(n, src, dst) != nb) return -1;
+    }
+    enqueue(n, n->out_link[src * n->n_nodes + nb], flit);
+    return 0;
+}
+
 int net_inject(net_t *n, uint32_t src, uint64_t flit)
 {
     uint32_t dst = flit_dst(flit);
@@ -142,8 +162,10 @@ static void arrive(net_t *n, uint32_t node, const net_link_t *link, uint64_t fli
         }
         return;
     }
+    uint32_t port = n->topo == NET_LINE && link->from > node ? 1 : 0;
     if (dst == FLIT_DST_BCAST) {
-        n->deliver(n->user, node, flit);
+        if (n->deliver_port) n->deliver_port(n->user, node, port, flit);
+        else n->deliver(n->user, node, flit);
         if (n->topo == NET_LINE) {     /* keep travelling away from where it came */
             if (link->from < node && node + 1 < n->n_gpus) enqueue(n, n->out_link[node * n->n_nodes + node + 1], flit);
             if (link->from > node && node > 0) enqueue(n, n->out_link[node * n->n_nodes + node - 1], flit);
@@ -151,7 +173,8 @@ static void arrive(net_t *n, uint32_t node, const net_link_t *link, uint64_t fli
         return;
     }
     if (dst == node) {
-        n->deliver(n->user, node, flit);
+        if (n->deliver_port) n->deliver_port(n->user, node, port, flit);
+        else n->deliver(n->user, node, flit);
         return;
     }
     enqueue(n, n->out_link[node * n->n_nodes + next_hop(n, node, dst)], flit);
@@ -251,12 +274,13 @@ void net_step(net_t *n)
         net_link_t *l = &n->links[i];
         l->credit = credit_add(l->credit, n->link_bw, 1);
         if (!l->outq.count || l->credit < NET_FLIT_MB) continue;
+        if (n->link_stall && n->link_stall(n->hook_user, i, n->step)) continue;   /* injected stall (cosim) */
         l->busy_steps++;
         while (l->outq.count && l->credit >= NET_FLIT_MB) {
             uint64_t f = fifo_front(&l->outq);
             fifo_pop(&l->outq);
             fifo_push(&l->wire, f);
-            fifo_push(&l->wire_t, n->step + n->latency);
+            fifo_push(&l->wire_t, n->step + n->latency + (n->link_jitter ? n->link_jitter(n->hook_user, i, n->step) : 0));
             l->credit -= NET_FLIT_MB;
             if (flit_type(f) == FLIT_TYPE_PRIM) l->flits_prim++;
             else l->flits_last++;

@@ -46,6 +46,9 @@ typedef struct {
 } net_link_t;
 
 typedef void (*net_deliver_fn)(void *user, uint32_t gpu, uint64_t flit);
+/* Delivery with the input port the flit arrived on at GPU `gpu` (line: 0 = from the left neighbour, 1 = from
+ * the right one; hub: 0). The RTL PE has one RX port per link (docs/system-cosim.md). */
+typedef void (*net_deliver_port_fn)(void *user, uint32_t gpu, uint32_t port, uint64_t flit);
 
 typedef struct {
     net_topo_t topo;
@@ -65,6 +68,15 @@ typedef struct {
     uint64_t hub_credit;
     uint64_t hub_busy_steps;    /* steps in which the switch moved at least one flit */
     uint64_t hub_flits;         /* flits the switch moved */
+    /* Optional (NULL: unused). deliver_port, when set, is called instead of deliver. The link hooks inject
+     * stalls and jitter (system co-simulation, seeded and replayable): link_stall nonzero -> link `link` puts
+     * no flit on its wire in step `step`; link_jitter -> extra steps of latency for the flit it puts on the
+     * wire in that step (FIFO order is kept: a flit never overtakes the one ahead of it). Both are called
+     * only for links with a flit waiting in their output FIFO. */
+    net_deliver_port_fn deliver_port;
+    int (*link_stall)(void *user, uint32_t link, uint64_t step);
+    uint32_t (*link_jitter)(void *user, uint32_t link, uint64_t step);
+    void *hook_user;
 } net_t;
 
 #define NET_FLIT_MB 8000u       /* one 64-bit flit in milli-bytes */
@@ -76,6 +88,13 @@ int net_topo_parse(const char *s, net_topo_t *t);
 
 /* Inject a flit at GPU src's output port(s). Returns 0, or -1 on a bad destination. */
 int net_inject(net_t *n, uint32_t src, uint64_t flit);
+/* Inject a flit on one output port of GPU src (line: 0 = towards GPU src-1, 1 = towards GPU src+1; hub: 0).
+ * A broadcast goes out on that port only (a PE that drives its ports itself sends LAST on each port). The
+ * flit is routed onwards as net_inject would. Returns 0, or -1 if the port does not exist or the
+ * destination is not reachable through it. */
+int net_inject_port(net_t *n, uint32_t src, uint32_t port, uint64_t flit);
+/* 1 if GPU gpu has output/input port `port` (line: 0 needs a left neighbour, 1 a right one; hub: port 0). */
+int net_port_exists(const net_t *n, uint32_t gpu, uint32_t port);
 /* Advance one step. */
 void net_step(net_t *n);
 static inline int net_idle(const net_t *n) { return n->in_flight == 0; }

@@ -482,6 +482,7 @@ static int run_segment_gpupd(sys_t *s, uint32_t i0, uint32_t i1)
               sys_scheme_name(cfg->scheme), N, net_topo_name(cfg->topo), pr.report);
         goto out;
     }
+    if (cfg->pe_tap) cfg->pe_tap(cfg->pe_tap_user, s->frame, &in, &pr);
     s->res->exchange_steps += pr.steps;
     s->res->fault_fired += pr.fault_fired;
     for (uint32_t g = 0; g < N; g++) {

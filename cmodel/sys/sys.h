@@ -109,6 +109,12 @@ typedef struct {
     void (*p2g_tap)(void *user, uint32_t gpu, uint32_t cmd, const p2g_config_t *cfg, const p2g_prim_t *in,
                     uint64_t mask);
     void *p2g_tap_user;
+    /* Optional observer of every completed CD phase (gpupd schemes): called once per segment after pe_run
+     * succeeded and its checks passed, with the exchange's input (the P2G results per batch and GPU, in CP
+     * order: the same records, in the same order, that p2g_tap saw just before) and its result (the golden
+     * receive lists). Used by the system co-simulation (sim/system, cmodel/sys/cdsys.h). NULL: none. */
+    void (*pe_tap)(void *user, uint32_t frame, const pe_input_t *in, const pe_result_t *res);
+    void *pe_tap_user;
 } sys_config_t;
 
 #define SYS_MEM_LIMIT_MB_DEFAULT 4096u

@@ -1,0 +1,627 @@
+/* CD system of cycle models: N x (P2G -> PE) over the link model. See cdsys.h and docs/system-cosim.md. */
+#include "sys/cdsys.h"
+
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sys/cdsys_peref.h"
+#include "sys/flit.h"
+
+#define ADQ 4   /* adapter FIFO between P2G and PE */
+
+cdsys_params_t cdsys_params_default(uint32_t n_gpus, net_topo_t topo)
+{
+    cdsys_params_t p;
+    memset(&p, 0, sizeof p);
+    p.n_gpus = n_gpus;
+    p.topo = topo;
+    p.latency = 4;
+    p.hub_rate = 2;
+    p.max_gpus = n_gpus <= 16 ? 16 : 64;
+    p.p2g_rows = n_gpus <= 16 ? 2 : 4;
+    p.tag_bits = 16;
+    p.seed = 1;
+    return p;
+}
+
+/* ------------------------------------------------------------------ default units: C cycle models */
+typedef struct {
+    p2g_hw_t *p2g;
+    peref_t *pe;
+    uint32_t n;
+} models_t;
+
+static int m_p2g_comb(void *c, uint32_t g, uint64_t cy, const p2g_hw_in_t *in, p2g_hw_out_t *out)
+{
+    (void)cy;
+    p2g_hw_comb(&((models_t *)c)->p2g[g], in, out);
+    return 0;
+}
+static int m_p2g_clock(void *c, uint32_t g, uint64_t cy, const p2g_hw_in_t *in)
+{
+    (void)cy;
+    p2g_hw_clock(&((models_t *)c)->p2g[g], in);
+    return 0;
+}
+static int m_pe_comb(void *c, uint32_t g, uint64_t cy, const cdsys_pe_in_t *in, cdsys_pe_out_t *out)
+{
+    (void)cy;
+    peref_comb(&((models_t *)c)->pe[g], in, out);
+    return 0;
+}
+static int m_pe_clock(void *c, uint32_t g, uint64_t cy, const cdsys_pe_in_t *in)
+{
+    (void)cy;
+    models_t *m = c;
+    peref_clock(&m->pe[g], in);
+    return m->pe[g].err ? -1 : 0;
+}
+static const char *m_report(void *c)
+{
+    (void)c;
+    return "reference PE: internal error (flit for a batch outside its window, or out of memory)";
+}
+
+/* ------------------------------------------------------------------ harness state */
+typedef struct {
+    uint64_t *buf;
+    size_t head, n, cap;
+} q64_t;
+
+static int q_push(q64_t *q, uint64_t v)
+{
+    if (q->n == q->cap) {
+        size_t nc = q->cap ? 2 * q->cap : 16;
+        uint64_t *nb = malloc(nc * sizeof *nb);
+        if (!nb) return -1;
+        for (size_t i = 0; i < q->n; i++) nb[i] = q->buf[(q->head + i) % q->cap];
+        free(q->buf);
+        q->buf = nb;
+        q->cap = nc;
+        q->head = 0;
+    }
+    q->buf[(q->head + q->n) % q->cap] = v;
+    q->n++;
+    return 0;
+}
+
+typedef struct {
+    int end;
+    uint32_t tag, prim;
+    uint64_t mask;
+} ad_ent_t;
+
+typedef struct {
+    /* feeder */
+    uint32_t fb, fi;
+    int f_started;
+    uint64_t f_start;
+    int have_cfg, want_cfg;
+    uint32_t cur_cfg;
+    p2g_hw_in_t pin;
+    p2g_hw_out_t pout;
+    /* adapter */
+    ad_ent_t ad[ADQ];
+    uint32_t ad_head, ad_n, ab, a_cnt;
+    /* RX buffers */
+    q64_t rx[2];
+    cdsys_pe_in_t ein;
+    cdsys_pe_out_t eout;
+    /* collector */
+    uint32_t ob;
+    uint32_t opos;
+    uint64_t tx_flits, tx_prim, rx_prim, rx_last;
+} gpu_t;
+
+typedef struct {
+    const cdsys_params_t *p;
+    const cdsys_work_t *w;
+    cdsys_result_t *res;
+    net_t *net;
+    gpu_t *g;
+    uint64_t cycle;
+    uint64_t s0;            /* net step before cycle 0 */
+    int failed;
+    uint64_t last_progress;
+    size_t *recv_cap;
+} sim_t;
+
+static void failf(sim_t *s, int gpu, int64_t b, int64_t prim, const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+static void failf(sim_t *s, int gpu, int64_t b, int64_t prim, const char *fmt, ...)
+{
+    if (s->failed) return;
+    s->failed = 1;
+    s->res->fail_gpu = gpu;
+    s->res->fail_batch = b;
+    s->res->fail_prim = prim;
+    s->res->fail_cycle = s->cycle;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(s->res->report, sizeof s->res->report, fmt, ap);
+    va_end(ap);
+}
+
+/* stall draws: a pure function of (seed, kind, unit, port, cycle) */
+static uint64_t mix(uint64_t z)
+{
+    z += 0x9e3779b97f4a7c15ull;
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+static uint32_t draw(uint64_t seed, uint32_t kind, uint32_t unit, uint64_t cycle)
+{
+    return (uint32_t)(mix(seed ^ mix(((uint64_t)kind << 56) ^ ((uint64_t)unit << 40) ^ cycle)) % 1000);
+}
+static int stall(const sim_t *s, uint32_t pm, uint32_t kind, uint32_t unit)
+{
+    return pm && draw(s->p->seed, kind, unit, s->cycle) < pm;
+}
+
+static int h_link_stall(void *u, uint32_t link, uint64_t step)
+{
+    const sim_t *s = u;
+    return draw(s->p->seed, 7, link, step) < s->p->link_stall_pm;
+}
+static uint32_t h_link_jitter(void *u, uint32_t link, uint64_t step)
+{
+    const sim_t *s = u;
+    return (uint32_t)(mix(s->p->seed ^ mix((8ull << 56) ^ ((uint64_t)link << 40) ^ step)) % (s->p->link_jitter + 1));
+}
+
+static void deliver_port(void *u, uint32_t gpu, uint32_t port, uint64_t flit)
+{
+    sim_t *s = u;
+    if (q_push(&s->g[gpu].rx[port & 1], flit)) failf(s, (int)gpu, -1, -1, "out of memory");
+    if (flit_type(flit) == FLIT_TYPE_PRIM) s->g[gpu].rx_prim++;
+    else s->g[gpu].rx_last++;
+    s->last_progress = s->cycle;
+}
+
+static size_t slot(const sim_t *s, uint32_t b, uint32_t g) { return (size_t)b * s->p->n_gpus + g; }
+
+static int cd_done_count(const sim_t *s, uint32_t g) { return (int)s->g[g].ob; }
+
+/* may CP of batch b start at GPU g? */
+static int cp_may_start(const sim_t *s, uint32_t g, uint32_t b)
+{
+    if (b == 0) return 1;
+    int bar = s->w->barrier && s->w->barrier[b];
+    int64_t need = (int64_t)b - (s->p->runahead && !bar ? 2 : 1);   /* CD of batch `need` must be complete */
+    return need < 0 || cd_done_count(s, g) > need;
+}
+
+static int push_recv(sim_t *s, size_t sl, uint32_t v)
+{
+    cdsys_result_t *r = s->res;
+    if (r->recv_n[sl] == s->recv_cap[sl]) {
+        size_t nc = s->recv_cap[sl] ? 2 * s->recv_cap[sl] : 32;
+        uint32_t *nv = realloc(r->recv[sl], nc * sizeof *nv);
+        if (!nv) return -1;
+        r->recv[sl] = nv;
+        s->recv_cap[sl] = nc;
+    }
+    r->recv[sl][r->recv_n[sl]++] = v;
+    return 0;
+}
+
+/* feeder: start chunks, choose this cycle's P2G input */
+static void feed(sim_t *s, uint32_t gi)
+{
+    gpu_t *g = &s->g[gi];
+    const cdsys_work_t *w = s->w;
+    uint32_t N = s->p->n_gpus, B = w->n_batches;
+    for (;;) {
+        if (g->fb >= B) break;
+        if (!g->f_started) {
+            if (!cp_may_start(s, gi, g->fb)) break;
+            g->f_started = 1;
+            g->f_start = s->cycle;
+            s->res->cp_start[slot(s, g->fb, gi)] = s->cycle;
+        }
+        if (g->fi < w->counts[slot(s, g->fb, gi)]) break;
+        g->fb++;            /* chunk fully fed */
+        g->fi = 0;
+        g->f_started = 0;
+    }
+    g->pin.in_valid = 0;
+    g->want_cfg = 0;
+    if (g->fb < B && g->f_started) {
+        const cdsys_prim_t *pr = &w->prims[slot(s, g->fb, gi)][g->fi];
+        if (!g->have_cfg || pr->cfg != g->cur_cfg) {
+            g->want_cfg = 1;
+        } else if (s->cycle >= g->f_start + pr->ready && !stall(s, s->p->in_gap_pm, 1, gi)) {
+            g->pin.in_valid = 1;
+            g->pin.in = pr->p;
+            g->pin.in.tag = g->fb & 0xffff;
+        }
+    }
+    g->pin.out_ready = g->ad_n + 2 <= ADQ;
+    (void)N;
+}
+
+static void ad_push(gpu_t *g, int end, uint32_t tag, uint32_t prim, uint64_t mask)
+{
+    ad_ent_t *e = &g->ad[(g->ad_head + g->ad_n) % ADQ];
+    e->end = end;
+    e->tag = tag;
+    e->prim = prim;
+    e->mask = mask;
+    g->ad_n++;
+}
+
+/* END beats for chunks whose primitives have all left the P2G */
+static void ad_ends(sim_t *s, uint32_t gi)
+{
+    gpu_t *g = &s->g[gi];
+    while (g->ad_n < ADQ && g->ab < s->w->n_batches && (g->ab < g->fb || (g->ab == g->fb && g->f_started)) &&
+           g->a_cnt == s->w->counts[slot(s, g->ab, gi)]) {
+        ad_push(g, 1, g->ab & 0xffff, g->a_cnt, 0);
+        g->ab++;
+        g->a_cnt = 0;
+    }
+}
+
+static void pe_inputs(sim_t *s, uint32_t gi)
+{
+    gpu_t *g = &s->g[gi];
+    cdsys_pe_in_t *e = &g->ein;
+    memset(e, 0, sizeof *e);
+    if (g->ad_n) {
+        const ad_ent_t *a = &g->ad[g->ad_head];
+        e->in_valid = 1;
+        e->in_end = a->end;
+        e->in_tag = a->tag;
+        e->in_prim = a->prim;
+        e->in_mask = a->mask;
+    }
+    for (uint32_t k = 0; k < 2; k++) {
+        e->tx_ready[k] = !stall(s, s->p->tx_stall_pm, 2, gi * 2 + k);
+        if (g->rx[k].n && !stall(s, s->p->rx_stall_pm, 3, gi * 2 + k)) {
+            e->rx_valid[k] = 1;
+            e->rx_flit[k] = g->rx[k].buf[g->rx[k].head];
+        }
+    }
+    e->out_ready = !stall(s, s->p->out_stall_pm, 4, gi);
+}
+
+/* the handshakes of this cycle */
+static void transfers(sim_t *s, uint32_t gi)
+{
+    gpu_t *g = &s->g[gi];
+    const cdsys_work_t *w = s->w;
+    const p2g_hw_out_t *po = &g->pout;
+    cdsys_pe_out_t *eo = &g->eout;
+    cdsys_pe_in_t *ei = &g->ein;
+    uint32_t N = s->p->n_gpus;
+    if (g->pin.in_valid && po->in_ready) {
+        g->fi++;
+        s->last_progress = s->cycle;
+    }
+    if (po->out_valid && g->pin.out_ready) {
+        s->last_progress = s->cycle;
+        if (g->ab >= w->n_batches || g->a_cnt >= w->counts[slot(s, g->ab, gi)]) {
+            failf(s, (int)gi, g->ab, po->out_prim_id, "GPU %u: the P2G unit output primitive %u (tag %u) that no chunk expects "
+                  "(batch %u, %u of its primitives already out)", gi, po->out_prim_id, po->out_tag, g->ab, g->a_cnt);
+            return;
+        }
+        const cdsys_prim_t *pr = &w->prims[slot(s, g->ab, gi)][g->a_cnt];
+        if (po->out_prim_id != pr->p.prim_id || po->out_tag != (g->ab & 0xffff) || po->out_mask != pr->mask) {
+            failf(s, (int)gi, g->ab, pr->p.prim_id, "GPU %u batch %u: P2G unit output #%u is primitive %u tag %u mask 0x%" PRIx64
+                  "; the golden model has primitive %u tag %u mask 0x%" PRIx64, gi, g->ab, g->a_cnt, po->out_prim_id,
+                  po->out_tag, po->out_mask, pr->p.prim_id, g->ab & 0xffff, pr->mask);
+            return;
+        }
+        s->res->p2g_masks_checked++;
+        ad_push(g, 0, po->out_tag, po->out_prim_id, po->out_mask);
+        g->a_cnt++;
+    }
+    if (ei->in_valid && eo->in_ready) {
+        g->ad_head = (g->ad_head + 1) % ADQ;
+        g->ad_n--;
+        s->last_progress = s->cycle;
+    }
+    for (uint32_t k = 0; k < 2; k++) {
+        if (eo->tx_valid[k] && ei->tx_ready[k]) {
+            if (net_inject_port(s->net, gi, k, eo->tx_flit[k])) {
+                failf(s, (int)gi, flit_tag(eo->tx_flit[k]), -1, "GPU %u: PE sent flit 0x%016" PRIx64 " on port %u, which "
+                      "cannot carry it (no such port, or the destination is on the other side)", gi, eo->tx_flit[k], k);
+                return;
+            }
+            g->tx_flits++;
+            g->tx_prim += flit_type(eo->tx_flit[k]) == FLIT_TYPE_PRIM;
+            s->last_progress = s->cycle;
+        }
+        if (ei->rx_valid[k] && eo->rx_ready[k]) {
+            q64_t *q = &g->rx[k];
+            q->head = (q->head + 1) % q->cap;
+            q->n--;
+            s->last_progress = s->cycle;
+        }
+    }
+    if (eo->out_valid && ei->out_ready) {
+        s->last_progress = s->cycle;
+        uint32_t b = g->ob;
+        if (b >= w->n_batches) {
+            failf(s, (int)gi, b, eo->out_eob ? -1 : (int64_t)eo->out_prim, "GPU %u: PE output %s (tag %u) after the last batch",
+                  gi, eo->out_eob ? "end-of-batch" : "a primitive", eo->out_tag);
+            return;
+        }
+        size_t sl = slot(s, b, gi);
+        uint32_t tmask = s->p->tag_bits >= 32 ? 0xffffffffu : (1u << s->p->tag_bits) - 1;
+        if ((eo->out_tag & tmask) != (b & tmask)) {
+            failf(s, (int)gi, b, eo->out_eob ? -1 : (int64_t)eo->out_prim, "GPU %u: PE output tag %u while batch %u is being "
+                  "output (%s)", gi, eo->out_tag, b, eo->out_eob ? "end-of-batch" : "primitive");
+            return;
+        }
+        if (eo->out_eob) {
+            if (w->golden && g->opos != w->golden_n[sl]) {
+                failf(s, (int)gi, b, g->opos < w->golden_n[sl] ? (int64_t)w->golden[sl][g->opos] : -1,
+                      "GPU %u batch %u: end of batch after %u primitives; the golden model has %u (first missing: primitive %u)",
+                      gi, b, g->opos, w->golden_n[sl], g->opos < w->golden_n[sl] ? w->golden[sl][g->opos] : 0);
+                return;
+            }
+            s->res->cd_done[sl] = s->cycle;
+            g->ob++;
+            g->opos = 0;
+        } else {
+            if (w->golden && (g->opos >= w->golden_n[sl] || w->golden[sl][g->opos] != eo->out_prim)) {
+                if (g->opos >= w->golden_n[sl])
+                    failf(s, (int)gi, b, eo->out_prim, "GPU %u batch %u position %u: PE output primitive %u; the golden model's "
+                          "list has only %u primitives (extra or duplicated)", gi, b, g->opos, eo->out_prim, w->golden_n[sl]);
+                else
+                    failf(s, (int)gi, b, eo->out_prim, "GPU %u batch %u position %u: PE output primitive %u; the golden model "
+                          "has primitive %u", gi, b, g->opos, eo->out_prim, w->golden[sl][g->opos]);
+                return;
+            }
+            if (push_recv(s, sl, eo->out_prim)) { failf(s, (int)gi, b, -1, "out of memory"); return; }
+            g->opos++;
+        }
+    }
+    (void)N;
+}
+
+/* SPEC 4.2 invariant from the masks of the workload, independent of the golden lists */
+static void check_invariant(sim_t *s)
+{
+    const cdsys_work_t *w = s->w;
+    uint32_t N = s->p->n_gpus;
+    for (uint32_t b = 0; b < w->n_batches && !s->failed; b++)
+        for (uint32_t k = 0; k < N && !s->failed; k++) {
+            size_t sl = slot(s, b, k), pos = 0;
+            const uint32_t *l = s->res->recv[sl];
+            uint32_t n = s->res->recv_n[sl];
+            for (uint32_t j = 0; j < N && !s->failed; j++) {
+                const cdsys_prim_t *e = w->prims[slot(s, b, j)];
+                for (uint32_t i = 0; i < w->counts[slot(s, b, j)]; i++) {
+                    if (!(e[i].mask >> k & 1)) continue;
+                    if (pos >= n || l[pos] != e[i].p.prim_id) {
+                        failf(s, (int)k, b, e[i].p.prim_id, "SPEC 4.2 invariant violated: GPU %u batch %u position %zu: expected "
+                              "primitive %u (chunk of GPU %u), got %s%u", k, b, pos, e[i].p.prim_id, j,
+                              pos >= n ? "nothing: list ends at " : "", pos >= n ? n : l[pos]);
+                        break;
+                    }
+                    pos++;
+                    s->res->prims_compared++;
+                }
+            }
+            if (!s->failed && pos != n)
+                failf(s, (int)k, b, l[pos], "SPEC 4.2 invariant violated: GPU %u batch %u received %u primitives, expected %zu "
+                      "(extra primitive %u at position %zu)", k, b, n, pos, l[pos], pos);
+        }
+}
+
+static int gpu_quiet(const sim_t *s, uint32_t gi)
+{
+    const gpu_t *g = &s->g[gi];
+    return !g->pin.in_valid && !g->want_cfg && !g->pout.busy && !g->pout.out_valid && !g->ad_n && !g->rx[0].n &&
+           !g->rx[1].n && g->eout.quiet && !g->eout.out_valid && !g->eout.tx_valid[0] && !g->eout.tx_valid[1];
+}
+
+/* next cycle at which a feeder has a primitive ready (UINT64_MAX: none waiting on time) */
+static uint64_t next_ready(const sim_t *s)
+{
+    uint64_t best = UINT64_MAX;
+    for (uint32_t gi = 0; gi < s->p->n_gpus; gi++) {
+        const gpu_t *g = &s->g[gi];
+        if (g->fb >= s->w->n_batches || !g->f_started) continue;
+        uint64_t t = g->f_start + s->w->prims[slot(s, g->fb, gi)][g->fi].ready;
+        if (t < best) best = t;
+    }
+    return best;
+}
+
+void cdsys_result_free(cdsys_result_t *r)
+{
+    if (r->recv)
+        for (size_t i = 0; i < (size_t)r->n_batches * r->n_gpus; i++) free(r->recv[i]);
+    free(r->recv);
+    free(r->recv_n);
+    free(r->cd_done);
+    free(r->cp_start);
+    free(r->links);
+    memset(r, 0, sizeof *r);
+}
+
+int cdsys_run(const cdsys_params_t *p, const cdsys_work_t *w, cdsys_result_t *res)
+{
+    uint32_t N = p->n_gpus, B = w->n_batches;
+    memset(res, 0, sizeof *res);
+    res->fail_gpu = -1;
+    res->fail_batch = res->fail_prim = -1;
+    res->n_gpus = N;
+    res->n_batches = B;
+    if (N == 0 || N > 64 || N != w->n_gpus || N > p->max_gpus) {
+        snprintf(res->report, sizeof res->report, "cdsys: bad configuration (%u GPUs, workload %u, MAX_GPUS %u)", N,
+                 w->n_gpus, p->max_gpus);
+        return -1;
+    }
+    size_t slots = (size_t)B * N;
+    sim_t S;
+    memset(&S, 0, sizeof S);
+    sim_t *s = &S;
+    s->p = p;
+    s->w = w;
+    s->res = res;
+    net_t own_net;
+    int own = !p->net;
+    models_t M;
+    memset(&M, 0, sizeof M);
+    cdsys_units_t mu = {&M, m_p2g_comb, m_p2g_clock, m_pe_comb, m_pe_clock, NULL, m_report};
+    const cdsys_units_t *u = p->units ? p->units : &mu;
+    int rc = -1;
+    res->recv = calloc(slots ? slots : 1, sizeof *res->recv);
+    res->recv_n = calloc(slots ? slots : 1, sizeof *res->recv_n);
+    res->cd_done = calloc(slots ? slots : 1, sizeof *res->cd_done);
+    res->cp_start = calloc(slots ? slots : 1, sizeof *res->cp_start);
+    s->recv_cap = calloc(slots ? slots : 1, sizeof *s->recv_cap);
+    s->g = calloc(N, sizeof *s->g);
+    if (own) {
+        if (net_init(&own_net, p->topo, N, p->latency ? p->latency : 1, NULL, NULL)) {
+            snprintf(res->report, sizeof res->report, "cdsys: bad network configuration");
+            goto out_nonet;
+        }
+        own_net.hub_rate = p->hub_rate ? p->hub_rate : 2;
+        s->net = &own_net;
+    } else {
+        s->net = p->net;
+    }
+    if (!res->recv || !res->recv_n || !res->cd_done || !res->cp_start || !s->recv_cap || !s->g) {
+        snprintf(res->report, sizeof res->report, "cdsys: out of memory");
+        goto out;
+    }
+    if (!p->units) {
+        M.n = N;
+        M.p2g = calloc(N, sizeof *M.p2g);
+        M.pe = calloc(N, sizeof *M.pe);
+        if (!M.p2g || !M.pe) { snprintf(res->report, sizeof res->report, "cdsys: out of memory"); goto out; }
+        p2g_hw_params_t pp = {p->max_gpus, p->p2g_rows, p->tag_bits};
+        for (uint32_t g = 0; g < N; g++) {
+            p2g_hw_init(&M.p2g[g], pp);
+            peref_init(&M.pe[g], N, g, p->topo);
+        }
+    }
+    net_t *net = s->net;
+    uint64_t nlinks0[2 * 65][2];
+    for (uint32_t i = 0; i < net->n_links; i++) {
+        nlinks0[i][0] = net->links[i].flits_prim;
+        nlinks0[i][1] = net->links[i].flits_last;
+    }
+    net->deliver_port = deliver_port;
+    net->user = s;
+    net->hook_user = s;
+    net->link_stall = p->link_stall_pm ? h_link_stall : NULL;
+    net->link_jitter = p->link_jitter ? h_link_jitter : NULL;
+    s->s0 = net->step;
+    for (uint32_t g = 0; g < N; g++) s->g[g].pin.cfg = p2g_config_default(N, 1, 1);
+    uint64_t limit = 200000 + 64ull * (net->latency + p->link_jitter + 4);
+    for (s->cycle = 0;; s->cycle++) {
+        /* inputs and combinational outputs */
+        for (uint32_t g = 0; g < N; g++) feed(s, g);
+        for (uint32_t g = 0; g < N && !s->failed; g++)
+            if (u->p2g_comb(u->ctx, g, s->cycle, &s->g[g].pin, &s->g[g].pout)) failf(s, (int)g, -1, -1, "%s", u->report(u->ctx));
+        for (uint32_t g = 0; g < N; g++) {
+            ad_ends(s, g);
+            pe_inputs(s, g);
+        }
+        for (uint32_t g = 0; g < N && !s->failed; g++)
+            if (u->pe_comb(u->ctx, g, s->cycle, &s->g[g].ein, &s->g[g].eout)) failf(s, (int)g, -1, -1, "%s", u->report(u->ctx));
+        if (s->failed) break;
+        /* done? */
+        int done = net_idle(net);
+        for (uint32_t g = 0; g < N && done; g++) done = s->g[g].ob >= B && gpu_quiet(s, g);
+        if (done) break;
+        /* idle skip: nothing can happen on this edge; jump to the next event */
+        if (p->skip_idle) {
+            int quiet = 1;
+            for (uint32_t g = 0; g < N && quiet; g++) quiet = gpu_quiet(s, g);
+            uint64_t ne = net_next_event(net);
+            uint64_t nc = ne == UINT64_MAX ? UINT64_MAX : ne - s->s0 - 1;     /* cycle whose net step is ne */
+            uint64_t nr = next_ready(s);
+            if (nr < nc) nc = nr;
+            if (quiet && nc != UINT64_MAX && nc > s->cycle + 1) {
+                s->cycle = nc;
+                net_skip_to(net, s->s0 + nc + 1);
+                s->last_progress = s->cycle;
+                s->cycle--;
+                continue;
+            }
+        }
+        res->stepped++;
+        for (uint32_t g = 0; g < N && !s->failed; g++) transfers(s, g);
+        if (s->failed) break;
+        for (uint32_t g = 0; g < N && !s->failed; g++) {
+            if (u->p2g_clock(u->ctx, g, s->cycle, &s->g[g].pin)) failf(s, (int)g, -1, -1, "%s", u->report(u->ctx));
+            else if (u->pe_clock(u->ctx, g, s->cycle, &s->g[g].ein)) failf(s, (int)g, -1, -1, "%s", u->report(u->ctx));
+        }
+        for (uint32_t g = 0; g < N; g++) {
+            gpu_t *gg = &s->g[g];
+            /* a configuration change is applied once the P2G is empty (quasi-static configuration rule) */
+            if (gg->want_cfg && !gg->pout.busy && !gg->pout.out_valid) {
+                const cdsys_prim_t *pr = &w->prims[slot(s, gg->fb, g)][gg->fi];
+                gg->pin.cfg = w->cfgs[pr->cfg];
+                gg->cur_cfg = pr->cfg;
+                gg->have_cfg = 1;
+            }
+        }
+        if (u->cycle_done && !s->failed && u->cycle_done(u->ctx, s->cycle)) failf(s, -1, -1, -1, "%s", u->report(u->ctx));
+        if (s->failed) break;
+        net_step(net);
+        if (s->failed) break;
+        uint64_t lim = p->max_cycles ? p->max_cycles : limit;
+        if (s->cycle - s->last_progress > lim || (p->max_cycles && s->cycle > p->max_cycles)) {
+            char buf[400];
+            int o = 0;
+            for (uint32_t g = 0; g < N && o < (int)sizeof buf - 40; g++)
+                o += snprintf(buf + o, sizeof buf - (size_t)o, " g%u:fed b%u out b%u", g, s->g[g].fb, s->g[g].ob);
+            failf(s, -1, -1, -1, "deadlock: no progress for %" PRIu64 " cycles at cycle %" PRIu64 " (per GPU:%s)",
+                  s->cycle - s->last_progress, s->cycle, buf);
+            break;
+        }
+    }
+    res->cycles = s->cycle;
+    if (!s->failed) check_invariant(s);
+    if (!s->failed && !net_idle(net)) failf(s, -1, -1, -1, "network not empty at the end: %" PRIu64 " flits", net->in_flight);
+    if (!s->failed) {
+        /* packet accounting: PRIM flits sent == delivered; every GPU got N-1 LAST markers per batch */
+        uint64_t tx = 0, rx = 0;
+        for (uint32_t g = 0; g < N; g++) { tx += s->g[g].tx_prim; rx += s->g[g].rx_prim; }
+        if (tx != rx) failf(s, -1, -1, -1, "packet accounting: %" PRIu64 " PRIM flits sent, %" PRIu64 " delivered", tx, rx);
+        for (uint32_t g = 0; g < N && !s->failed; g++)
+            if (s->g[g].rx_last != (uint64_t)(N - 1) * B)
+                failf(s, (int)g, -1, -1, "packet accounting: GPU %u received %" PRIu64 " LAST markers, expected %" PRIu64, g,
+                      s->g[g].rx_last, (uint64_t)(N - 1) * B);
+    }
+    res->n_links = net->n_links;
+    res->links = calloc(net->n_links ? net->n_links : 1, sizeof *res->links);
+    if (res->links)
+        for (uint32_t i = 0; i < net->n_links; i++) {
+            res->links[i].from = net->links[i].from;
+            res->links[i].to = net->links[i].to;
+            res->links[i].prim_flits = net->links[i].flits_prim - nlinks0[i][0];
+            res->links[i].last_flits = net->links[i].flits_last - nlinks0[i][1];
+        }
+    rc = s->failed ? -1 : 0;
+out:
+    s->net->deliver_port = NULL;
+    s->net->link_stall = NULL;
+    s->net->link_jitter = NULL;
+    s->net->user = s->net->hook_user = NULL;
+    if (own) net_free(&own_net);
+out_nonet:
+    if (s->g)
+        for (uint32_t g = 0; g < N; g++) {
+            free(s->g[g].rx[0].buf);
+            free(s->g[g].rx[1].buf);
+        }
+    free(s->g);
+    free(s->recv_cap);
+    if (M.pe)
+        for (uint32_t g = 0; g < N; g++) peref_free(&M.pe[g]);
+    free(M.pe);
+    free(M.p2g);
+    return rc;
+}

@@ -1,0 +1,169 @@
+/* CD system: N x (P2G unit -> PE unit) joined by the link model (net.h), stepped per 1 GHz cycle.
+ *
+ * The cycle-level model of the CP->CD phases of C-PD (SPEC 4.2, docs/system-cosim.md): every GPU has a
+ * P2G mapper (cmodel/p2g/p2g_hw.h, the cycle model of rtl/p2g_mapper.v) feeding its primitive exchanger
+ * (cmodel/pe/pe_hw.h, the cycle model of the PE RTL); the PEs' link ports are joined by net.c (line or
+ * hub, latency/bandwidth as configured there). The same harness runs the verilated RTL units instead of
+ * (or in lockstep with) the cycle models: sim/system/cosim_system.c plugs in its own cdsys_units_t.
+ *
+ * Per GPU and cycle:
+ *   feeder   -> P2G in        the CP-phase output of the chunk (b, g), one primitive per cycle at most,
+ *                              each not before its ready cycle (chunk CP start + prim.ready); a P2G
+ *                              configuration change waits until the P2G is empty (busy low)
+ *   P2G out  -> adapter (C)    a 4-entry FIFO that also inserts the END-of-chunk beat {tag, count} once
+ *                              every primitive of the chunk has left the P2G (a chunk of 0 primitives is
+ *                              just an END beat); the P2G's out_ready is "adapter has room for 2"
+ *   adapter  -> PE in
+ *   PE tx[p] -> net_inject_port(g, p);  net delivery on port p -> RX buffer [g][p] -> PE rx[p]
+ *   PE out   -> collector      {tag, prim} beats and end-of-batch: compared on the fly with the golden
+ *                              receive list (if given), CD completion cycle recorded per (batch, GPU)
+ * CP gating (the scheme's rule, same as pe.c): CP of batch b starts at GPU g when the feeder finished
+ * b-1 and CD of b-1 (no runahead) or of b-2 (runahead) is complete at g; a batch with `barrier` set (first
+ * batch of a segment) always waits for CD of b-1 at g.
+ * After the run: the SPEC 4.2 invariant (every GPU k got exactly [p in batch order | bit k of mask(p)],
+ * each once), the golden lists, and packet accounting (network empty, flits delivered == sent).
+ *
+ * Idle skipping (params.skip_idle): when no unit can change state without new input (P2G not busy, no
+ * primitive ready, adapters and RX buffers empty, PE quiet, nothing on an output), the run jumps to the
+ * next event (a primitive's ready cycle or the network's next arrival). Stall/jitter injection is a pure
+ * function of (seed, cycle, GPU, port) so skipping cannot change it; tests/unit/test_cdsys.c checks that
+ * skipping gives identical lists, completion cycles and traffic to stepping every cycle.
+ *
+ * No globals, deterministic. Typical use (timing model):
+ *   cdsys_params_t p = cdsys_params_default(N, NET_LINE);  p.latency = 400;  p.runahead = 1;
+ *   cdsys_result_t r;  if (cdsys_run(&p, &work, &r)) -> r.report;   r.cd_done[b*N+g], r.links[...]
+ *   cdsys_result_free(&r);
+ */
+#ifndef GPUPD_SYS_CDSYS_H
+#define GPUPD_SYS_CDSYS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "p2g/p2g.h"
+#include "p2g/p2g_hw.h"
+#include "sys/net.h"
+
+/* ------------------------------------------------------------------ workload (CP-phase output) */
+typedef struct {
+    p2g_prim_t p;       /* P2G input (p.prim_id = primitive id within the batch; p.tag is replaced by the batch tag) */
+    uint32_t cfg;       /* index of its P2G configuration in cdsys_work_t.cfgs */
+    uint32_t ready;     /* cycles after the start of its chunk's CP at which projection delivers it (non-decreasing) */
+    uint64_t mask;      /* the golden model's P2G mask: the P2G unit's output is checked against it */
+} cdsys_prim_t;
+
+typedef struct {
+    uint32_t n_gpus, n_batches;
+    p2g_config_t *cfgs;
+    uint32_t n_cfgs;
+    cdsys_prim_t **prims;   /* [b * n_gpus + g]: chunk of GPU g in batch b, CP order */
+    uint32_t *counts;       /* [b * n_gpus + g] */
+    uint8_t *barrier;       /* [b]: 1 = first batch of a segment (no runahead into it); may be NULL */
+    uint32_t **golden;      /* [b * n_gpus + g]: golden receive list (sys/pe.c); NULL: not compared */
+    uint32_t *golden_n;
+    uint32_t *frame;        /* [b]: frame of the batch (reports only); may be NULL */
+} cdsys_work_t;
+
+void cdsys_work_free(cdsys_work_t *w);
+
+/* Build the workload from the golden model: runs sys_run (scheme of cfg, must be gpupd*) with the P2G and
+ * exchange taps and records, per batch and GPU, the CP-phase P2G inputs, their masks and the golden receive
+ * lists; segments are concatenated (barrier on the first batch of each). cp_cost: ready = i * cp_cost.
+ * Returns 0, or -1 with err. */
+int cdsys_work_from_trace(const char *trace, uint32_t frame, uint32_t n_gpus, int scheme, uint32_t batch,
+                          p2g_mode_t own, uint32_t cp_cost, cdsys_work_t *w, char *err, size_t errlen);
+
+/* ------------------------------------------------------------------ unit ports seen by the harness */
+/* The PE's ports as the system harness drives them (mapped onto pe_hw_in_t / pe_hw_out_t in cdsys.c). */
+typedef struct {
+    int in_valid;
+    int in_end;             /* 1: END-of-chunk beat (in_prim = chunk count) */
+    uint32_t in_tag, in_prim;
+    uint64_t in_mask;
+    int tx_ready[2];
+    int rx_valid[2];
+    uint64_t rx_flit[2];
+    int out_ready;
+} cdsys_pe_in_t;
+
+typedef struct {
+    int in_ready;
+    int tx_valid[2];
+    uint64_t tx_flit[2];
+    int rx_ready[2];
+    int out_valid, out_eob;
+    uint32_t out_tag, out_prim;
+    int busy;
+    int quiet;              /* nothing changes on clock without new input */
+} cdsys_pe_out_t;
+
+/* The units of GPU g. Default: the C cycle models. The system co-simulation supplies its own (verilated RTL,
+ * compared with the cycle models every cycle). comb: outputs of this cycle; clock: rising edge. Return
+ * nonzero from any hook to stop the run (a lockstep mismatch); cdsys_run then returns -1 with the
+ * backend's report. */
+typedef struct {
+    void *ctx;
+    int (*p2g_comb)(void *ctx, uint32_t g, uint64_t cycle, const p2g_hw_in_t *in, p2g_hw_out_t *out);
+    int (*p2g_clock)(void *ctx, uint32_t g, uint64_t cycle, const p2g_hw_in_t *in);
+    int (*pe_comb)(void *ctx, uint32_t g, uint64_t cycle, const cdsys_pe_in_t *in, cdsys_pe_out_t *out);
+    int (*pe_clock)(void *ctx, uint32_t g, uint64_t cycle, const cdsys_pe_in_t *in);
+    /* called after every cycle's clock edges (waveforms, progress); may be NULL */
+    int (*cycle_done)(void *ctx, uint64_t cycle);
+    const char *(*report)(void *ctx);   /* text of the mismatch that stopped the run */
+} cdsys_units_t;
+
+/* ------------------------------------------------------------------ parameters, run, result */
+typedef struct {
+    uint32_t n_gpus;            /* 1..64 */
+    net_topo_t topo;
+    uint32_t latency;           /* link latency in cycles (used when net == NULL) */
+    uint32_t hub_rate;          /* hub flits per cycle (used when net == NULL) */
+    net_t *net;                 /* optional: a network the caller configured (timed model); must be idle */
+    int runahead;
+    int skip_idle;              /* jump over cycles in which nothing can change */
+    /* RTL parameters of the units (the cycle models are built with them; must match a verilated build) */
+    uint32_t max_gpus, p2g_rows, tag_bits;
+    /* stall / jitter injection, per mille, a pure function of (seed, cycle, unit, port) */
+    uint64_t seed;
+    uint32_t in_gap_pm;         /* P2G input: valid withheld */
+    uint32_t tx_stall_pm;       /* PE tx ready low */
+    uint32_t rx_stall_pm;       /* PE rx valid withheld (flit waits in the RX buffer) */
+    uint32_t out_stall_pm;      /* PE out ready low (the render pipeline is busy) */
+    uint32_t link_stall_pm;     /* a link moves no flit this cycle */
+    uint32_t link_jitter;       /* extra latency 0..link_jitter cycles per flit (FIFO order kept) */
+    uint64_t max_cycles;        /* watchdog: 0 = automatic bound */
+    const cdsys_units_t *units; /* NULL: the C cycle models */
+} cdsys_params_t;
+
+cdsys_params_t cdsys_params_default(uint32_t n_gpus, net_topo_t topo);
+
+typedef struct {
+    uint32_t from, to;          /* node ids (hub switch = n_gpus) */
+    uint64_t prim_flits, last_flits;
+} cdsys_link_t;
+
+typedef struct {
+    uint64_t cycles;            /* cycle at which the last GPU completed CD of the last batch (+1) */
+    uint64_t stepped;           /* cycles actually evaluated (cycles - skipped) */
+    uint64_t *cd_done;          /* [b * N + g]: cycle at which GPU g output the end of batch b */
+    uint64_t *cp_start;         /* [b * N + g]: cycle at which CP of batch b started at g */
+    uint32_t **recv;            /* [b * N + g]: what GPU g output for batch b, in order */
+    uint32_t *recv_n;
+    cdsys_link_t *links;
+    uint32_t n_links;
+    uint64_t prims_compared;    /* received primitives compared with the golden lists / invariant */
+    uint64_t p2g_masks_checked;
+    uint32_t n_gpus, n_batches;
+    /* first failure: where */
+    int fail_gpu;
+    int64_t fail_batch, fail_prim;
+    uint64_t fail_cycle;
+    char report[2048];
+} cdsys_result_t;
+
+/* Run the workload. 0 ok; -1 with res->report (invariant, golden or P2G-mask mismatch, accounting, deadlock,
+ * or the units backend stopped it). res must be freed with cdsys_result_free in both cases. */
+int cdsys_run(const cdsys_params_t *p, const cdsys_work_t *w, cdsys_result_t *res);
+void cdsys_result_free(cdsys_result_t *res);
+
+#endif
