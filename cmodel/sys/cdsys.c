@@ -23,6 +23,8 @@ cdsys_params_t cdsys_params_default(uint32_t n_gpus, net_topo_t topo)
     p.max_gpus = n_gpus <= 16 ? 16 : 64;
     p.p2g_rows = n_gpus <= 16 ? 2 : 4;
     p.tag_bits = 16;
+    p.pe_lq_depth = 8;
+    p.pe_rq_depth = 8;
     p.seed = 1;
     return p;
 }
@@ -30,7 +32,8 @@ cdsys_params_t cdsys_params_default(uint32_t n_gpus, net_topo_t topo)
 /* ------------------------------------------------------------------ default units: C cycle models */
 typedef struct {
     p2g_hw_t *p2g;
-    peref_t *pe;
+    pe_hw_t *pe;        /* the PE cycle model (default) */
+    peref_t *ref;       /* or the behavioural reference PE (params.pe_ref) */
     uint32_t n;
 } models_t;
 
@@ -46,23 +49,34 @@ static int m_p2g_clock(void *c, uint32_t g, uint64_t cy, const p2g_hw_in_t *in)
     p2g_hw_clock(&((models_t *)c)->p2g[g], in);
     return 0;
 }
-static int m_pe_comb(void *c, uint32_t g, uint64_t cy, const cdsys_pe_in_t *in, cdsys_pe_out_t *out)
-{
-    (void)cy;
-    peref_comb(&((models_t *)c)->pe[g], in, out);
-    return 0;
-}
-static int m_pe_clock(void *c, uint32_t g, uint64_t cy, const cdsys_pe_in_t *in)
+static int m_pe_comb(void *c, uint32_t g, uint64_t cy, const pe_hw_in_t *in, pe_hw_out_t *out)
 {
     (void)cy;
     models_t *m = c;
-    peref_clock(&m->pe[g], in);
-    return m->pe[g].err ? -1 : 0;
+    if (m->ref) peref_comb(&m->ref[g], in, out);
+    else pe_hw_comb(&m->pe[g], in, out);
+    return 0;
+}
+static int m_pe_clock(void *c, uint32_t g, uint64_t cy, const pe_hw_in_t *in)
+{
+    (void)cy;
+    models_t *m = c;
+    if (m->ref) {
+        peref_clock(&m->ref[g], in);
+        return m->ref[g].err ? -1 : 0;
+    }
+    pe_hw_clock(&m->pe[g], in);
+    return 0;
+}
+static int m_pe_quiet(void *c, uint32_t g, const pe_hw_in_t *in)
+{
+    models_t *m = c;
+    return m->ref ? peref_quiet(&m->ref[g]) : pe_hw_quiet(&m->pe[g], &in->cfg);
 }
 static const char *m_report(void *c)
 {
     (void)c;
-    return "reference PE: internal error (flit for a batch outside its window, or out of memory)";
+    return "reference PE: internal error (a flit for a batch outside its window, or out of memory)";
 }
 
 /* ------------------------------------------------------------------ harness state */
@@ -108,8 +122,9 @@ typedef struct {
     uint32_t ad_head, ad_n, ab, a_cnt;
     /* RX buffers */
     q64_t rx[2];
-    cdsys_pe_in_t ein;
-    cdsys_pe_out_t eout;
+    pe_hw_in_t ein;
+    pe_hw_out_t eout;
+    int pe_quiet;
     /* collector */
     uint32_t ob;
     uint32_t opos;
@@ -268,14 +283,18 @@ static void ad_ends(sim_t *s, uint32_t gi)
 static void pe_inputs(sim_t *s, uint32_t gi)
 {
     gpu_t *g = &s->g[gi];
-    cdsys_pe_in_t *e = &g->ein;
+    pe_hw_in_t *e = &g->ein;
     memset(e, 0, sizeof *e);
+    e->cfg.n_gpus = s->p->n_gpus;
+    e->cfg.gpu_id = gi;
+    e->cfg.topo = s->p->topo == NET_HUB ? PE_TOPO_HUB : PE_TOPO_LINE;
+    e->cfg.runahead = s->p->runahead ? 1 : 0;
     if (g->ad_n) {
         const ad_ent_t *a = &g->ad[g->ad_head];
         e->in_valid = 1;
         e->in_end = a->end;
         e->in_tag = a->tag;
-        e->in_prim = a->prim;
+        e->in_prim_id = a->prim;
         e->in_mask = a->mask;
     }
     for (uint32_t k = 0; k < 2; k++) {
@@ -294,8 +313,8 @@ static void transfers(sim_t *s, uint32_t gi)
     gpu_t *g = &s->g[gi];
     const cdsys_work_t *w = s->w;
     const p2g_hw_out_t *po = &g->pout;
-    cdsys_pe_out_t *eo = &g->eout;
-    cdsys_pe_in_t *ei = &g->ein;
+    pe_hw_out_t *eo = &g->eout;
+    pe_hw_in_t *ei = &g->ein;
     uint32_t N = s->p->n_gpus;
     if (g->pin.in_valid && po->in_ready) {
         g->fi++;
@@ -346,14 +365,14 @@ static void transfers(sim_t *s, uint32_t gi)
         s->last_progress = s->cycle;
         uint32_t b = g->ob;
         if (b >= w->n_batches) {
-            failf(s, (int)gi, b, eo->out_eob ? -1 : (int64_t)eo->out_prim, "GPU %u: PE output %s (tag %u) after the last batch",
+            failf(s, (int)gi, b, eo->out_eob ? -1 : (int64_t)eo->out_prim_id, "GPU %u: PE output %s (tag %u) after the last batch",
                   gi, eo->out_eob ? "end-of-batch" : "a primitive", eo->out_tag);
             return;
         }
         size_t sl = slot(s, b, gi);
         uint32_t tmask = s->p->tag_bits >= 32 ? 0xffffffffu : (1u << s->p->tag_bits) - 1;
         if ((eo->out_tag & tmask) != (b & tmask)) {
-            failf(s, (int)gi, b, eo->out_eob ? -1 : (int64_t)eo->out_prim, "GPU %u: PE output tag %u while batch %u is being "
+            failf(s, (int)gi, b, eo->out_eob ? -1 : (int64_t)eo->out_prim_id, "GPU %u: PE output tag %u while batch %u is being "
                   "output (%s)", gi, eo->out_tag, b, eo->out_eob ? "end-of-batch" : "primitive");
             return;
         }
@@ -368,16 +387,16 @@ static void transfers(sim_t *s, uint32_t gi)
             g->ob++;
             g->opos = 0;
         } else {
-            if (w->golden && (g->opos >= w->golden_n[sl] || w->golden[sl][g->opos] != eo->out_prim)) {
+            if (w->golden && (g->opos >= w->golden_n[sl] || w->golden[sl][g->opos] != eo->out_prim_id)) {
                 if (g->opos >= w->golden_n[sl])
-                    failf(s, (int)gi, b, eo->out_prim, "GPU %u batch %u position %u: PE output primitive %u; the golden model's "
-                          "list has only %u primitives (extra or duplicated)", gi, b, g->opos, eo->out_prim, w->golden_n[sl]);
+                    failf(s, (int)gi, b, eo->out_prim_id, "GPU %u batch %u position %u: PE output primitive %u; the golden model's "
+                          "list has only %u primitives (extra or duplicated)", gi, b, g->opos, eo->out_prim_id, w->golden_n[sl]);
                 else
-                    failf(s, (int)gi, b, eo->out_prim, "GPU %u batch %u position %u: PE output primitive %u; the golden model "
-                          "has primitive %u", gi, b, g->opos, eo->out_prim, w->golden[sl][g->opos]);
+                    failf(s, (int)gi, b, eo->out_prim_id, "GPU %u batch %u position %u: PE output primitive %u; the golden model "
+                          "has primitive %u", gi, b, g->opos, eo->out_prim_id, w->golden[sl][g->opos]);
                 return;
             }
-            if (push_recv(s, sl, eo->out_prim)) { failf(s, (int)gi, b, -1, "out of memory"); return; }
+            if (push_recv(s, sl, eo->out_prim_id)) { failf(s, (int)gi, b, -1, "out of memory"); return; }
             g->opos++;
         }
     }
@@ -418,7 +437,7 @@ static int gpu_quiet(const sim_t *s, uint32_t gi)
 {
     const gpu_t *g = &s->g[gi];
     return !g->pin.in_valid && !g->want_cfg && !g->pout.busy && !g->pout.out_valid && !g->ad_n && !g->rx[0].n &&
-           !g->rx[1].n && g->eout.quiet && !g->eout.out_valid && !g->eout.tx_valid[0] && !g->eout.tx_valid[1];
+           !g->rx[1].n && g->pe_quiet && !g->eout.out_valid && !g->eout.tx_valid[0] && !g->eout.tx_valid[1];
 }
 
 /* next cycle at which a feeder has a primitive ready (UINT64_MAX: none waiting on time) */
@@ -470,7 +489,7 @@ int cdsys_run(const cdsys_params_t *p, const cdsys_work_t *w, cdsys_result_t *re
     int own = !p->net;
     models_t M;
     memset(&M, 0, sizeof M);
-    cdsys_units_t mu = {&M, m_p2g_comb, m_p2g_clock, m_pe_comb, m_pe_clock, NULL, m_report};
+    cdsys_units_t mu = {&M, m_p2g_comb, m_p2g_clock, m_pe_comb, m_pe_clock, m_pe_quiet, NULL, m_report};
     const cdsys_units_t *u = p->units ? p->units : &mu;
     int rc = -1;
     res->recv = calloc(slots ? slots : 1, sizeof *res->recv);
@@ -496,12 +515,19 @@ int cdsys_run(const cdsys_params_t *p, const cdsys_work_t *w, cdsys_result_t *re
     if (!p->units) {
         M.n = N;
         M.p2g = calloc(N, sizeof *M.p2g);
-        M.pe = calloc(N, sizeof *M.pe);
-        if (!M.p2g || !M.pe) { snprintf(res->report, sizeof res->report, "cdsys: out of memory"); goto out; }
+        if (p->pe_ref) M.ref = calloc(N, sizeof *M.ref);
+        else M.pe = calloc(N, sizeof *M.pe);
+        if (!M.p2g || (!M.pe && !M.ref)) { snprintf(res->report, sizeof res->report, "cdsys: out of memory"); goto out; }
         p2g_hw_params_t pp = {p->max_gpus, p->p2g_rows, p->tag_bits};
+        pe_hw_params_t ep = {p->max_gpus, p->pe_lq_depth, p->pe_rq_depth};
         for (uint32_t g = 0; g < N; g++) {
             p2g_hw_init(&M.p2g[g], pp);
-            peref_init(&M.pe[g], N, g, p->topo);
+            if (M.ref) peref_init(&M.ref[g], N, g, p->topo);
+            else if (pe_hw_init(&M.pe[g], ep)) {
+                snprintf(res->report, sizeof res->report, "cdsys: bad PE parameters (MAX_GPUS %u, LQ_DEPTH %u, RQ_DEPTH %u)",
+                         ep.max_gpus, ep.lq_depth, ep.rq_depth);
+                goto out;
+            }
         }
     }
     net_t *net = s->net;
@@ -529,6 +555,12 @@ int cdsys_run(const cdsys_params_t *p, const cdsys_work_t *w, cdsys_result_t *re
         }
         for (uint32_t g = 0; g < N && !s->failed; g++)
             if (u->pe_comb(u->ctx, g, s->cycle, &s->g[g].ein, &s->g[g].eout)) failf(s, (int)g, -1, -1, "%s", u->report(u->ctx));
+        for (uint32_t g = 0; g < N && !s->failed; g++) {
+            if (s->g[g].eout.err)
+                failf(s, (int)g, s->g[g].ob, -1, "GPU %u: the PE flags a protocol error (err output: input tag != expected "
+                      "batch, or an rx flit of unknown type / foreign tag / other destination)", g);
+            s->g[g].pe_quiet = u->pe_quiet ? u->pe_quiet(u->ctx, g, &s->g[g].ein) : 0;
+        }
         if (s->failed) break;
         /* done? */
         int done = net_idle(net);
@@ -619,8 +651,9 @@ out_nonet:
         }
     free(s->g);
     free(s->recv_cap);
-    if (M.pe)
-        for (uint32_t g = 0; g < N; g++) peref_free(&M.pe[g]);
+    if (M.ref)
+        for (uint32_t g = 0; g < N; g++) peref_free(&M.ref[g]);
+    free(M.ref);
     free(M.pe);
     free(M.p2g);
     return rc;

@@ -42,6 +42,7 @@
 
 #include "p2g/p2g.h"
 #include "p2g/p2g_hw.h"
+#include "pe/pe_hw.h"
 #include "sys/net.h"
 
 /* ------------------------------------------------------------------ workload (CP-phase output) */
@@ -73,30 +74,6 @@ void cdsys_work_free(cdsys_work_t *w);
 int cdsys_work_from_trace(const char *trace, uint32_t frame, uint32_t n_gpus, int scheme, uint32_t batch,
                           p2g_mode_t own, uint32_t cp_cost, cdsys_work_t *w, char *err, size_t errlen);
 
-/* ------------------------------------------------------------------ unit ports seen by the harness */
-/* The PE's ports as the system harness drives them (mapped onto pe_hw_in_t / pe_hw_out_t in cdsys.c). */
-typedef struct {
-    int in_valid;
-    int in_end;             /* 1: END-of-chunk beat (in_prim = chunk count) */
-    uint32_t in_tag, in_prim;
-    uint64_t in_mask;
-    int tx_ready[2];
-    int rx_valid[2];
-    uint64_t rx_flit[2];
-    int out_ready;
-} cdsys_pe_in_t;
-
-typedef struct {
-    int in_ready;
-    int tx_valid[2];
-    uint64_t tx_flit[2];
-    int rx_ready[2];
-    int out_valid, out_eob;
-    uint32_t out_tag, out_prim;
-    int busy;
-    int quiet;              /* nothing changes on clock without new input */
-} cdsys_pe_out_t;
-
 /* The units of GPU g. Default: the C cycle models. The system co-simulation supplies its own (verilated RTL,
  * compared with the cycle models every cycle). comb: outputs of this cycle; clock: rising edge. Return
  * nonzero from any hook to stop the run (a lockstep mismatch); cdsys_run then returns -1 with the
@@ -105,8 +82,11 @@ typedef struct {
     void *ctx;
     int (*p2g_comb)(void *ctx, uint32_t g, uint64_t cycle, const p2g_hw_in_t *in, p2g_hw_out_t *out);
     int (*p2g_clock)(void *ctx, uint32_t g, uint64_t cycle, const p2g_hw_in_t *in);
-    int (*pe_comb)(void *ctx, uint32_t g, uint64_t cycle, const cdsys_pe_in_t *in, cdsys_pe_out_t *out);
-    int (*pe_clock)(void *ctx, uint32_t g, uint64_t cycle, const cdsys_pe_in_t *in);
+    int (*pe_comb)(void *ctx, uint32_t g, uint64_t cycle, const pe_hw_in_t *in, pe_hw_out_t *out);
+    int (*pe_clock)(void *ctx, uint32_t g, uint64_t cycle, const pe_hw_in_t *in);
+    /* 1 if GPU g's PE would not change on a clock edge without new input (pe_hw_quiet); NULL: never (no
+     * idle skipping) */
+    int (*pe_quiet)(void *ctx, uint32_t g, const pe_hw_in_t *in);
     /* called after every cycle's clock edges (waveforms, progress); may be NULL */
     int (*cycle_done)(void *ctx, uint64_t cycle);
     const char *(*report)(void *ctx);   /* text of the mismatch that stopped the run */
@@ -123,6 +103,8 @@ typedef struct {
     int skip_idle;              /* jump over cycles in which nothing can change */
     /* RTL parameters of the units (the cycle models are built with them; must match a verilated build) */
     uint32_t max_gpus, p2g_rows, tag_bits;
+    uint32_t pe_lq_depth, pe_rq_depth;
+    int pe_ref;                 /* 1: the behavioural reference PE (cdsys_peref.h) instead of pe_hw */
     /* stall / jitter injection, per mille, a pure function of (seed, cycle, unit, port) */
     uint64_t seed;
     uint32_t in_gap_pm;         /* P2G input: valid withheld */

@@ -51,7 +51,7 @@ static int turn_ready(const peref_t *p)
     return !p->turn_done && (p->lasts[0] & before) == before && p->cur_b - p->ob < PEREF_WIN - 1;
 }
 
-void peref_comb(const peref_t *p, const cdsys_pe_in_t *in, cdsys_pe_out_t *out)
+void peref_comb(const peref_t *p, const pe_hw_in_t *in, pe_hw_out_t *out)
 {
     (void)in;
     memset(out, 0, sizeof *out);
@@ -66,23 +66,28 @@ void peref_comb(const peref_t *p, const cdsys_pe_in_t *in, cdsys_pe_out_t *out)
     if (l->rd < l->n) {
         out->out_valid = 1;
         out->out_tag = p->ob & FLIT_TAG_MASK;
-        out->out_prim = l->v[l->rd];
+        out->out_prim_id = l->v[l->rd];
     } else if (p->ob < p->cd_done_upto) {
         out->out_valid = 1;
         out->out_eob = 1;
         out->out_tag = p->ob & FLIT_TAG_MASK;
     }
     out->busy = p->lq_n || p->txv[0] || p->txv[1] || p->pend || out->out_valid || p->ob != p->cur_b || p->turn_done;
-    /* quiet: nothing changes on the next edge without new input */
-    int turn_work = turn_ready(p) && (p->pend || p->lq_n || p->last_pend[0] || p->last_pend[1]);
-    int cd_complete = p->turn_done && ((p->lasts[0] | (1ull << p->gpu)) & all_mask(p->n_gpus)) == all_mask(p->n_gpus) &&
-                      !p->last_pend[0] && !p->last_pend[1];
-    out->quiet = !p->txv[0] && !p->txv[1] && !out->out_valid && !turn_work && !cd_complete;
 }
 
-void peref_clock(peref_t *p, const cdsys_pe_in_t *in)
+int peref_quiet(const peref_t *p)
 {
-    cdsys_pe_out_t o;
+    uint64_t all = all_mask(p->n_gpus);
+    const peref_list_t *l = &p->list[p->ob % PEREF_WIN];
+    int out_valid = l->rd < l->n || p->ob < p->cd_done_upto;
+    int turn_work = turn_ready(p) && (p->pend || p->lq_n || p->last_pend[0] || p->last_pend[1]);
+    int cd_complete = p->turn_done && ((p->lasts[0] | (1ull << p->gpu)) & all) == all && !p->last_pend[0] && !p->last_pend[1];
+    return !p->txv[0] && !p->txv[1] && !out_valid && !turn_work && !cd_complete;
+}
+
+void peref_clock(peref_t *p, const pe_hw_in_t *in)
+{
+    pe_hw_out_t o;
     peref_comb(p, in, &o);
     uint32_t N = p->n_gpus, g = p->gpu;
     /* output */
@@ -166,7 +171,7 @@ void peref_clock(peref_t *p, const cdsys_pe_in_t *in)
         peref_ent_t *e = &p->lq[(p->lq_head + p->lq_n) % PEREF_LQ];
         e->end = in->in_end;
         e->tag = in->in_tag;
-        e->prim = in->in_prim;
+        e->prim = in->in_prim_id;
         e->mask = in->in_mask;
         p->lq_n++;
     }

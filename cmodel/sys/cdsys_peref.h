@@ -10,7 +10,8 @@
 
 #include <stdint.h>
 
-#include "sys/cdsys.h"
+#include "pe/pe_hw.h"
+#include "sys/net.h"
 
 #define PEREF_WIN 8      /* batches whose receive lists are kept (output lag before RX stalls) */
 #define PEREF_LQ 16      /* local queue depth (entries + END beats) */
@@ -46,7 +47,8 @@ typedef struct {
 
 int peref_init(peref_t *p, uint32_t n_gpus, uint32_t gpu, net_topo_t topo);
 void peref_free(peref_t *p);
-void peref_comb(const peref_t *p, const cdsys_pe_in_t *in, cdsys_pe_out_t *out);
-void peref_clock(peref_t *p, const cdsys_pe_in_t *in);
+void peref_comb(const peref_t *p, const pe_hw_in_t *in, pe_hw_out_t *out);
+void peref_clock(peref_t *p, const pe_hw_in_t *in);
+int peref_quiet(const peref_t *p);
 
 #endif

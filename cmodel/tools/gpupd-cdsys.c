@@ -2,7 +2,7 @@
  *
  *   gpupd-cdsys --trace FILE [--frame K] --gpus N [--topology line|hub] [--scheme gpupd|gpupd-batch|gpupd-ra]
  *               [--batch B] [--own diag|linear] [--latency L] [--hub-rate H] [--cp-cost C] [--no-skip]
- *               [--seed S] [--stall PM] [--jitter J] [--compare-skip] [--links]
+ *               [--seed S] [--stall PM] [--jitter J] [--compare-skip] [--links] [--pe hw|ref]
  *
  * Captures the golden model's CP-phase output of the frame (P2G inputs per batch and GPU, golden receive
  * lists), runs N x (P2G cycle model -> PE model) over the link model and checks every GPU's output against the
@@ -10,7 +10,8 @@
  *   trace,gpus,topology,scheme,batches,prims_compared,cycles,stepped,prim_flits,last_flits,seconds
  * --compare-skip runs the system twice (every cycle, then with idle skipping) and fails unless lists,
  * completion cycles and link traffic are identical. --stall PM sets every stall probability (per mille),
- * --jitter J the link jitter. Exit 0 ok, 1 mismatch, 2 bad arguments. */
+ * --jitter J the link jitter. --pe ref: the behavioural reference PE (cdsys_peref.h) instead of the PE cycle model.
+ * Exit 0 ok, 1 mismatch, 2 bad arguments. */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -58,7 +59,7 @@ int main(int argc, char **argv)
     p2g_mode_t own = P2G_MODE_DIAG;
     cdsys_params_t p = cdsys_params_default(1, NET_LINE);
     net_topo_t topo = NET_LINE;
-    int compare = 0, links = 0, skip = 1;
+    int compare = 0, links = 0, skip = 1, pe_ref = 0;
     uint32_t stall = 0, latency = p.latency, hub_rate = 2, jitter = 0;
     uint64_t seed = 1;
     for (int i = 1; i < argc; i++) {
@@ -78,7 +79,11 @@ int main(int argc, char **argv)
         else if (!strcmp(a, "--stall")) stall = (uint32_t)strtoul(v, &e, 0);
         else if (!strcmp(a, "--jitter")) jitter = (uint32_t)strtoul(v, &e, 0);
         else if (!strcmp(a, "--seed")) seed = strtoull(v, &e, 0);
-        else if (!strcmp(a, "--topology")) {
+        else if (!strcmp(a, "--pe")) {
+            if (!strcmp(v, "hw")) pe_ref = 0;
+            else if (!strcmp(v, "ref")) pe_ref = 1;
+            else { fprintf(stderr, "gpupd-cdsys: --pe must be hw (the PE cycle model) or ref (behavioural)\n"); return 2; }
+        } else if (!strcmp(a, "--topology")) {
             if (net_topo_parse(v, &topo)) { fprintf(stderr, "gpupd-cdsys: --topology must be line or hub\n"); return 2; }
         } else if (!strcmp(a, "--scheme")) {
             if (sys_scheme_parse(v, &scheme) || (scheme != SYS_SCHEME_GPUPD && scheme != SYS_SCHEME_GPUPD_BATCH &&
@@ -97,7 +102,7 @@ int main(int argc, char **argv)
     if (!trace || gpus < 1 || gpus > 64 || latency < 1 || latency > 100000 || hub_rate < 1 || stall > 900 || jitter > 1000) {
         fprintf(stderr, "usage: gpupd-cdsys --trace FILE --gpus N(1..64) [--topology line|hub] [--scheme S] [--batch B]\n"
                         "       [--own diag|linear] [--latency L(1..100000)] [--hub-rate H] [--cp-cost C] [--no-skip]\n"
-                        "       [--seed S] [--stall PM(0..900)] [--jitter J(0..1000)] [--compare-skip] [--links]\n");
+                        "       [--seed S] [--stall PM(0..900)] [--jitter J(0..1000)] [--compare-skip] [--links] [--pe hw|ref]\n");
         return 2;
     }
     char err[1024];
@@ -114,6 +119,7 @@ int main(int argc, char **argv)
     p.seed = seed;
     p.in_gap_pm = p.tx_stall_pm = p.rx_stall_pm = p.out_stall_pm = p.link_stall_pm = stall;
     p.link_jitter = jitter;
+    p.pe_ref = pe_ref;
     cdsys_result_t r, r2;
     double t0 = now_s();
     int rc = cdsys_run(&p, &w, &r);
