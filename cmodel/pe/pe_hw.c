@@ -71,6 +71,7 @@ static void pe_hw_decide(const pe_hw_t *h, const pe_hw_in_t *in, pe_hw_dec_t *d)
         d->rx_fire[q] = in->rx_valid[q] && d->rx_ready[q];
         if (!d->rx_fire[q]) continue;
         uint32_t t = flit_type(f);
+        if (((flit_tag(f) - h->ob) & 0xffff) > 1) d->err_set = 1;
         if (t == FLIT_TYPE_PRIM) {
             d->bk_push[d->rx_bank[q]] = 1;
             d->bk_push_id[d->rx_bank[q]] = flit_payload(f);

@@ -68,8 +68,9 @@ typedef struct {         /* output ports during one cycle */
     uint32_t out_prim_id; /* 0 on an eob beat */
     int busy;            /* anything held or in progress (not at a batch boundary with everything drained) */
     uint32_t cur_tag;    /* batch whose CD is in progress here */
-    int err;             /* sticky protocol error: input tag != expected batch, rx flit of unknown type,
-                            rx PRIM not addressed to this GPU */
+    int err;             /* sticky protocol error: input tag != expected batch; an rx flit of unknown type,
+                            or with a tag other than ob / ob+1 (the batch being output and the next), or a
+                            PRIM not addressed to this GPU */
 } pe_hw_out_t;
 
 typedef struct {

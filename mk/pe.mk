@@ -1,0 +1,82 @@
+# Primitive exchanger (PE): RTL (rtl/pe_*.v), C cycle model (cmodel/pe), Verilator lockstep co-simulation
+# (sim/pe), Icarus testbench (tb/pe), bounded proofs (tests/formal), coverage, waves, synthesis. docs/pe.md.
+
+PE_RTL      := rtl/pe_fifo.v rtl/pe_lowbit.v rtl/pe_exchanger.v
+PE_VH       := $(BUILD)/gen/gpupd_flit.vh
+# C objects the harnesses link: the cycle model, and the golden model's exchange + link model (cross-check)
+PE_OBJS     := $(patsubst %.c,$(BUILD)/lib/obj/%.o,$(wildcard cmodel/pe/*.c) cmodel/sys/pe.c cmodel/sys/net.c)
+PE_VL_OPT   := -MAKEFLAGS "OPT_FAST=-O2 OPT_GLOBAL=-O2 OPT_SLOW=-O1"
+# Parameter sets co-simulated: MAX_GPUS_LQDEPTH_RQDEPTH. 64_8_8: the default depths at the largest system
+# (N = 1, 2, 3, 16, 64); 16_2_2: the smallest legal queues, so the LQ and both banks are full most of the time.
+PE_VARIANTS := 64_8_8 16_2_2
+PE_SEED     ?= 0x5eed
+# Test run: flits (TX + RX handshakes of the PE) per variant; see docs/pe.md for the measured time
+PE_TEST_FLITS_64 ?= 7000000
+PE_TEST_FLITS_16 ?= 3000000
+
+pe_mg = $(word 1,$(subst _, ,$1))
+pe_lq = $(word 2,$(subst _, ,$1))
+pe_rq = $(word 3,$(subst _, ,$1))
+
+$(BUILD)/cosim/obj/cosim_pe.o: sim/pe/cosim_pe.c sim/pe/pe_dut.h cmodel/pe/pe_hw.h | $(GEN_HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(CWARN) $(COPT) $(CPPFLAGS_COMMON) -Isim/pe -c $< -o $@
+
+# One verilated co-simulation binary per parameter set (FST tracing compiled in, used only on demand).
+define PE_VARIANT_RULES
+$(BUILD)/cosim/pe_$(1)/cosim-pe: mk/pe.mk $(PE_RTL) $(PE_VH) rtl/lint.vlt sim/pe/pe_dut.cpp sim/pe/pe_dut.h $(BUILD)/cosim/obj/cosim_pe.o $(PE_OBJS)
+	@mkdir -p $$(@D) && rm -f $$@
+	$(VERILATOR) --cc --exe --build -j 2 -Wall --trace-fst --top-module pe_exchanger -I$(abspath $(BUILD)/gen) \
+	  -GMAX_GPUS=$(call pe_mg,$(1)) -GLQ_DEPTH=$(call pe_lq,$(1)) -GRQ_DEPTH=$(call pe_rq,$(1)) -Mdir $$(@D) -o cosim-pe $(PE_VL_OPT) \
+	  -CFLAGS "-I$(abspath cmodel) -I$(abspath sim/pe) -DPE_DUT_MAX_GPUS=$(call pe_mg,$(1)) -DPE_DUT_LQ=$(call pe_lq,$(1)) -DPE_DUT_RQ=$(call pe_rq,$(1))" \
+	  rtl/lint.vlt $(PE_RTL) $(abspath sim/pe/pe_dut.cpp) $(abspath $(BUILD)/cosim/obj/cosim_pe.o) \
+	  $(abspath $(PE_OBJS)) >$$(@D)/build.log 2>&1 || { tail -30 $$(@D)/build.log; exit 1; }
+endef
+$(foreach v,$(PE_VARIANTS),$(eval $(call PE_VARIANT_RULES,$(v))))
+
+PE_COSIM_BINS := $(foreach v,$(PE_VARIANTS),$(BUILD)/cosim/pe_$(v)/cosim-pe)
+PE_COSIM      := $(BUILD)/cosim/pe_64_8_8/cosim-pe
+PE_COSIM_SMALL := $(BUILD)/cosim/pe_16_2_2/cosim-pe
+.PHONY: cosim-pe-build cosim-pe
+cosim-pe-build: $(PE_COSIM_BINS)
+
+# Interactive/default run: SEED=random explores new seeds (the seed is printed for replay).
+SEED ?= $(PE_SEED)
+cosim-pe: $(PE_COSIM_BINS)
+	$(PE_COSIM) --seed $(SEED) --scenarios 40 --gpus 1,2,3,16,64
+	$(PE_COSIM_SMALL) --seed $(SEED) --scenarios 24 --gpus 1,2,3,16
+
+# ------------------------------------------------------------------ Verilator lockstep co-simulation tests
+.PHONY: test-pe-cosim
+test-pe-cosim: $(PE_COSIM_BINS)
+	$(PE_COSIM) --seed $(SEED) --scenarios 60 --flits $(PE_TEST_FLITS_64) --gpus 1,2,3,16,64 --quiet
+	$(PE_COSIM_SMALL) --seed $(SEED) --scenarios 40 --flits $(PE_TEST_FLITS_16) --gpus 1,2,3,16 --quiet
+TEST_TARGETS += test-pe-cosim
+
+lint-pe: $(PE_VH)
+	$(VERILATOR) --lint-only -Wall -I$(BUILD)/gen rtl/lint.vlt $(PE_RTL) --top-module pe_exchanger
+	$(VERILATOR) --lint-only -Wall -I$(BUILD)/gen rtl/lint.vlt $(PE_RTL) --top-module pe_exchanger -GMAX_GPUS=64
+	$(VERILATOR) --lint-only -Wall -I$(BUILD)/gen rtl/lint.vlt $(PE_RTL) --top-module pe_exchanger -GMAX_GPUS=1 -GLQ_DEPTH=2 -GRQ_DEPTH=3
+	@for f in $(PE_RTL); do $(VERILATOR) --lint-only -Wall -Irtl -I$(BUILD)/gen $$f || exit 1; done   # each file on its own
+	iverilog -g2012 -Wall -Wno-timescale -I$(BUILD)/gen -o /dev/null -s pe_exchanger $(PE_RTL)
+	yosys -q -p "read_verilog -I$(BUILD)/gen $(PE_RTL); hierarchy -check -top pe_exchanger; proc; check -assert"
+	@echo "lint-pe: clean (verilator -Wall at MAX_GPUS 16/64/1 and per file, iverilog -g2012, yosys check -assert)"
+.PHONY: lint-pe
+TEST_TARGETS += lint-pe
+LINT_TARGETS += lint-pe
+
+.PHONY: test-pe-cosim-failure test-pe-waves waves-pe
+test-pe-cosim-failure: $(PE_COSIM_SMALL)
+	tests/pe/test_cosim_failure.sh $< out/test/pe-cosim-failure
+TEST_TARGETS += test-pe-cosim-failure
+
+test-pe-waves: $(PE_COSIM)
+	tests/pe/test_waves.sh $< tb/pe/pe.gtkw out/test/pe-waves
+TEST_TARGETS += test-pe-waves
+
+# Open GTKWave on a fresh waveform with the saved view (needs a display; headless check: test-pe-waves).
+# Scenario 10 of seed 5: N = 3, this GPU in the middle of a line, runahead, 8 batches.
+waves-pe: $(PE_COSIM)
+	@mkdir -p out/waves
+	$< --seed 5 --scenario 10 --gpus 1,2,3,16 --size 400 --waves out/waves/pe.fst --quiet
+	gtkwave -a out/waves/pe.fst.gtkw out/waves/pe.fst

@@ -1,0 +1,872 @@
+/* Lockstep co-simulation of the primitive exchanger: verilated RTL (pe_dut.h) against the C cycle model
+ * (cmodel/pe/pe_hw.h), every output port every cycle, driven by a C environment model of the other N-1
+ * GPUs and of the P2G, and every result checked against an independently computed expectation (SPEC 4.2:
+ * GPU k receives exactly [p in application order | bit k of mask(p)], each once, then end-of-batch) and
+ * that expectation against the golden model's exchange (cmodel/sys/pe.c pe_run) on the same data.
+ *
+ * The run is a sequence of independent scenarios (the DUT is reset between them), each generated from
+ * (seed, scenario index): N, this GPU's id k, topology, runahead, 1..8 batches of 0, 1, tens, hundreds or
+ * thousands of primitives split into the N chunks, mask mixes, and the timing knobs (P2G valid gaps, output
+ * and per-port TX backpressure, RX arrival latency, gaps and bursts). `--scenario K` replays scenario K
+ * alone: that is the reproduce command, and it starts at the failing scenario's reset.
+ *
+ * Environment model (docs/pe.md, "unit environment"): the other GPUs are abstract. What reaches GPU k's RX
+ * ports is generated per batch b as the protocol makes it arrive (flits for other GPUs are forwarded by
+ * the link model and never reach the PE):
+ *   line, port 0 (from the left)  L(b) = for j = 0..k-1: PRIM(b, j->k)..., LAST(b, j)
+ *        released after the DUT's LAST(b-1) left on tx0 and R(b-1) has fully arrived at k's router;
+ *   line, port 1 (from the right) R(b) = for j = k+1..N-1: PRIM(b, j->k)..., LAST(b, j)
+ *        released after the DUT's LAST(b) left on tx1 and L(b) has fully arrived;
+ *   hub, port 0                   lo(b) = the j < k part, released like L(b); hi(b) = the j > k part,
+ *        released after the DUT's LAST(b) left on tx0.
+ * Each released segment arrives after a random reaction delay with random gaps and bursts; the DUT's
+ * rx_ready backpressures it. TX flits are consumed with random tx_ready and checked: right port, source,
+ * tag, per-destination order (chunk order), LAST after every PRIM of its port, payload = chunk count. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "common/rng.h"
+#include "pe/pe_hw.h"
+#include "pe_dut.h"
+#include "sys/flit.h"
+#include "sys/net.h"
+#include "sys/pe.h"
+
+#define MAX_LIST 16
+#define HIST 32
+#define MAX_B 8
+
+typedef struct {
+    uint64_t seed;
+    uint32_t scenarios;        /* at least this many scenarios */
+    uint64_t flits;            /* and continue until this many flits were exchanged */
+    uint32_t gpus[MAX_LIST];
+    int n_gpus;
+    uint32_t size;             /* largest batch (primitives) */
+    int64_t only;              /* --scenario K: only this one (-1: all) */
+    int inject;
+    uint64_t inject_cycle;
+    uint64_t inject_drop;      /* the environment loses its inject_drop-th PRIM flit to this GPU (0: never) */
+    const char *out_dir, *waves, *gtkw_template;
+    uint32_t window;
+    int quiet;
+    uint32_t golden;           /* cross-check the expectation with pe_run on the first this many scenarios */
+} opts_t;
+
+typedef struct {
+    uint64_t flit;
+    uint64_t t;                /* cycle from which it is visible at the port */
+} lflit_t;
+
+typedef struct {
+    lflit_t *v;
+    size_t head, n, cap;
+    uint64_t last_t;
+} lq_t;
+
+typedef struct {
+    uint32_t n, k, topo, ra, B;
+    pe_entry_t *ent[MAX_B * 64];   /* [b * n + j] */
+    uint32_t cnt[MAX_B * 64];
+    uint32_t *exp[MAX_B];          /* what GPU k must output, per batch */
+    uint32_t exp_n[MAX_B];
+    /* timing knobs, percent */
+    uint32_t in_gap, out_stall, tx_stall[2], rx_burst, rx_gap_max, react_max;
+    char desc[256];
+} scen_t;
+
+typedef struct {
+    uint64_t cycle;
+    char what[8];
+    uint64_t a, b;
+    uint32_t c;
+} hist_t;
+
+typedef struct {
+    uint64_t cycles, flits, tx_flits, rx_flits, in_beats, out_beats, port_checks, item_checks, scenarios;
+    uint64_t lq_full, bank_full, in_blocked, rx_blocked, tx_both, rx_both, tx_stalled, out_stalled;
+    uint64_t golden_checks;
+    uint64_t fail_cycle;
+    int64_t fail_scenario;
+} stats_t;
+
+typedef struct {
+    const opts_t *o;
+    pe_hw_params_t prm;
+    const scen_t *s;
+    uint32_t idx;
+    hist_t hist[HIST];
+    uint64_t n_hist;
+    const char *argv0;
+} ctx_t;
+
+/* ------------------------------------------------------------------------------------------ helpers */
+static void lq_push(lq_t *q, uint64_t flit, uint64_t t)
+{
+    if (q->head + q->n == q->cap) {
+        if (q->head > 0) {
+            memmove(q->v, q->v + q->head, q->n * sizeof *q->v);
+            q->head = 0;
+        } else {
+            q->cap = q->cap ? 2 * q->cap : 256;
+            q->v = realloc(q->v, q->cap * sizeof *q->v);
+            if (!q->v) { fprintf(stderr, "cosim-pe: out of memory\n"); exit(2); }
+        }
+    }
+    if (t < q->last_t) t = q->last_t;
+    q->v[q->head + q->n].flit = flit;
+    q->v[q->head + q->n].t = t;
+    q->n++;
+    q->last_t = t;
+}
+
+static void hist_add(ctx_t *c, uint64_t cycle, const char *what, uint64_t a, uint64_t b, uint32_t cc)
+{
+    hist_t *h = &c->hist[c->n_hist++ % HIST];
+    h->cycle = cycle;
+    snprintf(h->what, sizeof h->what, "%s", what);
+    h->a = a;
+    h->b = b;
+    h->c = cc;
+}
+
+static void print_flit(FILE *f, uint64_t x)
+{
+    uint32_t t = flit_type(x);
+    fprintf(f, "0x%016" PRIx64 " (%s src=%u dst=%u tag=%u payload=%u)", x,
+            t == FLIT_TYPE_PRIM ? "PRIM" : t == FLIT_TYPE_LAST ? "LAST" : "????", flit_src(x), flit_dst(x),
+            flit_tag(x), flit_payload(x));
+}
+
+static uint64_t lowmask(uint32_t bits) { return bits >= 64 ? ~0ull : ((1ull << bits) - 1); }
+
+/* ------------------------------------------------------------------------------------------ scenario */
+static uint64_t scen_seed(uint64_t seed, uint32_t idx) { return seed ^ (0x9E3779B97F4A7C15ull * (idx + 1)); }
+
+static uint64_t gen_mask(rng_t *r, uint32_t n, uint32_t k, int kind)
+{
+    uint64_t all = lowmask(n);
+    switch (kind) {
+    case 1: return 1ull << rng_below(r, n);                      /* one owner */
+    case 2: return all;                                           /* every GPU */
+    case 3: { uint64_t m = gen_mask(r, n, k, 0); m &= ~(1ull << k); return m; } /* never this GPU */
+    case 4: return 1ull << k;                                     /* only this GPU */
+    case 5: return 0;                                             /* all culled */
+    default: break;
+    }
+    uint32_t x = rng_below(r, 100);
+    if (x < 10) return 0;
+    if (x < 50) return 1ull << rng_below(r, n);
+    if (x < 80) {                                                 /* a run of owners, as neighbouring tiles */
+        uint32_t s = rng_below(r, n), len = 1 + rng_below(r, n < 8 ? n : 8);
+        uint64_t m = 0;
+        for (uint32_t i = 0; i < len; i++) m |= 1ull << ((s + i) % n);
+        return m;
+    }
+    if (x < 85) return all;
+    uint64_t m = 0;
+    for (uint32_t t = 0; t < n; t++)
+        if (rng_chance(r, 30, 100)) m |= 1ull << t;
+    return m;
+}
+
+static void scen_free(scen_t *s)
+{
+    for (uint32_t i = 0; i < s->B * s->n; i++) free(s->ent[i]);
+    for (uint32_t b = 0; b < s->B; b++) free(s->exp[b]);
+    memset(s, 0, sizeof *s);
+}
+
+static const char *topo_name(uint32_t t) { return t == PE_TOPO_HUB ? "hub" : "line"; }
+
+/* Scenario idx of the run: configuration cycles through the GPU counts, the ids 0 / N-1 / random and both
+ * topologies; sizes and timing are random. */
+static void scen_make(const opts_t *o, const pe_hw_params_t *prm, uint32_t idx, scen_t *s)
+{
+    memset(s, 0, sizeof *s);
+    rng_t r;
+    rng_seed(&r, scen_seed(o->seed, idx));
+    uint32_t valid[MAX_LIST], nv = 0;
+    for (int i = 0; i < o->n_gpus; i++)
+        if (o->gpus[i] <= prm->max_gpus) valid[nv++] = o->gpus[i];
+    s->n = valid[idx % nv];
+    uint32_t v = idx / nv;
+    uint32_t kk = v % 3;
+    s->topo = (v / 3) & 1;
+    s->k = kk == 0 ? 0 : kk == 1 ? s->n - 1 : rng_below(&r, s->n);
+    s->ra = rng_below(&r, 2);
+    s->B = 1 + rng_below(&r, MAX_B);
+    /* timing: one scenario in four stresses the queues with heavy backpressure somewhere */
+    static const uint32_t gaps[] = {0, 0, 0, 10, 30};
+    static const uint32_t stalls[] = {0, 0, 0, 5, 10, 30};
+    static const uint32_t heavy[] = {60, 90, 97};
+    s->in_gap = gaps[rng_below(&r, 5)];
+    s->out_stall = stalls[rng_below(&r, 6)];
+    s->tx_stall[0] = stalls[rng_below(&r, 6)];
+    s->tx_stall[1] = stalls[rng_below(&r, 6)];
+    if (rng_below(&r, 4) == 0) {
+        uint32_t h = heavy[rng_below(&r, 3)];
+        switch (rng_below(&r, 5)) {
+        case 0: s->in_gap = h; break;
+        case 1: s->out_stall = h; break;
+        case 2: s->tx_stall[0] = h; break;
+        case 3: s->tx_stall[1] = h; break;
+        default: s->out_stall = s->tx_stall[0] = s->tx_stall[1] = h; break;
+        }
+    }
+    static const uint32_t bursts[] = {100, 100, 95, 80, 50};
+    s->rx_burst = bursts[rng_below(&r, 5)];
+    s->rx_gap_max = 1 + rng_below(&r, 8);
+    s->react_max = rng_below(&r, 2) ? 2 : 60;
+    uint32_t sizes[MAX_B];
+    for (uint32_t b = 0; b < s->B; b++) {
+        uint32_t x = rng_below(&r, 100), m;
+        if (x < 10) m = 0;
+        else if (x < 20) m = 1;
+        else if (x < 55) m = 2 + rng_below(&r, 63);
+        else if (x < 85) m = 65 + rng_below(&r, 536);
+        else m = o->size / 2 + rng_below(&r, o->size / 2 + 1);
+        if (s->n == 1) m /= 8;                  /* N = 1: no flits at all, keep it short */
+        sizes[b] = m;
+        int kind = rng_below(&r, 100) < 70 ? 0 : (int)(1 + rng_below(&r, 5));
+        uint32_t cuts[65];
+        if (rng_below(&r, 5)) {                 /* the runtime's split: chunks of ceil(m/N) */
+            uint32_t c = (m + s->n - 1) / s->n;
+            for (uint32_t j = 0; j <= s->n; j++) cuts[j] = j * c < m ? j * c : m;
+        } else {                                /* uneven chunks */
+            cuts[0] = 0;
+            for (uint32_t j = 1; j < s->n; j++) cuts[j] = rng_below(&r, m + 1);
+            cuts[s->n] = m;
+            for (uint32_t a = 1; a < s->n; a++)         /* sort the inner cuts */
+                for (uint32_t c2 = a; c2 > 1 && cuts[c2 - 1] > cuts[c2]; c2--) {
+                    uint32_t t = cuts[c2]; cuts[c2] = cuts[c2 - 1]; cuts[c2 - 1] = t;
+                }
+        }
+        for (uint32_t j = 0; j < s->n; j++) {
+            uint32_t c = cuts[j + 1] - cuts[j];
+            s->cnt[b * s->n + j] = c;
+            s->ent[b * s->n + j] = calloc(c ? c : 1, sizeof(pe_entry_t));
+            for (uint32_t i = 0; i < c; i++) {
+                s->ent[b * s->n + j][i].prim = cuts[j] + i;
+                s->ent[b * s->n + j][i].mask = gen_mask(&r, s->n, s->k, kind);
+            }
+        }
+    }
+    /* the expectation, straight from the SPEC 4.2 invariant */
+    for (uint32_t b = 0; b < s->B; b++) {
+        s->exp[b] = malloc((sizes[b] ? sizes[b] : 1) * sizeof(uint32_t));
+        for (uint32_t j = 0; j < s->n; j++)
+            for (uint32_t i = 0; i < s->cnt[b * s->n + j]; i++)
+                if (s->ent[b * s->n + j][i].mask & (1ull << s->k)) s->exp[b][s->exp_n[b]++] = s->ent[b * s->n + j][i].prim;
+    }
+    int o2 = snprintf(s->desc, sizeof s->desc, "N=%u gpu_id=%u topo=%s runahead=%u batches=%u sizes=", s->n, s->k,
+                      topo_name(s->topo), s->ra, s->B);
+    for (uint32_t b = 0; b < s->B && o2 < (int)sizeof s->desc - 40; b++)
+        o2 += snprintf(s->desc + o2, sizeof s->desc - (size_t)o2, "%s%u", b ? "," : "", sizes[b]);
+    snprintf(s->desc + o2, sizeof s->desc - (size_t)o2, " in_gap=%u out_stall=%u tx_stall=%u/%u rx_burst=%u", s->in_gap,
+             s->out_stall, s->tx_stall[0], s->tx_stall[1], s->rx_burst);
+}
+
+/* The golden model's exchange on the same data must give GPU k exactly the expectation. */
+static int golden_check(const scen_t *s, uint64_t seed, char *why, size_t whylen)
+{
+    pe_input_t in;
+    memset(&in, 0, sizeof in);
+    in.n_gpus = s->n;
+    in.n_batches = s->B;
+    in.entries = (const pe_entry_t *const *)s->ent;
+    in.counts = s->cnt;
+    in.runahead = s->ra;
+    in.send_rate = 16 + (uint32_t)(seed % 3);    /* the received lists do not depend on timing: keep it fast */
+    in.cp_cost = 0;
+    net_t net;
+    if (net_init(&net, s->topo == PE_TOPO_HUB ? NET_HUB : NET_LINE, s->n, 1 + (uint32_t)(seed % 2), NULL, NULL)) {
+        snprintf(why, whylen, "net_init failed");
+        return -1;
+    }
+    pe_result_t res;
+    int rc = pe_run(&in, &net, &res);
+    if (rc) snprintf(why, whylen, "pe_run: %.400s", res.report);
+    for (uint32_t b = 0; b < s->B && !rc; b++) {
+        const pe_list_t *l = &res.recv[(size_t)b * s->n + s->k];
+        if (l->n != s->exp_n[b] || (l->n && memcmp(l->prims, s->exp[b], l->n * sizeof(uint32_t)))) {
+            snprintf(why, whylen, "pe_run gives GPU %u %zu primitives in batch %u, the expectation %u (or they differ)",
+                     s->k, l->n, b, s->exp_n[b]);
+            rc = -1;
+        }
+    }
+    pe_result_free(&res, s->B * s->n);
+    net_free(&net);
+    return rc;
+}
+
+/* ------------------------------------------------------------------------------------------ report */
+static void print_cmd(const ctx_t *c, FILE *f)
+{
+    const opts_t *o = c->o;
+    fprintf(f, "%s --seed 0x%" PRIx64 " --scenario %u --gpus ", c->argv0, o->seed, c->idx);
+    for (int i = 0; i < o->n_gpus; i++) fprintf(f, "%s%u", i ? "," : "", o->gpus[i]);
+    fprintf(f, " --size %u", o->size);
+    if (o->inject) fprintf(f, " --inject-fault %" PRIu64, o->inject_cycle);
+    if (o->inject_drop) fprintf(f, " --inject-drop %" PRIu64, o->inject_drop);
+    fprintf(f, "\n");
+}
+
+static int ports_differ(const pe_hw_out_t *a, const pe_hw_out_t *b)
+{
+    if (a->in_ready != b->in_ready || a->out_valid != b->out_valid || a->busy != b->busy || a->cur_tag != b->cur_tag ||
+        a->err != b->err)
+        return 1;
+    for (int p = 0; p < PE_HW_PORTS; p++) {
+        if (a->tx_valid[p] != b->tx_valid[p] || a->rx_ready[p] != b->rx_ready[p]) return 1;
+        if (a->tx_valid[p] && a->tx_flit[p] != b->tx_flit[p]) return 1;
+    }
+    if (a->out_valid && (a->out_eob != b->out_eob || a->out_tag != b->out_tag || a->out_prim_id != b->out_prim_id))
+        return 1;
+    return 0;
+}
+
+static void report(ctx_t *c, uint64_t cycle, const char *why, const pe_hw_out_t *dut, const pe_hw_out_t *mdl)
+{
+    const opts_t *o = c->o;
+    FILE *f = stderr;
+    fprintf(f, "\nCOSIM MISMATCH unit=pe_exchanger MAX_GPUS=%u LQ_DEPTH=%u RQ_DEPTH=%u seed=0x%" PRIx64
+               " scenario=%u cycle=%" PRIu64 "\n", c->prm.max_gpus, c->prm.lq_depth, c->prm.rq_depth, o->seed, c->idx, cycle);
+    fprintf(f, "  what: %s\n  scenario: %s\n", why, c->s->desc);
+    fprintf(f, "  %-14s %-20s %-20s\n", "field", "DUT (RTL)", "C cycle model");
+#define ROW(name, a, b) fprintf(f, "  %-14s 0x%-18" PRIx64 " 0x%-18" PRIx64 "%s\n", name, (uint64_t)(a), (uint64_t)(b), (a) != (b) ? "  <-- differs" : "")
+    ROW("in_ready", dut->in_ready, mdl->in_ready);
+    ROW("tx0_valid", dut->tx_valid[0], mdl->tx_valid[0]);
+    ROW("tx0_flit", dut->tx_flit[0], mdl->tx_flit[0]);
+    ROW("tx1_valid", dut->tx_valid[1], mdl->tx_valid[1]);
+    ROW("tx1_flit", dut->tx_flit[1], mdl->tx_flit[1]);
+    ROW("rx0_ready", dut->rx_ready[0], mdl->rx_ready[0]);
+    ROW("rx1_ready", dut->rx_ready[1], mdl->rx_ready[1]);
+    ROW("out_valid", dut->out_valid, mdl->out_valid);
+    ROW("out_eob", dut->out_eob, mdl->out_eob);
+    ROW("out_tag", dut->out_tag, mdl->out_tag);
+    ROW("out_prim_id", dut->out_prim_id, mdl->out_prim_id);
+    ROW("busy", dut->busy, mdl->busy);
+    ROW("cur_tag", dut->cur_tag, mdl->cur_tag);
+    ROW("err", dut->err, mdl->err);
+#undef ROW
+    fprintf(f, "  (tx flits and out data are compared only while valid)\n");
+    uint64_t first = c->n_hist > HIST ? c->n_hist - HIST : 0;
+    fprintf(f, "  last %" PRIu64 " transactions (oldest first):\n", c->n_hist - first);
+    for (uint64_t i = first; i < c->n_hist; i++) {
+        const hist_t *h = &c->hist[i % HIST];
+        fprintf(f, "    cycle %-9" PRIu64 " %-4s ", h->cycle, h->what);
+        if (!strcmp(h->what, "IN"))
+            fprintf(f, "%s tag=%" PRIu64 " id=%u mask=0x%" PRIx64 "\n", (h->c & 1) ? "END" : "entry", h->a >> 32,
+                    (uint32_t)h->a, h->b);
+        else if (!strcmp(h->what, "OUT"))
+            fprintf(f, "%s tag=%" PRIu64 " id=%" PRIu64 "\n", h->c ? "eob" : "prim", h->a, h->b);
+        else {
+            print_flit(f, h->a);
+            fprintf(f, "\n");
+        }
+    }
+    fprintf(f, "  reproduce: ");
+    print_cmd(c, f);
+}
+
+/* ------------------------------------------------------------------------------------------ one scenario */
+typedef struct {
+    uint64_t prims_made, drop_at;
+    lq_t q[2];
+    uint32_t rel[2];           /* line: next batch to release per port; hub: next segment 2b+part on port 0 */
+    uint64_t seg_end[2][2 * MAX_B];
+    uint32_t dut_last[2];      /* LAST flits the DUT sent per port */
+} env_t;
+
+/* append the flits from GPUs j in [j0, j1) of batch b for GPU k */
+static void env_segment(const scen_t *s, rng_t *r, uint64_t *made, uint64_t drop_at, lq_t *q, uint32_t b, uint32_t j0,
+                        uint32_t j1, uint64_t now)
+{
+    uint64_t t = now + rng_below(r, s->react_max + 1);
+    for (uint32_t j = j0; j < j1; j++) {
+        const pe_entry_t *e = s->ent[b * s->n + j];
+        for (uint32_t i = 0; i < s->cnt[b * s->n + j]; i++) {
+            if (!(e[i].mask & (1ull << s->k))) continue;
+            if (++*made != drop_at) lq_push(q, flit_make(FLIT_TYPE_PRIM, j, s->k, b, e[i].prim), t);   /* test hook */
+            if (!rng_chance(r, s->rx_burst, 100)) t += 1 + rng_below(r, s->rx_gap_max);
+        }
+        lq_push(q, flit_make(FLIT_TYPE_LAST, j, FLIT_DST_BCAST, b, s->cnt[b * s->n + j]), t);
+        if (!rng_chance(r, s->rx_burst, 100)) t += 1 + rng_below(r, s->rx_gap_max);
+    }
+}
+
+static void env_release(const scen_t *s, rng_t *r, env_t *e, uint64_t now)
+{
+    if (s->n == 1) return;
+    if (s->topo == PE_TOPO_LINE) {
+        for (;;) {
+            int moved = 0;
+            uint32_t b = e->rel[0];
+            if (b < s->B && (b == 0 || s->k == 0 ||
+                             (e->dut_last[0] >= b && e->rel[1] >= b && now >= e->seg_end[1][b - 1]))) {
+                env_segment(s, r, &e->prims_made, e->drop_at, &e->q[0], b, 0, s->k, now);
+                e->seg_end[0][b] = e->q[0].last_t;
+                e->rel[0]++;
+                moved = 1;
+            }
+            b = e->rel[1];
+            if (b < s->B && (s->k == s->n - 1 || (e->dut_last[1] > b && e->rel[0] > b && now >= e->seg_end[0][b]))) {
+                env_segment(s, r, &e->prims_made, e->drop_at, &e->q[1], b, s->k + 1, s->n, now);
+                e->seg_end[1][b] = e->q[1].last_t;
+                e->rel[1]++;
+                moved = 1;
+            }
+            if (!moved) break;
+        }
+    } else {
+        for (;;) {
+            uint32_t sg = e->rel[0], b = sg / 2;
+            if (b >= s->B) break;
+            int ok;
+            if (sg % 2 == 0) ok = b == 0 || (e->dut_last[0] >= b && now >= e->seg_end[0][sg - 1]);
+            else ok = e->dut_last[0] > b && now >= e->seg_end[0][sg - 1];
+            if (!ok) break;
+            if (sg % 2 == 0) env_segment(s, r, &e->prims_made, e->drop_at, &e->q[0], b, 0, s->k, now);
+            else env_segment(s, r, &e->prims_made, e->drop_at, &e->q[0], b, s->k + 1, s->n, now);
+            e->seg_end[0][sg] = e->q[0].last_t;
+            e->rel[0]++;
+        }
+    }
+}
+
+static int env_done(const scen_t *s, const env_t *e)
+{
+    if (s->n == 1) return 1;
+    if (s->topo == PE_TOPO_LINE) return e->rel[0] == s->B && e->rel[1] == s->B && !e->q[0].n && !e->q[1].n;
+    return e->rel[0] == 2 * s->B && !e->q[0].n;
+}
+
+/* TX checker state */
+typedef struct {
+    uint32_t b[2];             /* batch of each port */
+    uint32_t pos[64];          /* next chunk index to look at, per destination */
+} txchk_t;
+
+static int port_of(const scen_t *s, uint32_t t) { return s->topo == PE_TOPO_HUB ? 0 : (t < s->k ? 0 : 1); }
+
+static int tx_check(const scen_t *s, txchk_t *tc, int p, uint64_t f, char *why, size_t wl)
+{
+    uint32_t b = tc->b[p];
+    if (flit_src(f) != s->k) { snprintf(why, wl, "tx%d flit from source %u, expected %u", p, flit_src(f), s->k); return -1; }
+    if (b >= s->B) { snprintf(why, wl, "tx%d sends after the last batch's LAST", p); return -1; }
+    if (flit_tag(f) != (b & 0xffff)) { snprintf(why, wl, "tx%d flit tag %u, expected batch %u", p, flit_tag(f), b); return -1; }
+    const pe_entry_t *e = s->ent[b * s->n + s->k];
+    uint32_t cnt = s->cnt[b * s->n + s->k];
+    if (flit_type(f) == FLIT_TYPE_PRIM) {
+        uint32_t t = flit_dst(f);
+        if (t >= s->n || t == s->k || port_of(s, t) != p) {
+            snprintf(why, wl, "tx%d PRIM to GPU %u: wrong destination/port (N=%u, gpu_id=%u, %s)", p, t, s->n, s->k, topo_name(s->topo));
+            return -1;
+        }
+        uint32_t i = tc->pos[t];
+        while (i < cnt && !(e[i].mask & (1ull << t))) i++;
+        if (i == cnt) { snprintf(why, wl, "tx%d PRIM id %u to GPU %u: nothing (more) to send there in batch %u", p, flit_payload(f), t, b); return -1; }
+        if (e[i].prim != flit_payload(f)) {
+            snprintf(why, wl, "tx%d PRIM to GPU %u batch %u: id %u, expected %u (chunk order)", p, t, b, flit_payload(f), e[i].prim);
+            return -1;
+        }
+        tc->pos[t] = i + 1;
+        return 0;
+    }
+    if (flit_type(f) != FLIT_TYPE_LAST || flit_dst(f) != FLIT_DST_BCAST) { snprintf(why, wl, "tx%d flit of bad type/destination", p); return -1; }
+    int need = s->topo == PE_TOPO_HUB ? (p == 0 && s->n > 1) : (p == 0 ? s->k > 0 : s->k + 1 < s->n);
+    if (!need) { snprintf(why, wl, "tx%d LAST on a port without a neighbour", p); return -1; }
+    if (flit_payload(f) != cnt) { snprintf(why, wl, "tx%d LAST(batch %u) payload %u, chunk count %u", p, b, flit_payload(f), cnt); return -1; }
+    for (uint32_t t = 0; t < s->n; t++) {
+        if (t == s->k || port_of(s, t) != p) continue;
+        for (uint32_t i = tc->pos[t]; i < cnt; i++)
+            if (e[i].mask & (1ull << t)) {
+                snprintf(why, wl, "tx%d LAST(batch %u) before PRIM id %u to GPU %u", p, b, e[i].prim, t);
+                return -1;
+            }
+        tc->pos[t] = 0;
+    }
+    tc->b[p]++;
+    return 0;
+}
+
+/* Run scenario idx. fst: waveform path (NULL: none), dump_from: first cycle dumped; stop_at: stop after
+ * this cycle. Returns 0 pass, 1 fail (st->fail_cycle). */
+static int run_scenario(ctx_t *c, pe_dut_t *dut, const scen_t *s, const char *fst, uint64_t dump_from, uint64_t stop_at,
+                        int report_failures, stats_t *st)
+{
+    const opts_t *o = c->o;
+    c->s = s;
+    c->n_hist = 0;
+    pe_hw_t hw;
+    if (pe_hw_init(&hw, c->prm)) { fprintf(stderr, "cosim-pe: bad parameters\n"); return 1; }
+    pe_dut_dump(dut, fst && dump_from == 0);
+    rng_t r;
+    rng_seed(&r, scen_seed(o->seed, c->idx) ^ 0x5851F42D4C957F2Dull);
+    env_t env;
+    memset(&env, 0, sizeof env);
+    env.drop_at = o->inject_drop;
+    txchk_t tc;
+    memset(&tc, 0, sizeof tc);
+    pe_hw_in_t in;
+    memset(&in, 0, sizeof in);
+    in.cfg.n_gpus = s->n;
+    in.cfg.gpu_id = s->k;
+    in.cfg.topo = s->topo;
+    in.cfg.runahead = s->ra;
+    uint32_t ib = 0, ii = 0;            /* next P2G beat: batch, index (== count: END) */
+    uint32_t ob = 0, oi = 0;            /* output checker */
+    uint64_t idle = 0;
+    char why[512];
+    int fail = 0;
+    uint64_t cycle;
+    for (cycle = 0;; cycle++) {
+        if (fst && cycle == dump_from) pe_dut_dump(dut, 1);
+        env_release(s, &r, &env, cycle);
+        for (int p = 0; p < 2; p++) {
+            in.rx_valid[p] = env.q[p].n && env.q[p].v[env.q[p].head].t <= cycle;
+            in.rx_flit[p] = env.q[p].n ? env.q[p].v[env.q[p].head].flit : 0;
+            in.tx_ready[p] = !rng_chance(&r, s->tx_stall[p], 100);
+        }
+        if (!in.in_valid && ib < s->B && !rng_chance(&r, s->in_gap, 100)) {
+            uint32_t cnt = s->cnt[ib * s->n + s->k];
+            in.in_valid = 1;
+            in.in_tag = ib & 0xffff;
+            in.in_end = ii == cnt;
+            in.in_prim_id = ii == cnt ? cnt : s->ent[ib * s->n + s->k][ii].prim;
+            in.in_mask = ii == cnt ? 0 : s->ent[ib * s->n + s->k][ii].mask;
+        }
+        in.out_ready = !rng_chance(&r, s->out_stall, 100);
+
+        pe_hw_out_t d, m;
+        pe_dut_eval(dut, &in, &d);
+        pe_hw_comb(&hw, &in, &m);
+        if (o->inject && cycle == o->inject_cycle) m.busy ^= 1;   /* test hook of the failure path */
+        st->port_checks++;
+        if (ports_differ(&d, &m)) {
+            if (report_failures) report(c, cycle, "RTL and C cycle model disagree", &d, &m);
+            fail = 1;
+            break;
+        }
+        int progress = 0;
+        /* statistics of the corners reached */
+        if (hw.lq_cnt == c->prm.lq_depth) st->lq_full++;
+        if (hw.bk_cnt[0] == c->prm.rq_depth || hw.bk_cnt[1] == c->prm.rq_depth) st->bank_full++;
+        if (in.in_valid && !m.in_ready) st->in_blocked++;
+        if ((in.rx_valid[0] && !m.rx_ready[0]) || (in.rx_valid[1] && !m.rx_ready[1])) st->rx_blocked++;
+        if ((m.tx_valid[0] && !in.tx_ready[0]) || (m.tx_valid[1] && !in.tx_ready[1])) st->tx_stalled++;
+        if (m.out_valid && !in.out_ready) st->out_stalled++;
+        /* handshakes */
+        if (in.in_valid && m.in_ready) {
+            hist_add(c, cycle, "IN", ((uint64_t)in.in_tag << 32) | in.in_prim_id, in.in_mask, (uint32_t)in.in_end);
+            st->in_beats++;
+            progress = 1;
+            if (in.in_end) { ib++; ii = 0; } else ii++;
+        }
+        int rxf = 0, txf = 0;
+        for (int p = 0; p < 2; p++) {
+            if (in.rx_valid[p] && m.rx_ready[p]) {
+                hist_add(c, cycle, p ? "RX1" : "RX0", in.rx_flit[p], 0, 0);
+                env.q[p].head++;
+                env.q[p].n--;
+                st->rx_flits++;
+                rxf++;
+                progress = 1;
+            }
+            if (m.tx_valid[p] && in.tx_ready[p]) {
+                hist_add(c, cycle, p ? "TX1" : "TX0", m.tx_flit[p], 0, 0);
+                st->tx_flits++;
+                txf++;
+                progress = 1;
+                if (tx_check(s, &tc, p, m.tx_flit[p], why, sizeof why)) {
+                    if (report_failures) report(c, cycle, why, &d, &m);
+                    fail = 1;
+                    break;
+                }
+                if (flit_type(m.tx_flit[p]) == FLIT_TYPE_LAST) env.dut_last[p]++;
+            }
+        }
+        if (fail) break;
+        if (rxf == 2) st->rx_both++;
+        if (txf == 2) st->tx_both++;
+        if (m.out_valid && in.out_ready) {
+            hist_add(c, cycle, "OUT", m.out_tag, m.out_prim_id, (uint32_t)m.out_eob);
+            st->out_beats++;
+            progress = 1;
+            why[0] = 0;
+            if (ob >= s->B) snprintf(why, sizeof why, "output after the last batch's end-of-batch");
+            else if (m.out_tag != (ob & 0xffff)) snprintf(why, sizeof why, "output tag %u, expected batch %u", m.out_tag, ob);
+            else if (m.out_eob && oi != s->exp_n[ob])
+                snprintf(why, sizeof why, "end-of-batch %u after %u primitives, expected %u (next expected id %u)", ob, oi,
+                         s->exp_n[ob], s->exp[ob][oi]);
+            else if (!m.out_eob && oi >= s->exp_n[ob])
+                snprintf(why, sizeof why, "extra primitive %u in batch %u (expected %u, then end-of-batch)", m.out_prim_id, ob, s->exp_n[ob]);
+            else if (!m.out_eob && m.out_prim_id != s->exp[ob][oi])
+                snprintf(why, sizeof why, "batch %u position %u: primitive %u, expected %u (SPEC 4.2 order)", ob, oi,
+                         m.out_prim_id, s->exp[ob][oi]);
+            if (why[0]) {
+                if (report_failures) report(c, cycle, why, &d, &m);
+                fail = 1;
+                break;
+            }
+            st->item_checks++;
+            if (m.out_eob) { ob++; oi = 0; } else oi++;
+        }
+        if (m.err) {
+            if (report_failures) report(c, cycle, "err_o: the PE flagged a protocol error on legal traffic", &d, &m);
+            fail = 1;
+            break;
+        }
+        idle = progress ? 0 : idle + 1;
+        if (idle > 20000) {
+            if (report_failures) report(c, cycle, "watchdog: no handshake on any port for 20000 cycles (deadlock)", &d, &m);
+            fail = 1;
+            break;
+        }
+        pe_dut_clock(dut);
+        pe_hw_clock(&hw, &in);
+        if (in.in_valid && m.in_ready) in.in_valid = 0;
+        if (cycle >= stop_at) break;
+        if (ob == s->B && ib == s->B && env_done(s, &env) && !m.busy) {
+            /* one more compare of the idle state after the last edge */
+            pe_dut_eval(dut, &in, &d);
+            pe_hw_comb(&hw, &in, &m);
+            if (ports_differ(&d, &m) || m.busy) {
+                if (report_failures) report(c, cycle + 1, "ports differ (or busy) after the last batch", &d, &m);
+                fail = 1;
+            }
+            for (int p = 0; p < 2 && !fail; p++) {
+                int need = s->topo == PE_TOPO_HUB ? (p == 0 && s->n > 1) : (p == 0 ? s->k > 0 : s->k + 1 < s->n);
+                if (need && tc.b[p] != s->B) {
+                    snprintf(why, sizeof why, "tx%d sent LAST for %u of %u batches", p, tc.b[p], s->B);
+                    if (report_failures) report(c, cycle, why, &d, &m);
+                    fail = 1;
+                }
+            }
+            cycle++;
+            break;
+        }
+    }
+    st->cycles += cycle;
+    st->fail_cycle = cycle;
+    for (int p = 0; p < 2; p++) free(env.q[p].v);
+    return fail;
+}
+
+/* ------------------------------------------------------------------------------------------ main */
+static int parse_list(const char *s, uint32_t *out, int *n)
+{
+    char buf[256];
+    if (strlen(s) >= sizeof buf) return -1;
+    strcpy(buf, s);
+    *n = 0;
+    for (char *save = NULL, *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+        char *end;
+        unsigned long v = strtoul(t, &end, 10);
+        if (*end || v < 1 || v > 64 || *n >= MAX_LIST) return -1;
+        out[(*n)++] = (uint32_t)v;
+    }
+    return *n ? 0 : -1;
+}
+
+static uint32_t clog2(uint32_t v) { uint32_t r = 0; while ((1u << r) < v) r++; return r; }
+
+/* Copy the saved view, pointing it at this FST and time, with the widths of this build's masks (MAX_GPUS) and
+ * queue counters ($clog2(DEPTH+1)). */
+static void write_gtkw(const char *tmpl, const char *out, const char *fst, uint64_t t0, const pe_hw_params_t *prm)
+{
+    FILE *in = fopen(tmpl, "r"), *o = fopen(out, "w");
+    if (!in || !o) {
+        fprintf(stderr, "cosim-pe: cannot write %s from %s\n", out, tmpl);
+        if (in) fclose(in);
+        if (o) fclose(o);
+        return;
+    }
+    static const char *masks[] = {"in_mask_i", "head_mask", "lasts0_q", "lasts1_q", "rem_q"};
+    char line[1024];
+    while (fgets(line, sizeof line, in)) {
+        if (!strncmp(line, "[dumpfile]", 10)) { fprintf(o, "[dumpfile] \"%s\"\n", fst); continue; }
+        if (!strncmp(line, "[timestart]", 11)) { fprintf(o, "[timestart] %" PRIu64 "\n", t0); continue; }
+        if (!strncmp(line, "[dumpfile_mtime]", 16) || !strncmp(line, "[dumpfile_size]", 15) || !strncmp(line, "[savefile]", 10))
+            continue;
+        char *dot = strrchr(line, '.'), *br = strchr(line, '[');
+        uint32_t w = 0;
+        if (line[0] != '[' && dot && br && br > dot) {
+            size_t nl = (size_t)(br - dot - 1);
+            for (size_t i = 0; i < sizeof masks / sizeof masks[0]; i++)
+                if (strlen(masks[i]) == nl && !strncmp(dot + 1, masks[i], nl)) w = prm->max_gpus;
+            if (nl == 6 && !strncmp(dot + 1, "lq_cnt", nl)) w = clog2(prm->lq_depth + 1);
+            if (nl == 7 && (!strncmp(dot + 1, "bk0_cnt", nl) || !strncmp(dot + 1, "bk1_cnt", nl))) w = clog2(prm->rq_depth + 1);
+        }
+        if (w == 1) fprintf(o, "%.*s\n", (int)(br - line), line);
+        else if (w) fprintf(o, "%.*s[%u:0]\n", (int)(br - line), line, w - 1);
+        else fputs(line, o);
+    }
+    fclose(in);
+    fclose(o);
+}
+
+static void usage(void)
+{
+    fprintf(stderr,
+            "usage: cosim-pe [--seed S|random] [--scenarios K] [--flits F] [--gpus 1,2,3,16,64] [--size P]\n"
+            "                [--scenario I] [--out-dir DIR] [--window W] [--gtkw VIEW.gtkw] [--waves FILE.fst]\n"
+            "                [--inject-fault CYCLE] [--inject-drop K] [--golden G] [--quiet]\n"
+            "  Runs scenarios 0, 1, ... until at least K ran and F flits (TX + RX handshakes) were exchanged;\n"
+            "  --scenario I runs scenario I alone (the reproduce command). P: largest batch in primitives.\n"
+            "  Test hooks: --inject-fault flips the model's busy at CYCLE of each scenario; --inject-drop loses the\n"
+            "  K-th PRIM flit the environment sends to this GPU (only the SPEC 4.2 checker can see that).\n"
+            "  G: the expectation is checked against the golden model's pe_run on scenarios 0..G-1 (default 100).\n");
+}
+
+int main(int argc, char **argv)
+{
+    opts_t o;
+    memset(&o, 0, sizeof o);
+    o.seed = 1;
+    o.scenarios = 40;
+    o.gpus[0] = 1; o.gpus[1] = 2; o.gpus[2] = 3; o.gpus[3] = 16; o.gpus[4] = 64; o.n_gpus = 5;
+    o.size = 4000;
+    o.golden = 100;
+    o.only = -1;
+    o.out_dir = "out/cosim/pe";
+    o.window = 60;
+    o.gtkw_template = "tb/pe/pe.gtkw";
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!strcmp(a, "--quiet")) { o.quiet = 1; continue; }
+        if (!v) { usage(); return 2; }
+        if (!strcmp(a, "--seed")) {
+            if (!strcmp(v, "random")) o.seed = (uint64_t)time(NULL) ^ ((uint64_t)clock() << 32);
+            else o.seed = strtoull(v, NULL, 0);
+        } else if (!strcmp(a, "--scenarios")) o.scenarios = (uint32_t)strtoul(v, NULL, 0);
+        else if (!strcmp(a, "--flits")) o.flits = strtoull(v, NULL, 0);
+        else if (!strcmp(a, "--gpus")) { if (parse_list(v, o.gpus, &o.n_gpus)) { usage(); return 2; } }
+        else if (!strcmp(a, "--golden")) o.golden = (uint32_t)strtoul(v, NULL, 0);
+        else if (!strcmp(a, "--size")) o.size = (uint32_t)strtoul(v, NULL, 0);
+        else if (!strcmp(a, "--scenario")) o.only = (int64_t)strtoull(v, NULL, 0);
+        else if (!strcmp(a, "--out-dir")) o.out_dir = v;
+        else if (!strcmp(a, "--window")) o.window = (uint32_t)strtoul(v, NULL, 0);
+        else if (!strcmp(a, "--gtkw")) o.gtkw_template = v;
+        else if (!strcmp(a, "--waves")) o.waves = v;
+        else if (!strcmp(a, "--inject-fault")) { o.inject = 1; o.inject_cycle = strtoull(v, NULL, 0); }
+        else if (!strcmp(a, "--inject-drop")) o.inject_drop = strtoull(v, NULL, 0);
+        else { usage(); return 2; }
+        i++;
+    }
+    if (o.size < 2 || o.size > 1000000) { fprintf(stderr, "cosim-pe: --size must be 2..1000000\n"); return 2; }
+    pe_hw_params_t prm = pe_dut_params();
+    int usable = 0;
+    for (int i = 0; i < o.n_gpus; i++) usable += o.gpus[i] <= prm.max_gpus;
+    printf("cosim-pe: MAX_GPUS=%u LQ_DEPTH=%u RQ_DEPTH=%u seed=0x%" PRIx64 " gpus=", prm.max_gpus, prm.lq_depth,
+           prm.rq_depth, o.seed);
+    for (int i = 0; i < o.n_gpus; i++) printf("%s%u%s", i ? "," : "", o.gpus[i], o.gpus[i] > prm.max_gpus ? "(skipped)" : "");
+    if (o.only >= 0) printf(" scenario=%" PRId64 "\n", o.only);
+    else printf(" scenarios>=%u flits>=%" PRIu64 "\n", o.scenarios, o.flits);
+    fflush(stdout);
+    if (!usable) { fprintf(stderr, "cosim-pe: FAIL: no GPU count fits MAX_GPUS=%u (nothing to compare)\n", prm.max_gpus); return 1; }
+
+    ctx_t c;
+    memset(&c, 0, sizeof c);
+    c.o = &o;
+    c.prm = prm;
+    c.argv0 = argv[0];
+    stats_t st;
+    memset(&st, 0, sizeof st);
+    st.fail_scenario = -1;
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    pe_dut_t *dut = pe_dut_new(o.waves);
+    int fail = 0;
+    uint64_t hub_sc = 0, line_sc = 0, ra_sc = 0, per_n[65] = {0};
+    for (uint32_t idx = o.only >= 0 ? (uint32_t)o.only : 0;; idx++) {
+        if (o.only >= 0 && idx != (uint32_t)o.only) break;
+        if (o.only < 0 && idx >= o.scenarios && st.tx_flits + st.rx_flits >= o.flits) break;
+        scen_t s;
+        scen_make(&o, &prm, idx, &s);
+        c.idx = idx;
+        /* the golden model's exchange is much slower than the lockstep (net_step is O(N^2) per step): the
+         * expectation is cross-checked on the first --golden scenarios (every configuration class; at N > 16
+         * one in five) */
+        if ((idx < o.golden && (s.n <= 16 || (idx / 5) % 5 == 0)) || o.only >= 0) {
+            char why[512];
+            if (golden_check(&s, scen_seed(o.seed, idx), why, sizeof why)) {
+                fprintf(stderr, "cosim-pe: FAIL: scenario %u (%s): the expectation disagrees with the golden model: %s\n",
+                        idx, s.desc, why);
+                scen_free(&s);
+                fail = 1;
+                break;
+            }
+            st.golden_checks++;
+        }
+        if (idx != (o.only >= 0 ? (uint32_t)o.only : 0)) pe_dut_reset(dut);
+        uint64_t before = st.tx_flits + st.rx_flits, cyc_before = st.cycles;
+        if (run_scenario(&c, dut, &s, o.waves, 0, UINT64_MAX, 1, &st)) {
+            st.fail_scenario = idx;
+            fail = 1;
+            /* replay the failing scenario alone with a waveform of the window around the failure */
+            pe_dut_free(dut);
+            dut = NULL;
+            char cmd[1200], fst[1024], gtkw[1024];
+            snprintf(cmd, sizeof cmd, "mkdir -p '%s'", o.out_dir);
+            if (system(cmd) != 0) fprintf(stderr, "cosim-pe: cannot create %s\n", o.out_dir);
+            snprintf(fst, sizeof fst, "%s/fail-seed%" PRIx64 "-scen%u-cycle%" PRIu64 ".fst", o.out_dir, o.seed, idx, st.fail_cycle);
+            snprintf(gtkw, sizeof gtkw, "%s/fail-seed%" PRIx64 "-scen%u-cycle%" PRIu64 ".gtkw", o.out_dir, o.seed, idx, st.fail_cycle);
+            uint64_t from = st.fail_cycle > o.window ? st.fail_cycle - o.window : 0;
+            pe_dut_t *d2 = pe_dut_new(fst);
+            stats_t st2;
+            memset(&st2, 0, sizeof st2);
+            run_scenario(&c, d2, &s, fst, from, st.fail_cycle + 2, 0, &st2);
+            pe_dut_free(d2);
+            /* waveform time of cycle k (ps): 2 reset cycles of 10 ns, then 10 ns per cycle */
+            write_gtkw(o.gtkw_template, gtkw, fst, 20000 + 10000 * from, &prm);
+            fprintf(stderr, "  waveform: %s (cycles %" PRIu64 "..%" PRIu64 " of scenario %u)\n  view:     gtkwave %s\n",
+                    fst, from, st.fail_cycle + 2, idx, gtkw);
+            scen_free(&s);
+            break;
+        }
+        st.scenarios++;
+        per_n[s.n]++;
+        if (s.topo == PE_TOPO_HUB) hub_sc++; else line_sc++;
+        ra_sc += s.ra;
+        if (!o.quiet)
+            printf("  scenario %-4u %s: %" PRIu64 " cycles, %" PRIu64 " flits, PASS\n", idx, s.desc, st.cycles - cyc_before, st.tx_flits + st.rx_flits - before);
+        scen_free(&s);
+    }
+    if (dut) pe_dut_free(dut);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    double secs = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
+    if (o.waves) {
+        char gtkw[1024];
+        snprintf(gtkw, sizeof gtkw, "%s.gtkw", o.waves);
+        write_gtkw(o.gtkw_template, gtkw, o.waves, 0, &prm);
+        printf("cosim-pe: waveform %s, view %s\n", o.waves, gtkw);
+    }
+    if (fail) {
+        fprintf(stderr, "cosim-pe: FAIL\n");
+        return 1;
+    }
+    uint64_t flits = st.tx_flits + st.rx_flits;
+    printf("cosim-pe: %" PRIu64 " scenarios (line %" PRIu64 ", hub %" PRIu64 ", runahead %" PRIu64 "; per N:", st.scenarios,
+           line_sc, hub_sc, ra_sc);
+    for (int n = 1; n <= 64; n++)
+        if (per_n[n]) printf(" %d:%" PRIu64, n, per_n[n]);
+    printf("), %" PRIu64 " cycles, %" PRIu64 " flits (tx %" PRIu64 ", rx %" PRIu64 "), %" PRIu64 " P2G beats, %" PRIu64
+           " output beats checked, %" PRIu64 " port comparisons, %" PRIu64 " golden-model cross-checks\n",
+           st.cycles, flits, st.tx_flits, st.rx_flits, st.in_beats, st.item_checks, st.port_checks, st.golden_checks);
+    printf("cosim-pe: corners: LQ full %" PRIu64 " cycles, a bank full %" PRIu64 ", P2G held off %" PRIu64
+           ", rx held off %" PRIu64 ", tx stalled %" PRIu64 ", out stalled %" PRIu64 ", 2 tx flits/cycle %" PRIu64
+           ", 2 rx flits/cycle %" PRIu64 "\n",
+           st.lq_full, st.bank_full, st.in_blocked, st.rx_blocked, st.tx_stalled, st.out_stalled, st.tx_both, st.rx_both);
+    printf("cosim-pe: %.2f s, %.2f Mcycles/s, %.2f Mflits/s\n", secs, (double)st.cycles / secs / 1e6, (double)flits / secs / 1e6);
+    if (st.item_checks == 0 || st.port_checks == 0) {
+        fprintf(stderr, "cosim-pe: FAIL: zero output comparisons (nothing was checked)\n");
+        return 1;
+    }
+    printf("cosim-pe: PASS\n");
+    return 0;
+}
