@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "gpu/frag.h"
+#include "gpu/gpu_timing.h"
 #include "gpu/raster.h"
 
 #define Q_PRIM_CAP 64
@@ -279,10 +280,26 @@ static void target_size(const gpu_t *g, const gpu_draw_t *d, uint32_t *w, uint32
 
 /* ---------------- units ---------------- */
 
+/* Timing helpers (g->tm != NULL): a unit's start tick for an item whose output goes to queue qo. */
+static uint64_t sub_sat(uint64_t a, uint64_t b) { return a > b ? a - b : 0; }
+static uint64_t t_start(const gpu_timing_t *T, int u, uint64_t ready, const gpu_queue_t *qo)
+{
+    uint64_t s = gt_max(ready, T->free[u]);
+    if (qo) s = gt_max(s, sub_sat(gpu_queue_tf_next(qo, 0), T->lat[u]));
+    return s;
+}
+
 static int cp_step(gpu_t *g)
 {
     int moved = 0;
+    gpu_timing_t *T = g->tm;
     while (g->cp_pos < g->cp_n && gpu_queue_space(&g->q_prim)) {
+        if (T) {
+            uint64_t st = t_start(T, GT_CP, T->start, &g->q_prim);
+            T->free[GT_CP] = st + T->ii[GT_CP];
+            g->q_prim.stamp_push = st + T->lat[GT_CP];
+            gt_account(T, GT_CP, st, T->ii[GT_CP]);
+        }
         gpu_queue_push(&g->q_prim, &g->cp_list[g->cp_pos++]);
         moved = 1;
     }
@@ -294,7 +311,15 @@ static int vf_step(gpu_t *g)
     int moved = 0;
     const gpu_draw_t *d = g->draw;
     gpu_prim_req_t *p;
+    gpu_timing_t *T = g->tm;
     while ((p = gpu_queue_front(&g->q_prim)) && gpu_queue_space(&g->q_vtx)) {
+        if (T) {
+            uint64_t st = t_start(T, GT_VF, gpu_queue_tr_at(&g->q_prim, 0), &g->q_vtx);
+            T->free[GT_VF] = st + T->ii[GT_VF];
+            g->q_prim.stamp_pop = st;
+            g->q_vtx.stamp_push = st + T->lat[GT_VF];
+            gt_account(T, GT_VF, st, T->ii[GT_VF]);
+        }
         gpu_vtx_tri_t *t = gpu_queue_reserve(&g->q_vtx);
         t->prim = p->prim;
         t->tag = p->tag;
@@ -376,6 +401,30 @@ static int vs_step(gpu_t *g)
                 src[i][k] = j;
             }
         }
+        uint64_t vs_done = 0, vs_st = 0;
+        gpu_timing_t *T = g->tm;
+        if (T) {
+            vs_st = T->free[GT_VS];
+            for (size_t i = 0; i < n; i++) vs_st = gt_max(vs_st, gpu_queue_tr_at(&g->q_vtx, i));
+            T->free[GT_VS] = vs_st + T->ii[GT_VS];
+            vs_done = vs_st + GT_TPC;
+            if (np) {
+                /* attribute fetch of the vertices to shade (vertex buffers: block-linear at surface slot 1023) */
+                uint64_t tm = vs_st;
+                for (int t = 0; t < np; t++)
+                    tm = gt_max(tm, gt_mem_access(T, vs_st, (1023ull << 28) + (uint64_t)pend_vid[t] * d->n_attribs * 16, d->n_attribs * 16));
+                gt_profile_vs(T, d, (uint32_t)np, (const float (*)[GPU_MAX_ATTRIBS][4])in);
+                uint64_t is, lt, occ;
+                gt_warp_cost(T, &T->vs_prof, &is, &lt, &occ);
+                uint64_t pool = gt_cal_reserve(&T->pool, tm, occ, T->cfg.cores);
+                vs_done = gt_max(tm + is + lt, pool);
+                gt_account(T, GT_SHADER, tm, occ);
+                gt_account(T, GT_VS, vs_st, T->ii[GT_VS]);
+                T->vs_warps++;
+                T->vs_instrs += T->vs_prof.alu + T->vs_prof.sfu + T->vs_prof.tex + T->vs_prof.mem + T->vs_prof.ctrl;
+            }
+            g->q_vtx.stamp_pop = vs_st;
+        }
         if (np) {
             if (d->vs_kind == GPU_VS_ISA) {
                 if (g->backend.run_vs(g->backend.ctx, d, (uint32_t)np, (const float (*)[GPU_MAX_ATTRIBS][4])in, out) != 0) {
@@ -387,6 +436,10 @@ static int vs_step(gpu_t *g)
             }
         }
         for (size_t i = 0; i < n; i++) {
+            if (T) {
+                vs_done = gt_max(vs_done, gpu_queue_tf_next(&g->q_shv, 0));
+                g->q_shv.stamp_push = vs_done;
+            }
             gpu_shaded_tri_t *sh = gpu_queue_reserve(&g->q_shv);
             sh->prim = tris[i]->prim;
             sh->tag = tris[i]->tag;
@@ -413,8 +466,27 @@ static int clip_step(gpu_t *g)
 {
     int moved = 0;
     gpu_shaded_tri_t *s;
+    gpu_timing_t *T = g->tm;
     while ((s = gpu_queue_front(&g->q_shv))) {
+        uint64_t cst = 0;
+        if (g->mode != GPU_MODE_PROJECT && gpu_queue_space(&g->q_tri) < GPU_CLIP_MAX_OUT) break;
+        if (T) {
+            cst = t_start(T, GT_CLIP, gpu_queue_tr_at(&g->q_shv, 0), g->mode == GPU_MODE_PROJECT ? NULL : &g->q_tri);
+            T->free[GT_CLIP] = cst + T->ii[GT_CLIP];
+            g->q_shv.stamp_pop = cst;
+            gt_account(T, GT_CLIP, cst, T->ii[GT_CLIP]);
+            T->front_done = gt_max(T->front_done, cst + T->lat[GT_CLIP]);
+        }
+        if (g->mode == GPU_MODE_RENDER && g->clip_keep && (s->tag >= g->clip_keep_n || !g->clip_keep[s->tag])) {
+            gpu_queue_pop(&g->q_shv);       /* dup: not this GPU's primitive (P2G mask), dropped after geometry */
+            moved = 1;
+            continue;
+        }
         if (g->mode == GPU_MODE_PROJECT) {
+            if (T && T->proj_t && g->proj_n < T->proj_cap) {
+                T->proj_t[g->proj_n] = cst + T->lat[GT_CLIP];
+                T->last_done = gt_max(T->last_done, cst + T->lat[GT_CLIP]);
+            }
             if (g->proj_n >= g->proj_cap) {
                 snprintf(g->err, sizeof g->err, "project: more primitives than requested");
                 return -1;
@@ -427,7 +499,15 @@ static int clip_step(gpu_t *g)
             gpu_screen_tri_t out[GPU_CLIP_MAX_OUT];
             int n = gpu_clip_triangle(g->draw, s, GPU_MODE_RENDER, out, NULL);
             if (n == 0) g->stats.prims_culled++;
-            for (int i = 0; i < n; i++) gpu_queue_push(&g->q_tri, &out[i]);
+            uint64_t pt = cst + (T ? T->lat[GT_CLIP] : 0);
+            for (int i = 0; i < n; i++) {
+                if (T) {
+                    pt = gt_max(pt, gpu_queue_tf_next(&g->q_tri, 0));
+                    g->q_tri.stamp_push = pt;
+                }
+                gpu_queue_push(&g->q_tri, &out[i]);
+            }
+            if (T && n) T->free[GT_CLIP] = gt_max(T->free[GT_CLIP], sub_sat(pt, T->lat[GT_CLIP]));
             g->stats.tris_setup += (uint64_t)n;
         }
         gpu_queue_pop(&g->q_shv);
@@ -447,6 +527,22 @@ static int rast_step(gpu_t *g, gpu_unit_state_t *u)
         if (!u->active) {
             gpu_screen_tri_t *t = gpu_queue_front(&g->q_tri);
             if (!t) break;
+            gpu_timing_t *T = g->tm;
+            if (T) {
+                /* the geometry -> raster boundary (paper 5.2): a triangle ready at r is accepted at a; the
+                 * cycles in between (after the previous acceptance) are Stall, one cycle per triangle issues */
+                uint64_t r = gpu_queue_tr_at(&g->q_tri, 0);
+                uint64_t a = gt_max(gt_max(r, T->free[GT_SETUP]), sub_sat(T->rast_busy, T->lat[GT_SETUP]));
+                uint64_t base = T->has_setup_prev ? gt_max(r, T->setup_prev + GT_TPC) : r;
+                if (a > base) T->b_stall += a - base;
+                T->b_issue += GT_TPC;
+                T->setup_prev = a;
+                T->has_setup_prev = 1;
+                T->free[GT_SETUP] = a + T->ii[GT_SETUP];
+                T->rast_busy = gt_max(T->rast_busy, a + T->lat[GT_SETUP]);
+                g->q_tri.stamp_pop = a;
+                gt_account(T, GT_SETUP, a, T->ii[GT_SETUP]);
+            }
             gpu_rast_setup(&u->r, t, &g->draw->st, w, h);
             gpu_queue_pop(&g->q_tri);
             moved = 1;
@@ -465,6 +561,13 @@ static int rast_step(gpu_t *g, gpu_unit_state_t *u)
                 r->qx += 2;
                 gpu_quad_t *q = gpu_queue_reserve(&g->q_quad);
                 if (gpu_rast_quad(r, qx, qy, g->draw->n_varyings, q)) {
+                    gpu_timing_t *T = g->tm;
+                    if (T) {
+                        uint64_t qt = gt_max(T->rast_busy, sub_sat(gpu_queue_tf_next(&g->q_quad, 0), T->lat[GT_RAST]));
+                        T->rast_busy = qt + T->ii[GT_RAST];
+                        g->q_quad.stamp_push = qt + T->lat[GT_RAST];
+                        gt_account(T, GT_RAST, qt, T->ii[GT_RAST]);
+                    }
                     gpu_queue_commit(&g->q_quad);
                     g->stats.quads++;
                     int nc = __builtin_popcount(q->cover);
@@ -524,7 +627,26 @@ static int ez_step(gpu_t *g, gpu_unit_state_t *u)
 {
     int moved = 0;
     gpu_quad_t *q;
+    gpu_timing_t *T = g->tm;
     while ((q = gpu_queue_front(&g->q_quad)) && gpu_queue_space(&g->q_fs)) {
+        if (T) {
+            uint64_t st = t_start(T, GT_EZ, gpu_queue_tr_at(&g->q_quad, 0), &g->q_fs);
+            uint64_t done = st + T->lat[GT_EZ];
+            const gpu_state_t *zs = &g->draw->st;
+            if (u->early_z && zs->depth_test && zs->depth_rt >= 0) {
+                const gpu_surface_t *ds = &g->surf[zs->depth_rt];
+                if (gt_block_first(T, (uint32_t)zs->depth_rt, ds->w, ds->h, (uint32_t)q->x, (uint32_t)q->y)) {
+                    uint64_t addr = gt_block_addr(T, (uint32_t)zs->depth_rt, ds->w, (uint32_t)q->x, (uint32_t)q->y);
+                    uint32_t bb = T->cfg.rop_block * T->cfg.rop_block * 4;
+                    done = gt_max(done, gt_mem_access(T, st, addr, bb));              /* Z cache fill */
+                    if (zs->depth_write) gt_mem_access(T, st, addr, bb);              /* its write-back */
+                }
+            }
+            T->free[GT_EZ] = st + T->ii[GT_EZ];
+            g->q_quad.stamp_pop = st;
+            g->q_fs.stamp_push = done;
+            gt_account(T, GT_EZ, st, T->ii[GT_EZ]);
+        }
         if (u->early_z) depth_quad(g, q, &g->stats.ez_killed);
         if (q->live) gpu_queue_push(&g->q_fs, q);
         gpu_queue_pop(&g->q_quad);
@@ -545,6 +667,31 @@ static int fs_step(gpu_t *g)
         for (size_t i = 0; i < n; i++) {
             qs[i] = (gpu_quad_t *)(g->q_fs.buf + ((g->q_fs.head + i) % g->q_fs.cap) * g->q_fs.item);
             g->stats.fs_fragments += (uint64_t)__builtin_popcount(qs[i]->live);
+        }
+        gpu_timing_t *T = g->tm;
+        uint64_t fs_done = 0;
+        if (T) {
+            uint64_t st = T->free[GT_FS];
+            for (size_t i = 0; i < n; i++) st = gt_max(st, gpu_queue_tr_at(&g->q_fs, i));
+            if (T->fs_key_draw != d) {
+                float pin[FS_WARP_QUADS * 4][GPU_MAX_VARYINGS][4], pz[FS_WARP_QUADS * 4];
+                for (size_t i = 0; i < n; i++)
+                    for (int k = 0; k < 4; k++) {
+                        memcpy(pin[4 * i + k], qs[i]->var[k], sizeof pin[0]);
+                        pz[4 * i + k] = (float)qs[i]->depth[k] / (float)GPU_DEPTH_MAX;
+                    }
+                gt_profile_fs(T, d, (uint32_t)(4 * n), (const float (*)[GPU_MAX_VARYINGS][4])pin, pz);
+            }
+            uint64_t is, lt, occ;
+            gt_warp_cost(T, &T->fs_prof, &is, &lt, &occ);
+            uint64_t pool = gt_cal_reserve(&T->pool, st, occ, T->cfg.cores);
+            fs_done = gt_max(st + is + lt, pool);
+            gt_account(T, GT_SHADER, st, occ);
+            gt_account(T, GT_FS, st, T->ii[GT_FS]);
+            T->free[GT_FS] = st + T->ii[GT_FS];
+            T->fs_warps++;
+            T->fs_instrs += T->fs_prof.alu + T->fs_prof.sfu + T->fs_prof.tex + T->fs_prof.mem + T->fs_prof.ctrl;
+            g->q_fs.stamp_pop = st;
         }
         if (d->fs_kind == GPU_FS_ISA) {
             float in[FS_WARP_QUADS * 4][GPU_MAX_VARYINGS][4];
@@ -615,7 +762,12 @@ static int fs_step(gpu_t *g)
                     }
                 }
         for (size_t i = 0; i < n; i++) {
-            if (qs[i]->live) gpu_queue_push(&g->q_rop, qs[i]);
+            if (!qs[i]->live) continue;
+            if (T) {
+                fs_done = gt_max(fs_done, gpu_queue_tf_next(&g->q_rop, 0));
+                g->q_rop.stamp_push = fs_done;
+            }
+            gpu_queue_push(&g->q_rop, qs[i]);
         }
         for (size_t i = 0; i < n; i++) gpu_queue_pop(&g->q_fs);
         moved = 1;
@@ -623,13 +775,46 @@ static int fs_step(gpu_t *g)
     return moved;
 }
 
+static const gpu_state_t *st_ptr(const gpu_t *g) { return &g->draw->st; }
+static int st_depth_on(const gpu_state_t *st) { return st->depth_test && st->depth_rt >= 0; }
+
 static int rop_step(gpu_t *g, gpu_unit_state_t *u)
 {
     int moved = 0;
     const gpu_state_t *st = &g->draw->st;
     int writes_color = gpu_fs_writes_color(g->draw);
     gpu_quad_t *q;
+    gpu_timing_t *T = g->tm;
     while ((q = gpu_queue_front(&g->q_rop))) {
+        if (T) {
+            uint64_t st = t_start(T, GT_ROP, gpu_queue_tr_at(&g->q_rop, 0), NULL);
+            uint64_t done = st + T->lat[GT_ROP];
+            uint32_t bb = T->cfg.rop_block * T->cfg.rop_block * 4;
+            if (!u->early_z && st_depth_on(st_ptr(g))) {
+                int32_t zid = g->draw->st.depth_rt;
+                const gpu_surface_t *ds = &g->surf[zid];
+                if (gt_block_first(T, (uint32_t)zid, ds->w, ds->h, (uint32_t)q->x, (uint32_t)q->y)) {
+                    uint64_t addr = gt_block_addr(T, (uint32_t)zid, ds->w, (uint32_t)q->x, (uint32_t)q->y);
+                    done = gt_max(done, gt_mem_access(T, st, addr, bb));
+                    if (g->draw->st.depth_write) gt_mem_access(T, st, addr, bb);
+                }
+            }
+            if (writes_color)
+                for (int r = 0; r < GPU_MAX_RTS; r++) {
+                    int32_t cid = st_ptr(g)->rt[r];
+                    if (cid < 0 || !(st_ptr(g)->color_mask[r] & 0xF)) continue;
+                    const gpu_surface_t *cs = &g->surf[cid];
+                    if (!gt_block_first(T, (uint32_t)cid, cs->w, cs->h, (uint32_t)q->x, (uint32_t)q->y)) continue;
+                    uint64_t addr = gt_block_addr(T, (uint32_t)cid, cs->w, (uint32_t)q->x, (uint32_t)q->y);
+                    if (st_ptr(g)->blend[r].enable || (st_ptr(g)->color_mask[r] & 0xF) != 0xF)
+                        done = gt_max(done, gt_mem_access(T, st, addr, bb));        /* read for blend / masked write */
+                    gt_mem_access(T, st, addr, bb);                                  /* write-back */
+                }
+            T->free[GT_ROP] = st + T->ii[GT_ROP];
+            T->last_done = gt_max(T->last_done, done);
+            g->q_rop.stamp_pop = st;
+            gt_account(T, GT_ROP, st, T->ii[GT_ROP]);
+        }
         if (!u->early_z) depth_quad(g, q, &g->stats.z_killed);
         for (int i = 0; i < 4; i++) {
             if (!(q->live & (1u << i))) continue;
@@ -659,6 +844,10 @@ static int run(gpu_t *g)
     const gpu_draw_t *d = g->draw;
     u.early_z = !gpu_fs_needs_late_z(d);
     g->has_last_prim = 0;
+    if (g->tm) {
+        g->tm->stamp++;     /* ROP / Z cache blocks: a new run starts cold */
+        if (g->tm->stamp == 0) g->tm->stamp = 1;
+    }
     memset(g->vc_valid, 0, sizeof g->vc_valid);     /* the vertex cache lives for one draw run */
     g->vc_next = 0;
     for (;;) {
@@ -741,6 +930,10 @@ int gpu_probe(gpu_t *g, const gpu_draw_t *d, const gpu_prim_req_t *list, size_t 
     }
     reset_queues(g);
     gpu_stats_t keep = g->stats;
+    struct gpu_timing *tm = g->tm;      /* a probe is a check, not simulated work */
+    const uint8_t *ck = g->clip_keep;
+    g->tm = NULL;
+    g->clip_keep = NULL;
     g->draw = d;
     g->mode = GPU_MODE_PROBE;
     g->cp_list = list;
@@ -749,6 +942,8 @@ int gpu_probe(gpu_t *g, const gpu_draw_t *d, const gpu_prim_req_t *list, size_t 
     g->probe_hits = 0;
     g->probe_first_prim = 0;
     int rc = run(g);
+    g->tm = tm;
+    g->clip_keep = ck;
     g->stats = keep;
     g->draw = NULL;
     *frags = g->probe_hits;
@@ -774,6 +969,15 @@ int gpu_project(gpu_t *g, const gpu_draw_t *d, const gpu_prim_req_t *list, size_
     g->proj_out = out;
     g->proj_n = 0;
     g->proj_cap = n;
+    if (g->tm && g->tm->proj_cap < n) {
+        uint64_t *np = realloc(g->tm->proj_t, (n ? n : 1) * sizeof *np);
+        if (!np) {
+            snprintf(g->err, sizeof g->err, "out of memory");
+            return -1;
+        }
+        g->tm->proj_t = np;
+        g->tm->proj_cap = n;
+    }
     int rc = run(g);
     g->proj_out = save;
     g->proj_cap = save_cap;

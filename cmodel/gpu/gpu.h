@@ -245,6 +245,10 @@ typedef struct gpu {
     float vc_out[GPU_VCACHE][1 + GPU_MAX_VARYINGS][4];
     uint64_t probe_hits;        /* probe mode: covered pixels found */
     uint32_t probe_first_prim;
+    struct gpu_timing *tm;      /* timing of the units (gpu_timing.h); NULL: functional only */
+    const uint8_t *clip_keep;   /* render mode, optional: CLIP drops primitive tag t unless clip_keep[t]
+                                   (dup: geometry for every primitive, rasterization of this GPU's own) */
+    size_t clip_keep_n;
     uint8_t rast_prim_hit;      /* current primitive produced a fragment on this GPU */
     uint32_t rast_last_prim;
     int has_last_prim;

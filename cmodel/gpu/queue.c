@@ -17,6 +17,8 @@ int gpu_queue_init(gpu_queue_t *q, size_t item_size, size_t capacity)
 void gpu_queue_free(gpu_queue_t *q)
 {
     free(q->buf);
+    free(q->tr);
+    free(q->tf);
     memset(q, 0, sizeof *q);
 }
 
@@ -28,6 +30,7 @@ void *gpu_queue_reserve(gpu_queue_t *q)
 
 void gpu_queue_commit(gpu_queue_t *q)
 {
+    if (q->tr) q->tr[(q->head + q->count) % q->cap] = q->stamp_push;
     q->count++;
     q->pushed++;
     if (q->count > q->high_water) q->high_water = q->count;
@@ -51,6 +54,7 @@ void *gpu_queue_front(gpu_queue_t *q)
 void gpu_queue_pop(gpu_queue_t *q)
 {
     if (q->count == 0) return;
+    if (q->tf) q->tf[q->head] = q->stamp_pop;
     q->head = (q->head + 1) % q->cap;
     q->count--;
     q->popped++;
@@ -60,4 +64,18 @@ void gpu_queue_clear(gpu_queue_t *q)
 {
     q->head = 0;
     q->count = 0;
+}
+
+int gpu_queue_timing_enable(gpu_queue_t *q)
+{
+    if (q->tr) return 0;
+    q->tr = calloc(q->cap, sizeof *q->tr);
+    q->tf = calloc(q->cap, sizeof *q->tf);
+    if (!q->tr || !q->tf) {
+        free(q->tr);
+        free(q->tf);
+        q->tr = q->tf = NULL;
+        return -1;
+    }
+    return 0;
 }

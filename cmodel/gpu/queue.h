@@ -12,6 +12,11 @@ typedef struct {
     size_t item, cap, head, count;
     uint64_t pushed, popped;    /* lifetime counters */
     size_t high_water;
+    /* timing (gpu_timing.h; NULL: untimed): per slot, the tick its item becomes visible to the consumer (tr)
+     * and the tick the consumer took the slot's previous item (tf); the producer sets stamp_push before a
+     * commit/push, the consumer stamp_pop before a pop */
+    uint64_t *tr, *tf;
+    uint64_t stamp_push, stamp_pop;
 } gpu_queue_t;
 
 int gpu_queue_init(gpu_queue_t *q, size_t item_size, size_t capacity);
@@ -25,5 +30,9 @@ int gpu_queue_push(gpu_queue_t *q, const void *item);          /* 0, or -1 if fu
 void *gpu_queue_front(gpu_queue_t *q);                           /* NULL if empty */
 void gpu_queue_pop(gpu_queue_t *q);
 void gpu_queue_clear(gpu_queue_t *q);
+int gpu_queue_timing_enable(gpu_queue_t *q);     /* allocate tr/tf (0 or -1) */
+/* ready tick of the i-th item from the head; free tick of the k-th empty slot after the tail */
+static inline uint64_t gpu_queue_tr_at(const gpu_queue_t *q, size_t i) { return q->tr[(q->head + i) % q->cap]; }
+static inline uint64_t gpu_queue_tf_next(const gpu_queue_t *q, size_t k) { return q->tf[(q->head + q->count + k) % q->cap]; }
 
 #endif

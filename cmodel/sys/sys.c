@@ -3,8 +3,10 @@
 #include "common/outfile.h"
 
 #include "gpu/isa_backend.h"
+#include "p2g/p2g_hw.h"
 
 #include <inttypes.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -103,6 +105,12 @@ sys_config_t sys_config_default(void)
     c.send_rate = 1;
     c.cp_cost = 1;
     c.mem_limit_mb = SYS_MEM_LIMIT_MB_DEFAULT;
+    c.timing = 1;
+    c.tcfg = gpu_tcfg_default();
+    c.link_latency_ns = 400.0;
+    c.link_gbps = 40.0;
+    c.hub_gbps = 80.0;
+    c.p2g_rows = 2;
     return c;
 }
 
@@ -129,6 +137,14 @@ typedef struct {
     uint32_t frame;             /* frame being rendered */
     int last_frame;             /* it is the produced frame */
     uint64_t *valid;            /* AFR: per surface, GPUs holding the current contents */
+    /* timing (the produced frame) */
+    int timed;                  /* timing attached for the frame being rendered */
+    gpu_timing_t *tm;           /* [N] */
+    p2g_hw_t *p2g;              /* [N]: the P2G cycle model of every GPU */
+    gpu_isa_library_t lib;      /* shader library (costs of built-in programs) */
+    uint64_t link_mbpc, hub_mbpc;
+    uint64_t *link_sync_ticks;  /* [n_links] synchronisation transfer time per link */
+    uint64_t *link_busy0;       /* [n_links] busy steps at the start of the timed frame */
 } sys_t;
 
 static int failf(sys_t *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -220,6 +236,42 @@ static int project_on(sys_t *s, uint32_t g, const gpu_draw_t *d, const gpu_prim_
     return 0;
 }
 
+/* ---- timing of synchronisations ---- */
+
+static uint64_t xfer_ticks(uint64_t bytes, uint64_t mbpc) { return (bytes * 1000 * GT_TPC + mbpc - 1) / mbpc; }
+
+/* Every GPU waits until all are drained, then GPU 0, 1, ... broadcast their updated tiles in turn (paper 5:
+ * "GPUs broadcast the updated contents ... to other GPUs in turn"). A broadcast takes its bytes at the link
+ * bandwidth plus the latency of the longest path (line: hops to the farther end; hub: two links, and the
+ * switch copies it to N-1 GPUs at the hub bandwidth). The wait and the transfers are Sync cycles. */
+static void sync_timing(sys_t *s, const uint64_t *gbytes)
+{
+    uint32_t N = s->N;
+    uint64_t t = 0, lat = (uint64_t)s->net.latency * GT_TPC;
+    for (uint32_t g = 0; g < N; g++) t = gt_max(t, gt_drained(&s->tm[g]));
+    for (uint32_t g = 0; g < N; g++) {
+        if (!gbytes[g]) continue;
+        uint64_t d = xfer_ticks(gbytes[g], s->link_mbpc);
+        if (s->cfg->topo == NET_HUB) {
+            d = gt_max(d, xfer_ticks(gbytes[g] * (N - 1), s->hub_mbpc)) + 2 * lat;
+            s->link_sync_ticks[s->net.out_link[g * s->net.n_nodes + N]] += xfer_ticks(gbytes[g], s->link_mbpc);
+            for (uint32_t k = 0; k < N; k++)
+                if (k != g) s->link_sync_ticks[s->net.out_link[N * s->net.n_nodes + k]] += xfer_ticks(gbytes[g], s->link_mbpc);
+        } else {
+            uint32_t hops = g > N - 1 - g ? g : N - 1 - g;
+            d += (uint64_t)hops * lat;
+            for (uint32_t i = g; i + 1 < N; i++) s->link_sync_ticks[s->net.out_link[i * s->net.n_nodes + i + 1]] += xfer_ticks(gbytes[g], s->link_mbpc);
+            for (uint32_t i = g; i > 0; i--) s->link_sync_ticks[s->net.out_link[i * s->net.n_nodes + i - 1]] += xfer_ticks(gbytes[g], s->link_mbpc);
+        }
+        t += d;
+    }
+    for (uint32_t g = 0; g < N; g++) {
+        uint64_t dr = gt_drained(&s->tm[g]);
+        s->res->gpu[g].cyc_sync += (t - dr) / GT_TPC;
+        gt_barrier(&s->tm[g], t);
+    }
+}
+
 /* Render-to-texture synchronisation of surface sid (SFR). */
 static void sync_surface(sys_t *s, int32_t sid)
 {
@@ -228,6 +280,7 @@ static void sync_surface(sys_t *s, int32_t sid)
     uint32_t tpr = (sd->w + ts - 1) / ts, tpc = (sd->h + ts - 1) / ts;
     int any = 0;
     if (!s->gpu[0].dirty[sid]) return;      /* shared read-only texture */
+    uint64_t gbytes[64];
     for (uint32_t g = 0; g < s->N; g++) {
         uint64_t bytes = 0;
         for (uint32_t t = 0; t < tpr * tpc; t++) {
@@ -244,6 +297,7 @@ static void sync_surface(sys_t *s, int32_t sid)
             }
             bytes += (uint64_t)(x1 - x0) * (y1 - y0) * 4;
         }
+        gbytes[g] = bytes;
         if (bytes) {
             any = 1;
             net_account_broadcast(&s->net, g, bytes);
@@ -252,6 +306,7 @@ static void sync_surface(sys_t *s, int32_t sid)
         }
     }
     if (any) s->res->syncs++;
+    if (any && s->timed) sync_timing(s, gbytes);
 }
 
 static int surface_dirty(const sys_t *s, int32_t sid)
@@ -284,9 +339,16 @@ static int is_full_clear(const sys_t *s, const sys_cmd_t *c)
 
 static int exec_clear(sys_t *s, const sys_cmd_t *c, uint32_t first, uint32_t count)
 {
-    for (uint32_t g = first; g < first + count; g++)
+    for (uint32_t g = first; g < first + count; g++) {
         if (gpu_clear(&s->gpu[g], c->surface, c->value, c->mask, c->sx, c->sy, c->sw, c->sh) != 0)
             return failf(s, "frame %u: %s", s->frame, s->gpu[g].err);
+        if (s->timed) {     /* SFR: each GPU's ROPs clear its own tiles (1/N of the area); AFR/single: all */
+            const sys_surface_desc_t *sd = &s->scene->surf[c->surface];
+            uint64_t area = c->sw ? (uint64_t)c->sw * c->sh : (uint64_t)sd->w * sd->h;
+            if (area > (uint64_t)sd->w * sd->h) area = (uint64_t)sd->w * sd->h;
+            gt_clear(&s->tm[g], area * 4 / (sfr(s) ? s->N : 1));
+        }
+    }
     if (sfr(s) && is_full_clear(s, c)) clear_dirty(s, c->surface);
     return 0;
 }
@@ -359,6 +421,13 @@ typedef struct {
     pe_entry_t *out;
     size_t pos;
     gpu_projected_t *proj;
+    /* timed CP phase (NULL otherwise): per chunk position, the CLIP output tick, the P2G input and the index
+     * of its P2G configuration in cfgs (one per draw group) */
+    uint64_t *ready;
+    p2g_prim_t *pin;
+    uint32_t *cfg_idx;
+    p2g_config_t *cfgs;
+    uint32_t n_cfgs;
 } cp_ctx_t;
 
 static int project_group(sys_t *s, uint32_t g, uint32_t ci, const gpu_prim_req_t *list, size_t n, void *u)
@@ -367,14 +436,127 @@ static int project_group(sys_t *s, uint32_t g, uint32_t ci, const gpu_prim_req_t
     const gpu_draw_t *d = &s->scene->frames[s->frame].cmds[ci].draw;
     if (project_on(s, g, d, list, n, c->proj)) return -1;
     p2g_config_t pc = draw_p2g(s, d);
+    if (c->ready) c->cfgs[c->n_cfgs] = pc;
     for (size_t i = 0; i < n; i++) {
+        if (c->ready) {
+            c->ready[c->pos] = s->tm[g].proj_t[i];
+            c->pin[c->pos] = c->proj[i].p2g;
+            c->cfg_idx[c->pos] = c->n_cfgs;
+        }
         c->out[c->pos].prim = list[i].tag;
         c->out[c->pos].mask = mask_of(&pc, &c->proj[i]);
         if (s->cfg->p2g_tap)
             s->cfg->p2g_tap(s->cfg->p2g_tap_user, g, ci, &pc, &c->proj[i].p2g, c->out[c->pos].mask);
         c->pos++;
     }
+    if (c->ready) c->n_cfgs++;
     return 0;
+}
+
+/* ---- timed CP -> CD -> rendering (hooks of pe_run) ---- */
+typedef struct {
+    sys_t *s;
+    batch_t *B;
+    pe_entry_t **entries;
+    uint32_t *counts;
+    gpu_prim_req_t *tmp, *rtmp;
+    gpu_projected_t *proj;
+    uint32_t *ids;
+    uint64_t *ready;
+    p2g_prim_t *pin;
+    uint32_t *cfg_idx;
+    p2g_config_t *cfgs;
+    int err;
+} lazy_t;
+
+/* The P2G cycle model of GPU g maps the chunk: primitive i enters when projection delivers it (ready[i]
+ * ticks) and the unit is ready; returns the cycle after the last mask left it. Every mask is checked against
+ * the definition (the entries). Idle cycles are skipped unless cfg->no_skip (same result). */
+static int p2g_chunk(sys_t *s, uint32_t g, uint32_t b, lazy_t *L, uint32_t n, uint64_t now, uint64_t *end)
+{
+    p2g_hw_t *H = &s->p2g[g];
+    const pe_entry_t *e = L->entries[(size_t)b * s->N + g];
+    uint64_t cyc = now;
+    uint32_t i = 0, o = 0;
+    uint64_t limit = now + 1000 + (uint64_t)n * 4096 + (n ? L->ready[n - 1] / GT_TPC : 0);
+    while (o < n) {
+        p2g_hw_in_t in;
+        memset(&in, 0, sizeof in);
+        in.cfg = L->cfgs[L->cfg_idx[i < n ? i : n - 1]];
+        in.out_ready = 1;
+        if (i < n && (L->ready[i] + GT_TPC - 1) / GT_TPC <= cyc) {
+            in.in_valid = 1;
+            in.in = L->pin[i];
+            in.in.prim_id = e[i].prim;
+            in.in.tag = b & 0xFFFFu;
+        }
+        p2g_hw_out_t out;
+        p2g_hw_comb(H, &in, &out);
+        if (out.out_valid) {
+            uint64_t want = e[o].mask;
+            if (out.out_mask != want || out.out_prim_id != e[o].prim)
+                return failf(s, "frame %u: the P2G cycle model disagrees with p2g_mask on GPU %u batch %u primitive %u: "
+                                "mask 0x%llx, definition 0x%llx", s->frame, g, b, e[o].prim,
+                             (unsigned long long)out.out_mask, (unsigned long long)want);
+            o++;
+            *end = cyc + 1;
+        }
+        if (in.in_valid && out.in_ready) {
+            i++;
+            s->res->gpu[g].p2g_prims++;
+            gt_account(&s->tm[g], GT_P2G, cyc * GT_TPC, GT_TPC);
+        }
+        p2g_hw_clock(H, &in);
+        cyc++;
+        s->res->p2g_cycles_stepped++;
+        if (!s->cfg->no_skip && i < n && o == i) {
+            /* nothing inside the unit: jump to the next primitive's cycle if the unit is idle and settled */
+            p2g_hw_in_t idle = in;
+            idle.in_valid = 0;
+            idle.cfg = L->cfgs[L->cfg_idx[i]];
+            p2g_hw_out_t io;
+            p2g_hw_comb(H, &idle, &io);
+            uint64_t nx = (L->ready[i] + GT_TPC - 1) / GT_TPC;
+            if (!io.busy && io.in_ready && nx > cyc) cyc = nx;
+        }
+        if (cyc > limit) return failf(s, "P2G cycle model on GPU %u: no progress (internal error)", g);
+    }
+    return 0;
+}
+
+static uint64_t hook_cp(void *u, uint32_t g, uint32_t b, uint64_t now)
+{
+    lazy_t *L = u;
+    sys_t *s = L->s;
+    uint32_t N = s->N;
+    if (L->err) return now;
+    gpu_timing_t *T = &s->tm[g];
+    T->start = gt_max(T->start, now * GT_TPC);
+    uint32_t m = L->B[b].m, c = (m + N - 1) / N;
+    uint32_t lo = g * c < m ? g * c : m, hi = (g + 1) * c < m ? (g + 1) * c : m;
+    for (uint32_t p = lo; p < hi; p++) L->ids[p - lo] = p;
+    cp_ctx_t cc;
+    memset(&cc, 0, sizeof cc);
+    cc.out = L->entries[(size_t)b * N + g];
+    cc.proj = L->proj;
+    cc.ready = L->ready;
+    cc.pin = L->pin;
+    cc.cfg_idx = L->cfg_idx;
+    cc.cfgs = L->cfgs;
+    if (for_groups(s, g, &L->B[b], L->ids, hi - lo, L->tmp, project_group, &cc)) { L->err = 1; return now; }
+    uint64_t end = now;
+    if (hi > lo && p2g_chunk(s, g, b, L, hi - lo, now, &end)) { L->err = 1; return now; }
+    return end;
+}
+
+static void hook_cd(void *u, uint32_t g, uint32_t b, uint64_t now, const uint32_t *prims, size_t n)
+{
+    lazy_t *L = u;
+    sys_t *s = L->s;
+    if (L->err) return;
+    gpu_timing_t *T = &s->tm[g];
+    T->start = gt_max(T->start, now * GT_TPC);
+    if (for_groups(s, g, &L->B[b], prims, n, L->rtmp, render_group, NULL)) L->err = 1;
 }
 
 /* One segment of draws [i0, i1) under gpupd / gpupd-batch / gpupd-ra. */
@@ -396,6 +578,8 @@ static int run_segment_gpupd(sys_t *s, uint32_t i0, uint32_t i1)
     uint32_t *ids = NULL;
     pe_result_t pr;
     memset(&pr, 0, sizeof pr);
+    lazy_t L;
+    memset(&L, 0, sizeof L);
     if (!B || !cmdv || !basev) { failf(s, "out of memory"); goto out; }
     {
         uint32_t k = 0;
@@ -428,8 +612,36 @@ static int run_segment_gpupd(sys_t *s, uint32_t i0, uint32_t i1)
     proj = malloc((size_t)maxm * sizeof *proj);
     ids = malloc((size_t)maxm * sizeof *ids);
     if (!entries || !counts || !tmp || !proj || !ids) { failf(s, "out of memory"); goto out; }
+    int lazy = s->timed;
+    if (lazy) {
+        /* timed: CP of (b, g) runs when the exchange lets it start (hook_cp), rendering of b when its CD is
+         * complete (hook_cd): the GPU's units see CP and rendering work in the order the hardware does */
+        L.s = s;
+        L.B = B;
+        L.entries = entries;
+        L.counts = counts;
+        L.tmp = tmp;
+        L.proj = proj;
+        L.ids = ids;
+        L.ready = malloc((size_t)maxm * sizeof *L.ready);
+        L.pin = malloc((size_t)maxm * sizeof *L.pin);
+        L.cfg_idx = malloc((size_t)maxm * sizeof *L.cfg_idx);
+        L.cfgs = malloc((size_t)(nd ? nd : 1) * sizeof *L.cfgs);
+        L.rtmp = malloc((size_t)maxm * sizeof *L.rtmp);
+        if (!L.ready || !L.pin || !L.cfg_idx || !L.cfgs || !L.rtmp) { failf(s, "out of memory"); goto out; }
+        for (uint32_t b = 0; b < nb; b++) {
+            uint32_t m = B[b].m, c = (m + N - 1) / N;
+            for (uint32_t g = 0; g < N; g++) {
+                uint32_t lo = g * c < m ? g * c : m, hi = (g + 1) * c < m ? (g + 1) * c : m;
+                size_t slot = (size_t)b * N + g;
+                counts[slot] = hi - lo;
+                entries[slot] = malloc((size_t)(hi - lo ? hi - lo : 1) * sizeof(pe_entry_t));
+                if (!entries[slot]) { failf(s, "out of memory"); goto out; }
+            }
+        }
+    }
     /* CP phase: GPU g projects primitives [g*c, (g+1)*c) of every batch */
-    for (uint32_t b = 0; b < nb; b++) {
+    for (uint32_t b = 0; b < nb && !lazy; b++) {
         uint32_t m = B[b].m, c = (m + N - 1) / N;
         for (uint32_t g = 0; g < N; g++) {
             uint32_t lo = g * c < m ? g * c : m, hi = (g + 1) * c < m ? (g + 1) * c : m;
@@ -438,7 +650,10 @@ static int run_segment_gpupd(sys_t *s, uint32_t i0, uint32_t i1)
             entries[slot] = malloc((size_t)(hi - lo ? hi - lo : 1) * sizeof(pe_entry_t));
             if (!entries[slot]) { failf(s, "out of memory"); goto out; }
             for (uint32_t p = lo; p < hi; p++) ids[p - lo] = p;
-            cp_ctx_t cc = {entries[slot], 0, proj};
+            cp_ctx_t cc;
+            memset(&cc, 0, sizeof cc);
+            cc.out = entries[slot];
+            cc.proj = proj;
             if (for_groups(s, g, &B[b], ids, hi - lo, tmp, project_group, &cc)) goto out;
         }
     }
@@ -477,7 +692,15 @@ static int run_segment_gpupd(sys_t *s, uint32_t i0, uint32_t i1)
     in.cp_cost = cfg->cp_cost;
     in.fault = cfg->fault;
     in.fault_at = cfg->fault_at;
-    if (pe_run(&in, &s->net, &pr) != 0) {
+    if (lazy) {
+        in.cp_ready = hook_cp;
+        in.cd_complete = hook_cd;
+        in.hook_user = &L;
+        in.skip_idle = !cfg->no_skip;
+    }
+    int prc = pe_run(&in, &s->net, &pr);
+    if (L.err) goto out;        /* a projection/rendering error inside a hook (already in res->err) */
+    if (prc != 0) {
         failf(s, "frame %u: primitive exchange failed (scheme %s, %u GPUs, %s): %s", s->frame,
               sys_scheme_name(cfg->scheme), N, net_topo_name(cfg->topo), pr.report);
         goto out;
@@ -491,8 +714,9 @@ static int run_segment_gpupd(sys_t *s, uint32_t i0, uint32_t i1)
         s->res->gpu[g].prims_kept += pr.gpu[g].kept;
         s->res->gpu[g].prims_sent += pr.gpu[g].prim_sent;
     }
-    /* rendering: each GPU its received primitives, batch by batch */
-    for (uint32_t g = 0; g < N; g++)
+    s->res->exchange_stepped += pr.stepped;
+    /* rendering: each GPU its received primitives, batch by batch (timed: done by hook_cd) */
+    for (uint32_t g = 0; g < N && !lazy; g++)
         for (uint32_t b = 0; b < nb; b++) {
             const pe_list_t *l = &pr.recv[(size_t)b * N + g];
             if (for_groups(s, g, &B[b], l->prims, l->n, tmp, render_group, NULL)) goto out;
@@ -510,6 +734,11 @@ out:
     free(B);
     free(cmdv);
     free(basev);
+    free(L.ready);
+    free(L.pin);
+    free(L.cfg_idx);
+    free(L.cfgs);
+    free(L.rtmp);
     return rc;
 }
 
@@ -525,11 +754,29 @@ static int run_draw_dup(sys_t *s, uint32_t ci)
     for (uint32_t p = 0; p < m; p++) { all[p].prim = p; all[p].tag = p; }
     p2g_config_t pc = draw_p2g(s, d);
     for (uint32_t g = 0; g < s->N; g++) {
-        if (project_on(s, g, d, all, m, proj)) goto out;
+        gpu_t *G = &s->gpu[g];
+        struct gpu_timing *tm = G->tm;
+        G->tm = NULL;       /* timed: the selection below is the functional step; the render pass is timed */
+        int prc = project_on(s, g, d, all, m, proj);
+        G->tm = tm;
+        if (prc) goto out;
         size_t k = 0;
         for (uint32_t p = 0; p < m; p++)
             if (mask_of(&pc, &proj[p]) & (1ull << g)) sel[k++] = all[p];
-        if (render_on(s, g, ci, sel, k)) goto out;
+        if (s->timed) {
+            /* dup as the hardware runs it: geometry for every primitive, CLIP drops those whose P2G mask does not
+             * name this GPU; the same primitives reach RAST in the same order as the selection (same pixels) */
+            uint8_t *keep = calloc(m ? m : 1, 1);
+            if (!keep) { failf(s, "out of memory"); goto out; }
+            for (size_t i = 0; i < k; i++) keep[sel[i].tag] = 1;
+            G->clip_keep = keep;
+            G->clip_keep_n = m;
+            int rc2 = render_on(s, g, ci, all, m);
+            G->clip_keep = NULL;
+            free(keep);
+            if (rc2) goto out;
+            s->res->gpu[g].prims_to_render -= m - k;
+        } else if (render_on(s, g, ci, sel, k)) goto out;
         if (s->cfg->check_masks) {
             k = 0;
             for (uint32_t p = 0; p < m; p++)
@@ -659,6 +906,13 @@ static int run_frame_afr(sys_t *s)
         uint64_t bytes = (uint64_t)sd->w * sd->h * 4;
         memcpy(s->gpu[g].surf[sid].data, s->gpu[h].surf[sid].data, bytes);
         net_account_unicast(&s->net, h, g, bytes);
+        if (s->timed) {     /* GPU g waits for the copy: bytes at the link bandwidth + latency per hop */
+            uint32_t hops = s->cfg->topo == NET_HUB ? 2 : (h > g ? h - g : g - h);
+            uint64_t t0 = gt_drained(&s->tm[g]);
+            uint64_t t1 = t0 + xfer_ticks(bytes, s->link_mbpc) + (uint64_t)hops * s->net.latency * GT_TPC;
+            s->res->gpu[g].cyc_sync += (t1 - t0) / GT_TPC;
+            gt_barrier(&s->tm[g], t1);
+        }
         s->res->gpu[h].sync_bytes_sent += bytes;
         s->res->sync_bytes += bytes;
         s->res->syncs++;
@@ -706,6 +960,82 @@ static int check_scene(sys_t *s)
                 return failf(s, "frame %u command %zu: upload without data", f, i);
         }
     return 0;
+}
+
+/* ---- timing of the produced frame ---- */
+
+static int timed_run(const sys_config_t *cfg)
+{
+    /* checks and fault injection are functional tools: those runs are not timed */
+    return cfg->timing && !cfg->check_masks && cfg->fault == PE_FAULT_NONE && !cfg->p2g_tap;
+}
+
+static int timing_begin(sys_t *s)
+{
+    const sys_config_t *cfg = s->cfg;
+    char err[256];
+    const char *e = gpu_tcfg_check(&cfg->tcfg);
+    if (e) return failf(s, "timing configuration: %s", e);
+    if (gpu_isa_library_load(&s->lib, err, sizeof err)) return failf(s, "timing: %s", err);
+    s->tm = calloc(s->N, sizeof *s->tm);
+    s->p2g = calloc(s->N, sizeof *s->p2g);
+    s->link_sync_ticks = calloc(s->net.n_links ? s->net.n_links : 1, sizeof *s->link_sync_ticks);
+    s->link_busy0 = calloc(s->net.n_links ? s->net.n_links : 1, sizeof *s->link_busy0);
+    if (!s->tm || !s->p2g || !s->link_sync_ticks || !s->link_busy0) return failf(s, "out of memory");
+    for (uint32_t g = 0; g < s->N; g++) {
+        if (gpu_timing_init(&s->tm[g], &cfg->tcfg, &s->lib, cfg->timeline_log2) ||
+            gpu_timing_attach(&s->gpu[g], &s->tm[g]))
+            return failf(s, "out of memory");
+        p2g_hw_params_t pp = {64, cfg->p2g_rows ? cfg->p2g_rows : 2, 16};
+        p2g_hw_init(&s->p2g[g], pp);
+    }
+    for (uint32_t i = 0; i < s->net.n_links; i++) s->link_busy0[i] = s->net.links[i].busy_steps;
+    if (net_idle(&s->net)) s->net.step = 0;      /* the timed frame starts at cycle 0 */
+    s->timed = 1;
+    s->res->timed = 1;
+    return 0;
+}
+
+static void timing_end(sys_t *s)
+{
+    sys_result_t *r = s->res;
+    uint64_t end = 0;
+    for (uint32_t g = 0; g < s->N; g++) end = gt_max(end, gt_drained(&s->tm[g]));
+    r->cycles = (end + GT_TPC - 1) / GT_TPC;
+    for (uint32_t g = 0; g < s->N; g++) {
+        gpu_timing_t *T = &s->tm[g];
+        sys_gpu_stats_t *G = &r->gpu[g];
+        G->cyc_done = (gt_drained(T) + GT_TPC - 1) / GT_TPC;
+        G->cyc_stall = T->b_stall / GT_TPC;
+        G->cyc_issue = T->b_issue / GT_TPC + G->p2g_prims;
+        uint64_t used = G->cyc_stall + G->cyc_issue + G->cyc_sync;
+        if (used > r->cycles) {        /* rounding: keep the stack equal to the frame */
+            uint64_t over = used - r->cycles;
+            G->cyc_stall -= over < G->cyc_stall ? over : G->cyc_stall;
+            used = G->cyc_stall + G->cyc_issue + G->cyc_sync;
+        }
+        G->cyc_no_primitive = r->cycles > used ? r->cycles - used : 0;
+        for (int u = 0; u < GT_NUNITS; u++) G->unit_ticks[u] = T->busy[u];
+        G->mem_bytes = T->mem_bytes;
+        G->row_hits = T->row_hits;
+        G->row_misses = T->row_misses;
+        G->vs_warps = T->vs_warps;
+        G->fs_warps = T->fs_warps;
+        G->vs_instrs = T->vs_instrs;
+        G->fs_instrs = T->fs_instrs;
+        G->shader_profiles = T->profiles;
+        if (T->tl_n) {
+            size_t nw = (size_t)((r->cycles >> T->tl_log2) + 1);
+            if (nw > T->tl_n) nw = T->tl_n;
+            G->timeline = malloc(nw * GT_NUNITS * sizeof *G->timeline);
+            if (G->timeline) {
+                memcpy(G->timeline, T->tl, nw * GT_NUNITS * sizeof *G->timeline);
+                G->timeline_n = nw;
+            }
+        }
+        gpu_timing_attach(&s->gpu[g], NULL);
+    }
+    s->timed = 0;
 }
 
 int sys_run(const sys_scene_t *scene, const sys_config_t *cfg, sys_result_t *res)
@@ -781,6 +1111,19 @@ int sys_run(const sys_scene_t *scene, const sys_config_t *cfg, sys_result_t *res
     for (uint32_t i = 0; i < scene->n_surf; i++) S.valid[i] = S.N >= 64 ? ~0ull : ((1ull << S.N) - 1);
     if (net_init(&S.net, cfg->topo, S.N, cfg->link_latency, NULL, NULL) != 0) { failf(&S, "cannot create the network"); goto out; }
     S.net.hub_rate = cfg->hub_rate ? cfg->hub_rate : 2;
+    if (timed_run(cfg)) {
+        if (!(cfg->link_latency_ns >= 1.0 && cfg->link_latency_ns <= 1e7) || !(cfg->link_gbps > 0.0 && cfg->link_gbps <= 1e6) ||
+            !(cfg->hub_gbps > 0.0 && cfg->hub_gbps <= 1e6)) {
+            failf(&S, "link latency must be 1..1e7 ns, link and hub bandwidth > 0 GB/s");
+            goto out;
+        }
+        /* 1 GHz: 1 ns = 1 cycle, 1 GB/s = 1 byte/cycle = 1000 milli-bytes/cycle */
+        S.link_mbpc = (uint64_t)llround(cfg->link_gbps * 1000.0);
+        S.hub_mbpc = (uint64_t)llround(cfg->hub_gbps * 1000.0);
+        if (S.link_mbpc == 0) S.link_mbpc = 1;
+        if (S.hub_mbpc == 0) S.hub_mbpc = 1;
+        net_set_timing(&S.net, (uint32_t)llround(cfg->link_latency_ns), S.link_mbpc, S.hub_mbpc);
+    }
     const sys_frame_t *last = &scene->frames[cfg->frame];
     res->n_draws_frame = (uint32_t)last->n;
     res->draw_pixels = calloc(last->n ? last->n : 1, sizeof *res->draw_pixels);
@@ -790,6 +1133,7 @@ int sys_run(const sys_scene_t *scene, const sys_config_t *cfg, sys_result_t *res
     for (uint32_t f = 0; f <= cfg->frame; f++) {
         S.frame = f;
         S.last_frame = f == cfg->frame;
+        if (S.last_frame && timed_run(cfg) && timing_begin(&S)) goto out;
         for (size_t i = 0; i < scene->frames[f].n; i++)
             if (scene->frames[f].cmds[i].kind == SYS_CMD_DRAW) {
                 res->draws++;
@@ -820,6 +1164,7 @@ int sys_run(const sys_scene_t *scene, const sys_config_t *cfg, sys_result_t *res
         }
     }
     for (uint32_t g = 0; g < S.N; g++) res->gpu[g].render = S.gpu[g].stats;
+    if (S.timed) timing_end(&S);
     res->n_links = S.net.n_links;
     res->links = calloc(S.net.n_links ? S.net.n_links : 1, sizeof *res->links);
     if (!res->links) { failf(&S, "out of memory"); goto out; }
@@ -829,6 +1174,8 @@ int sys_run(const sys_scene_t *scene, const sys_config_t *cfg, sys_result_t *res
         res->links[i].prim_flits = S.net.links[i].flits_prim;
         res->links[i].last_flits = S.net.links[i].flits_last;
         res->links[i].sync_bytes = S.net.links[i].sync_bytes;
+        if (S.link_busy0)
+            res->links[i].busy_cycles = S.net.links[i].busy_steps - S.link_busy0[i] + S.link_sync_ticks[i] / GT_TPC;
     }
     rc = 0;
 out:
@@ -837,6 +1184,13 @@ out:
             gpu_isa_detach(&S.gpu[g]);
             gpu_free(&S.gpu[g]);
         }
+    if (S.tm)
+        for (uint32_t g = 0; g < S.N; g++) gpu_timing_free(&S.tm[g]);
+    free(S.tm);
+    free(S.p2g);
+    free(S.link_sync_ticks);
+    free(S.link_busy0);
+    gpu_isa_library_free(&S.lib);
     free(S.gpu);
     free(S.valid);
     if (zero)
@@ -853,6 +1207,10 @@ void sys_result_free(sys_result_t *res)
     free(res->links);
     free(res->draw_pixels);
     free(res->draw_ref_pixels);
+    for (int g = 0; g < 64; g++) {
+        free(res->gpu[g].timeline);
+        res->gpu[g].timeline = NULL;
+    }
     res->pixels = NULL;
     res->links = NULL;
     res->draw_pixels = NULL;
@@ -882,11 +1240,25 @@ int sys_write_stats_json(const sys_result_t *res, const sys_config_t *cfg, const
                "  \"batch\": %u,\n  \"frame\": %u,\n  \"width\": %u,\n  \"height\": %u,\n"
                "  \"frame_hash\": \"%016" PRIx64 "\",\n  \"draws\": %" PRIu64 ",\n  \"prims_app\": %" PRIu64 ",\n"
                "  \"batches\": %" PRIu64 ",\n  \"segments\": %" PRIu64 ",\n  \"syncs\": %" PRIu64 ",\n"
-               "  \"sync_bytes\": %" PRIu64 ",\n  \"exchange_steps\": %" PRIu64 ",\n  \"mask_checks\": %" PRIu64 ",\n"
-               "  \"per_gpu\": [\n",
+               "  \"sync_bytes\": %" PRIu64 ",\n  \"exchange_steps\": %" PRIu64 ",\n  \"mask_checks\": %" PRIu64 ",\n",
             trace_name ? trace_name : "", sys_scheme_name(cfg->scheme), N, net_topo_name(cfg->topo), cfg->batch,
             cfg->frame, res->w, res->h, sys_frame_hash(res->pixels, (size_t)res->w * res->h), res->draws,
             res->prims_app, res->batches, res->segments, res->syncs, res->sync_bytes, res->exchange_steps, res->mask_checks);
+    if (res->timed) {
+        fprintf(f, "  \"timed\": true,\n  \"cycles\": %" PRIu64 ",\n  \"timing\": {\"clock_ghz\": 1, \"link_latency_ns\": %g"
+                   ", \"link_gbps\": %g, \"hub_gbps\": %g, \"p2g_rows\": %u, \"skip_idle\": %s, \"exchange_cycles_stepped\": %" PRIu64
+                   ", \"p2g_cycles_stepped\": %" PRIu64 ", \"timeline_window_cycles\": %u,\n    \"params\": {",
+                res->cycles, cfg->link_latency_ns, cfg->link_gbps, cfg->hub_gbps, cfg->p2g_rows ? cfg->p2g_rows : 2,
+                cfg->no_skip ? "false" : "true", res->exchange_stepped, res->p2g_cycles_stepped,
+                cfg->timeline_log2 ? 1u << cfg->timeline_log2 : 0u);
+        size_t np;
+        const gt_param_t *pt = gt_params(&np);
+        for (size_t i = 0; i < np; i++) fprintf(f, "%s\"%s\": %g", i ? ", " : "", pt[i].name, gpu_tcfg_get(&cfg->tcfg, &pt[i]));
+        fprintf(f, "}},\n");
+    } else {
+        fprintf(f, "  \"timed\": false,\n  \"cycles\": null,\n");
+    }
+    fprintf(f, "  \"per_gpu\": [\n");
     for (uint32_t g = 0; g < N; g++) {
         const sys_gpu_stats_t *s = &res->gpu[g];
         fprintf(f, "    {\"gpu\": %u, \"prims_projected\": %" PRIu64 ", \"prims_received\": %" PRIu64
@@ -895,6 +1267,25 @@ int sys_write_stats_json(const sys_result_t *res, const sys_config_t *cfg, const
                    ", \"frames_rendered\": %" PRIu64 ",\n      ",
                 g, s->prims_projected, s->prims_received, s->prims_kept, s->prims_to_render, s->render.prims_rasterized,
                 s->prims_sent, s->render.fragments, s->sync_bytes_sent, s->frames_rendered);
+        if (res->timed) {
+            fprintf(f, "\"cycles_done\": %" PRIu64 ", \"cycle_stack\": {\"no_primitive\": %" PRIu64 ", \"stall\": %" PRIu64
+                       ", \"sync\": %" PRIu64 ", \"issue\": %" PRIu64 "},\n      \"utilisation\": {",
+                    s->cyc_done, s->cyc_no_primitive, s->cyc_stall, s->cyc_sync, s->cyc_issue);
+            double tot = (double)res->cycles * GT_TPC;
+            for (int u = 0; u < GT_NUNITS; u++) {
+                double div = tot * (u == GT_SHADER ? cfg->tcfg.cores : 1);
+                fprintf(f, "%s\"%s\": %.4f", u ? ", " : "", gt_unit_name(u), div > 0 ? (double)s->unit_ticks[u] / div : 0.0);
+            }
+            fprintf(f, "},\n      \"mem_bytes\": %" PRIu64 ", \"row_hits\": %" PRIu64 ", \"row_misses\": %" PRIu64
+                       ", \"vs_warps\": %" PRIu64 ", \"fs_warps\": %" PRIu64 ", \"vs_instrs_per_warp\": %.2f"
+                       ", \"fs_instrs_per_warp\": %.2f, \"p2g_prims\": %" PRIu64 ", \"shader_profiles\": %" PRIu64 ",\n      ",
+                    s->mem_bytes, s->row_hits, s->row_misses, s->vs_warps, s->fs_warps,
+                    s->vs_warps ? (double)s->vs_instrs / (double)s->vs_warps : 0.0,
+                    s->fs_warps ? (double)s->fs_instrs / (double)s->fs_warps : 0.0, s->p2g_prims, s->shader_profiles);
+        } else {
+            fprintf(f, "\"cycles_done\": null, \"cycle_stack\": {\"no_primitive\": null, \"stall\": null, \"sync\": null"
+                       ", \"issue\": null},\n      ");
+        }
         fprintf(f, "\"prims_received_from\": [");
         for (uint32_t j = 0; j < N; j++) fprintf(f, "%s%" PRIu64, j ? ", " : "", s->prims_received_from[j]);
         fprintf(f, "],\n      ");
@@ -908,11 +1299,15 @@ int sys_write_stats_json(const sys_result_t *res, const sys_config_t *cfg, const
         const sys_link_stats_t *l = &res->links[i];
         uint64_t flits = l->prim_flits + l->last_flits;
         fprintf(f, "    {\"from\": \"%s%u\", \"to\": \"%s%u\", \"prim_packets\": %" PRIu64 ", \"last_packets\": %" PRIu64
-                   ", \"packet_bytes\": %" PRIu64 ", \"sync_bytes\": %" PRIu64 ", \"bytes\": %" PRIu64 "}%s\n",
+                   ", \"packet_bytes\": %" PRIu64 ", \"prim_bytes\": %" PRIu64 ", \"last_bytes\": %" PRIu64
+                   ", \"sync_bytes\": %" PRIu64 ", \"bytes\": %" PRIu64,
                 l->from == N && cfg->topo == NET_HUB ? "hub" : "gpu", l->from == N && cfg->topo == NET_HUB ? 0 : l->from,
                 l->to == N && cfg->topo == NET_HUB ? "hub" : "gpu", l->to == N && cfg->topo == NET_HUB ? 0 : l->to,
-                l->prim_flits, l->last_flits, flits * 8, l->sync_bytes, flits * 8 + l->sync_bytes,
-                i + 1 < res->n_links ? "," : "");
+                l->prim_flits, l->last_flits, flits * 8, l->prim_flits * 8, l->last_flits * 8, l->sync_bytes, flits * 8 + l->sync_bytes);
+        if (res->timed)
+            fprintf(f, ", \"busy_cycles\": %" PRIu64 ", \"utilisation\": %.4f", l->busy_cycles,
+                    res->cycles ? (double)l->busy_cycles / (double)res->cycles : 0.0);
+        fprintf(f, "}%s\n", i + 1 < res->n_links ? "," : "");
     }
     fprintf(f, "  ],\n  \"draw_pixels\": [");
     for (uint32_t i = 0; i < res->n_draws_frame; i++)

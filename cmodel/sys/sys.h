@@ -25,6 +25,7 @@
 #include <stdint.h>
 
 #include "gpu/gpu.h"
+#include "gpu/gpu_timing.h"
 #include "sys/net.h"
 #include "sys/pe.h"
 
@@ -115,6 +116,17 @@ typedef struct {
      * receive lists). Used by the system co-simulation (sim/system, cmodel/sys/cdsys.h). NULL: none. */
     void (*pe_tap)(void *user, uint32_t frame, const pe_input_t *in, const pe_result_t *res);
     void *pe_tap_user;
+    /* Timing (issue 9, docs/timing.md): the produced frame is timed in 1 GHz cycles when `timing` is set
+     * (default). The network then runs timed (link_latency_ns, link_gbps, hub_gbps replace link_latency /
+     * hub_rate); unit parameters in tcfg. */
+    int timing;
+    gpu_tcfg_t tcfg;
+    double link_latency_ns;     /* per link traversal, default 400 (paper Table 1) */
+    double link_gbps;           /* per link and direction, default 40 */
+    double hub_gbps;            /* hub switch, default 80 */
+    uint32_t timeline_log2;     /* per-unit busy timeline in windows of 2^k cycles (0: none) */
+    int no_skip;                /* step every cycle in the stepped parts (exchange, P2G): same results, slower */
+    uint32_t p2g_rows;          /* P2G RTL parameter ROWS (default 2) */
 } sys_config_t;
 
 #define SYS_MEM_LIMIT_MB_DEFAULT 4096u
@@ -131,11 +143,19 @@ typedef struct {
     uint64_t prims_sent;        /* PRIM packets it sent */
     uint64_t sync_bytes_sent;   /* render-to-texture / inter-frame sync data it broadcast */
     uint64_t frames_rendered;   /* AFR */
+    /* timing of the produced frame (cycles); cyc_* is the cycle stack at the geometry -> raster boundary */
+    uint64_t cyc_done;          /* this GPU finished its work of the frame */
+    uint64_t cyc_no_primitive, cyc_stall, cyc_sync, cyc_issue;
+    uint64_t unit_ticks[GT_NUNITS];   /* work per unit in ticks (GT_TPC per cycle; shader: core-ticks) */
+    uint64_t mem_bytes, row_hits, row_misses, vs_warps, fs_warps, vs_instrs, fs_instrs, p2g_prims, shader_profiles;
+    uint64_t *timeline;         /* [window * GT_NUNITS + unit] busy ticks (timeline_log2 windows) */
+    size_t timeline_n;
 } sys_gpu_stats_t;
 
 typedef struct {
     uint32_t from, to;          /* node ids (hub switch = n_gpus) */
     uint64_t prim_flits, last_flits, sync_bytes;
+    uint64_t busy_cycles;       /* timed: cycles the link carried exchange flits or synchronisation data */
 } sys_link_stats_t;
 
 typedef struct {
@@ -150,6 +170,11 @@ typedef struct {
     int64_t *draw_ref_pixels;   /* reference counts from the scene (-1 unknown) */
     uint32_t n_draws_frame;
     uint64_t fault_fired;       /* how often cfg->fault took effect (0: the injected fault never fired) */
+    /* timing */
+    int timed;
+    uint64_t cycles;            /* single-frame latency of the produced frame, 1 GHz cycles */
+    uint64_t exchange_stepped;  /* exchange cycles actually evaluated (the rest were skipped as idle) */
+    uint64_t p2g_cycles_stepped;
     char err[1024];
 } sys_result_t;
 
