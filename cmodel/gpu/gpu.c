@@ -412,7 +412,7 @@ static int vs_step(gpu_t *g)
                 /* attribute fetch of the vertices to shade (vertex buffers: block-linear at surface slot 1023) */
                 uint64_t tm = vs_st;
                 for (int t = 0; t < np; t++)
-                    tm = gt_max(tm, gt_mem_access(T, vs_st, (1023ull << 28) + (uint64_t)pend_vid[t] * d->n_attribs * 16, d->n_attribs * 16));
+                    tm = gt_max(tm, gt_l2_access(T, vs_st, (1023ull << 28) + (uint64_t)pend_vid[t] * d->n_attribs * 16, 0));
                 gt_profile_vs(T, d, (uint32_t)np, (const float (*)[GPU_MAX_ATTRIBS][4])in);
                 uint64_t is, lt, occ;
                 gt_warp_cost(T, &T->vs_prof, &is, &lt, &occ);
@@ -637,9 +637,8 @@ static int ez_step(gpu_t *g, gpu_unit_state_t *u)
                 const gpu_surface_t *ds = &g->surf[zs->depth_rt];
                 if (gt_block_first(T, (uint32_t)zs->depth_rt, ds->w, ds->h, (uint32_t)q->x, (uint32_t)q->y)) {
                     uint64_t addr = gt_block_addr(T, (uint32_t)zs->depth_rt, ds->w, (uint32_t)q->x, (uint32_t)q->y);
-                    uint32_t bb = T->cfg.rop_block * T->cfg.rop_block * 4;
-                    done = gt_max(done, gt_mem_access(T, st, addr, bb));              /* Z cache fill */
-                    if (zs->depth_write) gt_mem_access(T, st, addr, bb);              /* its write-back */
+                    done = gt_max(done, gt_l2_access(T, st, addr, 0));                /* Z cache fill */
+                    if (zs->depth_write) gt_l2_access(T, st, addr, 1);                /* its write-back */
                 }
             }
             T->free[GT_EZ] = st + T->ii[GT_EZ];
@@ -789,14 +788,13 @@ static int rop_step(gpu_t *g, gpu_unit_state_t *u)
         if (T) {
             uint64_t st = t_start(T, GT_ROP, gpu_queue_tr_at(&g->q_rop, 0), NULL);
             uint64_t done = st + T->lat[GT_ROP];
-            uint32_t bb = T->cfg.rop_block * T->cfg.rop_block * 4;
             if (!u->early_z && st_depth_on(st_ptr(g))) {
                 int32_t zid = g->draw->st.depth_rt;
                 const gpu_surface_t *ds = &g->surf[zid];
                 if (gt_block_first(T, (uint32_t)zid, ds->w, ds->h, (uint32_t)q->x, (uint32_t)q->y)) {
                     uint64_t addr = gt_block_addr(T, (uint32_t)zid, ds->w, (uint32_t)q->x, (uint32_t)q->y);
-                    done = gt_max(done, gt_mem_access(T, st, addr, bb));
-                    if (g->draw->st.depth_write) gt_mem_access(T, st, addr, bb);
+                    done = gt_max(done, gt_l2_access(T, st, addr, 0));
+                    if (g->draw->st.depth_write) gt_l2_access(T, st, addr, 1);
                 }
             }
             if (writes_color)
@@ -807,8 +805,8 @@ static int rop_step(gpu_t *g, gpu_unit_state_t *u)
                     if (!gt_block_first(T, (uint32_t)cid, cs->w, cs->h, (uint32_t)q->x, (uint32_t)q->y)) continue;
                     uint64_t addr = gt_block_addr(T, (uint32_t)cid, cs->w, (uint32_t)q->x, (uint32_t)q->y);
                     if (st_ptr(g)->blend[r].enable || (st_ptr(g)->color_mask[r] & 0xF) != 0xF)
-                        done = gt_max(done, gt_mem_access(T, st, addr, bb));        /* read for blend / masked write */
-                    gt_mem_access(T, st, addr, bb);                                  /* write-back */
+                        done = gt_max(done, gt_l2_access(T, st, addr, 0));          /* read for blend / masked write */
+                    gt_l2_access(T, st, addr, 1);                                    /* write-back */
                 }
             T->free[GT_ROP] = st + T->ii[GT_ROP];
             T->last_done = gt_max(T->last_done, done);

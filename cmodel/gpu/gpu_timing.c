@@ -45,6 +45,11 @@ gpu_tcfg_t gpu_tcfg_default(void)
     c.row_miss_lat = 24;                    /* ours: tRP + tRCD ~ 2 x 12 ns */
     c.row_miss_busy = 4;                    /* ours */
     c.rop_block = 8;                        /* 8x8 pixels x 4 B = 256 B = the interleave */
+    c.l2_kb = 2048;                         /* GP104: 2 MB L2 */
+    c.l2_ways = 16;                         /* ours */
+    c.l2_lat = 30;                          /* ours */
+    c.q_prim = 64;  c.q_vtx = 16;  c.q_shv = 16;  c.q_tri = 32;   /* the functional model's (ATTILA-like) */
+    c.q_quad = 64;  c.q_fs = 256;  c.q_rop = 256;                /* ours: cover the L2 latency at fill rate */
     c.tex_block = 8;
     return c;
 }
@@ -63,6 +68,11 @@ const char *gpu_tcfg_check(const gpu_tcfg_t *c)
         return "memory channels 1..32, banks 1..32";
     if (c->row_bytes < c->interleave || c->interleave == 0 || c->chan_bytes_per_cycle == 0 || c->rop_block == 0 || c->tex_block == 0)
         return "memory geometry out of range";
+    if (c->q_prim < 1 || c->q_vtx < 1 || c->q_shv < 10 || c->q_tri < 16 || c->q_quad < 1 || c->q_fs < 8 || c->q_rop < 8 ||
+        c->q_prim > 65536 || c->q_vtx > 65536 || c->q_shv > 65536 || c->q_tri > 65536 || c->q_quad > 65536 || c->q_fs > 65536 || c->q_rop > 65536)
+        return "queue capacities: q_shv >= 10 (a vertex warp), q_tri >= 16 (a clipped triangle), q_fs, q_rop >= 8, all <= 65536";
+    if (c->l2_ways == 0 || c->l2_ways > 64 || (uint64_t)c->l2_kb * 1024 / c->interleave < c->l2_ways || c->l2_kb > (1u << 20))
+        return "L2: 1..64 ways, at least one set, at most 1 GB";
     return NULL;
 }
 
@@ -94,6 +104,13 @@ int gpu_timing_init(gpu_timing_t *t, const gpu_tcfg_t *cfg, const void *lib, uin
     t->lat[GT_EZ] = (uint64_t)cfg->ez_lat * GT_TPC;
     t->lat[GT_ROP] = (uint64_t)cfg->rop_lat * GT_TPC;
     t->pool.cap = (uint64_t)cfg->cores << (GT_BUCKET_LOG2 + 6);     /* cores x bucket ticks */
+    t->l2_sets = (uint32_t)((uint64_t)cfg->l2_kb * 1024 / cfg->interleave / cfg->l2_ways);
+    if (t->l2_sets == 0) t->l2_sets = 1;
+    size_t nl = (size_t)t->l2_sets * cfg->l2_ways;
+    t->l2_tag = calloc(nl, sizeof *t->l2_tag);
+    t->l2_age = calloc(nl, sizeof *t->l2_age);
+    t->l2_dirty = calloc(nl, 1);
+    if (!t->l2_tag || !t->l2_age || !t->l2_dirty) { gpu_timing_free(t); return -1; }
     for (uint32_t c = 0; c < cfg->mem_channels; c++) {
         t->chan[c].cap = 1ull << (GT_BUCKET_LOG2 + 6);
         for (uint32_t b = 0; b < cfg->mem_banks; b++) t->open_row[c][b] = UINT32_MAX;
@@ -104,6 +121,9 @@ int gpu_timing_init(gpu_timing_t *t, const gpu_tcfg_t *cfg, const void *lib, uin
 void gpu_timing_free(gpu_timing_t *t)
 {
     free(t->pool.used);
+    free(t->l2_tag);
+    free(t->l2_age);
+    free(t->l2_dirty);
     for (int c = 0; c < GT_MAX_CHANNELS; c++) free(t->chan[c].used);
     free(t->tl);
     free(t->proj_t);
@@ -180,6 +200,37 @@ uint64_t gt_mem_access(gpu_timing_t *t, uint64_t t0, uint64_t addr, uint32_t byt
     t->mem_reqs++;
     gt_account(t, GT_MEM, done > xfer ? done - xfer : 0, xfer / c->mem_channels ? xfer / c->mem_channels : 1);
     return done + lat;
+}
+
+uint64_t gt_l2_access(gpu_timing_t *t, uint64_t t0, uint64_t addr, int write)
+{
+    const gpu_tcfg_t *c = &t->cfg;
+    uint64_t line = addr / c->interleave;
+    uint32_t set = (uint32_t)(line % t->l2_sets), W = c->l2_ways;
+    uint64_t *tag = &t->l2_tag[(size_t)set * W];
+    uint32_t *age = &t->l2_age[(size_t)set * W];
+    uint8_t *dirty = &t->l2_dirty[(size_t)set * W];
+    t->l2_clock++;
+    for (uint32_t w = 0; w < W; w++)
+        if (tag[w] == line + 1) {
+            age[w] = t->l2_clock;
+            if (write) dirty[w] = 1;
+            t->l2_hits++;
+            return t0 + (uint64_t)c->l2_lat * GT_TPC;
+        }
+    t->l2_misses++;
+    uint32_t v = 0;
+    for (uint32_t w = 1; w < W; w++)
+        if (!tag[w] || (tag[v] && age[w] < age[v])) v = w;
+    if (tag[v] && dirty[v]) {           /* write the victim back (bandwidth; nobody waits for it) */
+        gt_mem_access(t, t0, (tag[v] - 1) * c->interleave, c->interleave);
+        t->l2_writebacks++;
+    }
+    tag[v] = line + 1;
+    age[v] = t->l2_clock;
+    dirty[v] = (uint8_t)(write != 0);
+    if (write) return t0 + (uint64_t)c->l2_lat * GT_TPC;   /* a whole-line write needs no fill */
+    return gt_mem_access(t, t0, line * c->interleave, c->interleave) + (uint64_t)c->l2_lat * GT_TPC;
 }
 
 void gt_account(gpu_timing_t *t, int u, uint64_t t0, uint64_t ticks)
@@ -375,8 +426,13 @@ int gpu_timing_attach(gpu_t *g, gpu_timing_t *t)
     g->tm = t;
     if (!t) return 0;
     gpu_queue_t *qs[] = {&g->q_prim, &g->q_vtx, &g->q_shv, &g->q_tri, &g->q_quad, &g->q_fs, &g->q_rop};
-    for (size_t i = 0; i < sizeof qs / sizeof qs[0]; i++)
-        if (gpu_queue_timing_enable(qs[i])) return -1;
+    const uint32_t caps[] = {t->cfg.q_prim, t->cfg.q_vtx, t->cfg.q_shv, t->cfg.q_tri, t->cfg.q_quad, t->cfg.q_fs, t->cfg.q_rop};
+    for (size_t i = 0; i < sizeof qs / sizeof qs[0]; i++) {
+        /* the timed capacities (queues are empty between runs; what the units compute does not depend on them) */
+        size_t item = qs[i]->item;
+        gpu_queue_free(qs[i]);
+        if (gpu_queue_init(qs[i], item, caps[i]) || gpu_queue_timing_enable(qs[i])) return -1;
+    }
     return 0;
 }
 
@@ -431,6 +487,16 @@ static const gt_param_t params[] = {
     PU(row_miss_lat, "cycles", "ours: precharge + activate, ~2 x 12 ns"),
     PU(row_miss_busy, "cycles", "ours: channel time a row miss costs beyond its data"),
     PU(rop_block, "pixels", "ours: ROP/Z cache block 8x8 pixels x 4 B = 256 B (one interleave unit); ATTILA has 16 KB Z/colour caches"),
+    PU(l2_kb, "KB", "GP104: 2 MB L2 (lines of the interleave size)"),
+    PU(l2_ways, "ways", "ours: LRU"),
+    PU(l2_lat, "cycles", "ours: L2 hit latency"),
+    PU(q_prim, "primitives", "CP -> VF queue: the functional model's 64"),
+    PU(q_vtx, "triangles", "VF -> VS queue: the functional model's 16 (ATTILA streamer 48 vertices)"),
+    PU(q_shv, "triangles", "VS -> CLIP queue: the functional model's 16 (ATTILA primitive assembly 8)"),
+    PU(q_tri, "triangles", "CLIP -> RAST queue: the functional model's 32 (ATTILA setup 12)"),
+    PU(q_quad, "quads", "RAST -> EZ queue: the functional model's 64 (ATTILA Z test 64)"),
+    PU(q_fs, "quads", "ours: EZ -> FS, 256 quads (hides the L2 latency at full rate; ATTILA: 112+16 threads x shaders)"),
+    PU(q_rop, "quads", "ours: FS -> ROP, 256 quads (ATTILA colour write 64)"),
     PU(tex_block, "texels", "ours: texture cache block (not yet used: texture traffic is not modelled, only latency)"),
 };
 #undef PD

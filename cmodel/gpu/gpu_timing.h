@@ -47,6 +47,9 @@ typedef struct {
     uint32_t row_miss_lat;          /* extra latency of a row miss (precharge + activate) */
     uint32_t row_miss_busy;         /* channel cycles a row miss costs beyond the data transfer */
     uint32_t rop_block;             /* ROP / Z cache block: rop_block x rop_block pixels (8 -> 256 B) */
+    uint32_t l2_kb, l2_ways, l2_lat;  /* shared L2 (lines = interleave bytes), LRU; hit latency in cycles */
+    /* queue capacities between the units (items), q_prim .. q_rop of gpu.h */
+    uint32_t q_prim, q_vtx, q_shv, q_tri, q_quad, q_fs, q_rop;
     uint32_t tex_block;             /* texture cache block: tex_block x tex_block texels */
 } gpu_tcfg_t;
 
@@ -104,6 +107,11 @@ typedef struct gpu_timing {
     gt_cal_t chan[GT_MAX_CHANNELS];
     uint32_t open_row[GT_MAX_CHANNELS][GT_MAX_BANKS];
     uint64_t mem_bytes, mem_reqs, row_hits, row_misses;
+    uint64_t *l2_tag;               /* [set * ways + way]: line address + 1 (0: empty) */
+    uint32_t *l2_age;
+    uint8_t *l2_dirty;
+    uint32_t l2_sets, l2_clock;
+    uint64_t l2_hits, l2_misses, l2_writebacks;
     uint64_t vs_warps, fs_warps, vs_instrs, fs_instrs;
     /* project mode: CLIP output tick of each projected primitive (by output index) */
     uint64_t *proj_t;
@@ -131,8 +139,11 @@ void gpu_timing_free(gpu_timing_t *t);
  * complete (>= t). par: how many resource-ticks one tick of time provides (cores for the shader pool). */
 uint64_t gt_cal_reserve(gt_cal_t *c, uint64_t t, uint64_t amount, uint64_t par);
 
-/* Memory access of `bytes` at byte address addr from tick t: returns the tick the data is back. */
+/* DRAM access of `bytes` at byte address addr from tick t: returns the tick the data is back. */
 uint64_t gt_mem_access(gpu_timing_t *t, uint64_t t0, uint64_t addr, uint32_t bytes);
+/* Access through the L2 (one line): read -> the tick the data is available (hit: l2_lat, miss: DRAM fill);
+ * write -> the line is written whole (no fill) and becomes dirty; evicting a dirty line writes it to DRAM. */
+uint64_t gt_l2_access(gpu_timing_t *t, uint64_t t0, uint64_t addr, int write);
 
 /* Account `ticks` of work of unit u starting at tick t0 (utilisation and timeline). */
 void gt_account(gpu_timing_t *t, int u, uint64_t t0, uint64_t ticks);

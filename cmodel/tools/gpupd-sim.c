@@ -46,6 +46,8 @@ typedef struct {
     int isa;                    /* --shaders isa */
     int quiet;                  /* -q: no informational notes on stderr (errors are always printed) */
     gpu_isa_library_t lib;
+    const char *timeline;       /* --timeline FILE (CSV) */
+    int timing_given;
 } opts_t;
 
 static void usage(FILE *f)
@@ -61,6 +63,10 @@ static void usage(FILE *f)
             "                   [--check-masks | --no-check-masks]  (probe: no primitive missing from a GPU it covers)\n"
             "                   [--mem-limit-mb M] (surface memory of all GPUs together; default 4096)\n"
             "                   [-q]              (no informational notes; errors are always printed)\n"
+            "                   timing (docs/timing.md; render times the produced frame by default, verify does not):\n"
+            "                   [--timing on|off] [--link-latency-ns 400] [--link-gbps 40] [--hub-gbps 80]\n"
+            "                   [--tcfg NAME=VALUE]... [--p2g-rows 2] [--no-skip] [--timeline FILE.csv] [--timeline-window 1024]\n"
+            "  gpupd-sim timing-config   (the timing parameters, their defaults and sources, as a Markdown table)\n"
             "  gpupd-sim verify (--trace FILE | --scene NAME) [--gpus 2,3,4,8,16] [--schemes all|LIST]\n"
             "                   [--topology line|hub|both] [--diff-dir DIR] [other render options]\n"
             "  gpupd-sim validate --trace FILE --ref REF.png [--frame K] [--diff D.png] [--json J.json]\n"
@@ -213,6 +219,36 @@ static int parse_args(int argc, char **argv, opts_t *o)
         else if (!strcmp(a, "--min-image-close")) { NEED(); if (arg_f64(T, a, v, 0, 100, &o->min_image_close)) return -1; }
         else if (!strcmp(a, "--min-draws-1pct")) { NEED(); if (arg_f64(T, a, v, 0, 100, &o->min_draws_1pct)) return -1; }
         else if (!strcmp(a, "--size")) { NEED(); if (arg_wxh(T, a, v, 8, 8192, &o->w, &o->h)) return -1; }
+        /* timing (issue 9) */
+        else if (!strcmp(a, "--link-latency-ns")) { NEED(); if (arg_f64(T, a, v, 1, 1e7, &o->cfg.link_latency_ns)) return -1; }
+        else if (!strcmp(a, "--link-gbps")) { NEED(); if (arg_f64(T, a, v, 0.001, 1e6, &o->cfg.link_gbps)) return -1; }
+        else if (!strcmp(a, "--hub-gbps")) { NEED(); if (arg_f64(T, a, v, 0.001, 1e6, &o->cfg.hub_gbps)) return -1; }
+        else if (!strcmp(a, "--p2g-rows")) { NEED(); if (arg_u32(T, a, v, 1, 64, &o->cfg.p2g_rows)) return -1; }
+        else if (!strcmp(a, "--no-skip")) o->cfg.no_skip = 1;
+        else if (!strcmp(a, "--timing")) {
+            NEED();
+            if (!strcmp(v, "on")) o->cfg.timing = 1;
+            else if (!strcmp(v, "off")) o->cfg.timing = 0;
+            else return arg_fail(T, a, v, "unknown value", "on or off");
+            o->timing_given = 1;
+        } else if (!strcmp(a, "--tcfg")) {
+            NEED();
+            char nm[64], err[256];
+            const char *eq = strchr(v, '=');
+            if (!eq || eq == v || (size_t)(eq - v) >= sizeof nm) return arg_fail(T, a, v, "not NAME=VALUE", "a parameter of gpupd-sim timing-config");
+            memcpy(nm, v, (size_t)(eq - v));
+            nm[eq - v] = 0;
+            if (gpu_tcfg_set(&o->cfg.tcfg, nm, eq + 1, err, sizeof err)) return arg_fail(T, a, v, err, NULL);
+        } else if (!strcmp(a, "--timeline")) { NEED(); if (check_out(a, v)) return -1; o->timeline = v; }
+        else if (!strcmp(a, "--timeline-window")) {
+            NEED();
+            uint32_t w;
+            if (arg_u32(T, a, v, 1, 1u << 24, &w)) return -1;
+            if (w & (w - 1)) return arg_fail(T, a, v, "not a power of two", "1, 2, 4, ... 16777216 cycles");
+            o->cfg.timeline_log2 = 0;
+            while ((1u << o->cfg.timeline_log2) < w) o->cfg.timeline_log2++;
+            if (!o->cfg.timeline_log2) o->cfg.timeline_log2 = 1;
+        }
         else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
             usage(stdout);
             exit(0);
@@ -339,6 +375,29 @@ static int fault_outcome(const opts_t *o, const sys_scene_t *s, const sys_result
     return bad ? 1 : 0;
 }
 
+/* --timeline: per GPU, window and unit, the unit's busy fraction of its peak (Qsilver-style bottleneck
+ * timeline; scripts/plot_timeline.py draws it) */
+static int write_timeline(const opts_t *o, const sys_result_t *r)
+{
+    if (!r->timed) { fprintf(stderr, "gpupd-sim: --timeline needs a timed run (--timing on, no checks/faults)\n"); return -1; }
+    char tmp[1100];
+    snprintf(tmp, sizeof tmp, "%s.tmp", o->timeline);
+    FILE *f = fopen(tmp, "w");
+    if (!f) return -1;
+    uint32_t N = o->cfg.scheme == SYS_SCHEME_SINGLE ? 1 : o->cfg.n_gpus;
+    uint64_t win = 1ull << o->cfg.timeline_log2;
+    fprintf(f, "gpu,cycle,window,unit,busy\n");
+    for (uint32_t g = 0; g < N; g++)
+        for (size_t w = 0; w < r->gpu[g].timeline_n; w++)
+            for (int u = 0; u < GT_NUNITS; u++) {
+                double cap = (double)win * GT_TPC * (u == GT_SHADER ? o->cfg.tcfg.cores : 1);
+                fprintf(f, "%u,%" PRIu64 ",%" PRIu64 ",%s,%.4f\n", g, (uint64_t)w * win, win, gt_unit_name(u),
+                        (double)r->gpu[g].timeline[w * GT_NUNITS + (size_t)u] / cap);
+            }
+    if (fclose(f)) return -1;
+    return rename(tmp, o->timeline);
+}
+
 static int cmd_render(opts_t *o)
 {
     sys_scene_t s;
@@ -361,6 +420,12 @@ static int cmd_render(opts_t *o)
         }
         if (o->stats && sys_write_stats_json(&r, &o->cfg, name, o->stats)) {
             fprintf(stderr, "gpupd-sim: cannot write %s\n", o->stats);
+            rc = 2;
+        }
+        if (r.timed && !o->quiet)
+            printf("  single-frame latency %" PRIu64 " cycles (%.3f ms at 1 GHz)\n", r.cycles, (double)r.cycles * 1e-6);
+        if (o->timeline && write_timeline(o, &r)) {
+            fprintf(stderr, "gpupd-sim: cannot write %s\n", o->timeline);
             rc = 2;
         }
     }
@@ -648,6 +713,24 @@ int main(int argc, char **argv)
 {
     if (argc < 2) { usage(stderr); return 2; }
     if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) { usage(stdout); return 0; }
+    if (!strcmp(argv[1], "timing-config")) {
+        /* the config table of docs/timing.md, generated from the one parameter table of the model */
+        sys_config_t d = sys_config_default();
+        size_t np;
+        const gt_param_t *pt = gt_params(&np);
+        printf("| parameter | default | unit | source |\n|---|---|---|---|\n");
+        printf("| clock | 1 | GHz | paper Table 1 (one model cycle = 1 ns) |\n");
+        printf("| `--link-latency-ns` | %g | ns per link traversal | paper Table 1: 100/200/400/800 ns, default 400 (5) |\n", d.link_latency_ns);
+        printf("| `--link-gbps` | %g | GB/s per link and direction | paper Table 1: 40 GB/s |\n", d.link_gbps);
+        printf("| `--hub-gbps` | %g | GB/s through the hub switch | paper Table 1: 80 GB/s (section 5.4 text says 40: we follow the table) |\n", d.hub_gbps);
+        printf("| `--batch` | %u | primitives | paper 4.3: batching threshold 4096 |\n", d.batch);
+        printf("| `--tile-log2` | %u | log2 pixels | paper Table 1: 32x32 tiles |\n", d.tile_log2);
+        printf("| `--p2g-rows` | %u | rows/cycle | P2G RTL parameter ROWS (docs/p2g.md) |\n", d.p2g_rows);
+        printf("| `--send-rate` | %u | entries/cycle | the PE (golden protocol model, cmodel/sys/pe.c) walks one entry per cycle |\n", d.send_rate);
+        for (size_t i = 0; i < np; i++)
+            printf("| `%s` | %g | %s | %s |\n", pt[i].name, gpu_tcfg_get(&d.tcfg, &pt[i]), pt[i].unit, pt[i].source);
+        return 0;
+    }
     opts_t o;
     if (strcmp(argv[1], "render") && strcmp(argv[1], "verify") && strcmp(argv[1], "bench") && strcmp(argv[1], "validate")) {
         fprintf(stderr, "gpupd-sim: unknown command '%s'\n", argv[1]);
@@ -662,6 +745,7 @@ int main(int argc, char **argv)
     }
     int rc;
     if (!o.frame_given && (!strcmp(argv[1], "verify") || !strcmp(argv[1], "bench"))) o.last_frame = 1;
+    if (!o.timing_given && strcmp(argv[1], "render")) o.cfg.timing = 0;   /* verify/validate/bench: functional unless asked */
     if (!strcmp(argv[1], "render")) rc = cmd_render(&o);
     else if (!strcmp(argv[1], "verify")) rc = cmd_verify(&o, argv, argc);
     else if (!strcmp(argv[1], "validate")) rc = cmd_validate(&o);
