@@ -37,35 +37,26 @@ typedef struct {
     uint32_t n;
 } models_t;
 
-static int m_p2g_comb(void *c, uint32_t g, uint64_t cy, const p2g_hw_in_t *in, p2g_hw_out_t *out)
-{
-    (void)cy;
-    p2g_hw_comb(&((models_t *)c)->p2g[g], in, out);
-    return 0;
-}
-static int m_p2g_clock(void *c, uint32_t g, uint64_t cy, const p2g_hw_in_t *in)
-{
-    (void)cy;
-    p2g_hw_clock(&((models_t *)c)->p2g[g], in);
-    return 0;
-}
-static int m_pe_comb(void *c, uint32_t g, uint64_t cy, const pe_hw_in_t *in, pe_hw_out_t *out)
+static int m_comb(void *c, uint32_t g, uint64_t cy, const p2g_hw_in_t *pin, p2g_hw_out_t *pout, const pe_hw_in_t *ein,
+                  pe_hw_out_t *eout)
 {
     (void)cy;
     models_t *m = c;
-    if (m->ref) peref_comb(&m->ref[g], in, out);
-    else pe_hw_comb(&m->pe[g], in, out);
+    p2g_hw_comb(&m->p2g[g], pin, pout);
+    if (m->ref) peref_comb(&m->ref[g], ein, eout);
+    else pe_hw_comb(&m->pe[g], ein, eout);
     return 0;
 }
-static int m_pe_clock(void *c, uint32_t g, uint64_t cy, const pe_hw_in_t *in)
+static int m_clock(void *c, uint32_t g, uint64_t cy, const p2g_hw_in_t *pin, const pe_hw_in_t *ein)
 {
     (void)cy;
     models_t *m = c;
+    p2g_hw_clock(&m->p2g[g], pin);
     if (m->ref) {
-        peref_clock(&m->ref[g], in);
+        peref_clock(&m->ref[g], ein);
         return m->ref[g].err ? -1 : 0;
     }
-    pe_hw_clock(&m->pe[g], in);
+    pe_hw_clock(&m->pe[g], ein);
     return 0;
 }
 static int m_pe_quiet(void *c, uint32_t g, const pe_hw_in_t *in)
@@ -254,7 +245,6 @@ static void feed(sim_t *s, uint32_t gi)
             g->pin.in.tag = g->fb & 0xffff;
         }
     }
-    g->pin.out_ready = g->ad_n + 2 <= ADQ;
     (void)N;
 }
 
@@ -489,7 +479,7 @@ int cdsys_run(const cdsys_params_t *p, const cdsys_work_t *w, cdsys_result_t *re
     int own = !p->net;
     models_t M;
     memset(&M, 0, sizeof M);
-    cdsys_units_t mu = {&M, m_p2g_comb, m_p2g_clock, m_pe_comb, m_pe_clock, m_pe_quiet, NULL, m_report};
+    cdsys_units_t mu = {&M, m_comb, m_clock, m_pe_quiet, NULL, NULL, m_report};
     const cdsys_units_t *u = p->units ? p->units : &mu;
     int rc = -1;
     res->recv = calloc(slots ? slots : 1, sizeof *res->recv);
@@ -545,16 +535,17 @@ int cdsys_run(const cdsys_params_t *p, const cdsys_work_t *w, cdsys_result_t *re
     for (uint32_t g = 0; g < N; g++) s->g[g].pin.cfg = p2g_config_default(N, 1, 1);
     uint64_t limit = 200000 + 64ull * (net->latency + p->link_jitter + 4);
     for (s->cycle = 0;; s->cycle++) {
-        /* inputs and combinational outputs */
-        for (uint32_t g = 0; g < N; g++) feed(s, g);
-        for (uint32_t g = 0; g < N && !s->failed; g++)
-            if (u->p2g_comb(u->ctx, g, s->cycle, &s->g[g].pin, &s->g[g].pout)) failf(s, (int)g, -1, -1, "%s", u->report(u->ctx));
+        /* inputs (all known before comb: the adapter decouples P2G and PE) and combinational outputs */
         for (uint32_t g = 0; g < N; g++) {
+            feed(s, g);
             ad_ends(s, g);
+            s->g[g].pin.out_ready = s->g[g].ad_n + 2 <= ADQ;
             pe_inputs(s, g);
         }
         for (uint32_t g = 0; g < N && !s->failed; g++)
-            if (u->pe_comb(u->ctx, g, s->cycle, &s->g[g].ein, &s->g[g].eout)) failf(s, (int)g, -1, -1, "%s", u->report(u->ctx));
+            if (u->comb(u->ctx, g, s->cycle, &s->g[g].pin, &s->g[g].pout, &s->g[g].ein, &s->g[g].eout))
+                failf(s, (int)g, -1, -1, "%s", u->report(u->ctx));
+        if (!s->failed && u->comb_done && u->comb_done(u->ctx, s->cycle)) failf(s, -1, -1, -1, "%s", u->report(u->ctx));
         for (uint32_t g = 0; g < N && !s->failed; g++) {
             if (s->g[g].eout.err)
                 failf(s, (int)g, s->g[g].ob, -1, "GPU %u: the PE flags a protocol error (err output: input tag != expected "
@@ -586,8 +577,7 @@ int cdsys_run(const cdsys_params_t *p, const cdsys_work_t *w, cdsys_result_t *re
         for (uint32_t g = 0; g < N && !s->failed; g++) transfers(s, g);
         if (s->failed) break;
         for (uint32_t g = 0; g < N && !s->failed; g++) {
-            if (u->p2g_clock(u->ctx, g, s->cycle, &s->g[g].pin)) failf(s, (int)g, -1, -1, "%s", u->report(u->ctx));
-            else if (u->pe_clock(u->ctx, g, s->cycle, &s->g[g].ein)) failf(s, (int)g, -1, -1, "%s", u->report(u->ctx));
+            if (u->clock(u->ctx, g, s->cycle, &s->g[g].pin, &s->g[g].ein)) failf(s, (int)g, -1, -1, "%s", u->report(u->ctx));
         }
         for (uint32_t g = 0; g < N; g++) {
             gpu_t *gg = &s->g[g];

@@ -74,20 +74,20 @@ void cdsys_work_free(cdsys_work_t *w);
 int cdsys_work_from_trace(const char *trace, uint32_t frame, uint32_t n_gpus, int scheme, uint32_t batch,
                           p2g_mode_t own, uint32_t cp_cost, cdsys_work_t *w, char *err, size_t errlen);
 
-/* The units of GPU g. Default: the C cycle models. The system co-simulation supplies its own (verilated RTL,
- * compared with the cycle models every cycle). comb: outputs of this cycle; clock: rising edge. Return
- * nonzero from any hook to stop the run (a lockstep mismatch); cdsys_run then returns -1 with the
- * backend's report. */
+/* The units of GPU g (its P2G and its PE). Default: the C cycle models. The system co-simulation supplies its
+ * own (verilated RTL, compared with the cycle models every cycle). Every input of both units is known before
+ * comb (the adapter decouples them): comb gives the outputs of this cycle, clock is the rising edge. A hook
+ * returning nonzero stops the run (a lockstep mismatch): cdsys_run returns -1 with report(). */
 typedef struct {
     void *ctx;
-    int (*p2g_comb)(void *ctx, uint32_t g, uint64_t cycle, const p2g_hw_in_t *in, p2g_hw_out_t *out);
-    int (*p2g_clock)(void *ctx, uint32_t g, uint64_t cycle, const p2g_hw_in_t *in);
-    int (*pe_comb)(void *ctx, uint32_t g, uint64_t cycle, const pe_hw_in_t *in, pe_hw_out_t *out);
-    int (*pe_clock)(void *ctx, uint32_t g, uint64_t cycle, const pe_hw_in_t *in);
+    int (*comb)(void *ctx, uint32_t g, uint64_t cycle, const p2g_hw_in_t *pin, p2g_hw_out_t *pout,
+                const pe_hw_in_t *ein, pe_hw_out_t *eout);
+    int (*clock)(void *ctx, uint32_t g, uint64_t cycle, const p2g_hw_in_t *pin, const pe_hw_in_t *ein);
     /* 1 if GPU g's PE would not change on a clock edge without new input (pe_hw_quiet); NULL: never (no
      * idle skipping) */
     int (*pe_quiet)(void *ctx, uint32_t g, const pe_hw_in_t *in);
-    /* called after every cycle's clock edges (waveforms, progress); may be NULL */
+    /* after every GPU's comb, and after every GPU's clock (waveforms, progress); may be NULL */
+    int (*comb_done)(void *ctx, uint64_t cycle);
     int (*cycle_done)(void *ctx, uint64_t cycle);
     const char *(*report)(void *ctx);   /* text of the mismatch that stopped the run */
 } cdsys_units_t;
