@@ -114,6 +114,8 @@ typedef struct {
     uint32_t link_stall_pm;     /* a link moves no flit this cycle */
     uint32_t link_jitter;       /* extra latency 0..link_jitter cycles per flit (FIFO order kept) */
     uint64_t max_cycles;        /* watchdog: 0 = automatic bound */
+    uint64_t fault_drop_prim;   /* test of the checkers: the link model loses the K-th PRIM flit it delivers
+                                   (1-based, counted over all GPUs); 0 = none */
     const cdsys_units_t *units; /* NULL: the C cycle models */
 } cdsys_params_t;
 

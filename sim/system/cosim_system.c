@@ -1,0 +1,476 @@
+/* System co-simulation: N x (P2G RTL -> PE RTL), verilated (sys_dut.h), joined by the C link model, fed with the
+ * golden model's real CP-phase output of a trace, in lockstep with the C cycle models of both units.
+ *
+ * The system harness is cmodel/sys/cdsys.c (feeders, END-inserting adapters, RX buffers, link model, golden and
+ * SPEC 4.2 checks); this file plugs in a units backend that evaluates, for every GPU and cycle, the verilated
+ * cd_gpu (P2G + PE RTL) AND the C cycle models (p2g_hw, pe_hw) on the same inputs, compares every output port,
+ * and hands the RTL's outputs to the harness. So a run checks, at once:
+ *   - every unit's RTL against its cycle model, every port every cycle (a divergence is found at its cycle);
+ *   - every P2G result against the golden model's mask (at the adapter);
+ *   - every GPU's received list against the golden model's (sys/pe.c) on the fly, and against the SPEC 4.2
+ *     invariant computed from the masks at the end; packet accounting; a deadlock watchdog.
+ * Stall/jitter injection (seeded, replayable): P2G input gaps, PE TX/RX/output stalls, link stalls, link jitter.
+ * On a mismatch: GPU, batch, primitive, cycle, fields DUT vs model, the last transactions, the reproduce
+ * command; the run is replayed with an FST of the window before the failure and a matching .gtkw.
+ * Exit: 0 every GPU matched and at least one primitive was compared; 1 mismatch (or nothing compared);
+ * 2 bad arguments. docs/system-cosim.md. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include "pe/pe_hw.h"
+#include "p2g/p2g_hw.h"
+#include "sys/cdsys.h"
+#include "sys/flit.h"
+#include "sys/sys.h"
+#include "sys_dut.h"
+
+#define HIST 32
+
+typedef struct {
+    const char *trace, *out_dir, *waves, *gtkw;
+    uint32_t frame, gpus, batch, latency, hub_rate, cp_cost, window;
+    sys_scheme_t scheme;
+    p2g_mode_t own;
+    net_topo_t topo;
+    uint64_t seed;
+    uint32_t in_gap, tx_stall, rx_stall, out_stall, link_stall, jitter;
+    uint64_t inject_model, drop_prim;   /* faults: flip a model output bit at this cycle; drop the K-th PRIM flit */
+    int inject_model_on, quiet, no_model;
+} opts_t;
+
+typedef struct {
+    uint64_t cycle;
+    uint32_t gpu;
+    char what[96];
+} hist_t;
+
+typedef struct {
+    const opts_t *o;
+    sys_dut_t *dut;
+    p2g_hw_t *p2g;
+    pe_hw_t *pe;
+    uint32_t n;
+    hist_t hist[HIST];
+    uint64_t n_hist;
+    uint64_t port_checks;
+    uint64_t dump_from;
+    int dumping;
+    char report[6144];
+} ls_t;
+
+static void hist_add(ls_t *l, uint64_t cycle, uint32_t g, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+#include <stdarg.h>
+static void hist_add(ls_t *l, uint64_t cycle, uint32_t g, const char *fmt, ...)
+{
+    hist_t *h = &l->hist[l->n_hist++ % HIST];
+    h->cycle = cycle;
+    h->gpu = g;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(h->what, sizeof h->what, fmt, ap);
+    va_end(ap);
+}
+
+/* record this cycle's handshakes of GPU g (for the mismatch report) */
+static void record(ls_t *l, uint32_t g, uint64_t cy, const p2g_hw_in_t *pin, const p2g_hw_out_t *po, const pe_hw_in_t *ein,
+                   const pe_hw_out_t *eo)
+{
+    if (pin->in_valid && po->in_ready) hist_add(l, cy, g, "P2G in   prim %u tag %u", pin->in.prim_id, pin->in.tag);
+    if (po->out_valid && pin->out_ready)
+        hist_add(l, cy, g, "P2G out  prim %u tag %u mask 0x%" PRIx64, po->out_prim_id, po->out_tag, po->out_mask);
+    if (ein->in_valid && eo->in_ready)
+        hist_add(l, cy, g, "PE in    %s tag %u %s %u mask 0x%" PRIx64, ein->in_end ? "END" : "entry", ein->in_tag,
+                 ein->in_end ? "count" : "prim", ein->in_prim_id, ein->in_mask);
+    for (int k = 0; k < 2; k++) {
+        if (eo->tx_valid[k] && ein->tx_ready[k])
+            hist_add(l, cy, g, "PE tx%d   %s src %u dst %u tag %u payload %u", k,
+                     flit_type(eo->tx_flit[k]) == FLIT_TYPE_PRIM ? "PRIM" : "LAST", flit_src(eo->tx_flit[k]),
+                     flit_dst(eo->tx_flit[k]), flit_tag(eo->tx_flit[k]), flit_payload(eo->tx_flit[k]));
+        if (ein->rx_valid[k] && eo->rx_ready[k])
+            hist_add(l, cy, g, "PE rx%d   %s src %u tag %u payload %u", k,
+                     flit_type(ein->rx_flit[k]) == FLIT_TYPE_PRIM ? "PRIM" : "LAST", flit_src(ein->rx_flit[k]),
+                     flit_tag(ein->rx_flit[k]), flit_payload(ein->rx_flit[k]));
+    }
+    if (eo->out_valid && ein->out_ready) {
+        if (eo->out_eob) hist_add(l, cy, g, "PE out   end of batch tag %u", eo->out_tag);
+        else hist_add(l, cy, g, "PE out   prim %u tag %u", eo->out_prim_id, eo->out_tag);
+    }
+}
+
+static int rep_field(char *buf, size_t n, size_t *o, const char *name, uint64_t dut, uint64_t mod)
+{
+    if (*o < n)
+        *o += (size_t)snprintf(buf + *o, n - *o, "  %-18s 0x%-18" PRIx64 " 0x%-18" PRIx64 "%s\n", name, dut, mod,
+                               dut != mod ? "<-- differs" : "");
+    return dut != mod;
+}
+
+static int ls_comb(void *c, uint32_t g, uint64_t cy, const p2g_hw_in_t *pin, p2g_hw_out_t *pout, const pe_hw_in_t *ein,
+                   pe_hw_out_t *eout)
+{
+    ls_t *l = c;
+    if (l->dumping == 0 && cy >= l->dump_from && l->o->waves == NULL && l->dump_from != UINT64_MAX) {
+        sys_dut_dump(l->dut, 1);
+        l->dumping = 1;
+    }
+    sys_dut_eval(l->dut, g, pin, pout, ein, eout);
+    if (l->o->no_model) {
+        record(l, g, cy, pin, pout, ein, eout);
+        return 0;
+    }
+    p2g_hw_out_t mp;
+    pe_hw_out_t me;
+    p2g_hw_comb(&l->p2g[g], pin, &mp);
+    pe_hw_comb(&l->pe[g], ein, &me);
+    if (l->o->inject_model_on && cy == l->o->inject_model && g == 0) me.in_ready ^= 1;   /* injected fault */
+    l->port_checks++;
+    int bad = mp.in_ready != pout->in_ready || mp.out_valid != pout->out_valid || mp.busy != pout->busy ||
+              (mp.out_valid && (mp.out_prim_id != pout->out_prim_id || mp.out_tag != pout->out_tag || mp.out_mask != pout->out_mask));
+    bad |= me.in_ready != eout->in_ready || me.out_valid != eout->out_valid || me.busy != eout->busy ||
+           me.cur_tag != eout->cur_tag || me.err != eout->err;
+    for (int k = 0; k < 2; k++)
+        bad |= me.tx_valid[k] != eout->tx_valid[k] || me.rx_ready[k] != eout->rx_ready[k] ||
+               (me.tx_valid[k] && me.tx_flit[k] != eout->tx_flit[k]);
+    bad |= me.out_valid && (me.out_eob != eout->out_eob || me.out_tag != eout->out_tag || me.out_prim_id != eout->out_prim_id);
+    if (!bad) {
+        record(l, g, cy, pin, pout, ein, eout);
+        return 0;
+    }
+    size_t o = 0, n = sizeof l->report;
+    o += (size_t)snprintf(l->report, n, "GPU %u: RTL and C cycle model disagree at cycle %" PRIu64 "\n  %-18s %-20s %-20s\n",
+                          g, cy, "field", "DUT (RTL)", "C cycle model");
+    rep_field(l->report, n, &o, "p2g.in_ready", (uint64_t)pout->in_ready, (uint64_t)mp.in_ready);
+    rep_field(l->report, n, &o, "p2g.out_valid", (uint64_t)pout->out_valid, (uint64_t)mp.out_valid);
+    rep_field(l->report, n, &o, "p2g.out_prim_id", pout->out_prim_id, mp.out_prim_id);
+    rep_field(l->report, n, &o, "p2g.out_tag", pout->out_tag, mp.out_tag);
+    rep_field(l->report, n, &o, "p2g.out_mask", pout->out_mask, mp.out_mask);
+    rep_field(l->report, n, &o, "p2g.busy", (uint64_t)pout->busy, (uint64_t)mp.busy);
+    rep_field(l->report, n, &o, "pe.in_ready", (uint64_t)eout->in_ready, (uint64_t)me.in_ready);
+    for (int k = 0; k < 2; k++) {
+        char nm[32];
+        snprintf(nm, sizeof nm, "pe.tx%d_valid", k);
+        rep_field(l->report, n, &o, nm, (uint64_t)eout->tx_valid[k], (uint64_t)me.tx_valid[k]);
+        snprintf(nm, sizeof nm, "pe.tx%d_flit", k);
+        rep_field(l->report, n, &o, nm, eout->tx_flit[k], me.tx_flit[k]);
+        snprintf(nm, sizeof nm, "pe.rx%d_ready", k);
+        rep_field(l->report, n, &o, nm, (uint64_t)eout->rx_ready[k], (uint64_t)me.rx_ready[k]);
+    }
+    rep_field(l->report, n, &o, "pe.out_valid", (uint64_t)eout->out_valid, (uint64_t)me.out_valid);
+    rep_field(l->report, n, &o, "pe.out_eob", (uint64_t)eout->out_eob, (uint64_t)me.out_eob);
+    rep_field(l->report, n, &o, "pe.out_tag", eout->out_tag, me.out_tag);
+    rep_field(l->report, n, &o, "pe.out_prim_id", eout->out_prim_id, me.out_prim_id);
+    rep_field(l->report, n, &o, "pe.busy", (uint64_t)eout->busy, (uint64_t)me.busy);
+    rep_field(l->report, n, &o, "pe.cur_tag", eout->cur_tag, me.cur_tag);
+    rep_field(l->report, n, &o, "pe.err", (uint64_t)eout->err, (uint64_t)me.err);
+    return -1;
+}
+
+static int ls_clock(void *c, uint32_t g, uint64_t cy, const p2g_hw_in_t *pin, const pe_hw_in_t *ein)
+{
+    ls_t *l = c;
+    (void)cy;
+    sys_dut_rise(l->dut, g);
+    if (!l->o->no_model) {
+        p2g_hw_clock(&l->p2g[g], pin);
+        pe_hw_clock(&l->pe[g], ein);
+    }
+    return 0;
+}
+
+static int ls_comb_done(void *c, uint64_t cy)
+{
+    (void)cy;
+    sys_dut_sample(((ls_t *)c)->dut);
+    return 0;
+}
+
+static int ls_cycle_done(void *c, uint64_t cy)
+{
+    (void)cy;
+    sys_dut_end_cycle(((ls_t *)c)->dut);
+    return 0;
+}
+
+static const char *ls_report(void *c) { return ((ls_t *)c)->report; }
+
+/* ------------------------------------------------------------------ command line, run, report */
+static void print_cmd(const opts_t *o, const char *argv0, FILE *f)
+{
+    fprintf(f, "%s --trace %s --gpus %u --topology %s --scheme %s --seed 0x%" PRIx64, argv0, o->trace, o->gpus,
+            net_topo_name(o->topo), sys_scheme_name(o->scheme), o->seed);
+    if (o->frame) fprintf(f, " --frame %u", o->frame);
+    if (o->batch) fprintf(f, " --batch %u", o->batch);
+    if (o->own == P2G_MODE_LINEAR) fprintf(f, " --own linear");
+    fprintf(f, " --latency %u --hub-rate %u --cp-cost %u", o->latency, o->hub_rate, o->cp_cost);
+    if (o->in_gap || o->tx_stall || o->rx_stall || o->out_stall || o->link_stall)
+        fprintf(f, " --in-gap %u --tx-stall %u --rx-stall %u --out-stall %u --link-stall %u", o->in_gap, o->tx_stall,
+                o->rx_stall, o->out_stall, o->link_stall);
+    if (o->jitter) fprintf(f, " --jitter %u", o->jitter);
+    if (o->inject_model_on) fprintf(f, " --inject-fault model:%" PRIu64, o->inject_model);
+    if (o->drop_prim) fprintf(f, " --inject-fault drop:%" PRIu64, o->drop_prim);
+    fprintf(f, "\n");
+}
+
+static void write_gtkw(const char *tmpl, const char *out, const char *fst, uint64_t t0)
+{
+    FILE *in = fopen(tmpl, "r"), *o = fopen(out, "w");
+    if (!in || !o) {
+        fprintf(stderr, "cosim-system: cannot write %s from %s\n", out, tmpl);
+        if (in) fclose(in);
+        if (o) fclose(o);
+        return;
+    }
+    char line[1024];
+    while (fgets(line, sizeof line, in)) {
+        if (!strncmp(line, "[dumpfile]", 10)) fprintf(o, "[dumpfile] \"%s\"\n", fst);
+        else if (!strncmp(line, "[timestart]", 11)) fprintf(o, "[timestart] %" PRIu64 "\n", t0);
+        else if (!strncmp(line, "[dumpfile_mtime]", 16) || !strncmp(line, "[dumpfile_size]", 15) || !strncmp(line, "[savefile]", 10))
+            continue;
+        else fputs(line, o);
+    }
+    fclose(in);
+    fclose(o);
+}
+
+static void params_of(const opts_t *o, cdsys_params_t *p)
+{
+    sys_dut_params_t dp = sys_dut_params();
+    *p = cdsys_params_default(o->gpus, o->topo);
+    p->latency = o->latency;
+    p->hub_rate = o->hub_rate;
+    p->runahead = o->scheme == SYS_SCHEME_GPUPD_RA;
+    p->skip_idle = 0;
+    p->max_gpus = dp.max_gpus;
+    p->p2g_rows = dp.rows;
+    p->pe_lq_depth = dp.lq_depth;
+    p->pe_rq_depth = dp.rq_depth;
+    p->seed = o->seed;
+    p->in_gap_pm = o->in_gap;
+    p->tx_stall_pm = o->tx_stall;
+    p->rx_stall_pm = o->rx_stall;
+    p->out_stall_pm = o->out_stall;
+    p->link_stall_pm = o->link_stall;
+    p->link_jitter = o->jitter;
+    p->fault_drop_prim = o->drop_prim;
+}
+
+/* one run; fst/dump_from: waveform (whole run when o->waves, else from dump_from); returns cdsys_run's rc */
+static int run(const opts_t *o, const cdsys_work_t *w, const char *fst, uint64_t dump_from, uint64_t max_cycles, ls_t *l,
+               cdsys_result_t *r)
+{
+    sys_dut_params_t dp = sys_dut_params();
+    memset(l, 0, sizeof *l);
+    l->o = o;
+    l->n = o->gpus;
+    l->dut = sys_dut_new(o->gpus, fst);
+    l->dump_from = fst && !o->waves ? dump_from : UINT64_MAX;
+    sys_dut_dump(l->dut, fst && (o->waves || dump_from == 0));
+    l->dumping = fst && (o->waves || dump_from == 0);
+    l->p2g = calloc(o->gpus, sizeof *l->p2g);
+    l->pe = calloc(o->gpus, sizeof *l->pe);
+    p2g_hw_params_t pp = {dp.max_gpus, dp.rows, 16};
+    pe_hw_params_t ep = {dp.max_gpus, dp.lq_depth, dp.rq_depth};
+    for (uint32_t g = 0; g < o->gpus; g++) {
+        p2g_hw_init(&l->p2g[g], pp);
+        pe_hw_init(&l->pe[g], ep);
+    }
+    cdsys_units_t u = {l, ls_comb, ls_clock, NULL, ls_comb_done, ls_cycle_done, ls_report};
+    cdsys_params_t p;
+    params_of(o, &p);
+    p.units = &u;
+    p.max_cycles = max_cycles;
+    int rc = cdsys_run(&p, w, r);
+    sys_dut_free(l->dut);
+    free(l->p2g);
+    free(l->pe);
+    return rc;
+}
+
+static double now_s(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+static int parse_u32(const char *name, const char *v, uint32_t lo, uint32_t hi, uint32_t *out)
+{
+    char *e;
+    unsigned long long x = strtoull(v, &e, 0);
+    if (!*v || *e || x < lo || x > hi) {
+        fprintf(stderr, "cosim-system: %s must be %u..%u (got '%s')\n", name, lo, hi, v);
+        return -1;
+    }
+    *out = (uint32_t)x;
+    return 0;
+}
+
+static void usage(void)
+{
+    fprintf(stderr,
+            "usage: cosim-system --trace FILE.gpt --gpus N [--topology line|hub] [--scheme gpupd|gpupd-batch|gpupd-ra]\n"
+            "         [--frame K] [--batch B] [--own diag|linear] [--latency L] [--hub-rate H] [--cp-cost C]\n"
+            "         [--seed S] [--stall PM | --in-gap PM --tx-stall PM --rx-stall PM --out-stall PM --link-stall PM]\n"
+            "         [--jitter J] [--inject-fault model:CYCLE|drop:K] [--window W] [--out-dir D] [--waves F.fst]\n"
+            "         [--gtkw VIEW.gtkw] [--no-model] [--quiet]\n"
+            "  stalls are per mille (0..900), a pure function of (seed, cycle, unit, port): replayable\n");
+}
+
+int main(int argc, char **argv)
+{
+    opts_t o;
+    memset(&o, 0, sizeof o);
+    o.scheme = SYS_SCHEME_GPUPD_RA;
+    o.topo = NET_LINE;
+    o.latency = 4;
+    o.hub_rate = 2;
+    o.cp_cost = 1;
+    o.seed = 1;
+    o.window = 60;
+    o.out_dir = "out/cosim/system";
+    o.gtkw = "tb/system/system.gtkw";
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!strcmp(a, "--quiet")) { o.quiet = 1; continue; }
+        if (!strcmp(a, "--no-model")) { o.no_model = 1; continue; }
+        if (!strcmp(a, "--help")) { usage(); return 0; }
+        if (!v) { fprintf(stderr, "cosim-system: %s needs a value\n", a); usage(); return 2; }
+        uint32_t x;
+        int bad = 0;
+        if (!strcmp(a, "--trace")) o.trace = v;
+        else if (!strcmp(a, "--gpus")) bad = parse_u32(a, v, 1, 64, &o.gpus);
+        else if (!strcmp(a, "--frame")) bad = parse_u32(a, v, 0, 1000000, &o.frame);
+        else if (!strcmp(a, "--batch")) bad = parse_u32(a, v, 1, 1u << 30, &o.batch);
+        else if (!strcmp(a, "--latency")) bad = parse_u32(a, v, 1, 100000, &o.latency);
+        else if (!strcmp(a, "--hub-rate")) bad = parse_u32(a, v, 1, 64, &o.hub_rate);
+        else if (!strcmp(a, "--cp-cost")) bad = parse_u32(a, v, 0, 100000, &o.cp_cost);
+        else if (!strcmp(a, "--window")) bad = parse_u32(a, v, 1, 100000000, &o.window);
+        else if (!strcmp(a, "--jitter")) bad = parse_u32(a, v, 0, 10000, &o.jitter);
+        else if (!strcmp(a, "--in-gap")) bad = parse_u32(a, v, 0, 900, &o.in_gap);
+        else if (!strcmp(a, "--tx-stall")) bad = parse_u32(a, v, 0, 900, &o.tx_stall);
+        else if (!strcmp(a, "--rx-stall")) bad = parse_u32(a, v, 0, 900, &o.rx_stall);
+        else if (!strcmp(a, "--out-stall")) bad = parse_u32(a, v, 0, 900, &o.out_stall);
+        else if (!strcmp(a, "--link-stall")) bad = parse_u32(a, v, 0, 900, &o.link_stall);
+        else if (!strcmp(a, "--stall")) {
+            bad = parse_u32(a, v, 0, 900, &x);
+            o.in_gap = o.tx_stall = o.rx_stall = o.out_stall = o.link_stall = x;
+        } else if (!strcmp(a, "--seed")) {
+            char *e;
+            o.seed = strtoull(v, &e, 0);
+            if (!*v || *e) { fprintf(stderr, "cosim-system: --seed: bad number '%s'\n", v); return 2; }
+        } else if (!strcmp(a, "--topology")) {
+            if (net_topo_parse(v, &o.topo)) { fprintf(stderr, "cosim-system: --topology must be line or hub\n"); return 2; }
+        } else if (!strcmp(a, "--scheme")) {
+            if (sys_scheme_parse(v, &o.scheme) || (o.scheme != SYS_SCHEME_GPUPD && o.scheme != SYS_SCHEME_GPUPD_BATCH &&
+                                                   o.scheme != SYS_SCHEME_GPUPD_RA)) {
+                fprintf(stderr, "cosim-system: --scheme must be gpupd, gpupd-batch or gpupd-ra\n");
+                return 2;
+            }
+        } else if (!strcmp(a, "--own")) {
+            if (!strcmp(v, "diag")) o.own = P2G_MODE_DIAG;
+            else if (!strcmp(v, "linear")) o.own = P2G_MODE_LINEAR;
+            else { fprintf(stderr, "cosim-system: --own must be diag or linear\n"); return 2; }
+        } else if (!strcmp(a, "--inject-fault")) {
+            char *e;
+            if (!strncmp(v, "model:", 6)) {
+                o.inject_model = strtoull(v + 6, &e, 0);
+                o.inject_model_on = 1;
+            } else if (!strncmp(v, "drop:", 5)) {
+                o.drop_prim = strtoull(v + 5, &e, 0);
+                if (!o.drop_prim) bad = -1;
+            } else {
+                e = (char *)"x";
+            }
+            if (*e || bad) { fprintf(stderr, "cosim-system: --inject-fault must be model:CYCLE or drop:K (K >= 1)\n"); return 2; }
+        } else if (!strcmp(a, "--out-dir")) o.out_dir = v;
+        else if (!strcmp(a, "--waves")) o.waves = v;
+        else if (!strcmp(a, "--gtkw")) o.gtkw = v;
+        else { fprintf(stderr, "cosim-system: unknown argument '%s'\n", a); usage(); return 2; }
+        if (bad) return 2;
+        i++;
+    }
+    if (!o.trace || !o.gpus) { usage(); return 2; }
+    sys_dut_params_t dp = sys_dut_params();
+    if (o.gpus > dp.max_gpus) {
+        fprintf(stderr, "cosim-system: this build has MAX_GPUS=%u; use the 64-GPU build for %u GPUs\n", dp.max_gpus, o.gpus);
+        return 2;
+    }
+    const char *name = strrchr(o.trace, '/') ? strrchr(o.trace, '/') + 1 : o.trace;
+    char err[1024];
+    cdsys_work_t w;
+    double t0 = now_s();
+    if (cdsys_work_from_trace(o.trace, o.frame, o.gpus, (int)o.scheme, o.batch, o.own, o.cp_cost, &w, err, sizeof err)) {
+        fprintf(stderr, "cosim-system: %s\n", err);
+        return 2;
+    }
+    double t1 = now_s();
+    uint64_t prims = 0;
+    for (size_t i = 0; i < (size_t)w.n_batches * w.n_gpus; i++) prims += w.counts[i];
+    if (!o.quiet)
+        printf("cosim-system: %s frame %u, %u GPUs, %s, %s: %u batches, %" PRIu64 " CP-phase primitives (golden model %.2f s); "
+               "RTL MAX_GPUS=%u ROWS=%u LQ_DEPTH=%u RQ_DEPTH=%u; seed 0x%" PRIx64 "\n",
+               name, o.frame, o.gpus, net_topo_name(o.topo), sys_scheme_name(o.scheme), w.n_batches, prims, t1 - t0,
+               dp.max_gpus, dp.rows, dp.lq_depth, dp.rq_depth, o.seed);
+    ls_t l;
+    cdsys_result_t r;
+    if (o.waves) {
+        char gtkw[1024];
+        snprintf(gtkw, sizeof gtkw, "%s.gtkw", o.waves);
+        write_gtkw(o.gtkw, gtkw, o.waves, 0);
+        if (!o.quiet) printf("cosim-system: waveform %s, view %s\n", o.waves, gtkw);
+    }
+    double t2 = now_s();
+    int rc = run(&o, &w, o.waves, 0, 0, &l, &r);
+    double dt = now_s() - t2;
+    if (rc) {
+        fprintf(stderr, "\nCOSIM-SYSTEM MISMATCH trace=%s gpus=%u topology=%s scheme=%s seed=0x%" PRIx64 " cycle=%" PRIu64 "\n",
+                name, o.gpus, net_topo_name(o.topo), sys_scheme_name(o.scheme), o.seed, r.fail_cycle);
+        fprintf(stderr, "  where: GPU %d, batch %" PRId64 " (frame %u), primitive %" PRId64 "\n", r.fail_gpu, r.fail_batch,
+                r.fail_batch >= 0 && w.frame ? w.frame[r.fail_batch] : 0, r.fail_prim);
+        fprintf(stderr, "  what: %s\n", r.report);
+        fprintf(stderr, "  last %d transactions (oldest first):\n", HIST);
+        for (uint64_t i = l.n_hist > HIST ? l.n_hist - HIST : 0; i < l.n_hist; i++)
+            fprintf(stderr, "    cycle %-9" PRIu64 " GPU %-2u %s\n", l.hist[i % HIST].cycle, l.hist[i % HIST].gpu, l.hist[i % HIST].what);
+        fprintf(stderr, "  reproduce: ");
+        print_cmd(&o, argv[0], stderr);
+        if (!o.waves) {
+            char fst[1024], gtkw[1024];
+            mkdir("out", 0777);
+            mkdir("out/cosim", 0777);
+            mkdir(o.out_dir, 0777);
+            snprintf(fst, sizeof fst, "%s/fail-%s-n%u-%s-seed%" PRIx64 "-cycle%" PRIu64 ".fst", o.out_dir, name, o.gpus,
+                     net_topo_name(o.topo), o.seed, r.fail_cycle);
+            snprintf(gtkw, sizeof gtkw, "%.*s.gtkw", (int)(strlen(fst) - 4), fst);
+            uint64_t from = r.fail_cycle > o.window ? r.fail_cycle - o.window : 0;
+            ls_t l2;
+            cdsys_result_t r2;
+            run(&o, &w, fst, from, r.fail_cycle + 2, &l2, &r2);
+            cdsys_result_free(&r2);
+            write_gtkw(o.gtkw, gtkw, fst, 20000 + 10000 * from);
+            fprintf(stderr, "  waveform: %s (cycles %" PRIu64 "..%" PRIu64 ")\n  view:     gtkwave %s\n", fst, from, r.fail_cycle, gtkw);
+        }
+        cdsys_result_free(&r);
+        cdsys_work_free(&w);
+        return 1;
+    }
+    uint64_t pf = 0, lf = 0;
+    for (uint32_t i = 0; i < r.n_links; i++) {
+        pf += r.links[i].prim_flits;
+        lf += r.links[i].last_flits;
+    }
+    printf("cosim-system: %s N=%u %s: %" PRIu64 " received primitives compared with the golden model and the SPEC 4.2 "
+           "invariant, %" PRIu64 " P2G masks, %" PRIu64 " GPU-cycles of port comparisons, %" PRIu64 " PRIM + %" PRIu64
+           " LAST flits on the links\n", name, o.gpus, net_topo_name(o.topo), r.prims_compared, r.p2g_masks_checked,
+           l.port_checks, pf, lf);
+    printf("cycles,seconds,system_cycles_per_s,gpus\n%" PRIu64 ",%.3f,%.0f,%u\n", r.cycles, dt, dt > 0 ? (double)r.cycles / dt : 0.0, o.gpus);
+    int ok = r.prims_compared > 0 && (o.no_model || l.port_checks > 0);
+    if (!ok) fprintf(stderr, "cosim-system: FAIL: nothing was compared\n");
+    else printf("PASS\n");
+    cdsys_result_free(&r);
+    cdsys_work_free(&w);
+    return ok ? 0 : 1;
+}

@@ -1,0 +1,197 @@
+// Thin extern "C" shim around N verilated cd_gpu instances (sim/system/cd_gpu.v). No logic here: port
+// copies and clocking only.
+#include "sys_dut.h"
+
+#include <cstdint>
+#include <cstdio>
+#include <vector>
+
+#include "Vcd_gpu.h"
+#include "verilated.h"
+#if VM_TRACE
+#include "verilated_fst_c.h"
+#endif
+
+#ifndef SYS_DUT_MAX_GPUS
+#error "build with -DSYS_DUT_MAX_GPUS=.. -DSYS_DUT_ROWS=.. -DSYS_DUT_LQ=.. -DSYS_DUT_RQ=.. matching the -G parameters"
+#endif
+
+struct sys_dut {
+    VerilatedContext *ctx;
+    std::vector<Vcd_gpu *> g;
+#if VM_TRACE
+    VerilatedFstC *fst;
+#endif
+    int dump;
+    uint64_t time;   // ps at the start of the current cycle
+};
+
+extern "C" sys_dut_params_t sys_dut_params(void)
+{
+    sys_dut_params_t p;
+    p.max_gpus = SYS_DUT_MAX_GPUS;
+    p.rows = SYS_DUT_ROWS;
+    p.lq_depth = SYS_DUT_LQ;
+    p.rq_depth = SYS_DUT_RQ;
+    return p;
+}
+
+static void sample(sys_dut_t *d, uint64_t t)
+{
+#if VM_TRACE
+    if (d->fst && d->dump) d->fst->dump(t);
+#else
+    (void)d;
+    (void)t;
+#endif
+}
+
+// One clock period is 10 ns: inputs change 1 ns after the cycle start, rising edge at +5 ns, falling at +10 ns.
+static void all_edges(sys_dut_t *d, int clk)
+{
+    for (Vcd_gpu *t : d->g) {
+        t->clk_i = clk;
+        t->eval();
+    }
+}
+
+extern "C" sys_dut_t *sys_dut_new(uint32_t n, const char *fst_path)
+{
+    sys_dut_t *d = new sys_dut();
+    d->ctx = new VerilatedContext;
+    d->dump = 1;
+    d->time = 0;
+#if VM_TRACE
+    d->fst = nullptr;
+    if (fst_path) d->ctx->traceEverOn(true);
+#else
+    (void)fst_path;
+#endif
+    for (uint32_t i = 0; i < n; i++) {
+        char name[32];
+        std::snprintf(name, sizeof name, "gpu%u", i);
+        Vcd_gpu *t = new Vcd_gpu(d->ctx, name);
+        t->clk_i = 0;
+        t->rst_ni = 0;
+        t->p2g_cfg_n_gpus_i = 1;
+        t->p2g_cfg_width_i = 1;
+        t->p2g_cfg_height_i = 1;
+        t->pe_cfg_n_gpus_i = 1;
+        d->g.push_back(t);
+    }
+#if VM_TRACE
+    if (fst_path) {
+        d->fst = new VerilatedFstC;
+        for (Vcd_gpu *t : d->g) t->trace(d->fst, 99);
+        d->fst->open(fst_path);
+    }
+#endif
+    for (int c = 0; c < 2; c++) {
+        all_edges(d, 0);
+        sample(d, d->time + 1000);
+        all_edges(d, 1);
+        sample(d, d->time + 5000);
+        all_edges(d, 0);
+        d->time += 10000;
+        sample(d, d->time);
+    }
+    for (Vcd_gpu *t : d->g) {
+        t->rst_ni = 1;
+        t->eval();
+    }
+    return d;
+}
+
+extern "C" void sys_dut_free(sys_dut_t *d)
+{
+#if VM_TRACE
+    if (d->fst) { d->fst->close(); delete d->fst; }
+#endif
+    for (Vcd_gpu *t : d->g) {
+        t->final();
+        delete t;
+    }
+    delete d->ctx;
+    delete d;
+}
+
+extern "C" void sys_dut_eval(sys_dut_t *d, uint32_t g, const p2g_hw_in_t *pin, p2g_hw_out_t *pout, const pe_hw_in_t *ein,
+                             pe_hw_out_t *eout)
+{
+    Vcd_gpu *t = d->g[g];
+    t->p2g_cfg_n_gpus_i = pin->cfg.n_gpus & 0x7f;
+    t->p2g_cfg_width_i = pin->cfg.width & 0x7fff;
+    t->p2g_cfg_height_i = pin->cfg.height & 0x7fff;
+    t->p2g_cfg_tile_log2_i = pin->cfg.tile_log2 & 0xf;
+    t->p2g_cfg_mode_i = pin->cfg.mode == P2G_MODE_LINEAR;
+    t->p2g_cfg_sc_x0_i = pin->cfg.sc_x0 & 0x3fff;
+    t->p2g_cfg_sc_y0_i = pin->cfg.sc_y0 & 0x3fff;
+    t->p2g_cfg_sc_x1_i = pin->cfg.sc_x1 & 0x3fff;
+    t->p2g_cfg_sc_y1_i = pin->cfg.sc_y1 & 0x3fff;
+    t->p2g_in_valid_i = pin->in_valid ? 1 : 0;
+    t->p2g_in_prim_id_i = pin->in.prim_id;
+    t->p2g_in_tag_i = pin->in.tag & 0xffff;
+    t->p2g_in_x0_i = (uint32_t)pin->in.x[0] & 0xffffff;
+    t->p2g_in_y0_i = (uint32_t)pin->in.y[0] & 0xffffff;
+    t->p2g_in_x1_i = (uint32_t)pin->in.x[1] & 0xffffff;
+    t->p2g_in_y1_i = (uint32_t)pin->in.y[1] & 0xffffff;
+    t->p2g_in_x2_i = (uint32_t)pin->in.x[2] & 0xffffff;
+    t->p2g_in_y2_i = (uint32_t)pin->in.y[2] & 0xffffff;
+    t->p2g_in_flags_i = pin->in.flags & 3;
+    t->p2g_out_ready_i = pin->out_ready ? 1 : 0;
+    t->pe_cfg_n_gpus_i = ein->cfg.n_gpus & 0x7f;
+    t->pe_cfg_gpu_id_i = ein->cfg.gpu_id & 0x3f;
+    t->pe_cfg_topo_i = ein->cfg.topo & 1;
+    t->pe_cfg_runahead_i = ein->cfg.runahead & 1;
+    t->pe_in_valid_i = ein->in_valid ? 1 : 0;
+    t->pe_in_end_i = ein->in_end ? 1 : 0;
+    t->pe_in_tag_i = ein->in_tag & 0xffff;
+    t->pe_in_prim_id_i = ein->in_prim_id;
+    t->pe_in_mask_i = ein->in_mask & (SYS_DUT_MAX_GPUS >= 64 ? ~0ull : ((1ull << SYS_DUT_MAX_GPUS) - 1));
+    t->pe_tx0_ready_i = ein->tx_ready[0] ? 1 : 0;
+    t->pe_tx1_ready_i = ein->tx_ready[1] ? 1 : 0;
+    t->pe_rx0_valid_i = ein->rx_valid[0] ? 1 : 0;
+    t->pe_rx0_flit_i = ein->rx_flit[0];
+    t->pe_rx1_valid_i = ein->rx_valid[1] ? 1 : 0;
+    t->pe_rx1_flit_i = ein->rx_flit[1];
+    t->pe_out_ready_i = ein->out_ready ? 1 : 0;
+    t->eval();
+    pout->in_ready = t->p2g_in_ready_o;
+    pout->out_valid = t->p2g_out_valid_o;
+    pout->out_prim_id = t->p2g_out_prim_id_o;
+    pout->out_tag = t->p2g_out_tag_o;
+    pout->out_mask = (uint64_t)t->p2g_out_mask_o;
+    pout->busy = t->p2g_busy_o;
+    eout->in_ready = t->pe_in_ready_o;
+    eout->tx_valid[0] = t->pe_tx0_valid_o;
+    eout->tx_flit[0] = t->pe_tx0_flit_o;
+    eout->tx_valid[1] = t->pe_tx1_valid_o;
+    eout->tx_flit[1] = t->pe_tx1_flit_o;
+    eout->rx_ready[0] = t->pe_rx0_ready_o;
+    eout->rx_ready[1] = t->pe_rx1_ready_o;
+    eout->out_valid = t->pe_out_valid_o;
+    eout->out_eob = t->pe_out_eob_o;
+    eout->out_tag = t->pe_out_tag_o;
+    eout->out_prim_id = t->pe_out_prim_id_o;
+    eout->busy = t->pe_busy_o;
+    eout->cur_tag = t->pe_cur_tag_o;
+    eout->err = t->pe_err_o;
+}
+
+extern "C" void sys_dut_sample(sys_dut_t *d) { sample(d, d->time + 1000); }
+
+extern "C" void sys_dut_rise(sys_dut_t *d, uint32_t g)
+{
+    d->g[g]->clk_i = 1;
+    d->g[g]->eval();
+}
+
+extern "C" void sys_dut_end_cycle(sys_dut_t *d)
+{
+    sample(d, d->time + 5000);
+    all_edges(d, 0);
+    d->time += 10000;
+    sample(d, d->time);
+}
+
+extern "C" void sys_dut_dump(sys_dut_t *d, int on) { d->dump = on; }

@@ -1,0 +1,44 @@
+/* C interface to N verilated GPUs of the system co-simulation (sys_dut.cpp is the only C++ here: a thin
+ * extern "C" shim, port copies and clocking only). Each GPU is one instance of sim/system/cd_gpu.v (the P2G
+ * mapper and the PE side by side); all instances share one VerilatedContext and, optionally, one FST with a
+ * scope per GPU (gpu0, gpu1, ...). One shim is built per RTL parameter set; sys_dut_params() says which. */
+#ifndef GPUPD_SIM_SYS_DUT_H
+#define GPUPD_SIM_SYS_DUT_H
+
+#include <stdint.h>
+
+#include "p2g/p2g_hw.h"
+#include "pe/pe_hw.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct sys_dut sys_dut_t;
+
+typedef struct {
+    uint32_t max_gpus, rows, lq_depth, rq_depth;
+} sys_dut_params_t;
+
+sys_dut_params_t sys_dut_params(void);
+
+/* n GPUs, held in reset for two cycles, then released. fst_path: NULL for no waveform. */
+sys_dut_t *sys_dut_new(uint32_t n, const char *fst_path);
+void sys_dut_free(sys_dut_t *d);
+
+/* Drive GPU g's input ports for this cycle, evaluate, read its outputs. */
+void sys_dut_eval(sys_dut_t *d, uint32_t g, const p2g_hw_in_t *pin, p2g_hw_out_t *pout, const pe_hw_in_t *ein,
+                  pe_hw_out_t *eout);
+/* Waveform sample after every GPU was evaluated (1 ns after the cycle start). */
+void sys_dut_sample(sys_dut_t *d);
+/* Rising edge of GPU g (with the inputs of its last sys_dut_eval). */
+void sys_dut_rise(sys_dut_t *d, uint32_t g);
+/* After every GPU's rising edge: sample, falling edge of every GPU, sample; the cycle ends. */
+void sys_dut_end_cycle(sys_dut_t *d);
+/* Switch waveform dumping on/off (per cycle). */
+void sys_dut_dump(sys_dut_t *d, int on);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
