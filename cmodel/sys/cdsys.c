@@ -549,7 +549,7 @@ int cdsys_run(const cdsys_params_t *p, const cdsys_work_t *w, cdsys_result_t *re
         }
         for (uint32_t g = 0; g < N && !s->failed; g++)
             if (u->comb(u->ctx, g, s->cycle, &s->g[g].pin, &s->g[g].pout, &s->g[g].ein, &s->g[g].eout))
-                failf(s, (int)g, -1, -1, "%s", u->report(u->ctx));
+                failf(s, (int)g, s->g[g].ob, -1, "%s", u->report(u->ctx));   /* batch: the one being output there */
         if (!s->failed && u->comb_done && u->comb_done(u->ctx, s->cycle)) failf(s, -1, -1, -1, "%s", u->report(u->ctx));
         for (uint32_t g = 0; g < N && !s->failed; g++) {
             if (s->g[g].eout.err)

@@ -42,10 +42,12 @@ typedef struct {
     int inject_model_on, quiet, no_model;
 } opts_t;
 
-typedef struct {
+enum { H_P2G_IN, H_P2G_OUT, H_PE_IN, H_TX, H_RX, H_OUT };
+typedef struct {          /* a handshake, formatted only when a report is printed */
     uint64_t cycle;
-    uint32_t gpu;
-    char what[96];
+    uint32_t gpu, kind, port, end;
+    uint32_t a, b;
+    uint64_t x;
 } hist_t;
 
 typedef struct {
@@ -62,43 +64,53 @@ typedef struct {
     char report[6144];
 } ls_t;
 
-static void hist_add(ls_t *l, uint64_t cycle, uint32_t g, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
-#include <stdarg.h>
-static void hist_add(ls_t *l, uint64_t cycle, uint32_t g, const char *fmt, ...)
+static void hist_add(ls_t *l, uint64_t cycle, uint32_t g, uint32_t kind, uint32_t port, uint32_t end, uint32_t a, uint32_t b,
+                     uint64_t x)
 {
     hist_t *h = &l->hist[l->n_hist++ % HIST];
     h->cycle = cycle;
     h->gpu = g;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(h->what, sizeof h->what, fmt, ap);
-    va_end(ap);
+    h->kind = kind;
+    h->port = port;
+    h->end = end;
+    h->a = a;
+    h->b = b;
+    h->x = x;
+}
+
+static void hist_print(const hist_t *h, FILE *f)
+{
+    fprintf(f, "    cycle %-9" PRIu64 " GPU %-2u ", h->cycle, h->gpu);
+    switch (h->kind) {
+    case H_P2G_IN: fprintf(f, "P2G in   prim %u tag %u\n", h->a, h->b); break;
+    case H_P2G_OUT: fprintf(f, "P2G out  prim %u tag %u mask 0x%" PRIx64 "\n", h->a, h->b, h->x); break;
+    case H_PE_IN:
+        fprintf(f, "PE in    %s tag %u %s %u mask 0x%" PRIx64 "\n", h->end ? "END" : "entry", h->b, h->end ? "count" : "prim", h->a, h->x);
+        break;
+    case H_TX:
+    case H_RX:
+        fprintf(f, "PE %s%u   %s src %u dst %u tag %u payload %u\n", h->kind == H_TX ? "tx" : "rx", h->port,
+                flit_type(h->x) == FLIT_TYPE_PRIM ? "PRIM" : flit_type(h->x) == FLIT_TYPE_LAST ? "LAST" : "????", flit_src(h->x),
+                flit_dst(h->x), flit_tag(h->x), flit_payload(h->x));
+        break;
+    default:
+        if (h->end) fprintf(f, "PE out   end of batch tag %u\n", h->b);
+        else fprintf(f, "PE out   prim %u tag %u\n", h->a, h->b);
+    }
 }
 
 /* record this cycle's handshakes of GPU g (for the mismatch report) */
 static void record(ls_t *l, uint32_t g, uint64_t cy, const p2g_hw_in_t *pin, const p2g_hw_out_t *po, const pe_hw_in_t *ein,
                    const pe_hw_out_t *eo)
 {
-    if (pin->in_valid && po->in_ready) hist_add(l, cy, g, "P2G in   prim %u tag %u", pin->in.prim_id, pin->in.tag);
-    if (po->out_valid && pin->out_ready)
-        hist_add(l, cy, g, "P2G out  prim %u tag %u mask 0x%" PRIx64, po->out_prim_id, po->out_tag, po->out_mask);
-    if (ein->in_valid && eo->in_ready)
-        hist_add(l, cy, g, "PE in    %s tag %u %s %u mask 0x%" PRIx64, ein->in_end ? "END" : "entry", ein->in_tag,
-                 ein->in_end ? "count" : "prim", ein->in_prim_id, ein->in_mask);
-    for (int k = 0; k < 2; k++) {
-        if (eo->tx_valid[k] && ein->tx_ready[k])
-            hist_add(l, cy, g, "PE tx%d   %s src %u dst %u tag %u payload %u", k,
-                     flit_type(eo->tx_flit[k]) == FLIT_TYPE_PRIM ? "PRIM" : "LAST", flit_src(eo->tx_flit[k]),
-                     flit_dst(eo->tx_flit[k]), flit_tag(eo->tx_flit[k]), flit_payload(eo->tx_flit[k]));
-        if (ein->rx_valid[k] && eo->rx_ready[k])
-            hist_add(l, cy, g, "PE rx%d   %s src %u tag %u payload %u", k,
-                     flit_type(ein->rx_flit[k]) == FLIT_TYPE_PRIM ? "PRIM" : "LAST", flit_src(ein->rx_flit[k]),
-                     flit_tag(ein->rx_flit[k]), flit_payload(ein->rx_flit[k]));
+    if (pin->in_valid && po->in_ready) hist_add(l, cy, g, H_P2G_IN, 0, 0, pin->in.prim_id, pin->in.tag, 0);
+    if (po->out_valid && pin->out_ready) hist_add(l, cy, g, H_P2G_OUT, 0, 0, po->out_prim_id, po->out_tag, po->out_mask);
+    if (ein->in_valid && eo->in_ready) hist_add(l, cy, g, H_PE_IN, 0, (uint32_t)ein->in_end, ein->in_prim_id, ein->in_tag, ein->in_mask);
+    for (uint32_t k = 0; k < 2; k++) {
+        if (eo->tx_valid[k] && ein->tx_ready[k]) hist_add(l, cy, g, H_TX, k, 0, 0, 0, eo->tx_flit[k]);
+        if (ein->rx_valid[k] && eo->rx_ready[k]) hist_add(l, cy, g, H_RX, k, 0, 0, 0, ein->rx_flit[k]);
     }
-    if (eo->out_valid && ein->out_ready) {
-        if (eo->out_eob) hist_add(l, cy, g, "PE out   end of batch tag %u", eo->out_tag);
-        else hist_add(l, cy, g, "PE out   prim %u tag %u", eo->out_prim_id, eo->out_tag);
-    }
+    if (eo->out_valid && ein->out_ready) hist_add(l, cy, g, H_OUT, 0, (uint32_t)eo->out_eob, eo->out_prim_id, eo->out_tag, 0);
 }
 
 static int rep_field(char *buf, size_t n, size_t *o, const char *name, uint64_t dut, uint64_t mod)
@@ -227,10 +239,14 @@ static void write_gtkw(const char *tmpl, const char *out, const char *fst, uint6
     char line[1024];
     while (fgets(line, sizeof line, in)) {
         if (!strncmp(line, "[dumpfile]", 10)) fprintf(o, "[dumpfile] \"%s\"\n", fst);
-        else if (!strncmp(line, "[timestart]", 11)) fprintf(o, "[timestart] %" PRIu64 "\n", t0);
+        else if (!strncmp(line, "[timestart]", 11) && t0 != UINT64_MAX) fprintf(o, "[timestart] %" PRIu64 "\n", t0);
         else if (!strncmp(line, "[dumpfile_mtime]", 16) || !strncmp(line, "[dumpfile_size]", 15) || !strncmp(line, "[savefile]", 10))
             continue;
-        else fputs(line, o);
+        else {
+            char *br = strstr(line, "[15:0]");
+            if (br && strstr(line, "mask")) fprintf(o, "%.*s[%u:0]\n", (int)(br - line), line, sys_dut_params().max_gpus - 1);
+            else fputs(line, o);
+        }
     }
     fclose(in);
     fclose(o);
@@ -294,6 +310,13 @@ static double now_s(void)
 {
     struct timespec t;
     clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+static double cpu_s(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
     return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
@@ -420,12 +443,12 @@ int main(int argc, char **argv)
     if (o.waves) {
         char gtkw[1024];
         snprintf(gtkw, sizeof gtkw, "%s.gtkw", o.waves);
-        write_gtkw(o.gtkw, gtkw, o.waves, 0);
+        write_gtkw(o.gtkw, gtkw, o.waves, UINT64_MAX);   /* the view's own start time */
         if (!o.quiet) printf("cosim-system: waveform %s, view %s\n", o.waves, gtkw);
     }
-    double t2 = now_s();
+    double t2 = now_s(), c2 = cpu_s();
     int rc = run(&o, &w, o.waves, 0, 0, &l, &r);
-    double dt = now_s() - t2;
+    double dt = now_s() - t2, dc = cpu_s() - c2;
     if (rc) {
         fprintf(stderr, "\nCOSIM-SYSTEM MISMATCH trace=%s gpus=%u topology=%s scheme=%s seed=0x%" PRIx64 " cycle=%" PRIu64 "\n",
                 name, o.gpus, net_topo_name(o.topo), sys_scheme_name(o.scheme), o.seed, r.fail_cycle);
@@ -434,7 +457,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "  what: %s\n", r.report);
         fprintf(stderr, "  last %d transactions (oldest first):\n", HIST);
         for (uint64_t i = l.n_hist > HIST ? l.n_hist - HIST : 0; i < l.n_hist; i++)
-            fprintf(stderr, "    cycle %-9" PRIu64 " GPU %-2u %s\n", l.hist[i % HIST].cycle, l.hist[i % HIST].gpu, l.hist[i % HIST].what);
+            hist_print(&l.hist[i % HIST], stderr);
         fprintf(stderr, "  reproduce: ");
         print_cmd(&o, argv[0], stderr);
         if (!o.waves) {
@@ -450,7 +473,7 @@ int main(int argc, char **argv)
             cdsys_result_t r2;
             run(&o, &w, fst, from, r.fail_cycle + 2, &l2, &r2);
             cdsys_result_free(&r2);
-            write_gtkw(o.gtkw, gtkw, fst, 20000 + 10000 * from);
+            write_gtkw(o.gtkw, gtkw, fst, 20000 + 10000 * from);   /* cycle c starts at 20 ns + 10 ns * c (2 reset cycles) */
             fprintf(stderr, "  waveform: %s (cycles %" PRIu64 "..%" PRIu64 ")\n  view:     gtkwave %s\n", fst, from, r.fail_cycle, gtkw);
         }
         cdsys_result_free(&r);
@@ -466,7 +489,8 @@ int main(int argc, char **argv)
            "invariant, %" PRIu64 " P2G masks, %" PRIu64 " GPU-cycles of port comparisons, %" PRIu64 " PRIM + %" PRIu64
            " LAST flits on the links\n", name, o.gpus, net_topo_name(o.topo), r.prims_compared, r.p2g_masks_checked,
            l.port_checks, pf, lf);
-    printf("cycles,seconds,system_cycles_per_s,gpus\n%" PRIu64 ",%.3f,%.0f,%u\n", r.cycles, dt, dt > 0 ? (double)r.cycles / dt : 0.0, o.gpus);
+    printf("trace,gpus,topology,cycles,wall_s,cpu_s,system_cycles_per_cpu_s\n%s,%u,%s,%" PRIu64 ",%.3f,%.3f,%.0f\n", name, o.gpus,
+           net_topo_name(o.topo), r.cycles, dt, dc, dc > 0 ? (double)r.cycles / dc : 0.0);
     int ok = r.prims_compared > 0 && (o.no_model || l.port_checks > 0);
     if (!ok) fprintf(stderr, "cosim-system: FAIL: nothing was compared\n");
     else printf("PASS\n");
