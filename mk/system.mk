@@ -7,7 +7,7 @@ $(BUILD)/tests/test_cdsys: LDLIBS_COMMON += -lz
 # ------------------------------------------------------------------ system co-simulation (Verilator)
 # Each GPU is one verilated sim/system/cd_gpu.v (P2G mapper + PE side by side); the C harness is cdsys.c with the
 # lockstep units backend of sim/system/cosim_system.c. Variants: MAX_GPUS_ROWS_LQDEPTH_RQDEPTH.
-SYS_PE_RTL   ?= rtl/pe_fifo.v rtl/pe_lowbit.v rtl/pe_exchanger.v
+SYS_PE_RTL   ?= $(PE_RTL)
 SYS_RTL      := $(P2G_RTL) $(SYS_PE_RTL) sim/system/cd_gpu.v
 SYS_VARIANTS := 16_2_8_8 64_4_8_8
 SYS_VL_OPT   := -MAKEFLAGS "OPT_FAST=-O2 OPT_GLOBAL=-O2 OPT_SLOW=-O1"
@@ -44,3 +44,52 @@ TOPO  ?= line
 SYS_ARGS ?=
 cosim-system: $(if $(filter-out 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16,$(GPUS)),$(SYS_COSIM64),$(SYS_COSIM16))
 	$< --trace $(TRACE) --gpus $(GPUS) --topology $(TOPO) $(SYS_ARGS)
+
+# ------------------------------------------------------------------ tests (make test), waves, bench, long sweep
+# Real traces at N = 3 and 16, both topologies, all three gpupd schemes, both ownership modes, stall/jitter
+# injection; every run: RTL vs cycle models every cycle, P2G masks and received lists vs the golden model,
+# the SPEC 4.2 invariant. (~10 s of runs after the build; docs/system-cosim.md)
+.PHONY: test-system-cosim test-system-cosim-failure test-system-waves test-cdsys waves-system bench-system test-long-system
+test-system-cosim: $(SYS_COSIM16)
+	$(SYS_COSIM16) --trace traces/oa-dm4-f215.gpt --gpus 3 --topology line --quiet
+	$(SYS_COSIM16) --trace traces/glmark2-shadow.gpt --gpus 16 --topology hub --stall 150 --jitter 6 --seed 5 --quiet
+	$(SYS_COSIM16) --trace traces/oa-dm4-f109.gpt --gpus 16 --topology line --scheme gpupd-batch --own linear --latency 40 --stall 100 --seed 3 --quiet
+	$(SYS_COSIM16) --trace traces/glmark2-build-bunny.gpt --gpus 3 --topology hub --scheme gpupd --batch 4096 --stall 300 --jitter 20 --seed 11 --quiet
+
+test-system-cosim-failure: $(SYS_COSIM16)
+	tests/system/test_cosim_failure.sh $< out/test/system-failure
+
+test-system-waves: $(SYS_COSIM16)
+	tests/system/test_waves.sh $< tb/system/system.gtkw out/test/system-waves
+
+# The CD system of cycle models on real traces: golden lists + invariant, and idle skipping == stepping.
+test-cdsys: $(BUILD)/bin/gpupd-cdsys
+	$< --trace traces/oa-dm4-f215.gpt --gpus 16 --topology line --latency 400 --compare-skip
+	$< --trace traces/glmark2-shadow.gpt --gpus 3 --topology hub --latency 100 --cp-cost 3 --stall 100 --jitter 9 --compare-skip
+
+TEST_TARGETS += test-cdsys test-system-cosim test-system-cosim-failure test-system-waves
+
+# Open GTKWave on a fresh 3-GPU system waveform with the saved view (headless check: test-system-waves).
+waves-system: $(SYS_COSIM16)
+	@mkdir -p out/waves
+	$< --trace traces/glmark2-shadow.gpt --gpus 3 --waves out/waves/system.fst --quiet
+	gtkwave -a out/waves/system.fst.gtkw out/waves/system.fst
+
+# System co-simulation speed (RTL + cycle models in lockstep + golden checks, no waveform), N = 4 and 16,
+# fixed workload (oa-dm4-f215, gpupd-ra, line, seed 1): simulated system cycles per CPU second.
+bench-system: $(SYS_COSIM16) $(BUILD)/bin/gpupd-cdsys
+	@for n in 4 16; do $(SYS_COSIM16) --trace traces/oa-dm4-f215.gpt --gpus $$n --quiet | sed -n 2p | \
+	  awk -F, '{printf "bench-system: cosim-system N=%s %s cycles in %s s CPU (%s s wall): %.0f system cycles/s\n", $$2, $$4, $$6, $$5, $$7}'; done
+	@for n in 4 16; do $(BUILD)/bin/gpupd-cdsys --trace traces/oa-dm4-f215.gpt --gpus $$n --no-skip | tail -1 | \
+	  awk -F, '{printf "bench-system: cycle models only (gpupd-cdsys, no skipping) N=%s %s cycles in %s s wall: %.0f system cycles/s\n", $$2, $$7, $$11, $$7/$$11}'; done
+BENCH_TARGETS += bench-system
+
+# Every bundled trace, N = 2, 3, 4, 8, 16 on both topologies (16-GPU build) and N = 64 (64-GPU build).
+SYS_LONG_TRACES := $(basename $(notdir $(sort $(wildcard traces/*.gpt))))
+test-long-system: $(SYS_COSIM16) $(SYS_COSIM64)
+	@set -e; for t in $(SYS_LONG_TRACES); do for n in 2 3 4 8 16; do for topo in line hub; do \
+	  echo "== $$t N=$$n $$topo"; $(SYS_COSIM16) --trace traces/$$t.gpt --gpus $$n --topology $$topo --stall 50 --seed $$n --quiet | tail -1; \
+	done; done; done
+	$(SYS_COSIM64) --trace traces/oa-dm4-f215.gpt --gpus 64 --topology line --quiet
+	$(SYS_COSIM64) --trace traces/glmark2-shadow.gpt --gpus 64 --topology hub --stall 100 --jitter 4 --quiet
+test-long: test-long-system
