@@ -171,8 +171,9 @@ int gpu_clear(gpu_t *g, int32_t surface, uint32_t value, uint8_t color_mask,
     if (sw > 0 && sh > 0) {
         if (sx > x0) x0 = sx;
         if (sy > y0) y0 = sy;
-        if (sx + (int32_t)sw - 1 < x1) x1 = sx + (int32_t)sw - 1;
-        if (sy + (int32_t)sh - 1 < y1) y1 = sy + (int32_t)sh - 1;
+        /* 64-bit: a scissor origin near INT32_MAX must not overflow (issue 12) */
+        if ((int64_t)sx + sw - 1 < x1) x1 = (int32_t)((int64_t)sx + sw - 1);
+        if ((int64_t)sy + sh - 1 < y1) y1 = (int32_t)((int64_t)sy + sh - 1);
     }
     uint32_t keep = 0;
     if (s->fmt == GPU_FMT_RGBA8) {

@@ -62,8 +62,10 @@ int gpu_rast_setup(gpu_rast_t *r, const gpu_screen_tri_t *t, const gpu_state_t *
     if (st->scissor_enable) {
         x0 = max32(x0, st->sc_x);
         y0 = max32(y0, st->sc_y);
-        x1 = min32(x1, st->sc_x + (int32_t)st->sc_w - 1);
-        y1 = min32(y1, st->sc_y + (int32_t)st->sc_h - 1);
+        /* 64-bit: a scissor origin near INT32_MAX must not overflow (issue 12); x1, y1 < 16384 here */
+        int64_t sx1 = (int64_t)st->sc_x + st->sc_w - 1, sy1 = (int64_t)st->sc_y + st->sc_h - 1;
+        if (sx1 < x1) x1 = (int32_t)sx1;
+        if (sy1 < y1) y1 = (int32_t)sy1;
     }
     r->rx0 = x0; r->ry0 = y0; r->rx1 = x1; r->ry1 = y1;
     if (x0 > x1 || y0 > y1) { r->empty = 1; return 0; }

@@ -60,7 +60,8 @@ static void usage(FILE *f)
             "                   [--latency L] [--send-rate R] [--hub-rate H]   (network steps, flits/step)\n"
             "                   [--size WxH] [--prims N] [--seed S]          (synthetic scenes)\n"
             "                   [--inject-fault drop|dup|no-turns|wrong-tag|clear-mask[:K]] (test the invariant checks)\n"
-            "                   [--check-masks | --no-check-masks]  (probe: no primitive missing from a GPU it covers)\n"
+            "                   [--check-masks | --no-check-masks]  (probe: no primitive missing from a GPU it covers;\n"
+            "                                     default on in render, off in verify and bench)\n"
             "                   [--mem-limit-mb M] (surface memory of all GPUs together; default 4096)\n"
             "                   [-q]              (no informational notes; errors are always printed)\n"
             "                   timing (docs/timing.md; render times the produced frame by default, verify does not):\n"
@@ -130,6 +131,7 @@ static int parse_args(int argc, char **argv, opts_t *o)
     o->min_draws_1pct = 90.0;
     const char *T = "gpupd-sim";
     int multi = !strcmp(argv[1], "verify");    /* only verify takes a list of GPU counts */
+    int cm_given = 0;
     for (int i = 2; i < argc; i++) {
         const char *a = argv[i];
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -151,8 +153,8 @@ static int parse_args(int argc, char **argv, opts_t *o)
             o->diff_dir = v;
         }
         else if (!strcmp(a, "--ref")) { NEED(); o->ref = v; }
-        else if (!strcmp(a, "--check-masks")) o->cfg.check_masks = 1;
-        else if (!strcmp(a, "--no-check-masks")) o->cfg.check_masks = 0;
+        else if (!strcmp(a, "--check-masks")) { o->cfg.check_masks = 1; cm_given = 1; }
+        else if (!strcmp(a, "--no-check-masks")) { o->cfg.check_masks = 0; cm_given = 1; }
         else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) o->quiet = 1;
         else if (!strcmp(a, "--inject-fault")) {
             /* testing the checkers: drop|dup|no-turns|wrong-tag|clear-mask[:K], K >= 1 (default 1) */
@@ -168,7 +170,8 @@ static int parse_args(int argc, char **argv, opts_t *o)
             uint64_t at = 1;
             if (colon) {
                 if (found == 2) return arg_fail(T, a, v, "no-turns takes no position", "no-turns");
-                if (arg_u64(T, a, colon + 1, 1, (uint64_t)1 << 40, &at)) return -1;
+                if (arg__u64_raw(colon + 1, 0, &at) || at < 1 || at > (uint64_t)1 << 40)
+                    return arg_fail(T, a, v, "bad position K", "KIND:K with K an integer in 1..1099511627776");
             }
             o->cfg.fault = kf[found];
             o->cfg.fault_at = at;
@@ -259,6 +262,9 @@ static int parse_args(int argc, char **argv, opts_t *o)
 #undef NEED
     }
     if (o->mem_limit_mb) o->cfg.mem_limit_mb = o->mem_limit_mb;
+    /* P2G mask soundness: on by default in render (one run; measured cost in docs/golden-model.md), off by
+     * default in verify (every frame is compared with single anyway) and bench (measures speed). */
+    if (!cm_given && !strcmp(argv[1], "render")) o->cfg.check_masks = 1;
     if (!strcmp(argv[1], "validate") && (!o->trace || !o->ref)) { fprintf(stderr, "gpupd-sim: validate needs --trace FILE and --ref REF.png\n"); return -1; }
     if (!o->trace == !o->scene) { fprintf(stderr, "gpupd-sim: give exactly one of --trace FILE or --scene NAME\n"); return -1; }
     if (o->cfg.fault != PE_FAULT_NONE) {

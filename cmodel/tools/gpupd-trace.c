@@ -398,7 +398,8 @@ static int nargs(const char *cmd, int argc, int lo, int hi)
 {
     int n = argc - 2;
     if (n < lo || n > hi) {
-        fprintf(stderr, "gpupd-trace: %s takes %d%s%d argument(s), got %d\n", cmd, lo, hi > lo ? ".." : "", hi > lo ? hi : lo, n);
+        if (hi > lo) fprintf(stderr, "gpupd-trace: %s takes %d..%d argument(s), got %d\n", cmd, lo, hi, n);
+        else fprintf(stderr, "gpupd-trace: %s takes %d argument(s), got %d\n", cmd, lo, n);
         usage();
         return -1;
     }

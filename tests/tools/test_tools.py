@@ -1,0 +1,452 @@
+#!/usr/bin/python3
+"""Hostile-user tests of the command-line tools (issue 12; docs/cli.md). Run by `make test-tools-cli` twice:
+with the -O2 tools (build/bin) and with the ASan/UBSan builds of the same tools (build/san/bin), where any
+sanitizer report fails the run.
+
+Sections (each failure prints the command to reproduce it):
+  args     every numeric option of every tool with malformed, negative, overflowing and out-of-range
+           values (generated from the range table below, which mirrors docs/cli.md) plus the explicit rows
+           of tests/tools/bad_args.tsv: exit status 2, and the message names the option and the value;
+  outputs  no data loss: a failing run leaves an existing output untouched and no temporary file behind,
+           /dev/null (and, as root, a device node) as output works and is never removed, unwritable
+           outputs are an error before the run;
+  traces   corrupt traces: every corruption that `gpupd-trace validate` rejects is rejected by
+           `gpupd-sim render --frame 0`, `gpupd-p2g-trace --frame 0` and `gpupd-trace dump` too (they read
+           the whole trace), including chunks moved across a frame end;
+  ub       inputs that used to reach undefined behaviour (scissor/viewport near INT32_MAX in clears and
+           draws, empty program to gpupd-dis) run clean under the sanitizers;
+  limits   resource limits give their documented error;
+  faults   --inject-fault: never fired -> exit 2, scheme without exchange -> exit 2, clear-mask without
+           --check-masks -> exit 1 (wrong frame), with --check-masks -> exit 1 (mask check);
+  validate validate against an unrelated reference image fails (exit 1).
+"""
+import argparse
+import os
+import random
+import re
+import shlex
+import stat
+import struct
+import subprocess
+import sys
+import zlib
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+FAILS = []
+COUNT = [0]
+
+
+def run(cmd, stdin=None, timeout=120):
+    p = subprocess.run(cmd, input=stdin, stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=timeout)
+    return p.returncode, p.stdout.decode(errors="replace"), p.stderr.decode(errors="replace")
+
+
+def fail(what, cmd, detail=""):
+    FAILS.append(f"FAIL {what}\n  reproduce: {' '.join(shlex.quote(c) for c in cmd)}\n  {detail}")
+
+
+def sanitizer_report(err):
+    return "runtime error:" in err or "AddressSanitizer" in err or "LeakSanitizer" in err
+
+
+def expect(what, cmd, want_rc, frags=(), stdin=None):
+    COUNT[0] += 1
+    rc, out, err = run(cmd, stdin)
+    if sanitizer_report(err):
+        fail(what + " (sanitizer report)", cmd, err[-1500:])
+        return rc, out, err
+    ok = rc == want_rc if isinstance(want_rc, int) else want_rc(rc)
+    if not ok:
+        fail(what, cmd, f"exit {rc}, want {want_rc}; stderr: {err[-600:]!r}")
+    for f in frags:
+        if f not in err:
+            fail(what, cmd, f"stderr lacks {f!r}: {err[-600:]!r}")
+            break
+    return rc, out, err
+
+
+# ------------------------------------------------------------------------------------------------ args
+# (tool, base arguments, option, lo, hi, kind) -- kind: u (unsigned int), list (comma list), f (float),
+# wxh. Mirrors docs/cli.md.
+def range_table(B, W, trace):
+    sim_r = [B + "/gpupd-sim", "render", "--scene", "tris", "--size", "16x16"]
+    sim_v = [B + "/gpupd-sim", "verify", "--scene", "tris", "--size", "16x16"]
+    sim_val = [B + "/gpupd-sim", "validate", "--trace", trace, "--ref", W + "/ref.png"]
+    p2g = [B + "/gpupd-p2g", "--gpus", "4", "--width", "64", "--height", "64"]
+    p2gt = [B + "/gpupd-p2g-trace", "--trace", trace, "--gpus", "4"]
+    gen = [B + "/gpupd-isa-gen", "1"]
+    rows = [
+        (sim_r, "--gpus", 1, 64, "u"), (sim_v, "--gpus", 1, 64, "list"), (sim_r, "--frame", 0, 1000000, "u"),
+        (sim_r, "--batch", 1, 1 << 24, "u"), (sim_r, "--latency", 1, 64, "u"), (sim_r, "--send-rate", 1, 64, "u"),
+        (sim_r, "--hub-rate", 1, 64, "u"), (sim_r, "--tile-log2", 1, 14, "u"), (sim_r, "--prims", 1, 4000000, "u"),
+        (sim_r, "--repeat", 1, 1000, "u"), (sim_r, "--seed", 0, (1 << 64) - 1, "u"),
+        (sim_r, "--mem-limit-mb", 1, 1 << 20, "u"), (sim_r, "--size", 8, 8192, "wxh"),
+        (sim_val, "--min-image-close", 0, 100, "f"), (sim_val, "--min-draws-1pct", 0, 100, "f"),
+        (p2g, "--gpus", 1, 64, "u"), (p2g, "--width", 1, 16384, "u"), (p2g, "--height", 1, 16384, "u"),
+        (p2g, "--tile-log2", 0, 14, "u"),
+        (p2gt, "--gpus", 2, 64, "u"), (p2gt, "--frame", 0, 1000000, "u"), (p2gt, "--tile-log2", 1, 14, "u"),
+        (p2gt, "--rows", 1, 64, "u"),
+        (gen, "--depth", 0, 6, "u"), (gen, "--len", 64, 4088, "u"),
+        ([B + "/gpupd-isa-bench", "sfu"], "--step", 1, 1 << 24, "u"),
+        ([B + "/gpupd-isa-bench", "interp"], "--warps", 1, 100000000, "u"),
+    ]
+    return rows
+
+
+def bad_values(lo, hi, kind):
+    v = ["", "abc", "-1", " 5", "5 ", "5x", "+5", "0x", "1e3", "18446744073709551616", "99999999999999999999999"]
+    if kind in ("u", "list"):
+        if lo > 0:
+            v.append(str(lo - 1))
+        if hi < (1 << 64) - 1:
+            v.append(str(hi + 1))
+        v += [str(hi + (1 << 32)) if hi < (1 << 32) else "18446744073709551617", "4294967296", "4294967298"]
+    if kind == "list":
+        v += ["4,0", "4,", ",4", "4,,5", "4,65", "2;3", "4,-1"]
+    if kind == "f":
+        v = ["", "abc", "nan", "inf", "-inf", "1e999", "-0.001", "100.001", "5x", "0x"]
+    if kind == "wxh":
+        v = ["", "x", "16", "16x", "x16", "16x16x16", "7x16", "16x7", "8193x16", "-16x16", "16x4294967312", "ax16"]
+    # values that are actually valid for this option are not "bad"
+    out = []
+    for s in v:
+        try:
+            if kind in ("u",) and s.strip() == s and s.isdigit() and lo <= int(s) <= hi:
+                continue
+        except ValueError:
+            pass
+        out.append(s)
+    return out
+
+
+def section_args(B, W, trace):
+    n0 = COUNT[0]
+    for base, opt, lo, hi, kind in range_table(B, W, trace):
+        for val in bad_values(lo, hi, kind):
+            cmd = base + [opt, val]
+            COUNT[0] += 1
+            rc, out, err = run(cmd)
+            if sanitizer_report(err):
+                fail("args (sanitizer report)", cmd, err[-1000:])
+            elif rc != 2:
+                fail(f"args: {opt} {val!r} accepted or wrong status", cmd, f"exit {rc}, want 2; stderr {err[-300:]!r}")
+            elif opt not in err or (val and val not in err):
+                fail(f"args: error for {opt} {val!r} does not name the option and the value", cmd, f"stderr {err[-300:]!r}")
+        # a missing value
+        cmd = base + [opt]
+        expect(f"args: {opt} without a value", cmd, 2, [opt])
+    # explicit table
+    with open(os.path.join(HERE, "bad_args.tsv")) as f:
+        for ln, line in enumerate(f, 1):
+            line = line.rstrip("\n")
+            if not line or line.startswith("#"):
+                continue
+            want, frag, cmdline = line.split("\t")
+            cmd = [c.replace("{B}", B).replace("{W}", W).replace("{TRACE}", trace) for c in shlex.split(cmdline)]
+            expect(f"bad_args.tsv line {ln}", cmd, int(want), [frag] if frag else [])
+    return COUNT[0] - n0
+
+
+# ------------------------------------------------------------------------------------------------ outputs
+def leftovers(d):
+    return [f for f in os.listdir(d) if f.startswith(".")]
+
+
+def section_outputs(B, W, trace):
+    d = os.path.join(W, "out")
+    os.makedirs(d, exist_ok=True)
+    precious = b"precious contents\n"
+
+    def keep_case(what, mk_cmd, name):
+        p = os.path.join(d, name)
+        with open(p, "wb") as f:
+            f.write(precious)
+        cmd = mk_cmd(p)
+        COUNT[0] += 1
+        rc, out, err = run(cmd)
+        if sanitizer_report(err):
+            fail(what + " (sanitizer report)", cmd, err[-1000:])
+        if rc == 0:
+            fail(what + ": the failing command succeeded", cmd, err[-300:])
+        if not os.path.exists(p) or open(p, "rb").read() != precious:
+            fail(what + ": an existing output was removed or changed by a failing run", cmd, err[-300:])
+        if leftovers(d):
+            fail(what + ": temporary files left behind: %s" % leftovers(d), cmd)
+        for f in leftovers(d):
+            os.unlink(os.path.join(d, f))
+
+    bad_txt = os.path.join(W, "bad.txt")
+    with open(bad_txt, "w") as f:
+        f.write("GPUPD-TRACE-TEXT version 1 0 zlevel 6\nINFO w 64 h 48 frames 1 typo\n")
+    half_txt = os.path.join(W, "half.txt")      # valid beginning, error late (after the writer opened)
+    run([B + "/gpupd-trace", "dump", trace, half_txt])
+    txt = open(half_txt).read()
+    with open(half_txt, "w") as f:
+        f.write(txt.replace("END\n", "DRAW z 1 index 99\nEND\n"))
+    keep_case("undump with a typo before the output opens", lambda p: [B + "/gpupd-trace", "undump", bad_txt, p], "a.gpt")
+    keep_case("undump failing late", lambda p: [B + "/gpupd-trace", "undump", half_txt, p], "b.gpt")
+    keep_case("undump of a missing input", lambda p: [B + "/gpupd-trace", "undump", W + "/missing.txt", p], "c.gpt")
+    trunc = os.path.join(W, "trunc.gpt")
+    with open(trunc, "wb") as f:
+        f.write(open(trace, "rb").read()[:-7])
+    keep_case("dump of a truncated trace", lambda p: [B + "/gpupd-trace", "dump", trunc, p], "d.txt")
+    bad_s = os.path.join(W, "bad.s")
+    with open(bad_s, "w") as f:
+        f.write("nop\n  fadd r1, r2, r99\n")
+    keep_case("gpupd-as with an error", lambda p: [B + "/gpupd-as", bad_s, "-o", p], "e.bin")
+    keep_case("gpupd-as on a directory", lambda p: [B + "/gpupd-as", W, "-o", p], "f.bin")
+    keep_case("gpupd-sim -o on a render error", lambda p: [B + "/gpupd-sim", "render", "--trace", trunc, "-o", p], "g.png")
+    keep_case("gpupd-sim --stats on a failed check", lambda p: [B + "/gpupd-sim", "render", "--scene", "tris", "--scheme",
+                                                               "gpupd", "--gpus", "3", "--inject-fault", "dup:2", "--stats", p], "h.json")
+    keep_case("gpupd-sim validate --json with a bad reference", lambda p: [B + "/gpupd-sim", "validate", "--trace", trace,
+                                                                          "--ref", bad_s, "--json", p], "i.json")
+    keep_case("gpupd-p2g-trace -o of a corrupt trace", lambda p: [B + "/gpupd-p2g-trace", "--trace", trunc, "--gpus", "4",
+                                                                 "-o", p], "j.txt")
+    # success replaces, and the result is complete
+    p = os.path.join(d, "ok.gpt")
+    with open(p, "wb") as f:
+        f.write(precious)
+    expect("synth over an existing file", [B + "/gpupd-trace", "synth", p], 0)
+    expect("synth output validates", [B + "/gpupd-trace", "validate", p], 0)
+    if leftovers(d):
+        fail("temporary files left after success: %s" % leftovers(d), ["ls", "-a", d])
+    # non-regular outputs: written in place, never removed
+    expect("render to /dev/null", [B + "/gpupd-sim", "render", "--scene", "tris", "--size", "32x32", "-o", "/dev/null",
+                                   "--stats", "/dev/null"], 0)
+    expect("dump to /dev/null", [B + "/gpupd-trace", "dump", trace, "/dev/null"], 0)
+    expect("undump failing into /dev/null", [B + "/gpupd-trace", "undump", bad_txt, "/dev/null"], 1)
+    if not os.path.exists("/dev/null") or not stat.S_ISCHR(os.stat("/dev/null").st_mode):
+        fail("/dev/null was removed or replaced", ["ls", "-l", "/dev/null"])
+    if os.geteuid() == 0:
+        node = os.path.join(d, "nullnode")
+        if os.path.exists(node):
+            os.unlink(node)
+        os.mknod(node, 0o666 | stat.S_IFCHR, os.makedev(1, 3))
+        expect("undump failing into a device node (root)", [B + "/gpupd-trace", "undump", bad_txt, node], 1)
+        expect("undump into a device node (root)", [B + "/gpupd-trace", "undump", half_txt.replace("half", "half"), node], 1)
+        expect("as into a device node (root)", [B + "/gpupd-as", bad_s, "-o", node], 1)
+        if not os.path.exists(node) or not stat.S_ISCHR(os.lstat(node).st_mode):
+            fail("a device node given as output was removed or replaced", ["ls", "-l", node])
+        os.unlink(node)
+    # unwritable outputs: error before the run, exit 2, naming the path
+    for opt in ("-o", "--stats"):
+        expect(f"render {opt} into a missing directory", [B + "/gpupd-sim", "render", "--scene", "tris", opt,
+                                                          W + "/no/such/dir/x"], 2, [W + "/no/such/dir/x"])
+        expect(f"render {opt} naming a directory", [B + "/gpupd-sim", "render", "--scene", "tris", opt, W], 2, ["directory"])
+    for opt in ("--json", "--diff", "-o"):
+        expect(f"validate {opt} into a missing directory", [B + "/gpupd-sim", "validate", "--trace", trace, "--ref",
+                                                            W + "/ref.png", opt, W + "/no/dir/x"], 2, [W + "/no/dir/x"])
+    expect("verify --diff-dir missing", [B + "/gpupd-sim", "verify", "--scene", "tris", "--diff-dir", W + "/nodir"], 2, ["--diff-dir"])
+    expect("dump into a missing directory", [B + "/gpupd-trace", "dump", trace, W + "/no/x.txt"], 2, [W + "/no/x.txt"])
+    expect("undump into a missing directory", [B + "/gpupd-trace", "undump", half_txt, W + "/no/x.gpt"], 2, [W + "/no/x.gpt"])
+    expect("as into a missing directory", [B + "/gpupd-as", bad_s, "-o", W + "/no/x.bin"], 2, [W + "/no/x.bin"])
+    expect("p2g-trace into a missing directory", [B + "/gpupd-p2g-trace", "--trace", trace, "--gpus", "2", "-o", W + "/no/x"], 2,
+           [W + "/no/x"])
+    expect("isa-gen into a missing directory", [B + "/gpupd-isa-gen", "1", "-o", W + "/no/x.bin"], 2, [W + "/no/x.bin"])
+
+
+# ------------------------------------------------------------------------------------------------ traces
+def chunks(b):
+    """(offset, tag, total length) of every chunk of a binary trace."""
+    out, pos = [], 32
+    while pos + 20 <= len(b):
+        tag = b[pos:pos + 4]
+        stored = struct.unpack_from("<I", b, pos + 8)[0]
+        out.append((pos, tag, 20 + stored))
+        pos += 20 + stored
+    return out
+
+
+def corruptions(b, rng, n_random):
+    cs = chunks(b)
+    res = []
+    # structural: chunks moved across frame ends, swapped, dropped (CRC-valid files)
+    for i, (o, t, l) in enumerate(cs):
+        if t in (b"FRME", b"DRAW", b"CLER", b"FRMB", b"TEND"):
+            body = b[:o] + b[o + l:]
+            res.append((f"drop {t.decode()} #{i}", body))
+        if i + 1 < len(cs) and t != b"INFO":
+            o2, t2, l2 = cs[i + 1]
+            res.append((f"swap {t.decode()}/{t2.decode()} #{i}", b[:o] + b[o2:o2 + l2] + b[o:o + l] + b[o2 + l2:]))
+        if t == b"FRME":
+            for j in range(max(1, i - 3), i):   # frame end moved earlier
+                oj = cs[j][0]
+                res.append((f"FRME #{i} moved before #{j}", b[:oj] + b[o:o + l] + b[oj:o] + b[o + l:]))
+    # byte flips in every chunk (CRC must catch them), truncations, garbage appended
+    for k in range(n_random):
+        o, t, l = cs[rng.randrange(len(cs))]
+        p = o + rng.randrange(l)
+        res.append((f"flip byte {p} ({t.decode()})", b[:p] + bytes([b[p] ^ (1 << rng.randrange(8))]) + b[p + 1:]))
+    for cut in (1, 7, 20, 21, len(b) // 2):
+        res.append((f"truncate {cut}", b[:-cut]))
+    res.append(("garbage after TEND", b + b"\0" * 5))
+    return res
+
+
+def section_traces(B, W, trace_files, n_random):
+    rng = random.Random(12)
+    d = os.path.join(W, "corrupt")
+    os.makedirs(d, exist_ok=True)
+    total = rejected = 0
+    for tf in trace_files:
+        b = open(tf, "rb").read()
+        for name, body in corruptions(b, rng, n_random):
+            p = os.path.join(d, "c.gpt")
+            with open(p, "wb") as f:
+                f.write(body)
+            total += 1
+            vrc, _, _ = run([B + "/gpupd-trace", "validate", p])
+            cmds = [[B + "/gpupd-sim", "render", "--trace", p, "--frame", "0", "-q"],
+                    [B + "/gpupd-p2g-trace", "--trace", p, "--gpus", "2", "--frame", "0"],
+                    [B + "/gpupd-trace", "dump", p, "/dev/null"],
+                    [B + "/gpupd-trace", "info", p]]
+            if vrc != 0:
+                rejected += 1
+            for cmd in cmds:
+                COUNT[0] += 1
+                rc, out, err = run(cmd)
+                if sanitizer_report(err):
+                    fail(f"corrupt trace {os.path.basename(tf)} [{name}] (sanitizer report)", cmd, err[-1000:])
+                elif (rc == 0) != (vrc == 0):
+                    fail(f"corrupt trace {os.path.basename(tf)} [{name}]: validate exit {vrc} but this exit {rc}", cmd,
+                         err[-300:])
+    return total, rejected
+
+
+# ------------------------------------------------------------------------------------------------ ub
+def section_ub(B, W, trace):
+    txt = os.path.join(W, "ub.txt")
+    run([B + "/gpupd-trace", "dump", trace, txt])
+    s = open(txt).read()
+    big = 2147483600
+    # (a) clears with a scissor near INT32_MAX (both signs): must render (nothing cleared) without UB
+    s1 = s.replace("scissor 0 x 0 y 0 w 0 h 0", f"scissor 1 x {big} y -{big} w 16384 h 16384", 1)
+    s1 = s1.replace("scissor 0 x 0 y 0 w 0 h 0", f"scissor 1 x -{big} y {big} w 16384 h 16384", 1)
+    # (b) a draw with viewport and scissor near INT32_MAX: a clear error or a render, never UB
+    s2 = re.sub(r"viewport x 0 y 0 w (\d+) h (\d+)", lambda m: f"viewport x {big} y {big} w 16384 h 16384", s1, count=1)
+    s2 = re.sub(r"scissor en 0 x 0 y 0 w (\d+) h (\d+)", f"scissor en 1 x -{big} y {big} w 16384 h 16384", s2, count=1)
+    # (c) a draw with a scissor near INT32_MAX (normal viewport): renders, nothing drawn, no UB
+    s3 = re.sub(r"scissor en 0 x 0 y 0 w (\d+) h (\d+)", f"scissor en 1 x {big} y {big} w 16384 h 16384", s, count=2)
+    for name, body, render_rc in (("ub-clear", s1, 0), ("ub-draw", s2, lambda rc: rc in (0, 1)), ("ub-scissor", s3, 0)):
+        with open(txt, "w") as f:
+            f.write(body)
+        p = os.path.join(W, name + ".gpt")
+        rc, _, err = run([B + "/gpupd-trace", "undump", txt, p])
+        if rc != 0:
+            fail(f"ub: {name}: the INT32-edge trace was not accepted by undump (test input broken)",
+                 [B + "/gpupd-trace", "undump", txt, p], err)
+            continue
+        expect(f"ub: {name}: validate accepts it", [B + "/gpupd-trace", "validate", p], 0)
+        expect(f"ub: {name}: coverage", [B + "/gpupd-trace", "coverage", p], 0)
+        expect(f"ub: {name}: coverage-draws", [B + "/gpupd-trace", "coverage-draws", p], 0)
+        expect(f"ub: {name}: render", [B + "/gpupd-sim", "render", "--trace", p, "-q", "--frame", "1"], render_rc)
+        expect(f"ub: {name}: verify", [B + "/gpupd-sim", "verify", "--trace", p, "--gpus", "3", "--schemes", "gpupd,dup", "-q"],
+               render_rc)
+    empty = os.path.join(W, "empty.bin")
+    open(empty, "wb").close()
+    expect("ub: gpupd-dis on an empty program", [B + "/gpupd-dis", empty], 0)
+    expect("ub: gpupd-dis on standard input", [B + "/gpupd-dis", "-"], 0, stdin=b"")
+    expect("ub: gpupd-dis on a directory", [B + "/gpupd-dis", W], 1, ["directory"])
+
+
+# ------------------------------------------------------------------------------------------------ limits
+def section_limits(B, W, trace):
+    txt = os.path.join(W, "big.txt")
+    run([B + "/gpupd-trace", "dump", trace, txt])
+    s = open(txt).read()
+    s = s.replace("INFO w 64 h 48", "INFO w 16384 h 16384", 1)
+    s = re.sub(r"(SURF z 0 id [01] kind \d format \d) w 64 h 48", r"\1 w 16384 h 16384", s)
+    with open(txt, "w") as f:
+        f.write(s)
+    p = os.path.join(W, "big.gpt")
+    rc, _, err = run([B + "/gpupd-trace", "undump", txt, p])
+    if rc:
+        fail("limits: 16384x16384 trace not built (test input broken)", [B + "/gpupd-trace", "undump", txt, p], err)
+        return
+    expect("limits: 16384^2 framebuffer x 4 GPUs needs more than the default surface limit",
+           [B + "/gpupd-sim", "render", "--trace", p, "--scheme", "gpupd", "--gpus", "4", "-q"], 1, ["--mem-limit-mb"])
+    expect("limits: a small --mem-limit-mb stops a small run with the same error",
+           [B + "/gpupd-sim", "render", "--scene", "tris", "--size", "1024x1024", "--scheme", "dup", "--gpus", "8",
+            "--mem-limit-mb", "16", "-q"], 1, ["above the limit of 16 MiB"])
+
+
+# ------------------------------------------------------------------------------------------------ faults
+def section_faults(B, W):
+    S = [B + "/gpupd-sim", "render", "--scene", "tris", "--size", "96x64"]
+    expect("fault past the run never fires", S + ["--scheme", "gpupd", "--gpus", "4", "--inject-fault", "drop:100000"], 2,
+           ["never fired"])
+    expect("fault under single", S + ["--scheme", "single", "--inject-fault", "drop:1"], 2, ["no primitive exchange"])
+    expect("fault under dup", S + ["--scheme", "dup", "--gpus", "4", "--inject-fault", "clear-mask:1"], 2, ["no primitive exchange"])
+    expect("fault under afr", S + ["--scheme", "afr", "--gpus", "4", "--inject-fault", "dup:1"], 2, ["no primitive exchange"])
+    expect("packet fault with 1 GPU", S + ["--scheme", "gpupd", "--gpus", "1", "--inject-fault", "dup:1"], 2, ["1 GPU"])
+    expect("fault in bench", [B + "/gpupd-sim", "bench", "--scene", "tris", "--scheme", "gpupd", "--gpus", "2",
+                              "--inject-fault", "dup:1"], 2, ["--inject-fault"])
+    expect("clear-mask without --check-masks: wrong frame is exit 1",
+           [B + "/gpupd-sim", "render", "--scene", "tris", "--scheme", "gpupd", "--gpus", "4", "--no-check-masks",
+            "--inject-fault", "clear-mask:5"], 1, ["WRONG"])
+    expect("clear-mask (mask check on by default)",
+           [B + "/gpupd-sim", "render", "--scene", "tris", "--scheme", "gpupd", "--gpus", "4", "--inject-fault", "clear-mask:5"],
+           1, ["P2G mask check failed"])
+    for f, frag in (("drop:2", "packet accounting"), ("dup:3", "invariant"), ("wrong-tag:2", ""), ("no-turns", "")):
+        expect(f"fault {f} caught", [B + "/gpupd-sim", "render", "--scene", "tris", "--scheme", "gpupd-ra", "--gpus", "4",
+                                     "--batch", "50", "--inject-fault", f], 1, [frag] if frag else [])
+
+
+def section_validate(B, W, traces_dir):
+    a, ref = os.path.join(traces_dir, "mesh-bunnies.gpt"), os.path.join(traces_dir, "glmark2-build-bunny.png")
+    if os.path.exists(a) and os.path.exists(ref):
+        expect("validate against an unrelated reference fails", [B + "/gpupd-sim", "validate", "--trace", a, "--ref", ref, "-q"],
+               1, ["below --min-image-close"])
+        expect("validate against its own reference passes",
+               [B + "/gpupd-sim", "validate", "--trace", a, "--ref", os.path.join(traces_dir, "mesh-bunnies.png"), "-q"], 0)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--bin", required=True)
+    ap.add_argument("--work", required=True)
+    ap.add_argument("--traces", default="traces")
+    ap.add_argument("--random-flips", type=int, default=40)
+    ap.add_argument("--real-traces", default="", help="comma-separated bundled traces to corrupt too (slow)")
+    ap.add_argument("--sections", default="args,outputs,traces,ub,limits,faults,validate")
+    a = ap.parse_args()
+    B, W = os.path.abspath(a.bin), os.path.abspath(a.work)
+    os.makedirs(W, exist_ok=True)
+    trace = os.path.join(W, "synthetic.gpt")
+    rc, _, err = run([B + "/gpupd-trace", "synth", trace, "6"])
+    if rc:
+        print("test_tools: cannot make the synthetic trace:", err)
+        return 1
+    # a small valid reference image for validate's argument rows
+    run([B + "/gpupd-sim", "render", "--trace", trace, "--frame", "1", "-o", W + "/ref.png", "-q"])
+    secs = a.sections.split(",")
+    notes = []
+    if "args" in secs:
+        notes.append(f"args {section_args(B, W, trace)} bad command lines")
+    if "outputs" in secs:
+        section_outputs(B, W, trace)
+        notes.append("outputs")
+    if "traces" in secs:
+        tfs = [trace] + [t for t in a.real_traces.split(",") if t]
+        t, r = section_traces(B, W, tfs, a.random_flips)
+        notes.append(f"traces {t} corrupted copies ({r} rejected by validate, the same by render/p2g-trace/dump/info)")
+    if "ub" in secs:
+        section_ub(B, W, trace)
+        notes.append("ub")
+    if "limits" in secs:
+        section_limits(B, W, trace)
+        notes.append("limits")
+    if "faults" in secs:
+        section_faults(B, W)
+        notes.append("faults")
+    if "validate" in secs:
+        section_validate(B, W, a.traces)
+        notes.append("validate")
+    for f in FAILS:
+        print(f)
+    print(f"test_tools ({B}): {COUNT[0]} checks, {len(FAILS)} failed; " + "; ".join(notes))
+    return 1 if FAILS else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
