@@ -632,17 +632,17 @@ static int ez_step(gpu_t *g, gpu_unit_state_t *u)
     while ((q = gpu_queue_front(&g->q_quad)) && gpu_queue_space(&g->q_fs)) {
         if (T) {
             uint64_t st = t_start(T, GT_EZ, gpu_queue_tr_at(&g->q_quad, 0), &g->q_fs);
-            uint64_t done = st + T->lat[GT_EZ];
+            uint64_t done = st + T->lat[GT_EZ], wb = 0;
             const gpu_state_t *zs = &g->draw->st;
             if (u->early_z && zs->depth_test && zs->depth_rt >= 0) {
                 const gpu_surface_t *ds = &g->surf[zs->depth_rt];
                 if (gt_block_first(T, (uint32_t)zs->depth_rt, ds->w, ds->h, (uint32_t)q->x, (uint32_t)q->y)) {
                     uint64_t addr = gt_block_addr(T, (uint32_t)zs->depth_rt, ds->w, (uint32_t)q->x, (uint32_t)q->y);
                     done = gt_max(done, gt_l2_access(T, st, addr, 0));                /* Z cache fill */
-                    if (zs->depth_write) gt_l2_access(T, st, addr, 1);                /* its write-back */
+                    if (zs->depth_write) wb = gt_l2_access(T, st, addr, 1);           /* its write-back */
                 }
             }
-            T->free[GT_EZ] = st + T->ii[GT_EZ];
+            T->free[GT_EZ] = gt_max(st + T->ii[GT_EZ], sub_sat(wb, gt_write_slack(T)));
             g->q_quad.stamp_pop = st;
             g->q_fs.stamp_push = done;
             gt_account(T, GT_EZ, st, T->ii[GT_EZ]);
@@ -788,14 +788,14 @@ static int rop_step(gpu_t *g, gpu_unit_state_t *u)
     while ((q = gpu_queue_front(&g->q_rop))) {
         if (T) {
             uint64_t st = t_start(T, GT_ROP, gpu_queue_tr_at(&g->q_rop, 0), NULL);
-            uint64_t done = st + T->lat[GT_ROP];
+            uint64_t done = st + T->lat[GT_ROP], wb = 0;
             if (!u->early_z && st_depth_on(st_ptr(g))) {
                 int32_t zid = g->draw->st.depth_rt;
                 const gpu_surface_t *ds = &g->surf[zid];
                 if (gt_block_first(T, (uint32_t)zid, ds->w, ds->h, (uint32_t)q->x, (uint32_t)q->y)) {
                     uint64_t addr = gt_block_addr(T, (uint32_t)zid, ds->w, (uint32_t)q->x, (uint32_t)q->y);
                     done = gt_max(done, gt_l2_access(T, st, addr, 0));
-                    if (g->draw->st.depth_write) gt_l2_access(T, st, addr, 1);
+                    if (g->draw->st.depth_write) wb = gt_max(wb, gt_l2_access(T, st, addr, 1));
                 }
             }
             if (writes_color)
@@ -807,9 +807,9 @@ static int rop_step(gpu_t *g, gpu_unit_state_t *u)
                     uint64_t addr = gt_block_addr(T, (uint32_t)cid, cs->w, (uint32_t)q->x, (uint32_t)q->y);
                     if (st_ptr(g)->blend[r].enable || (st_ptr(g)->color_mask[r] & 0xF) != 0xF)
                         done = gt_max(done, gt_l2_access(T, st, addr, 0));          /* read for blend / masked write */
-                    gt_l2_access(T, st, addr, 1);                                    /* write-back */
+                    wb = gt_max(wb, gt_l2_access(T, st, addr, 1));                   /* write-back */
                 }
-            T->free[GT_ROP] = st + T->ii[GT_ROP];
+            T->free[GT_ROP] = gt_max(st + T->ii[GT_ROP], sub_sat(wb, gt_write_slack(T)));
             T->last_done = gt_max(T->last_done, done);
             g->q_rop.stamp_pop = st;
             gt_account(T, GT_ROP, st, T->ii[GT_ROP]);

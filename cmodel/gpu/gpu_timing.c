@@ -27,7 +27,7 @@ gpu_tcfg_t gpu_tcfg_default(void)
     c.ez_rate = 64.0;    c.ez_lat = 2;      /* early Z: matched to the ROPs (ATTILA Z test 2 + mem) */
     c.rop_rate = 64.0;   c.rop_lat = 2;     /* 64 ROPs x 4 fragments per cycle = 64 quads (Table 1) */
     c.vs_dispatch_rate = 1.0;
-    c.fs_dispatch_rate = 1.0;
+    c.fs_dispatch_rate = 2.0;
     c.cores = 32;                           /* Table 1 */
     c.warps_per_core = 16;                  /* ours: between ATTILA (128 threads) and GP104 (64 warps) */
     c.alu_lanes = 64;                       /* Table 1: 16 simd4 ALUs = 64 scalar lanes (our ISA is scalar) */
@@ -222,14 +222,15 @@ uint64_t gt_l2_access(gpu_timing_t *t, uint64_t t0, uint64_t addr, int write)
     uint32_t v = 0;
     for (uint32_t w = 1; w < W; w++)
         if (!tag[w] || (tag[v] && age[w] < age[v])) v = w;
-    if (tag[v] && dirty[v]) {           /* write the victim back (bandwidth; nobody waits for it) */
-        gt_mem_access(t, t0, (tag[v] - 1) * c->interleave, c->interleave);
+    uint64_t wb = 0;
+    if (tag[v] && dirty[v]) {           /* write the victim back: a writer is throttled by it (gt_write_slack) */
+        wb = gt_mem_access(t, t0, (tag[v] - 1) * c->interleave, c->interleave);
         t->l2_writebacks++;
     }
     tag[v] = line + 1;
     age[v] = t->l2_clock;
     dirty[v] = (uint8_t)(write != 0);
-    if (write) return t0 + (uint64_t)c->l2_lat * GT_TPC;   /* a whole-line write needs no fill */
+    if (write) return gt_max(t0 + (uint64_t)c->l2_lat * GT_TPC, wb);   /* a whole-line write needs no fill */
     return gt_mem_access(t, t0, line * c->interleave, c->interleave) + (uint64_t)c->l2_lat * GT_TPC;
 }
 
@@ -467,7 +468,7 @@ static const gt_param_t params[] = {
     PU(rast_lat, "cycles", "ATTILA Table 2: fragment generation 1"),
     PD(ez_rate, "quads/cycle", "ours: early Z matched to the ROPs (256 fragments/cycle)"),
     PU(ez_lat, "cycles", "ATTILA Table 2: Z test 2 + memory"),
-    PD(fs_dispatch_rate, "warps/cycle", "ours: one fragment warp (8 quads) starts per cycle"),
+    PD(fs_dispatch_rate, "warps/cycle", "ours: two fragment warps (16 quads) start per cycle, matched to the rasterizer"),
     PD(rop_rate, "quads/cycle", "paper Table 1: 64 ROPs x 4 fragments/cycle = 64 quads/cycle"),
     PU(rop_lat, "cycles", "ATTILA Table 2: color write 2 + memory"),
     PU(cores, "cores", "paper Table 1: 32 unified shaders"),

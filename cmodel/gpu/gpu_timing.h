@@ -144,6 +144,9 @@ uint64_t gt_mem_access(gpu_timing_t *t, uint64_t t0, uint64_t addr, uint32_t byt
 /* Access through the L2 (one line): read -> the tick the data is available (hit: l2_lat, miss: DRAM fill);
  * write -> the line is written whole (no fill) and becomes dirty; evicting a dirty line writes it to DRAM. */
 uint64_t gt_l2_access(gpu_timing_t *t, uint64_t t0, uint64_t addr, int write);
+/* A writer may run ahead of its memory writes by this much (a write buffer covering the DRAM latency): its
+ * next start is >= the write's completion minus the slack, which throttles it to the memory bandwidth. */
+static inline uint64_t gt_write_slack(const gpu_timing_t *t) { return ((uint64_t)t->cfg.mem_lat + t->cfg.l2_lat + t->cfg.row_miss_lat) * GT_TPC; }
 
 /* Account `ticks` of work of unit u starting at tick t0 (utilisation and timeline). */
 void gt_account(gpu_timing_t *t, int u, uint64_t t0, uint64_t ticks);

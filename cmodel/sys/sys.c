@@ -769,7 +769,7 @@ static int run_draw_dup(sys_t *s, uint32_t ci)
             uint8_t *keep = calloc(m ? m : 1, 1);
             if (!keep) { failf(s, "out of memory"); goto out; }
             for (size_t i = 0; i < k; i++) keep[sel[i].tag] = 1;
-            G->clip_keep = keep;
+            G->clip_keep = s->N > 1 ? keep : NULL;   /* one GPU owns everything: no filter (exactly single) */
             G->clip_keep_n = m;
             int rc2 = render_on(s, g, ci, all, m);
             G->clip_keep = NULL;
