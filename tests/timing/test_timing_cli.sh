@@ -1,0 +1,88 @@
+#!/bin/bash
+# The timing model's command-line interface (issue 9, docs/timing.md): the stable stats JSON keys, bad timing
+# options exit 2 with a message, untimed runs say so, the timeline CSV (and its plot), and docs/timing.md's
+# parameter table equals `gpupd-sim timing-config` (one source of truth).
+# usage: tests/timing/test_timing_cli.sh build/bin/gpupd-sim OUTDIR
+set -euo pipefail
+SIM=$1
+D=$2
+mkdir -p "$D"
+PY=/usr/bin/python3
+n=0
+fail() { echo "FAIL: $*"; exit 1; }
+expect() {
+  local want=$1; shift
+  set +e; "$@" >"$D/out.txt" 2>&1; local got=$?; set -e
+  if [ "$got" -ne "$want" ]; then echo "FAIL: exit $got (want $want): $*"; cat "$D/out.txt"; exit 1; fi
+  n=$((n + 1))
+}
+
+# 1. the stable interface: "cycles" at the top level, "cycle_stack" {no_primitive, stall, sync} in every per_gpu
+for sc in single dup gpupd gpupd-batch gpupd-ra afr; do
+  expect 0 "$SIM" render --scene tris --size 160x120 --prims 600 --scheme "$sc" --gpus 3 --topology hub \
+    --link-latency-ns 200 --link-gbps 20 --hub-gbps 40 --stats "$D/$sc.json" -q
+  $PY - "$D/$sc.json" "$sc" <<'EOF' || fail "stats JSON of $2 (see $1)"
+import json, sys
+d = json.load(open(sys.argv[1])); sc = sys.argv[2]
+assert d["timed"] is True, "timed"
+assert isinstance(d["cycles"], int) and d["cycles"] > 0, "cycles"
+assert d["timing"]["link_latency_ns"] == 200 and d["timing"]["link_gbps"] == 20 and d["timing"]["hub_gbps"] == 40
+n = 1 if sc == "single" else 3
+assert len(d["per_gpu"]) == n
+for g in d["per_gpu"]:
+    cs = g["cycle_stack"]
+    for k in ("no_primitive", "stall", "sync", "issue"):
+        assert isinstance(cs[k], int) and cs[k] >= 0, k
+    assert sum(cs.values()) == d["cycles"], "stack sums to the frame"
+    assert 0 <= g["cycles_done"] <= d["cycles"]
+    for u, v in g["utilisation"].items():
+        assert 0.0 <= v <= 1.0, (u, v)
+for l in d["links"]:
+    assert l["prim_bytes"] + l["last_bytes"] == l["packet_bytes"]
+    assert 0.0 <= l["utilisation"] <= 1.0 + 1e-9, l
+EOF
+done
+# the same run twice: the same cycles
+expect 0 "$SIM" render --scene tris --size 160x120 --prims 600 --scheme gpupd-ra --gpus 3 --topology hub \
+  --link-latency-ns 200 --link-gbps 20 --hub-gbps 40 --stats "$D/again.json" -q
+$PY -c "import json,sys; a=json.load(open(sys.argv[1])); b=json.load(open(sys.argv[2])); sys.exit(a['cycles'] != b['cycles'])" \
+  "$D/gpupd-ra.json" "$D/again.json" || fail "two identical runs gave different cycles"
+
+# 2. untimed runs say so (the keys exist, with null)
+expect 0 "$SIM" render --scene tris --size 160x120 --prims 600 --scheme dup --gpus 2 --timing off --stats "$D/off.json" -q
+expect 0 "$SIM" render --scene tris --size 160x120 --prims 600 --scheme gpupd --gpus 2 --check-masks --stats "$D/cm.json" -q
+for f in off cm; do
+  $PY -c "import json,sys; d=json.load(open(sys.argv[1])); assert d['timed'] is False and d['cycles'] is None; assert all(g['cycle_stack']['stall'] is None for g in d['per_gpu'])" \
+    "$D/$f.json" || fail "untimed run $f must write cycles: null"
+done
+
+# 3. bad timing options: exit 2 with a message naming the option
+expect 2 "$SIM" render --scene tris --link-latency-ns 0
+expect 2 "$SIM" render --scene tris --link-latency-ns abc
+expect 2 "$SIM" render --scene tris --link-gbps -1
+expect 2 "$SIM" render --scene tris --hub-gbps 0
+expect 2 "$SIM" render --scene tris --timing maybe
+expect 2 "$SIM" render --scene tris --tcfg nope=1
+expect 2 "$SIM" render --scene tris --tcfg rop_rate=0
+expect 2 "$SIM" render --scene tris --tcfg cores=1.5
+expect 2 "$SIM" render --scene tris --tcfg cores
+expect 2 "$SIM" render --scene tris --timeline-window 3
+grep -q -- "--timeline-window" "$D/out.txt" || fail "error message does not name the option"
+
+# 4. timeline CSV and its plot
+expect 0 "$SIM" render --scene big --size 192x128 --prims 3000 --scheme gpupd-ra --gpus 2 --timeline "$D/tl.csv" --timeline-window 256 -q
+head -1 "$D/tl.csv" | grep -qx "gpu,cycle,window,unit,busy" || fail "timeline header"
+[ "$(wc -l < "$D/tl.csv")" -gt 24 ] || fail "timeline has no rows"
+if $PY -c "import matplotlib" 2>/dev/null; then
+  $PY scripts/plot_timeline.py "$D/tl.csv" "$D/tl" --gpus 0,1 >/dev/null
+  [ -s "$D/tl.png" ] || fail "plot_timeline wrote no PNG"
+  n=$((n + 1))
+fi
+
+# 5. docs/timing.md carries exactly the generated parameter table
+"$SIM" timing-config > "$D/table.md"
+awk '/<!-- timing-config begin -->/{f=1;next} /<!-- timing-config end -->/{f=0} f' docs/timing.md > "$D/doc_table.md"
+diff -u "$D/table.md" "$D/doc_table.md" > "$D/table.diff" || {
+  cat "$D/table.diff"; fail "docs/timing.md parameter table differs from 'gpupd-sim timing-config' (regenerate it)"; }
+n=$((n + 1))
+echo "test-timing-cli: $n passed, 0 failed"
