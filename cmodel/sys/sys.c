@@ -559,6 +559,28 @@ static void hook_cd(void *u, uint32_t g, uint32_t b, uint64_t now, const uint32_
     if (for_groups(s, g, &L->B[b], prims, n, L->rtmp, render_group, NULL)) L->err = 1;
 }
 
+/* --check-masks over a segment's P2G results: a primitive left out of GPU g must cover none of its pixels */
+static int check_masks_segment(sys_t *s, const batch_t *B, uint32_t nb, pe_entry_t *const *entries, const uint32_t *counts,
+                               uint32_t maxm, uint32_t *ids, gpu_prim_req_t *tmp)
+{
+    uint32_t N = s->N;
+    uint64_t *mk = malloc((size_t)(maxm ? maxm : 1) * sizeof *mk);
+    if (!mk) return failf(s, "out of memory");
+    for (uint32_t b = 0; b < nb; b++) {
+        for (uint32_t g = 0; g < N; g++)
+            for (uint32_t i = 0; i < counts[(size_t)b * N + g]; i++)
+                mk[entries[(size_t)b * N + g][i].prim] = entries[(size_t)b * N + g][i].mask;
+        for (uint32_t g = 0; g < N; g++) {
+            size_t k = 0;
+            for (uint32_t p = 0; p < B[b].m; p++)
+                if (!(mk[p] & (1ull << g))) ids[k++] = p;
+            if (for_groups(s, g, &B[b], ids, k, tmp, probe_group, NULL)) { free(mk); return -1; }
+        }
+    }
+    free(mk);
+    return 0;
+}
+
 /* One segment of draws [i0, i1) under gpupd / gpupd-batch / gpupd-ra. */
 static int run_segment_gpupd(sys_t *s, uint32_t i0, uint32_t i1)
 {
@@ -663,23 +685,9 @@ static int run_segment_gpupd(sys_t *s, uint32_t i0, uint32_t i1)
             for (uint32_t k = 0; k < counts[i]; k++)
                 if (entries[i][k].mask && ++seen == cfg->fault_at) { entries[i][k].mask &= entries[i][k].mask - 1; s->res->fault_fired++; }
     }
-    /* optional: no primitive is missing from a GPU whose tiles it covers */
-    if (cfg->check_masks) {
-        uint64_t *mk = malloc((size_t)maxm * sizeof *mk);
-        if (!mk) { failf(s, "out of memory"); goto out; }
-        for (uint32_t b = 0; b < nb; b++) {
-            for (uint32_t g = 0; g < N; g++)
-                for (uint32_t i = 0; i < counts[(size_t)b * N + g]; i++)
-                    mk[entries[(size_t)b * N + g][i].prim] = entries[(size_t)b * N + g][i].mask;
-            for (uint32_t g = 0; g < N; g++) {
-                size_t k = 0;
-                for (uint32_t p = 0; p < B[b].m; p++)
-                    if (!(mk[p] & (1ull << g))) ids[k++] = p;
-                if (for_groups(s, g, &B[b], ids, k, tmp, probe_group, NULL)) { free(mk); goto out; }
-            }
-        }
-        free(mk);
-    }
+    /* optional: no primitive is missing from a GPU whose tiles it covers (timed: after the exchange, when
+     * every mask exists; the probes are functional only) */
+    if (cfg->check_masks && !lazy && check_masks_segment(s, B, nb, entries, counts, maxm, ids, tmp)) goto out;
     /* CD phase */
     pe_input_t in;
     memset(&in, 0, sizeof in);
@@ -700,6 +708,7 @@ static int run_segment_gpupd(sys_t *s, uint32_t i0, uint32_t i1)
     }
     int prc = pe_run(&in, &s->net, &pr);
     if (L.err) goto out;        /* a projection/rendering error inside a hook (already in res->err) */
+    if (prc == 0 && lazy && cfg->check_masks && check_masks_segment(s, B, nb, entries, counts, maxm, ids, tmp)) goto out;
     if (prc != 0) {
         failf(s, "frame %u: primitive exchange failed (scheme %s, %u GPUs, %s): %s", s->frame,
               sys_scheme_name(cfg->scheme), N, net_topo_name(cfg->topo), pr.report);
@@ -966,8 +975,9 @@ static int check_scene(sys_t *s)
 
 static int timed_run(const sys_config_t *cfg)
 {
-    /* checks and fault injection are functional tools: those runs are not timed */
-    return cfg->timing && !cfg->check_masks && cfg->fault == PE_FAULT_NONE && !cfg->p2g_tap;
+    /* fault injection and P2G taps are functional tools: those runs are not timed (--check-masks is: its
+     * probes are functional only and cost no simulated time) */
+    return cfg->timing && cfg->fault == PE_FAULT_NONE && !cfg->p2g_tap;
 }
 
 static int timing_begin(sys_t *s)

@@ -48,12 +48,15 @@ expect 0 "$SIM" render --scene tris --size 160x120 --prims 600 --scheme gpupd-ra
 $PY -c "import json,sys; a=json.load(open(sys.argv[1])); b=json.load(open(sys.argv[2])); sys.exit(a['cycles'] != b['cycles'])" \
   "$D/gpupd-ra.json" "$D/again.json" || fail "two identical runs gave different cycles"
 
-# 2. untimed runs say so (the keys exist, with null)
+# 2. untimed runs say so (the keys exist, with null); the --check-masks probes cost no simulated time
 expect 0 "$SIM" render --scene tris --size 160x120 --prims 600 --scheme dup --gpus 2 --timing off --stats "$D/off.json" -q
-expect 0 "$SIM" render --scene tris --size 160x120 --prims 600 --scheme gpupd --gpus 2 --check-masks --stats "$D/cm.json" -q
-for f in off cm; do
-  $PY -c "import json,sys; d=json.load(open(sys.argv[1])); assert d['timed'] is False and d['cycles'] is None; assert all(g['cycle_stack']['stall'] is None for g in d['per_gpu'])" \
-    "$D/$f.json" || fail "untimed run $f must write cycles: null"
+$PY -c "import json,sys; d=json.load(open(sys.argv[1])); assert d['timed'] is False and d['cycles'] is None; assert all(g['cycle_stack']['stall'] is None for g in d['per_gpu'])" \
+  "$D/off.json" || fail "an untimed run must write cycles: null"
+for sc in dup gpupd-ra; do
+  expect 0 "$SIM" render --scene tris --size 160x120 --prims 600 --scheme $sc --gpus 3 --check-masks --stats "$D/cm.json" -q
+  expect 0 "$SIM" render --scene tris --size 160x120 --prims 600 --scheme $sc --gpus 3 --no-check-masks --stats "$D/nocm.json" -q
+  $PY -c "import json,sys; a=json.load(open(sys.argv[1])); b=json.load(open(sys.argv[2])); assert a['mask_checks'] > 0 and a['cycles'] == b['cycles'], (a['cycles'], b['cycles'])" \
+    "$D/cm.json" "$D/nocm.json" || fail "$sc: --check-masks changed the cycles"
 done
 
 # 3. bad timing options: exit 2 with a message naming the option
