@@ -933,6 +933,8 @@ int gpu_probe(gpu_t *g, const gpu_draw_t *d, const gpu_prim_req_t *list, size_t 
     const uint8_t *ck = g->clip_keep;
     g->tm = NULL;
     g->clip_keep = NULL;
+    gpu_queue_t *qs[] = {&g->q_prim, &g->q_vtx, &g->q_shv, &g->q_tri, &g->q_quad, &g->q_fs, &g->q_rop};
+    for (size_t i = 0; i < sizeof qs / sizeof qs[0]; i++) qs[i]->stamp_off = 1;
     g->draw = d;
     g->mode = GPU_MODE_PROBE;
     g->cp_list = list;
@@ -941,6 +943,7 @@ int gpu_probe(gpu_t *g, const gpu_draw_t *d, const gpu_prim_req_t *list, size_t 
     g->probe_hits = 0;
     g->probe_first_prim = 0;
     int rc = run(g);
+    for (size_t i = 0; i < sizeof qs / sizeof qs[0]; i++) qs[i]->stamp_off = 0;
     g->tm = tm;
     g->clip_keep = ck;
     g->stats = keep;

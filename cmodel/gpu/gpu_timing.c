@@ -543,3 +543,9 @@ int gpu_tcfg_set(gpu_tcfg_t *c, const char *name, const char *value, char *err, 
     snprintf(err, errlen, "unknown timing parameter '%s' (gpupd-sim timing-config lists them)", name);
     return -1;
 }
+
+void gt_stamps(gpu_t *g, int on)
+{
+    gpu_queue_t *qs[] = {&g->q_prim, &g->q_vtx, &g->q_shv, &g->q_tri, &g->q_quad, &g->q_fs, &g->q_rop};
+    for (size_t i = 0; i < sizeof qs / sizeof qs[0]; i++) qs[i]->stamp_off = !on;
+}

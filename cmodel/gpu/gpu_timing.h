@@ -167,6 +167,8 @@ void gt_profile_vs(gpu_timing_t *t, const gpu_draw_t *d, uint32_t n, const float
 void gt_profile_fs(gpu_timing_t *t, const gpu_draw_t *d, uint32_t n, const float (*in)[GPU_MAX_VARYINGS][4], const float *z);
 /* Attach (t != NULL) or detach timing to a GPU: enables the queues' time stamps. 0 or -1. */
 int gpu_timing_attach(gpu_t *g, gpu_timing_t *t);
+/* Time stamping of the GPU's queues on (1) or off (0: an untimed functional pass through a timed GPU). */
+void gt_stamps(gpu_t *g, int on);
 /* Clear of `bytes` (this GPU's share of the surface) by the ROPs through the memory channels. */
 void gt_clear(gpu_timing_t *t, uint64_t bytes);
 /* Issue ticks and latency ticks of one warp with profile p; pool occupancy with multithreading. */

@@ -30,7 +30,7 @@ void *gpu_queue_reserve(gpu_queue_t *q)
 
 void gpu_queue_commit(gpu_queue_t *q)
 {
-    if (q->tr) q->tr[(q->head + q->count) % q->cap] = q->stamp_push;
+    if (q->tr && !q->stamp_off) q->tr[(q->head + q->count) % q->cap] = q->stamp_push;
     q->count++;
     q->pushed++;
     if (q->count > q->high_water) q->high_water = q->count;
@@ -54,7 +54,7 @@ void *gpu_queue_front(gpu_queue_t *q)
 void gpu_queue_pop(gpu_queue_t *q)
 {
     if (q->count == 0) return;
-    if (q->tf) q->tf[q->head] = q->stamp_pop;
+    if (q->tf && !q->stamp_off) q->tf[q->head] = q->stamp_pop;
     q->head = (q->head + 1) % q->cap;
     q->count--;
     q->popped++;

@@ -17,6 +17,7 @@ typedef struct {
      * commit/push, the consumer stamp_pop before a pop */
     uint64_t *tr, *tf;
     uint64_t stamp_push, stamp_pop;
+    int stamp_off;              /* 1: leave tr/tf alone (an untimed run through a timed GPU: probes) */
 } gpu_queue_t;
 
 int gpu_queue_init(gpu_queue_t *q, size_t item_size, size_t capacity);

@@ -766,7 +766,9 @@ static int run_draw_dup(sys_t *s, uint32_t ci)
         gpu_t *G = &s->gpu[g];
         struct gpu_timing *tm = G->tm;
         G->tm = NULL;       /* timed: the selection below is the functional step; the render pass is timed */
+        gt_stamps(G, 0);
         int prc = project_on(s, g, d, all, m, proj);
+        gt_stamps(G, 1);
         G->tm = tm;
         if (prc) goto out;
         size_t k = 0;
