@@ -232,6 +232,10 @@ static void feed(sim_t *s, uint32_t gi)
             g->f_started = 1;
             g->f_start = s->cycle;
             s->res->cp_start[slot(s, g->fb, gi)] = s->cycle;
+            if (s->p->on_cp_start && s->p->on_cp_start(s->p->hook_user, gi, g->fb, s->s0 + s->cycle)) {
+                failf(s, (int)gi, g->fb, -1, "GPU %u batch %u: the CP-start hook failed", gi, g->fb);
+                break;
+            }
         }
         if (g->fi < w->counts[slot(s, g->fb, gi)]) break;
         g->fb++;            /* chunk fully fed */
@@ -381,6 +385,8 @@ static void transfers(sim_t *s, uint32_t gi)
             s->res->cd_done[sl] = s->cycle;
             g->ob++;
             g->opos = 0;
+            if (s->p->on_cd_done && s->p->on_cd_done(s->p->hook_user, gi, b, s->s0 + s->cycle, s->res->recv[sl], s->res->recv_n[sl]))
+                failf(s, (int)gi, b, -1, "GPU %u batch %u: the CD-done hook failed", gi, b);
         } else {
             if (w->golden && (g->opos >= w->golden_n[sl] || w->golden[sl][g->opos] != eo->out_prim_id)) {
                 if (g->opos >= w->golden_n[sl])

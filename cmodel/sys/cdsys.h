@@ -117,6 +117,14 @@ typedef struct {
     uint64_t fault_drop_prim;   /* test of the checkers: the link model loses the K-th PRIM flit it delivers
                                    (1-based, counted over all GPUs); 0 = none */
     const cdsys_units_t *units; /* NULL: the C cycle models */
+    /* Timing-model hooks (issue 9, added by timing; NULL: the workload is complete before the run). `step` is
+     * the network's step of that cycle (net->step: monotone across runs on one network).
+     * on_cp_start: the cycle CP of batch b starts at GPU g (the gating above); the hook may fill the chunk's
+     *   prims (w->prims[b * N + g][0 .. counts), p/cfg/ready/mask) and the w->cfgs they name only now.
+     * on_cd_done: GPU g's PE output end-of-batch b; prims/n = its receive list.  Nonzero return stops the run. */
+    int (*on_cp_start)(void *user, uint32_t g, uint32_t b, uint64_t step);
+    int (*on_cd_done)(void *user, uint32_t g, uint32_t b, uint64_t step, const uint32_t *prims, size_t n);
+    void *hook_user;
 } cdsys_params_t;
 
 cdsys_params_t cdsys_params_default(uint32_t n_gpus, net_topo_t topo);

@@ -4,6 +4,7 @@
 
 #include "gpu/isa_backend.h"
 #include "p2g/p2g_hw.h"
+#include "sys/cdsys.h"
 
 #include <inttypes.h>
 #include <math.h>
@@ -467,6 +468,9 @@ typedef struct {
     uint32_t *cfg_idx;
     p2g_config_t *cfgs;
     int err;
+    /* RTL path (cdsys): the workload filled when CP starts */
+    cdsys_work_t *w;
+    uint32_t n_cfgs;
 } lazy_t;
 
 /* The P2G cycle model of GPU g maps the chunk: primitive i enters when projection delivers it (ready[i]
@@ -547,6 +551,127 @@ static uint64_t hook_cp(void *u, uint32_t g, uint32_t b, uint64_t now)
     uint64_t end = now;
     if (hi > lo && p2g_chunk(s, g, b, L, hi - lo, now, &end)) { L->err = 1; return now; }
     return end;
+}
+
+/* cdsys path: CP of (b, g) starts at network step `step`: project the chunk on the GPU's units and hand the
+ * P2G inputs with their ready cycles (after the start) to the CD system, whose P2G and PE cycle models map
+ * and exchange them */
+static int cds_cp_start(void *u, uint32_t g, uint32_t b, uint64_t step)
+{
+    lazy_t *L = u;
+    sys_t *s = L->s;
+    uint32_t N = s->N;
+    if (L->err) return -1;
+    gpu_timing_t *T = &s->tm[g];
+    T->start = gt_max(T->start, step * GT_TPC);
+    uint32_t m = L->B[b].m, c = (m + N - 1) / N;
+    uint32_t lo = g * c < m ? g * c : m, hi = (g + 1) * c < m ? (g + 1) * c : m;
+    for (uint32_t p = lo; p < hi; p++) L->ids[p - lo] = p;
+    cp_ctx_t cc;
+    memset(&cc, 0, sizeof cc);
+    size_t sl = (size_t)b * N + g;
+    cc.out = L->entries[sl];
+    cc.proj = L->proj;
+    cc.ready = L->ready;
+    cc.pin = L->pin;
+    cc.cfg_idx = L->cfg_idx;
+    cc.cfgs = L->w->cfgs + L->n_cfgs;
+    if (for_groups(s, g, &L->B[b], L->ids, hi - lo, L->tmp, project_group, &cc)) { L->err = 1; return -1; }
+    uint64_t prev = 0;
+    for (uint32_t i = 0; i < hi - lo; i++) {
+        cdsys_prim_t *pr = &L->w->prims[sl][i];
+        pr->p = L->pin[i];
+        pr->p.prim_id = L->entries[sl][i].prim;
+        pr->cfg = L->n_cfgs + L->cfg_idx[i];
+        uint64_t rc = (L->ready[i] + GT_TPC - 1) / GT_TPC;
+        uint64_t off = rc > step ? rc - step : 0;
+        if (off < prev) off = prev;             /* non-decreasing (projection delivers in order) */
+        prev = off;
+        pr->ready = off > UINT32_MAX ? UINT32_MAX : (uint32_t)off;
+        pr->mask = L->entries[sl][i].mask;
+        gt_account(T, GT_P2G, (step + off) * GT_TPC, GT_TPC);
+    }
+    L->n_cfgs += cc.n_cfgs;
+    s->res->gpu[g].p2g_prims += hi - lo;
+    return 0;
+}
+
+static int cds_cd_done(void *u, uint32_t g, uint32_t b, uint64_t step, const uint32_t *prims, size_t n)
+{
+    lazy_t *L = u;
+    sys_t *s = L->s;
+    if (L->err) return -1;
+    gpu_timing_t *T = &s->tm[g];
+    T->start = gt_max(T->start, step * GT_TPC);
+    if (for_groups(s, g, &L->B[b], prims, n, L->rtmp, render_group, NULL)) { L->err = 1; return -1; }
+    return 0;
+}
+
+/* The exchange of a segment through the CD system (P2G + PE cycle models over the timed network). Per-GPU
+ * statistics follow from the masks (what the PE sends and keeps is fixed by them). */
+static int run_cdsys(sys_t *s, lazy_t *L, uint32_t nb, uint32_t nd, uint32_t *counts, pe_entry_t **entries)
+{
+    uint32_t N = s->N;
+    const sys_config_t *cfg = s->cfg;
+    cdsys_work_t w;
+    memset(&w, 0, sizeof w);
+    w.n_gpus = N;
+    w.n_batches = nb;
+    w.n_cfgs = nd * N;
+    w.cfgs = calloc(w.n_cfgs ? w.n_cfgs : 1, sizeof *w.cfgs);
+    w.prims = calloc((size_t)nb * N, sizeof *w.prims);
+    w.counts = counts;
+    int rc = -1;
+    cdsys_result_t r;
+    memset(&r, 0, sizeof r);
+    if (!w.cfgs || !w.prims) { failf(s, "out of memory"); goto out; }
+    for (size_t i = 0; i < (size_t)nb * N; i++) {
+        w.prims[i] = calloc(counts[i] ? counts[i] : 1, sizeof **w.prims);
+        if (!w.prims[i]) { failf(s, "out of memory"); goto out; }
+    }
+    L->w = &w;
+    L->n_cfgs = 0;
+    cdsys_params_t p = cdsys_params_default(N, cfg->topo);
+    p.net = &s->net;
+    p.runahead = cfg->scheme == SYS_SCHEME_GPUPD_RA;
+    p.skip_idle = !cfg->no_skip;
+    p.max_gpus = 64;
+    p.p2g_rows = cfg->p2g_rows ? cfg->p2g_rows : 2;
+    p.tag_bits = 16;
+    p.max_cycles = UINT64_MAX / 4;      /* CP may wait long for the GPU's front end: no watchdog */
+    p.on_cp_start = cds_cp_start;
+    p.on_cd_done = cds_cd_done;
+    p.hook_user = L;
+    int crc = cdsys_run(&p, &w, &r);
+    if (L->err) goto out;
+    if (crc) {
+        failf(s, "frame %u: the CD system (P2G + PE cycle models) failed (scheme %s, %u GPUs, %s): %s", s->frame,
+              sys_scheme_name(cfg->scheme), N, net_topo_name(cfg->topo), r.report);
+        goto out;
+    }
+    s->res->exchange_steps += r.cycles;
+    s->res->exchange_stepped += r.stepped;
+    for (uint32_t b = 0; b < nb; b++)
+        for (uint32_t g = 0; g < N; g++)
+            for (uint32_t i = 0; i < counts[(size_t)b * N + g]; i++) {
+                uint64_t mk = entries[(size_t)b * N + g][i].mask;
+                for (uint32_t t = 0; t < N; t++) {
+                    if (!(mk >> t & 1)) continue;
+                    if (t == g) { s->res->gpu[g].prims_kept++; continue; }
+                    s->res->gpu[g].prims_sent++;
+                    s->res->gpu[t].prims_received++;
+                    s->res->gpu[t].prims_received_from[g]++;
+                }
+            }
+    rc = 0;
+out:
+    cdsys_result_free(&r);
+    if (w.prims)
+        for (size_t i = 0; i < (size_t)nb * N; i++) free(w.prims[i]);
+    free(w.prims);
+    free(w.cfgs);
+    L->w = NULL;
+    return rc;
 }
 
 static void hook_cd(void *u, uint32_t g, uint32_t b, uint64_t now, const uint32_t *prims, size_t n)
@@ -688,6 +813,12 @@ static int run_segment_gpupd(sys_t *s, uint32_t i0, uint32_t i1)
     /* optional: no primitive is missing from a GPU whose tiles it covers (timed: after the exchange, when
      * every mask exists; the probes are functional only) */
     if (cfg->check_masks && !lazy && check_masks_segment(s, B, nb, entries, counts, maxm, ids, tmp)) goto out;
+    if (lazy && !cfg->pe_golden) {     /* timed: the RTL units' cycle models */
+        if (run_cdsys(s, &L, nb, nd, counts, entries)) goto out;
+        if (cfg->check_masks && check_masks_segment(s, B, nb, entries, counts, maxm, ids, tmp)) goto out;
+        rc = 0;
+        goto out;
+    }
     /* CD phase */
     pe_input_t in;
     memset(&in, 0, sizeof in);
@@ -1258,9 +1389,10 @@ int sys_write_stats_json(const sys_result_t *res, const sys_config_t *cfg, const
             res->prims_app, res->batches, res->segments, res->syncs, res->sync_bytes, res->exchange_steps, res->mask_checks);
     if (res->timed) {
         fprintf(f, "  \"timed\": true,\n  \"cycles\": %" PRIu64 ",\n  \"timing\": {\"clock_ghz\": 1, \"link_latency_ns\": %g"
-                   ", \"link_gbps\": %g, \"hub_gbps\": %g, \"p2g_rows\": %u, \"skip_idle\": %s, \"exchange_cycles_stepped\": %" PRIu64
+                   ", \"link_gbps\": %g, \"hub_gbps\": %g, \"p2g_rows\": %u, \"pe\": \"%s\", \"skip_idle\": %s, \"exchange_cycles_stepped\": %" PRIu64
                    ", \"p2g_cycles_stepped\": %" PRIu64 ", \"timeline_window_cycles\": %u,\n    \"params\": {",
                 res->cycles, cfg->link_latency_ns, cfg->link_gbps, cfg->hub_gbps, cfg->p2g_rows ? cfg->p2g_rows : 2,
+                cfg->pe_golden ? "golden" : "rtl",
                 cfg->no_skip ? "false" : "true", res->exchange_stepped, res->p2g_cycles_stepped,
                 cfg->timeline_log2 ? 1u << cfg->timeline_log2 : 0u);
         size_t np;

@@ -66,7 +66,8 @@ static void usage(FILE *f)
             "                   [-q]              (no informational notes; errors are always printed)\n"
             "                   timing (docs/timing.md; render times the produced frame by default, verify does not):\n"
             "                   [--timing on|off] [--link-latency-ns 400] [--link-gbps 40] [--hub-gbps 80]\n"
-            "                   [--tcfg NAME=VALUE]... [--p2g-rows 2] [--no-skip] [--timeline FILE.csv] [--timeline-window 1024]\n"
+            "                   [--tcfg NAME=VALUE]... [--p2g-rows 2] [--pe rtl|golden] [--no-skip]\n"
+            "                   [--timeline FILE.csv] [--timeline-window 1024]\n"
             "  gpupd-sim timing-config   (the timing parameters, their defaults and sources, as a Markdown table)\n"
             "  gpupd-sim verify (--trace FILE | --scene NAME) [--gpus 2,3,4,8,16] [--schemes all|LIST]\n"
             "                   [--topology line|hub|both] [--diff-dir DIR] [other render options]\n"
@@ -228,6 +229,12 @@ static int parse_args(int argc, char **argv, opts_t *o)
         else if (!strcmp(a, "--hub-gbps")) { NEED(); if (arg_f64(T, a, v, 0.001, 1e6, &o->cfg.hub_gbps)) return -1; }
         else if (!strcmp(a, "--p2g-rows")) { NEED(); if (arg_u32(T, a, v, 1, 64, &o->cfg.p2g_rows)) return -1; }
         else if (!strcmp(a, "--no-skip")) o->cfg.no_skip = 1;
+        else if (!strcmp(a, "--pe")) {
+            NEED();
+            if (!strcmp(v, "rtl")) o->cfg.pe_golden = 0;
+            else if (!strcmp(v, "golden")) o->cfg.pe_golden = 1;
+            else return arg_fail(T, a, v, "unknown PE model", "rtl (the PE RTL's cycle model) or golden (cmodel/sys/pe.c, --send-rate)");
+        }
         else if (!strcmp(a, "--timing")) {
             NEED();
             if (!strcmp(v, "on")) o->cfg.timing = 1;
@@ -732,7 +739,8 @@ int main(int argc, char **argv)
         printf("| `--batch` | %u | primitives | paper 4.3: batching threshold 4096 |\n", d.batch);
         printf("| `--tile-log2` | %u | log2 pixels | paper Table 1: 32x32 tiles |\n", d.tile_log2);
         printf("| `--p2g-rows` | %u | rows/cycle | P2G RTL parameter ROWS (docs/p2g.md) |\n", d.p2g_rows);
-        printf("| `--send-rate` | %u | entries/cycle | the PE (golden protocol model, cmodel/sys/pe.c) walks one entry per cycle |\n", d.send_rate);
+        printf("| `--pe` | rtl | | the exchange runs on the P2G and PE RTL cycle models (cmodel/sys/cdsys.c: p2g_hw, pe_hw) |\n");
+        printf("| `--send-rate` | %u | entries/cycle | only with `--pe golden` (cmodel/sys/pe.c): entries its turn engine walks per cycle |\n", d.send_rate);
         for (size_t i = 0; i < np; i++)
             printf("| `%s` | %g | %s | %s |\n", pt[i].name, gpu_tcfg_get(&d.tcfg, &pt[i]), pt[i].unit, pt[i].source);
         return 0;

@@ -2,7 +2,8 @@
  *   - microbenchmarks reach the configured peak of a unit within 5 % when that unit is the bottleneck
  *     (ROP fill rate, rasterizer, vertex rate, DRAM bandwidth; link bandwidth: test_net_timed.c);
  *   - dup at N = 1 gives exactly the cycles of single; the gpupd schemes at N = 1 pay their C-PD overhead;
- *   - the same inputs give the same cycles; idle skipping gives the cycles of stepping every cycle;
+ *   - the same inputs give the same cycles; idle skipping gives the cycles of stepping every cycle (the exchange
+ *     on the P2G/PE RTL cycle models through cdsys, and on the golden pe.c);
  *   - single-frame latency never decreases when the link latency grows, and never beats the work/peak bound
  *     of any unit or the LAST-marker chain of the exchange; the cycle stack adds up to the frame.
  * Every expected number is derived from the configuration (rates), never from an earlier run. */
@@ -210,9 +211,10 @@ static void test_deterministic_and_skip(void **state)
     sys_scene_t s;
     assert_int_equal(sys_scene_synth(&s, "big", 192, 128, 9000, 5), 0);
     for (int topo = 0; topo < 2; topo++)
-        for (int sc = SYS_SCHEME_DUP; sc <= SYS_SCHEME_GPUPD_RA; sc++) {
+        for (int sc = SYS_SCHEME_DUP; sc <= SYS_SCHEME_GPUPD_RA + 1; sc++) {
             sys_config_t c = cfg1();
-            c.scheme = (sys_scheme_t)sc;
+            c.scheme = (sys_scheme_t)(sc > SYS_SCHEME_GPUPD_RA ? SYS_SCHEME_GPUPD_RA : sc);
+            c.pe_golden = sc > SYS_SCHEME_GPUPD_RA;     /* last round: the golden PE model (pe.c) */
             c.n_gpus = 4;
             c.batch = 1000;
             c.topo = (net_topo_t)topo;
@@ -230,7 +232,7 @@ static void test_deterministic_and_skip(void **state)
                 assert_int_equal(a.gpu[g].cyc_no_primitive, d.gpu[g].cyc_no_primitive);
                 assert_int_equal(a.gpu[g].cyc_done, d.gpu[g].cyc_done);
             }
-            if (sc >= SYS_SCHEME_GPUPD) {
+            if (c.scheme >= SYS_SCHEME_GPUPD) {
                 assert_true(a.exchange_stepped < d.exchange_stepped);   /* skipping did skip */
                 assert_true(a.p2g_cycles_stepped <= d.p2g_cycles_stepped);
             }
