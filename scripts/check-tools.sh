@@ -26,6 +26,7 @@ ver imagemagick    convert -version
 ver python3-apt    /usr/bin/python3 -c 'import matplotlib,PIL,sys; print("python", sys.version.split()[0], "matplotlib", matplotlib.__version__, "PIL", PIL.__version__)'
 ver apitrace       bash -c 'command -v apitrace >/dev/null && dpkg-query -W -f="apitrace \${Version}\n" apitrace'
 ver glmark2        bash -c 'command -v glmark2 >/dev/null && dpkg-query -W -f="glmark2-x11 \${Version}\n" glmark2-x11'
+ver parallel       bash -c 'parallel --version 2>/dev/null | head -1'
 ver faketime       bash -c 'command -v faketime >/dev/null && dpkg-query -W -f="faketime \${Version}\n" faketime'
 file_there cmocka.h        /usr/include/cmocka.h
 file_there systemc.h       /usr/include/systemc.h

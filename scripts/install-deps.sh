@@ -19,6 +19,8 @@ PKGS=(
   mesa-utils libgl1-mesa-dri libglx-mesa0
   # real meshes
   assimp-testmodels
+  # evaluation sweep: the same job list runs under make -j or GNU parallel (docs/evaluation.md)
+  parallel
 )
 
 SUDO=""

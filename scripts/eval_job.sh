@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# One job of the evaluation sweep (a line of OUT/jobs.txt, written by scripts/eval_jobs.py):
+#   scripts/eval_job.sh OUT ID [--png] -- gpupd-sim render ARGS...
+# Runs the command with --stats (and -o with --png) into temporary files, checks the JSON has every key the
+# evaluation reads (scripts/eval_keys.py), then renames them to OUT/runs/ID.json (ID.png) and records the
+# job's wall time in OUT/runs/ID.time. On failure: a message naming the job, its log and the command to
+# reproduce it, nothing left under the final names, exit 1.
+# Progress: every finished job prints "[k/n] ID time, elapsed, ETA" when OUT/.sweep exists (written by
+# `make run-eval`: start time and number of jobs to run), else "[k/n]" with n = lines of OUT/jobs.txt.
+set -u -o pipefail
+[ $# -ge 4 ] || { echo "usage: $0 OUT ID [--png] -- COMMAND..." >&2; exit 2; }
+out=$1 id=$2; shift 2
+png=0
+if [ "$1" = --png ]; then png=1; shift; fi
+[ "$1" = -- ] || { echo "eval_job: expected -- before the command, got '$1'" >&2; exit 2; }
+shift
+PYTHON=${PYTHON:-/usr/bin/python3}
+here=$(cd "$(dirname "$0")" && pwd)
+mkdir -p "$out/runs" "$out/logs"
+tmp="$out/runs/$id.json.tmp.$$"
+ptmp="$out/runs/$id.png.tmp.$$.png"
+log="$out/logs/$id.log"
+cmd=("$@" --stats "$tmp")
+[ $png = 1 ] && cmd+=(-o "$ptmp")
+t0=$(date +%s.%N)
+"${cmd[@]}" >"$log" 2>&1
+rc=$?
+t1=$(date +%s.%N)
+if [ $rc -ne 0 ] || ! "$PYTHON" "$here/eval_keys.py" "$tmp" >>"$log" 2>&1; then
+  echo "eval: job FAILED: $id (exit $rc)" >&2
+  tail -n 5 "$log" | sed 's/^/  | /' >&2
+  echo "  log: $log" >&2
+  echo "  reproduce: $* --stats $id.json" >&2
+  rm -f "$tmp" "$ptmp"
+  exit 1
+fi
+[ $png = 1 ] && mv -f "$ptmp" "$out/runs/$id.png"
+dt=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f", b - a }')
+echo "$dt" > "$out/runs/$id.time"
+mv -f "$tmp" "$out/runs/$id.json"
+echo "$id $dt" >> "$out/progress.log"
+if [ -f "$out/.sweep" ]; then
+  read -r start total < "$out/.sweep"
+  done_n=$(wc -l < "$out/progress.log")
+  awk -v s="$start" -v n="$total" -v k="$done_n" -v id="$id" -v dt="$dt" -v now="$(date +%s)" 'BEGIN {
+    el = now - s; eta = (k > 0 && n > k) ? el / k * (n - k) : 0;
+    printf "  eval [%d/%d] %s %.1fs | elapsed %dm%02ds, ETA %dm%02ds\n", k, n, id, dt, el / 60, el % 60, eta / 60, eta % 60 }'
+else
+  printf '  eval [%d/%d] %s %.1fs\n' "$(ls "$out"/runs/*.json | wc -l)" "$(wc -l < "$out/jobs.txt")" "$id" "$dt"
+fi

@@ -1,0 +1,811 @@
+#!/usr/bin/env python3
+"""Tables, plots and the index page of the evaluation sweep (the paper's Fig. 13-19; docs/evaluation.md).
+
+    eval_report.py OUT [--traces-dir traces] [--commit SHA]
+
+Reads OUT/jobs.tsv (scripts/eval_jobs.py) and every job's OUT/runs/<id>.json (gpupd-sim render --stats) and
+writes into OUT, each file through a temporary name:
+  results.csv / results.json      one row per job (latency, speedup over single, stacks, traffic, wall time)
+  fig13_speedup.csv  fig14_sources.csv  fig15_cycle_stack.csv  fig16_traffic.csv  fig17_latency.csv
+  fig18_batch.csv  fig19_topology.csv  afr.csv                                   the figure tables
+  fig13_speedup.{png,svg} ... fig19_topology.{png,svg}                        matplotlib plots
+  summary.md                      the headline numbers (geomeans), quoted by docs/evaluation.md
+  index.md, index.html            one page with every figure, table and the rendered frames
+It fails (exit 1, naming the job and the problem) if a job of the list has no JSON, a JSON lacks a key the
+evaluation reads (scripts/eval_keys.py), a JSON's parameters differ from its job's, or two runs of one trace
+rendered different frames (every scheme must give the pixels of `single`).
+"""
+import argparse
+import csv
+import datetime
+import html
+import json
+import math
+import os
+import shutil
+import subprocess
+import sys
+
+import matplotlib
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from eval_keys import check  # noqa: E402
+
+SCHEMES = ["single", "dup", "gpupd", "gpupd-batch", "gpupd-ra", "afr"]
+LABEL = {"single": "single GPU", "dup": "dup (current SFR)", "gpupd": "gpupd (no batching)",
+         "gpupd-batch": "gpupd-batch (GPUpd)", "gpupd-ra": "gpupd-ra (GPUpd +Runahead)", "afr": "afr (latency)"}
+COLOR = {"single": "k", "dup": "tab:red", "gpupd": "tab:olive", "gpupd-batch": "tab:blue", "gpupd-ra": "tab:green",
+         "afr": "tab:purple"}
+MARK = {"single": "x", "dup": "s", "gpupd": "v", "gpupd-batch": "o", "gpupd-ra": "D", "afr": "^"}
+DEF_LAT, DEF_BATCH = 400, "4096"
+STACK = ("no_primitive", "stall", "sync")
+STACK_COLOR = {"no_primitive": "tab:gray", "stall": "tab:orange", "sync": "tab:purple"}
+
+
+def die(msg):
+    print(f"eval_report: FAIL: {msg}", file=sys.stderr)
+    sys.exit(1)
+
+
+def geomean(xs):
+    xs = [x for x in xs if x is not None]
+    return math.exp(sum(math.log(x) for x in xs) / len(xs)) if xs else None
+
+
+def tmpname(path):
+    root, ext = os.path.splitext(path)
+    return f"{root}.tmp{os.getpid()}{ext}"
+
+
+def write_text(path, text):
+    t = tmpname(path)
+    with open(t, "w") as f:
+        f.write(text)
+    os.replace(t, path)
+
+
+def write_csv(path, cols, rows):
+    t = tmpname(path)
+    with open(t, "w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(cols)
+        for r in rows:
+            w.writerow([fmt(r.get(c)) for c in cols])
+    os.replace(t, path)
+
+
+def fmt(v):
+    if isinstance(v, float):
+        return f"{v:.10g}"
+    return "" if v is None else v
+
+
+def savefig(fig, out, name):
+    for ext in ("png", "svg"):
+        p = os.path.join(out, f"{name}.{ext}")
+        t = tmpname(p)
+        fig.savefig(t, dpi=100, format=ext)
+        os.replace(t, p)
+    plt.close(fig)
+
+
+def log2_axis(ax, ns):
+    ax.set_xscale("log", base=2)
+    ax.set_xticks(ns)
+    ax.set_xticklabels([str(n) for n in ns])
+
+
+def grid(n, ncols=4, w=3.6, h=2.8):
+    ncols = min(ncols, n)
+    nrows = (n + ncols - 1) // ncols
+    fig, axes = plt.subplots(nrows, ncols, figsize=(w * ncols, h * nrows + 0.6), squeeze=False)
+    flat = [a for row in axes for a in row]
+    for a in flat[n:]:
+        a.axis("off")
+    return fig, flat[:n]
+
+
+# ------------------------------------------------------------------------------------------------ loading
+def load(out):
+    man = os.path.join(out, "jobs.tsv")
+    if not os.path.exists(man):
+        die(f"{man} missing (run scripts/eval_jobs.py first)")
+    jobs = list(csv.DictReader(open(man), delimiter="\t"))
+    if not jobs:
+        die(f"{man} lists no jobs")
+    missing = [j["id"] for j in jobs if not os.path.exists(os.path.join(out, "runs", j["id"] + ".json"))]
+    if missing:
+        die(f"{len(missing)} of {len(jobs)} jobs have no result, e.g. {', '.join(missing[:5])} "
+            f"(run them: make -f {out}/jobs.mk, or the lines of {out}/jobs.txt)")
+    rows = []
+    for j in jobs:
+        p = os.path.join(out, "runs", j["id"] + ".json")
+        try:
+            d = json.load(open(p))
+        except ValueError as e:
+            die(f"{p}: not JSON: {e}")
+        msg = check(d)
+        if msg:
+            die(f"{p}: {msg}")
+        want_n = 1 if j["scheme"] == "single" else int(j["gpus"])
+        if d["scheme"] != j["scheme"] or int(d["gpus"]) != want_n or d["topology"] != j["topology"] \
+                or int(d["frame"]) != int(j["frame"]):
+            die(f"{p}: parameters (scheme {d['scheme']}, gpus {d['gpus']}, topology {d['topology']}, frame "
+                f"{d['frame']}) differ from the job's ({j['scheme']}, {want_n}, {j['topology']}, {j['frame']})")
+        if j["batch"] != "none" and int(d.get("batch", -1)) != int(j["batch"]):
+            die(f"{p}: batching threshold {d.get('batch')} differs from the job's ({j['batch']})")
+        tp = os.path.join(out, "runs", j["id"] + ".time")
+        wall = float(open(tp).read()) if os.path.exists(tp) else None
+        rows.append(make_row(j, d, wall))
+    # one frame per trace, whatever the scheme, N, topology, latency or batching (SPEC 2)
+    by_trace = {}
+    for r in rows:
+        h = by_trace.setdefault(r["trace"], {})
+        h.setdefault(r["frame_hash"], []).append(r["id"])
+    for t, h in by_trace.items():
+        if len(h) > 1:
+            die(f"{t}: runs rendered different frames: " +
+                "; ".join(f"hash {k}: {len(v)} runs, e.g. {v[0]}" for k, v in h.items()))
+    # speedups over single of the same trace and frame
+    base = {(r["trace"], r["frame"]): r["cycles"] for r in rows if r["scheme"] == "single"}
+    for r in rows:
+        b = base.get((r["trace"], r["frame"]))
+        if b is None:
+            die(f"{r['id']}: no `single` run of {r['trace']} frame {r['frame']} in the job list")
+        r["speedup"] = b / r["cycles"]
+        r["single_cycles"] = b
+    return rows
+
+
+def make_row(j, d, wall):
+    pg = d["per_gpu"]
+    n = len(pg)
+    st = {k: [g["cycle_stack"][k] for g in pg] for k in STACK}
+    links = d["links"]
+    prim_b = sum(l["prim_packets"] for l in links) * 8
+    last_b = sum(l["last_packets"] for l in links) * 8
+    sync_b = sum(l["sync_bytes"] for l in links)
+    r = dict(id=j["id"], trace=j["trace"], frame=int(j["frame"]), scheme=j["scheme"], gpus=n,
+             topology=j["topology"], lat_ns=int(j["lat_ns"]), batch=j["batch"], png=j["png"] == "1",
+             cycles=float(d["cycles"]), frame_hash=d["frame_hash"], prims_app=d["prims_app"], syncs=d["syncs"],
+             projected_mean=sum(g["prims_projected"] for g in pg) / n,
+             projected_max=max(g["prims_projected"] for g in pg),
+             to_render_mean=sum(g["prims_to_render"] for g in pg) / n,
+             to_render_max=max(g["prims_to_render"] for g in pg),
+             rasterized_mean=sum(g["prims_rasterized"] for g in pg) / n,
+             traffic_prim_bytes=prim_b, traffic_last_bytes=last_b, traffic_sync_bytes=sync_b,
+             traffic_bytes=prim_b + last_b + sync_b, wall_s=wall, json=d)
+    for k in STACK:
+        r[f"{k}_mean"] = sum(st[k]) / n
+        r[f"{k}_max"] = max(st[k])
+    return r
+
+
+# ------------------------------------------------------------------------------------------------ selection
+def sel(rows, **kw):
+    out = []
+    for r in rows:
+        ok = True
+        for k, v in kw.items():
+            if isinstance(v, (list, tuple, set)):
+                ok = r[k] in v
+            else:
+                ok = r[k] == v
+            if not ok:
+                break
+        if ok:
+            out.append(r)
+    return out
+
+
+def fig13_row(rows, t, s, n):
+    """The Fig. 13 run of (trace, scheme, N): line, 400 ns, threshold 4096 for the batching schemes."""
+    if s == "single":
+        c = sel(rows, trace=t, scheme="single")
+    else:
+        c = sel(rows, trace=t, scheme=s, gpus=n, topology="line", lat_ns=DEF_LAT)
+        if s in ("gpupd-batch", "gpupd-ra"):
+            c = [r for r in c if r["batch"] == DEF_BATCH]
+    return c[0] if c else None
+
+
+def traces_of(rows):
+    return sorted({r["trace"] for r in rows})
+
+
+# ------------------------------------------------------------------------------------------------ figures
+def fig13(rows, out):
+    traces = traces_of(rows)
+    ns = sorted({r["gpus"] for r in rows if r["scheme"] not in ("single",)} | {1})
+    ns = [n for n in ns if any(fig13_row(rows, t, "gpupd-ra", n) or fig13_row(rows, t, "dup", n) for t in traces)]
+    schemes = [s for s in SCHEMES if s != "single" and any(fig13_row(rows, t, s, n) for t in traces for n in ns)]
+    table = []
+    for t in traces:
+        for s in schemes:
+            for n in ns:
+                r = fig13_row(rows, t, s, n)
+                if r:
+                    table.append(dict(trace=t, scheme=s, gpus=n, cycles=r["cycles"], single_cycles=r["single_cycles"],
+                                      speedup=r["speedup"]))
+    geo = []
+    for s in schemes:
+        for n in ns:
+            v = [x["speedup"] for x in table if x["scheme"] == s and x["gpus"] == n]
+            if v and s != "afr":
+                geo.append(dict(trace="GEOMEAN", scheme=s, gpus=n, speedup=geomean(v), n_traces=len(v)))
+    write_csv(os.path.join(out, "fig13_speedup.csv"), ["trace", "scheme", "gpus", "cycles", "single_cycles", "speedup"],
+              table + geo)
+    if not table:
+        return table, geo, ns, schemes
+    fig, axes = grid(len(traces) + 1)
+    for ax, t in zip(axes, traces + ["GEOMEAN"]):
+        src = geo if t == "GEOMEAN" else [x for x in table if x["trace"] == t]
+        for s in schemes:
+            pts = sorted((x["gpus"], x["speedup"]) for x in src if x["scheme"] == s)
+            if pts:
+                ax.plot([p[0] for p in pts], [p[1] for p in pts], color=COLOR[s], marker=MARK[s], ms=4, label=LABEL[s])
+        ax.plot(ns, ns, ":", color="0.6", lw=0.8, label="ideal (N)")
+        log2_axis(ax, ns)
+        ax.set_yscale("log", base=2)
+        ax.set_title(t if t != "GEOMEAN" else "geomean over traces", fontsize=9)
+        ax.grid(alpha=0.3)
+        ax.set_xlabel("GPUs", fontsize=8)
+        ax.set_ylabel("speedup over single", fontsize=8)
+        ax.tick_params(labelsize=7)
+    axes[0].legend(fontsize=6, loc="upper left")
+    fig.suptitle("Fig. 13: speedup in single-frame latency over one GPU (line, 400 ns, 40 GB/s, threshold 4096)")
+    fig.tight_layout()
+    savefig(fig, out, "fig13_speedup")
+    return table, geo, ns, schemes
+
+
+def fig14(rows, out, n_want=4):
+    """Where each GPU's primitives come from (paper: 4-GPU C-PD)."""
+    traces = traces_of(rows)
+    table = []
+    for t in traces:
+        r = fig13_row(rows, t, "gpupd-batch", n_want)
+        d = fig13_row(rows, t, "dup", n_want)
+        if not r:
+            continue
+        for e in r["json"]["per_gpu"]:
+            g = e["gpu"]
+            row = dict(trace=t, scheme="gpupd-batch", gpus=n_want, gpu=g, prims_app=r["prims_app"],
+                       projected=e["prims_projected"], kept=e["prims_kept"], received=e["prims_received"],
+                       to_render=e["prims_to_render"], rasterized=e["prims_rasterized"],
+                       dup_projected=d["json"]["per_gpu"][g]["prims_projected"] if d else None)
+            for j in range(n_want):
+                row[f"from_gpu{j}"] = e["prims_kept"] if j == g else e["prims_received_from"][j]
+            # primitives through geometry processing: CP projection + the pipeline on what it renders,
+            # against dup's projection of every primitive
+            row["geometry_prims"] = e["prims_projected"] + e["prims_to_render"]
+            row["reduction_vs_dup"] = (1 - row["geometry_prims"] / row["dup_projected"]) if d and row["dup_projected"] else None
+            table.append(row)
+    cols = ["trace", "scheme", "gpus", "gpu", "prims_app", "projected", "kept", "received"] + \
+           [f"from_gpu{j}" for j in range(n_want)] + ["to_render", "rasterized", "geometry_prims", "dup_projected",
+                                                      "reduction_vs_dup"]
+    write_csv(os.path.join(out, "fig14_sources.csv"), cols, table)
+    if not table:
+        return table
+    tr = sorted({x["trace"] for x in table})
+    fig, axes = grid(len(tr), ncols=4, w=3.3, h=2.7)
+    cmap = plt.get_cmap("tab10")
+    for ax, t in zip(axes, tr):
+        sub = [x for x in table if x["trace"] == t]
+        bottom = [0.0] * len(sub)
+        tot = sub[0]["prims_app"] or 1
+        for j in range(n_want):
+            v = [x[f"from_gpu{j}"] / tot for x in sub]
+            ax.bar([x["gpu"] for x in sub], v, bottom=bottom, color=cmap(j), label=f"from GPU {j}")
+            bottom = [b + y for b, y in zip(bottom, v)]
+        ax.plot([x["gpu"] for x in sub], [x["projected"] / tot for x in sub], "k_", ms=18, mew=2, label="projected in CP")
+        ax.set_xticks(range(n_want))
+        ax.set_xticklabels([f"GPU{g}" for g in range(n_want)], fontsize=7)
+        ax.set_title(t, fontsize=9)
+        ax.set_ylabel("fraction of the frame's primitives", fontsize=7)
+        ax.tick_params(labelsize=7)
+        ax.grid(alpha=0.3, axis="y")
+    axes[0].legend(fontsize=6)
+    fig.suptitle(f"Fig. 14: sources of the primitives each GPU renders ({n_want}-GPU gpupd-batch; own = kept)")
+    fig.tight_layout()
+    savefig(fig, out, "fig14_sources")
+    return table
+
+
+def fig15(rows, out, ns, schemes):
+    traces = traces_of(rows)
+    table = []
+    for t in traces:
+        for s in ["single"] + [s for s in schemes if s in ("dup", "gpupd", "gpupd-batch", "gpupd-ra")]:
+            for n in ([1] if s == "single" else ns):
+                r = fig13_row(rows, t, s, n)
+                if not r:
+                    continue
+                for e in r["json"]["per_gpu"]:
+                    x = dict(trace=t, scheme=s, gpus=r["gpus"], gpu=e["gpu"], cycles=r["cycles"])
+                    for k in STACK:
+                        x[k] = e["cycle_stack"][k]
+                    x["stack_total"] = sum(x[k] for k in STACK)
+                    table.append(x)
+    write_csv(os.path.join(out, "fig15_cycle_stack.csv"),
+              ["trace", "scheme", "gpus", "gpu", "no_primitive", "stall", "sync", "stack_total", "cycles"], table)
+    if not table:
+        return table
+    fig, axes = grid(len(traces), ncols=3, w=5.0, h=3.0)
+    for ax, t in zip(axes, traces):
+        sub = [x for x in table if x["trace"] == t]
+        base = [x for x in sub if x["scheme"] == "single"]
+        norm = base[0]["cycles"] if base else 1.0
+        groups = []
+        for s in ["single", "dup", "gpupd", "gpupd-batch", "gpupd-ra"]:
+            for n in ([1] if s == "single" else ns):
+                g = [x for x in sub if x["scheme"] == s and x["gpus"] == n]
+                if g and not (s != "single" and n == 1):
+                    groups.append((s, n, g))
+        xs = list(range(len(groups)))
+        bottom = [0.0] * len(groups)
+        for k in STACK:
+            v = [sum(x[k] for x in g) / len(g) / norm for (_, _, g) in groups]
+            ax.bar(xs, v, bottom=bottom, color=STACK_COLOR[k], label=k, width=0.8)
+            bottom = [b + y for b, y in zip(bottom, v)]
+        ax.set_xticks(xs)
+        ax.set_xticklabels([("1" if s == "single" else f"{s.replace('gpupd-', '')[:5]}{n}") for s, n, _ in groups],
+                           rotation=90, fontsize=6)
+        ax.set_title(t, fontsize=9)
+        ax.set_ylabel("cycles / single latency", fontsize=7)
+        ax.tick_params(labelsize=7)
+        ax.grid(alpha=0.3, axis="y")
+    axes[0].legend(fontsize=6)
+    fig.suptitle("Fig. 15: cycle stacks at the geometry/raster boundary (mean over GPUs, normalised to single's latency)")
+    fig.tight_layout()
+    savefig(fig, out, "fig15_cycle_stack")
+    return table
+
+
+def fig16(rows, out, ns):
+    traces = traces_of(rows)
+    table = []
+    for t in traces:
+        for n in [n for n in ns if n > 1]:
+            d = fig13_row(rows, t, "dup", n)
+            for s in ("dup", "gpupd", "gpupd-batch", "gpupd-ra"):
+                r = fig13_row(rows, t, s, n)
+                if not r:
+                    continue
+                x = dict(trace=t, scheme=s, gpus=n, prim_id_bytes=r["traffic_prim_bytes"],
+                         last_marker_bytes=r["traffic_last_bytes"], fb_sync_bytes=r["traffic_sync_bytes"],
+                         total_bytes=r["traffic_bytes"])
+                db = d["traffic_bytes"] if d else None
+                x["additional_over_dup_pct"] = (100.0 * (r["traffic_bytes"] - db) / db) if db else None
+                table.append(x)
+    write_csv(os.path.join(out, "fig16_traffic.csv"),
+              ["trace", "scheme", "gpus", "prim_id_bytes", "last_marker_bytes", "fb_sync_bytes", "total_bytes",
+               "additional_over_dup_pct"], table)
+    if not table:
+        return table
+    fig, axes = grid(len(traces), ncols=3, w=5.0, h=3.0)
+    kinds = [("fb_sync_bytes", "FB sync", "tab:purple"), ("prim_id_bytes", "primitive IDs", "tab:blue"),
+             ("last_marker_bytes", "LAST markers", "tab:cyan")]
+    for ax, t in zip(axes, traces):
+        sub = [x for x in table if x["trace"] == t and x["scheme"] in ("dup", "gpupd-batch", "gpupd-ra")]
+        xs = list(range(len(sub)))
+        bottom = [0.0] * len(sub)
+        for k, lab, c in kinds:
+            v = [x[k] / 1e6 for x in sub]
+            ax.bar(xs, v, bottom=bottom, color=c, label=lab)
+            bottom = [b + y for b, y in zip(bottom, v)]
+        ax.set_xticks(xs)
+        ax.set_xticklabels([f"{x['scheme'].replace('gpupd-', '')}{x['gpus']}" for x in sub], rotation=90, fontsize=6)
+        ax.set_title(t, fontsize=9)
+        ax.set_ylabel("MB over all links", fontsize=7)
+        ax.tick_params(labelsize=7)
+        ax.grid(alpha=0.3, axis="y")
+    axes[0].legend(fontsize=6)
+    fig.suptitle("Fig. 16: inter-GPU traffic by kind (bytes carried by every link: a packet counts once per link it crosses)")
+    fig.tight_layout()
+    savefig(fig, out, "fig16_traffic")
+    return table
+
+
+def sens_plot(table, out, name, title, xkey, xlabel, xticks=None, xlabels=None, logx=False):
+    traces = sorted({x["trace"] for x in table})
+    if not traces:
+        return
+    fig, axes = grid(len(traces) + (1 if len(traces) > 1 else 0), ncols=4, w=3.6, h=2.8)
+    ns = sorted({x["gpus"] for x in table})
+    styles = ["--", "-", "-.", ":"]
+    panels = traces + (["GEOMEAN"] if len(traces) > 1 else [])
+    for ax, t in zip(axes, panels):
+        for s in ("dup", "gpupd-batch", "gpupd-ra", "gpupd"):
+            for i, n in enumerate(ns):
+                if t == "GEOMEAN":
+                    xs = sorted({x[xkey] for x in table if x["scheme"] == s and x["gpus"] == n}, key=str)
+                    pts = []
+                    for xv in xs:
+                        v = [x["speedup"] for x in table if x["scheme"] == s and x["gpus"] == n and x[xkey] == xv]
+                        if len(v) == len(traces):
+                            pts.append((xv, geomean(v)))
+                else:
+                    pts = [(x[xkey], x["speedup"]) for x in table if x["trace"] == t and x["scheme"] == s and x["gpus"] == n]
+                if not pts:
+                    continue
+                pts.sort(key=lambda p: p[0])
+                ax.plot([p[0] for p in pts], [p[1] for p in pts], styles[i % len(styles)], color=COLOR[s],
+                        marker=MARK[s], ms=3.5, label=f"{LABEL[s]}, N={n}")
+        if logx:
+            ax.set_xscale("log", base=2)
+        if xticks is not None:
+            ax.set_xticks(xticks)
+            ax.set_xticklabels(xlabels or [str(v) for v in xticks], fontsize=6, rotation=45)
+        ax.set_title(t if t != "GEOMEAN" else "geomean over traces", fontsize=9)
+        ax.set_xlabel(xlabel, fontsize=7)
+        ax.set_ylabel("speedup over single", fontsize=7)
+        ax.tick_params(labelsize=7)
+        ax.grid(alpha=0.3)
+    axes[0].legend(fontsize=5.5)
+    fig.suptitle(title)
+    fig.tight_layout()
+    savefig(fig, out, name)
+
+
+def fig17(rows, out):
+    table = []
+    for r in rows:
+        if r["topology"] != "line" or r["scheme"] not in ("dup", "gpupd-batch", "gpupd-ra"):
+            continue
+        if r["scheme"] != "dup" and r["batch"] != DEF_BATCH:
+            continue
+        table.append(dict(trace=r["trace"], scheme=r["scheme"], gpus=r["gpus"], lat_ns=r["lat_ns"], cycles=r["cycles"],
+                          speedup=r["speedup"]))
+    # keep only (trace, scheme, N) with more than one latency: the sweep, not Fig. 13's single point
+    key = lambda x: (x["trace"], x["scheme"], x["gpus"])  # noqa: E731
+    cnt = {}
+    for x in table:
+        cnt[key(x)] = cnt.get(key(x), 0) + 1
+    table = sorted([x for x in table if cnt[key(x)] > 1], key=lambda x: (x["trace"], x["scheme"], x["gpus"], x["lat_ns"]))
+    write_csv(os.path.join(out, "fig17_latency.csv"), ["trace", "scheme", "gpus", "lat_ns", "cycles", "speedup"], table)
+    lats = sorted({x["lat_ns"] for x in table})
+    sens_plot(table, out, "fig17_latency", "Fig. 17: sensitivity to the inter-GPU link latency (line, threshold 4096)",
+              "lat_ns", "link latency [ns]", xticks=lats)
+    return table
+
+
+def batch_x(b):
+    return 0 if b == "none" else int(b)
+
+
+def fig18(rows, out):
+    table = []
+    for r in rows:
+        if r["topology"] != "line" or r["lat_ns"] != DEF_LAT:
+            continue
+        if r["scheme"] == "gpupd-batch" or r["scheme"] == "gpupd-ra":
+            line, b = r["scheme"], r["batch"]
+        elif r["scheme"] == "gpupd":
+            line, b = "gpupd-batch", "none"          # GPUpd without batching = the "None" point
+        else:
+            continue
+        table.append(dict(trace=r["trace"], scheme=line, run_scheme=r["scheme"], gpus=r["gpus"], threshold=b,
+                          x=batch_x(b), cycles=r["cycles"], speedup=r["speedup"]))
+    key = lambda x: (x["trace"], x["scheme"], x["gpus"])  # noqa: E731
+    cnt = {}
+    for x in table:
+        cnt[key(x)] = cnt.get(key(x), 0) + 1
+    table = sorted([x for x in table if cnt[key(x)] > 2], key=lambda x: (x["trace"], x["scheme"], x["gpus"], x["x"]))
+    write_csv(os.path.join(out, "fig18_batch.csv"),
+              ["trace", "scheme", "run_scheme", "gpus", "threshold", "cycles", "speedup"], table)
+    xs = sorted({x["x"] for x in table})
+    # "none" drawn one octave left of the smallest threshold
+    lo = min([v for v in xs if v > 0], default=256)
+    for x in table:
+        x["xp"] = x["x"] if x["x"] > 0 else lo / 2
+    xt = [v if v > 0 else lo / 2 for v in xs]
+    sens_plot(table, out, "fig18_batch", "Fig. 18: sensitivity to the batching threshold (line, 400 ns)", "xp",
+              "batching threshold [primitives]", xticks=xt, xlabels=["none" if v == 0 else str(v) for v in xs], logx=True)
+    return table
+
+
+def fig19(rows, out):
+    table = []
+    for r in rows:
+        if r["lat_ns"] != DEF_LAT or r["scheme"] not in ("dup", "gpupd-batch", "gpupd-ra"):
+            continue
+        if r["scheme"] != "dup" and r["batch"] != DEF_BATCH:
+            continue
+        table.append(r)
+    pairs = []
+    for r in table:
+        if r["topology"] != "hub":
+            continue
+        l = [x for x in table if x["topology"] == "line" and x["trace"] == r["trace"] and x["scheme"] == r["scheme"]
+             and x["gpus"] == r["gpus"]]
+        if l:
+            pairs.append(dict(trace=r["trace"], scheme=r["scheme"], gpus=r["gpus"], line_cycles=l[0]["cycles"],
+                              hub_cycles=r["cycles"], line_speedup=l[0]["speedup"], hub_speedup=r["speedup"],
+                              line_over_hub_pct=100.0 * (l[0]["speedup"] / r["speedup"] - 1)))
+    pairs.sort(key=lambda x: (x["trace"], x["scheme"], x["gpus"]))
+    write_csv(os.path.join(out, "fig19_topology.csv"),
+              ["trace", "scheme", "gpus", "line_cycles", "hub_cycles", "line_speedup", "hub_speedup", "line_over_hub_pct"],
+              pairs)
+    if not pairs:
+        return pairs
+    traces = sorted({x["trace"] for x in pairs})
+    fig, axes = grid(len(traces), ncols=4, w=3.6, h=2.8)
+    for ax, t in zip(axes, traces):
+        sub = [x for x in pairs if x["trace"] == t]
+        xs = list(range(len(sub)))
+        ax.bar([i - 0.2 for i in xs], [x["line_speedup"] for x in sub], 0.4, label="line", color="tab:blue")
+        ax.bar([i + 0.2 for i in xs], [x["hub_speedup"] for x in sub], 0.4, label="hub", color="tab:orange")
+        ax.set_xticks(xs)
+        ax.set_xticklabels([f"{x['scheme'].replace('gpupd-', '')}{x['gpus']}" for x in sub], rotation=90, fontsize=6)
+        ax.set_title(t, fontsize=9)
+        ax.set_ylabel("speedup over single", fontsize=7)
+        ax.tick_params(labelsize=7)
+        ax.grid(alpha=0.3, axis="y")
+    axes[0].legend(fontsize=6)
+    fig.suptitle("Fig. 19: line (GPU-GPU links) vs hub (GPU-switch links, switch 80 GB/s), 400 ns per link")
+    fig.tight_layout()
+    savefig(fig, out, "fig19_topology")
+    return pairs
+
+
+def afr_table(rows, out):
+    table = []
+    for r in sel(rows, scheme="afr"):
+        j = r["json"]
+        x = dict(trace=r["trace"], frame=r["frame"], gpus=r["gpus"], cycles=r["cycles"], latency_speedup=r["speedup"])
+        # optional keys a timing model may add for the frame rate of AFR (docs/evaluation.md)
+        for k in ("frame_interval_cycles", "frames_cycles", "total_cycles"):
+            if k in j:
+                x[k] = j[k]
+        sfr = fig13_row(rows, r["trace"], "gpupd-ra", r["gpus"])
+        x["gpupd_ra_latency_speedup"] = sfr["speedup"] if sfr else None
+        table.append(x)
+    table.sort(key=lambda x: (x["trace"], x["gpus"]))
+    cols = ["trace", "frame", "gpus", "cycles", "latency_speedup", "gpupd_ra_latency_speedup"]
+    extra = sorted({k for x in table for k in x} - set(cols))
+    write_csv(os.path.join(out, "afr.csv"), cols + extra, table)
+    return table
+
+
+# ------------------------------------------------------------------------------------------------ pages
+def md_table(cols, rows):
+    s = "| " + " | ".join(cols) + " |\n|" + "---|" * len(cols) + "\n"
+    for r in rows:
+        s += "| " + " | ".join(str(v) for v in r) + " |\n"
+    return s
+
+
+def f2(v, nd=2):
+    return "" if v is None else f"{v:.{nd}f}"
+
+
+def summary_md(rows, t13, geo, ns, schemes, t14, t15, t16, t17, t18, t19, tafr, meta):
+    s = []
+    s.append(f"Commit `{meta['commit']}`, {meta['date']}, {meta['n_jobs']} jobs on {len(traces_of(rows))} traces"
+             + (f"; sweep wall time {meta['sweep_s']:.0f} s on {meta['sweep_j']} parallel jobs" if meta.get("sweep_s") else "")
+             + (f"; sum of job times {meta['job_s']:.0f} s" if meta.get("job_s") else "") + ".\n")
+    s.append("### Fig. 13: speedup in single-frame latency over `single` (line, 400 ns, threshold 4096)\n")
+    cols = ["trace"] + [f"{sc} N={n}" for sc in schemes if sc != "afr" for n in ns if n > 1]
+    trs = []
+    for t in traces_of(rows):
+        rr = [t]
+        for sc in schemes:
+            if sc == "afr":
+                continue
+            for n in ns:
+                if n == 1:
+                    continue
+                x = [y for y in t13 if y["trace"] == t and y["scheme"] == sc and y["gpus"] == n]
+                rr.append(f2(x[0]["speedup"]) if x else "")
+        trs.append(rr)
+    rr = ["**geomean**"]
+    for sc in schemes:
+        if sc == "afr":
+            continue
+        for n in ns:
+            if n == 1:
+                continue
+            x = [y for y in geo if y["scheme"] == sc and y["gpus"] == n]
+            rr.append(f"**{f2(x[0]['speedup'])}**" if x else "")
+    trs.append(rr)
+    s.append(md_table(cols, trs))
+    n1 = [y for y in t13 if y["gpus"] == 1 and y["scheme"] != "afr"]
+    if n1:
+        s.append("\nAt N = 1: " + ", ".join(
+            f"{sc} {f2(geomean([y['speedup'] for y in n1 if y['scheme'] == sc]), 3)}"
+            for sc in schemes if any(y["scheme"] == sc for y in n1)) + " (geomean speedup; `dup` must be 1).\n")
+    if t14:
+        s.append("\n### Fig. 14: primitives per GPU at N = 4 (gpupd-batch), geometry work vs dup\n")
+        trs = []
+        for t in sorted({x["trace"] for x in t14}):
+            sub = [x for x in t14 if x["trace"] == t]
+            red = [x["reduction_vs_dup"] for x in sub if x["reduction_vs_dup"] is not None]
+            trs.append([t, sub[0]["prims_app"], f2(sum(x["projected"] for x in sub) / len(sub) / max(1, sub[0]["prims_app"]), 3),
+                        f2(sum(x["kept"] for x in sub) / max(1, sum(x["to_render"] for x in sub)), 3),
+                        f2(100 * max(red), 1) if red else "", f2(100 * min(red), 1) if red else ""])
+        s.append(md_table(["trace", "primitives", "projected per GPU / frame", "own share of rendered",
+                           "max reduction vs dup %", "min reduction vs dup %"], trs))
+    if t15:
+        s.append("\n### Fig. 15: cycle stacks (mean over GPUs, in % of single's latency)\n")
+        trs = []
+        for t in traces_of(rows):
+            base = [x for x in t15 if x["trace"] == t and x["scheme"] == "single"]
+            if not base:
+                continue
+            norm = base[0]["cycles"]
+            for sc in ("single", "dup", "gpupd-batch", "gpupd-ra"):
+                for n in ([1] if sc == "single" else [n for n in ns if n in (4, 16)]):
+                    g = [x for x in t15 if x["trace"] == t and x["scheme"] == sc and x["gpus"] == n]
+                    if g:
+                        trs.append([t, sc, n] + [f2(100 * sum(x[k] for x in g) / len(g) / norm, 1) for k in STACK]
+                                   + [f2(100 * g[0]["cycles"] / norm, 1)])
+        s.append(md_table(["trace", "scheme", "N", "NoPrimitive %", "Stall %", "Sync %", "latency %"], trs))
+    if t16:
+        s.append("\n### Fig. 16: traffic (MB over all links) and GPUpd's extra over dup\n")
+        trs = []
+        for x in t16:
+            if x["gpus"] in (4, 16) and x["scheme"] in ("dup", "gpupd-batch", "gpupd-ra"):
+                trs.append([x["trace"], x["scheme"], x["gpus"], f2(x["fb_sync_bytes"] / 1e6, 3),
+                            f2(x["prim_id_bytes"] / 1e6, 3), f2(x["last_marker_bytes"] / 1e6, 4),
+                            f2(x["additional_over_dup_pct"], 1) if x["additional_over_dup_pct"] is not None else "n/a (dup: 0)"])
+        s.append(md_table(["trace", "scheme", "N", "FB sync MB", "prim IDs MB", "LAST MB", "extra over dup %"], trs))
+    for tab, title, xk in ((t17, "Fig. 17: speedup vs link latency (ns)", "lat_ns"),
+                           (t18, "Fig. 18: speedup vs batching threshold", "threshold")):
+        if not tab:
+            continue
+        s.append(f"\n### {title} (geomean over the traces swept)\n")
+        xs = sorted({x[xk] for x in tab}, key=lambda v: batch_x(v) if xk == "threshold" else v)
+        trs = []
+        for sc in ("dup", "gpupd-batch", "gpupd-ra"):
+            for n in sorted({x["gpus"] for x in tab}):
+                rr = [sc, n]
+                for xv in xs:
+                    v = [x["speedup"] for x in tab if x["scheme"] == sc and x["gpus"] == n and x[xk] == xv]
+                    rr.append(f2(geomean(v)) if v else "")
+                if any(rr[2:]):
+                    trs.append(rr)
+        s.append(md_table(["scheme", "N"] + [str(x) for x in xs], trs))
+    if t19:
+        s.append("\n### Fig. 19: line vs hub (speedup; line over hub in %)\n")
+        trs = [[x["trace"], x["scheme"], x["gpus"], f2(x["line_speedup"]), f2(x["hub_speedup"]), f2(x["line_over_hub_pct"], 2)]
+               for x in t19]
+        s.append(md_table(["trace", "scheme", "N", "line", "hub", "line over hub %"], trs))
+        v = [abs(x["line_over_hub_pct"]) for x in t19 if x["scheme"] != "dup"]
+        if v:
+            s.append(f"\nLargest |line - hub| difference of the GPUpd schemes: {max(v):.2f} % (paper: < 1.82 %).\n")
+    if tafr:
+        s.append("\n### AFR (multi-frame trace): single-frame latency speedup\n")
+        s.append(md_table(["trace", "frame", "N", "afr latency speedup", "gpupd-ra latency speedup"],
+                          [[x["trace"], x["frame"], x["gpus"], f2(x["latency_speedup"]), f2(x["gpupd_ra_latency_speedup"])]
+                           for x in tafr]))
+    return "\n".join(s)
+
+
+def frames_section(rows, out, traces_dir):
+    """Per trace: the reference image, the single-GPU frame and the gpupd-ra frame at the largest N kept."""
+    items = []
+    os.makedirs(os.path.join(out, "frames"), exist_ok=True)
+    for t in traces_of(rows):
+        r = sel(rows, trace=t)
+        frame = r[0]["frame"]
+        refs = [os.path.join(traces_dir, f"{t}.png"), os.path.join(traces_dir, f"{t}.f{frame}.png")]
+        ref = next((p for p in refs if os.path.exists(p)), None)
+        if ref:
+            dst = os.path.join(out, "frames", f"{t}.ref.png")
+            shutil.copyfile(ref, dst + ".tmp")
+            os.replace(dst + ".tmp", dst)
+            ref = os.path.relpath(dst, out)
+        pngs = [x for x in r if x["png"] and os.path.exists(os.path.join(out, "runs", x["id"] + ".png"))]
+        pngs.sort(key=lambda x: (x["scheme"] != "single", x["gpus"]))
+        items.append(dict(trace=t, frame=frame, ref=ref, hash=r[0]["frame_hash"], n_runs=len(r),
+                          pngs=[(f"{x['scheme']} N={x['gpus']}", f"runs/{x['id']}.png") for x in pngs]))
+    return items
+
+
+FIGS = [("fig13_speedup", "Fig. 13: speedup in single-frame latency"),
+        ("fig14_sources", "Fig. 14: where each GPU's primitives come from (N = 4)"),
+        ("fig15_cycle_stack", "Fig. 15: cycle stacks NoPrimitive / Stall / Sync"),
+        ("fig16_traffic", "Fig. 16: inter-GPU traffic breakdown"),
+        ("fig17_latency", "Fig. 17: sensitivity to link latency (N = 4, 16)"),
+        ("fig18_batch", "Fig. 18: sensitivity to the batching threshold (N = 4, 16)"),
+        ("fig19_topology", "Fig. 19: line vs hub")]
+
+
+def pages(out, summary, items, meta):
+    figs = [(n, t) for n, t in FIGS if os.path.exists(os.path.join(out, n + ".png"))]
+    tables = sorted(f for f in os.listdir(out) if f.endswith(".csv"))
+    md = [f"# GPUpd evaluation (the paper's Fig. 13-19 on the bundled traces)\n",
+          "How to read each figure and how our numbers compare with the paper's: `docs/evaluation.md`.\n",
+          "Tables: " + ", ".join(f"[{f}]({f})" for f in tables + ["results.json", "summary.md", "jobs.txt"]) + "\n"]
+    for n, t in figs:
+        md.append(f"## {t}\n\n![{t}]({n}.png)\n\n[SVG]({n}.svg) · [CSV]({n}.csv)\n")
+    md.append("## Numbers\n\n" + summary + "\n")
+    md.append("## Rendered frames\n\nEvery run of a trace rendered the same frame (checked: one FNV-1a hash per trace "
+              "over all its runs). Reference = Mesa llvmpipe (`glretrace -s`).\n")
+    for it in items:
+        md.append(f"### {it['trace']} (frame {it['frame']}, hash `{it['hash']}`, {it['n_runs']} runs)\n")
+        cells = ([("llvmpipe reference", it["ref"])] if it["ref"] else []) + it["pngs"]
+        md.append(" ".join(f"![{c}]({p})" for c, p in cells) + "\n\n" + " · ".join(c for c, _ in cells) + "\n")
+    write_text(os.path.join(out, "index.md"), "\n".join(md))
+    # HTML: the same content, the summary tables rendered as preformatted Markdown
+    h = ["<!DOCTYPE html><html><head><meta charset='utf-8'><title>GPUpd evaluation</title><style>"
+         "body{font-family:sans-serif;max-width:1500px;margin:auto;padding:1em} img{max-width:100%}"
+         ".frames img{width:320px;margin:2px} pre{background:#f4f4f4;padding:.5em;overflow-x:auto;font-size:12px}"
+         "</style></head><body>",
+         "<h1>GPUpd evaluation (the paper's Fig. 13-19 on the bundled traces)</h1>",
+         f"<p>{html.escape(meta['line'])}. How to read each figure and how the numbers compare with the paper's: "
+         "<code>docs/evaluation.md</code>.</p><p>Tables: " +
+         " ".join(f"<a href='{f}'>{f}</a>" for f in tables + ["results.json", "summary.md", "jobs.txt"]) + "</p>"]
+    for n, t in figs:
+        h.append(f"<h2>{html.escape(t)}</h2><a href='{n}.svg'><img src='{n}.png' alt='{html.escape(t)}'></a>"
+                 f"<p><a href='{n}.svg'>SVG</a> · <a href='{n}.csv'>CSV</a></p>")
+    h.append(f"<h2>Numbers</h2><pre>{html.escape(summary)}</pre>")
+    h.append("<h2>Rendered frames</h2><p>Every run of a trace rendered the same frame (one hash per trace over all "
+             "its runs). Reference = Mesa llvmpipe.</p>")
+    for it in items:
+        cells = ([("llvmpipe reference", it["ref"])] if it["ref"] else []) + it["pngs"]
+        h.append(f"<h3>{html.escape(it['trace'])} (frame {it['frame']}, hash {it['hash']}, {it['n_runs']} runs)</h3>"
+                 "<div class='frames'>" + "".join(
+                     f"<figure style='display:inline-block'><img src='{p}' alt='{html.escape(c)}'>"
+                     f"<figcaption>{html.escape(c)}</figcaption></figure>" for c, p in cells) + "</div>")
+    h.append("</body></html>")
+    write_text(os.path.join(out, "index.html"), "\n".join(h))
+
+
+def git_commit():
+    try:
+        c = subprocess.run(["git", "rev-parse", "--short=12", "HEAD"], capture_output=True, text=True, check=True).stdout.strip()
+        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], capture_output=True, text=True).stdout.strip()
+        return c + ("+dirty" if dirty else "")
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown"
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("out")
+    ap.add_argument("--traces-dir", default="traces")
+    ap.add_argument("--commit", default=None)
+    a = ap.parse_args()
+    out = a.out
+    rows = load(out)
+    meta = dict(commit=a.commit or git_commit(), date=datetime.datetime.utcnow().strftime("%Y-%m-%d %H:%M UTC"),
+                n_jobs=len(rows))
+    walls = [r["wall_s"] for r in rows if r["wall_s"] is not None]
+    meta["job_s"] = sum(walls) if walls else None
+    sp = os.path.join(out, "sweep_time.txt")
+    if os.path.exists(sp):
+        v = open(sp).read().split()
+        if len(v) >= 2:
+            meta["sweep_s"], meta["sweep_j"] = float(v[0]), v[1]
+    meta["line"] = (f"Commit {meta['commit']}, {meta['date']}, {meta['n_jobs']} jobs"
+                    + (f", sweep {meta['sweep_s']:.0f} s wall" if meta.get("sweep_s") else ""))
+
+    cols = ["id", "trace", "frame", "scheme", "gpus", "topology", "lat_ns", "batch", "cycles", "single_cycles",
+            "speedup", "frame_hash", "prims_app", "syncs", "projected_mean", "projected_max", "to_render_mean",
+            "to_render_max", "rasterized_mean"] + [f"{k}_{m}" for k in STACK for m in ("mean", "max")] + \
+           ["traffic_prim_bytes", "traffic_last_bytes", "traffic_sync_bytes", "traffic_bytes", "wall_s"]
+    write_csv(os.path.join(out, "results.csv"), cols, rows)
+    write_text(os.path.join(out, "results.json"),
+               json.dumps(dict(meta={k: v for k, v in meta.items()}, runs=[{c: r[c] for c in cols} for r in rows]), indent=1))
+    t13, geo, ns, schemes = fig13(rows, out)
+    t14 = fig14(rows, out)
+    t15 = fig15(rows, out, ns, schemes)
+    t16 = fig16(rows, out, ns)
+    t17 = fig17(rows, out)
+    t18 = fig18(rows, out)
+    t19 = fig19(rows, out)
+    tafr = afr_table(rows, out)
+    summary = summary_md(rows, t13, geo, ns, schemes, t14, t15, t16, t17, t18, t19, tafr, meta)
+    write_text(os.path.join(out, "summary.md"), summary + "\n")
+    items = frames_section(rows, out, a.traces_dir)
+    pages(out, summary, items, meta)
+    print(f"eval_report: {len(rows)} runs -> {out}/index.html, {out}/index.md, summary.md, results.csv, "
+          f"{len([f for f in os.listdir(out) if f.startswith('fig') and f.endswith('.png')])} figures")
+
+
+if __name__ == "__main__":
+    main()
