@@ -99,7 +99,8 @@ test: test-unit $(TEST_TARGETS)
 
 run: $(RUN_TARGETS)
 	@echo "make run: done. Results:"
-	@for f in out/validation/summary.txt out/p2g/p2g_summary.md out/p2g/p2g_stats.csv out/p2g/p2g_redundancy.png out/p2g/p2g_balance.png; do \
+	@for f in out/validation/summary.txt out/p2g/p2g_summary.md out/p2g/p2g_stats.csv out/p2g/p2g_redundancy.png out/p2g/p2g_balance.png \
+	    out/eval/index.html out/eval/index.md out/eval/summary.md out/eval/results.csv out/eval/jobs.txt; do \
 	  [ -e $$f ] && echo "  $$f"; done; true
 
 bench: $(BENCH_TARGETS)

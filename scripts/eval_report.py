@@ -684,6 +684,94 @@ def summary_md(rows, t13, geo, ns, schemes, t14, t15, t16, t17, t18, t19, tafr, 
     return "\n".join(s)
 
 
+def paper_section(t13, t14, t16, t17, t18, t19):
+    """Our numbers beside the ones the paper's text states (section 5; the figures' bars are not in the text).
+    Geomeans over all traces and over the OpenArena frames (our games; the paper's eight traces are games)."""
+    def g13(scheme, n, pred=lambda t: True):
+        v = [x["speedup"] for x in t13 if x["scheme"] == scheme and x["gpus"] == n and pred(x["trace"])]
+        return geomean(v), v
+
+    oa = lambda t: t.startswith("oa-")  # noqa: E731
+    rows = []
+
+    def both(label, paper, scheme, n, how):
+        a, va = g13(scheme, n)
+        o, vo = g13(scheme, n, oa)
+        if va:
+            rows.append([label, paper, f2(a), f2(o) if vo else "n/a", how])
+
+    both("2-GPU `dup` speedup (validation: \"reduces single-frame latency by 60.4 %\")", "1.604 (read as speedup)",
+         "dup", 2, "geomean cycles(single)/cycles(dup, N=2)")
+    both("16-GPU current SFR (`dup`), geomean", "3.07", "dup", 16, "geomean speedup")
+    both("16-GPU GPUpd (`gpupd-batch`), geomean", "4.45", "gpupd-batch", 16, "geomean speedup")
+    both("16-GPU GPUpd +Runahead (`gpupd-ra`), geomean", "4.98", "gpupd-ra", 16, "geomean speedup")
+    for s, paper in (("gpupd-batch", "6.86"), ("gpupd-ra", "7.65")):
+        v = [(x["speedup"], x["trace"]) for x in t13 if x["scheme"] == s and x["gpus"] == 16]
+        if v:
+            m = max(v)
+            rows.append([f"16-GPU `{s}`, maximum", paper, f"{m[0]:.2f} ({m[1]})", "", "max over traces"])
+    v = [(x["speedup"], x["trace"]) for x in t13 if x["scheme"] == "gpupd-ra" and x["gpus"] == 16]
+    if v:
+        m = min(v)
+        rows.append(["16-GPU `gpupd-ra`, minimum", "3.82 (cry)", f"{m[0]:.2f} ({m[1]})", "", "min over traces"])
+    ra = {x["trace"]: x["speedup"] for x in t13 if x["scheme"] == "gpupd-ra" and x["gpus"] == 16}
+    bt = {x["trace"]: x["speedup"] for x in t13 if x["scheme"] == "gpupd-batch" and x["gpus"] == 16}
+    gain = sorted((ra[t] - bt[t], t) for t in ra if t in bt)
+    if gain:
+        rows.append(["16-GPU runahead gain (`gpupd-ra` - `gpupd-batch`), min / max", "min 0.31 (nfs)",
+                     f"{gain[0][0]:+.2f} ({gain[0][1]}) / {gain[-1][0]:+.2f} ({gain[-1][1]})", "", "speedup difference"])
+    if t14:
+        pf = [x["projected"] / x["prims_app"] for x in t14 if x["prims_app"]]
+        red = [(x["reduction_vs_dup"], x["trace"]) for x in t14 if x["reduction_vs_dup"] is not None]
+        rows.append(["4-GPU C-PD: primitives each GPU projects / frame", "1/4", f"{min(pf):.3f}..{max(pf):.3f}", "",
+                     "prims_projected / prims_app per GPU"])
+        if red:
+            m = max(red)
+            rows.append(["4-GPU: fewer primitives through geometry per GPU than `dup`, best", "up to 62 %",
+                         f"{100 * m[0]:.1f} % ({m[1]})", "", "1 - (projected + to_render) / dup projected"])
+    if t16:
+        v = [(x["additional_over_dup_pct"], x["trace"]) for x in t16 if x["gpus"] == 16 and
+             x["scheme"] in ("gpupd-batch", "gpupd-ra") and x["additional_over_dup_pct"] is not None]
+        z = sorted({x["trace"] for x in t16 if x["gpus"] == 16 and x["additional_over_dup_pct"] is None})
+        if v:
+            m = max(v)
+            rows.append(["16-GPU extra traffic of GPUpd over `dup`'s FB sync, max", "< 7.03 %",
+                         f"{m[0]:.1f} % ({m[1]})", "", "traces with sync traffic only" +
+                         (f"; no FB sync at all (extra undefined): {', '.join(z)}" if z else "")])
+    if t17:
+        for n in (4, 16):
+            for s in ("gpupd-batch", "gpupd-ra"):
+                a = [x["speedup"] for x in t17 if x["scheme"] == s and x["gpus"] == n and x["lat_ns"] == 100]
+                b = [x["speedup"] for x in t17 if x["scheme"] == s and x["gpus"] == n and x["lat_ns"] == 800]
+                if a and b and len(a) == len(b):
+                    rows.append([f"{n}-GPU `{s}`: speedup at 800 ns / at 100 ns", "\"sustains\" (no number)",
+                                 f"{geomean(b) / geomean(a):.3f}", "", "geomean over the traces swept"])
+    if t18:
+        for n in (4, 16):
+            a = [x["speedup"] for x in t18 if x["scheme"] == "gpupd-batch" and x["gpus"] == n and x["threshold"] == "none"]
+            if a:
+                rows.append([f"{n}-GPU GPUpd without batching (`gpupd`)", "< 1 at 16 GPUs" if n == 16 else "(no number)",
+                             f"{geomean(a):.2f}", "", "geomean speedup over the traces swept"])
+            best = {}
+            for x in t18:
+                if x["scheme"] == "gpupd-ra" and x["gpus"] == n:
+                    best.setdefault(x["threshold"], []).append(x["speedup"])
+            if best:
+                k = max(best, key=lambda t: geomean(best[t]))
+                rows.append([f"{n}-GPU `gpupd-ra`: best threshold", "2048 (4 GPUs)" if n == 4 else "(no number)",
+                             f"{k} ({geomean(best[k]):.2f})", "", "by geomean speedup"])
+    if t19:
+        v = [(abs(x["line_over_hub_pct"]), x["trace"], x["scheme"], x["gpus"]) for x in t19 if x["scheme"] != "dup"]
+        if v:
+            m = max(v)
+            rows.append(["line vs hub speedup difference, max", "< 1.82 % (line higher)",
+                         f"{m[0]:.2f} % ({m[1]}, {m[2]} N={m[3]})", "", "|line/hub - 1| of gpupd-batch/ra"])
+    if not rows:
+        return ""
+    return ("\n### Beside the paper (numbers its section 5 states)\n\n" +
+            md_table(["quantity", "paper", "ours: all traces", "ours: OpenArena", "how"], rows))
+
+
 def frames_section(rows, out, traces_dir):
     """Per trace: the reference image, the single-GPU frame and the gpupd-ra frame at the largest N kept."""
     items = []
@@ -800,6 +888,7 @@ def main():
     t19 = fig19(rows, out)
     tafr = afr_table(rows, out)
     summary = summary_md(rows, t13, geo, ns, schemes, t14, t15, t16, t17, t18, t19, tafr, meta)
+    summary += "\n" + paper_section(t13, t14, t16, t17, t18, t19)
     write_text(os.path.join(out, "summary.md"), summary + "\n")
     items = frames_section(rows, out, a.traces_dir)
     pages(out, summary, items, meta)
