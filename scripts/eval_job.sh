@@ -4,7 +4,7 @@
 # Runs the command with --stats (and -o with --png) into temporary files, checks the JSON has every key the
 # evaluation reads (scripts/eval_keys.py), then renames them to OUT/runs/ID.json (ID.png) and records the
 # job's wall time in OUT/runs/ID.time. On failure: a message naming the job, its log and the command to
-# reproduce it, nothing left under the final names, exit 1.
+# reproduce it, nothing left under the final names, exit 1. OUT/runs/ID.time: "wall_s cpu_s" of the run.
 # Progress: every finished job prints "[k/n] ID time, elapsed, ETA" when OUT/.sweep exists (written by
 # `make run-eval`: start time and number of jobs to run), else "[k/n]" with n = lines of OUT/jobs.txt.
 set -u -o pipefail
@@ -22,10 +22,17 @@ ptmp="$out/runs/$id.png.tmp.$$.png"
 log="$out/logs/$id.log"
 cmd=("$@" --stats "$tmp")
 [ $png = 1 ] && cmd+=(-o "$ptmp")
+cpuf="$out/runs/$id.cpu.tmp.$$"
 t0=$(date +%s.%N)
-"${cmd[@]}" >"$log" 2>&1
+if [ -x /usr/bin/time ]; then
+  /usr/bin/time -q -f '%U %S' -o "$cpuf" "${cmd[@]}" >"$log" 2>&1
+else
+  "${cmd[@]}" >"$log" 2>&1
+fi
 rc=$?
 t1=$(date +%s.%N)
+cpu=$(awk '{ printf "%.2f", $1 + $2 }' "$cpuf" 2>/dev/null)
+rm -f "$cpuf"
 why="exit status $rc"
 if [ $rc -eq 0 ]; then
   if "$PYTHON" "$here/eval_keys.py" "$tmp" >>"$log" 2>&1; then why=""; else why="its stats JSON lacks keys the evaluation reads"; fi
@@ -40,7 +47,7 @@ if [ -n "$why" ]; then
 fi
 [ $png = 1 ] && mv -f "$ptmp" "$out/runs/$id.png"
 dt=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f", b - a }')
-echo "$dt" > "$out/runs/$id.time"
+echo "$dt ${cpu:-}" > "$out/runs/$id.time"   # wall seconds, CPU seconds (user + sys)
 mv -f "$tmp" "$out/runs/$id.json"
 echo "$id $dt" >> "$out/progress.log"
 if [ -f "$out/.sweep" ]; then

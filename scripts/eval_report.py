@@ -154,8 +154,11 @@ def load(out):
         if j["batch"] != "none" and int(d.get("batch", -1)) != int(j["batch"]):
             die(f"{p}: batching threshold {d.get('batch')} differs from the job's ({j['batch']})")
         tp = os.path.join(out, "runs", j["id"] + ".time")
-        wall = float(open(tp).read()) if os.path.exists(tp) else None
+        tv = open(tp).read().split() if os.path.exists(tp) else []
+        wall = float(tv[0]) if tv else None
+        cpu = float(tv[1]) if len(tv) > 1 else None
         rows.append(make_row(j, d, wall))
+        rows[-1]["cpu_s"] = cpu
     # one frame per trace, whatever the scheme, N, topology, latency or batching (SPEC 2)
     by_trace = {}
     for r in rows:
@@ -606,7 +609,8 @@ def summary_md(rows, t13, geo, ns, schemes, t14, t15, t16, t17, t18, t19, tafr, 
     s = []
     s.append(f"Commit `{meta['commit']}`, {meta['date']}, {meta['n_jobs']} jobs on {len(traces_of(rows))} traces"
              + (f"; sweep wall time {meta['sweep_s']:.0f} s on {meta['sweep_j']} parallel jobs" if meta.get("sweep_s") else "")
-             + (f"; sum of job times {meta['job_s']:.0f} s" if meta.get("job_s") else "") + ".\n")
+             + (f"; sum of job wall times {meta['job_s']:.0f} s" if meta.get("job_s") else "")
+             + (f", of their CPU times (user + sys) {meta['cpu_s']:.0f} s" if meta.get("cpu_s") else "") + ".\n")
     s.append("### Fig. 13: speedup in single-frame latency over `single` (line, 400 ns, threshold 4096)\n")
     cols = ["trace"] + [f"{sc} N={n}" for sc in schemes if sc != "afr" for n in ns if n > 1]
     trs = []
@@ -885,6 +889,8 @@ def main():
                 n_jobs=len(rows))
     walls = [r["wall_s"] for r in rows if r["wall_s"] is not None]
     meta["job_s"] = sum(walls) if walls else None
+    cpus = [r["cpu_s"] for r in rows if r["cpu_s"] is not None]
+    meta["cpu_s"] = sum(cpus) if len(cpus) == len(rows) else None
     sp = os.path.join(out, "sweep_time.txt")
     if os.path.exists(sp):
         v = open(sp).read().split()
@@ -896,7 +902,7 @@ def main():
     cols = ["id", "trace", "frame", "scheme", "gpus", "topology", "lat_ns", "batch", "cycles", "single_cycles",
             "speedup", "frame_hash", "prims_app", "syncs", "projected_mean", "projected_max", "to_render_mean",
             "to_render_max", "rasterized_mean"] + [f"{k}_{m}" for k in STACK for m in ("mean", "max")] + \
-           ["traffic_prim_bytes", "traffic_last_bytes", "traffic_sync_bytes", "traffic_bytes", "wall_s"]
+           ["traffic_prim_bytes", "traffic_last_bytes", "traffic_sync_bytes", "traffic_bytes", "wall_s", "cpu_s"]
     write_csv(os.path.join(out, "results.csv"), cols, rows)
     write_text(os.path.join(out, "results.json"),
                json.dumps(dict(meta={k: v for k, v in meta.items()}, runs=[{c: r[c] for c in cols} for r in rows]), indent=1))

@@ -2,7 +2,8 @@
 # Run the job list OUT/jobs.mk (scripts/eval_jobs.py) with make, in parallel, with a progress line and ETA.
 #   scripts/eval_sweep.sh OUT [make arguments...]
 # Parallelism: the caller's make jobserver when called from `make -jK` (recipe marked +), else EVAL_J
-# (default: the number of cores). Writes OUT/sweep_time.txt: "<seconds> <parallel jobs> <jobs run>".
+# (default: the number of cores). Writes OUT/sweep_time.txt: "<seconds> <parallel jobs> <jobs run> <load
+# average at the start> <at the end>" (the machine's load says how much of the wall time was other work).
 # Exit status: that of make (nonzero as soon as a job fails; the jobs already running finish first).
 set -u -o pipefail
 out=$1; shift
@@ -18,6 +19,7 @@ total=$(wc -l < "$out/jobs.txt")
 echo "eval: $n of $total jobs to run ($((total - n)) already done), parallel: $par"
 : > "$out/progress.log"
 echo "$(date +%s) $n" > "$out/.sweep"
+load0=$(cut -d' ' -f1 /proc/loadavg 2>/dev/null)
 t0=$(date +%s.%N)
 $MAKE --no-print-directory "${jflag[@]}" -f "$out/jobs.mk" "$@" all
 rc=$?
@@ -28,5 +30,6 @@ if [ $rc -ne 0 ]; then
   echo "eval: sweep FAILED after ${dt}s (see the failed job above; logs in $out/logs/)" >&2
   exit $rc
 fi
-echo "$dt $par $n" > "$out/sweep_time.txt"
-echo "eval: sweep done: $n jobs in ${dt}s wall"
+load1=$(cut -d' ' -f1 /proc/loadavg 2>/dev/null)
+echo "$dt $par $n ${load0:-?} ${load1:-?}" > "$out/sweep_time.txt"
+echo "eval: sweep done: $n jobs in ${dt}s wall (load average ${load0:-?} at the start, ${load1:-?} at the end)"
