@@ -1,0 +1,76 @@
+# SIMT lane datapaths (issue 10, helper simtfpu): rtl/simt_fpu.v (FP32 add/mul/mad/min/max/setp/rnd/cvt)
+# and rtl/simt_sfu.v (rcp rsq ex2 lg2 sin cos), bit-exact to cmodel/isa/isa_fp.c and isa_sfu.c.
+# Verilator unit lockstep (sim/simt_fpu), Icarus testbench (tb/simt_fpu), lint, synthesis rows, bench.
+# See docs/simt-fpu.md.
+
+SIMT_FPU_RTL := rtl/simt_fp_pipe.v rtl/simt_fp_lzc.v rtl/simt_fp_mul_csa.v \
+                rtl/simt_fp_mul.v rtl/simt_fp_add.v rtl/simt_fp_cvt.v rtl/simt_fp_cmp.v rtl/simt_fpu.v
+SIMT_SFU_RTL := rtl/simt_fp_pipe.v rtl/simt_fp_lzc.v rtl/simt_fp_mul_csa.v \
+                rtl/simt_sfu_rom.v rtl/simt_sfu_reduce.v rtl/simt_sfu_quad.v rtl/simt_sfu_pack.v rtl/simt_sfu.v
+SIMT_LANE_RTL := $(sort $(SIMT_FPU_RTL) $(SIMT_SFU_RTL))
+SIMT_FPU_INC := $(BUILD)/gen/isa_defs.vh
+SIMT_FPU_SEED ?= 0x5eed
+VERILATOR    ?= verilator
+SIMT_FPU_VL_OPT := -MAKEFLAGS "OPT_FAST=-O2 OPT_GLOBAL=-O2 OPT_SLOW=-O1"
+# Latency pairs co-simulated (FPU_SFU): the defaults, and every boundary merged into a wire at least once
+SIMT_FPU_VARIANTS := 7_7
+
+simt_fpu_lf = $(word 1,$(subst _, ,$1))
+simt_fpu_ls = $(word 2,$(subst _, ,$1))
+
+$(BUILD)/cosim/obj/cosim_simt_fpu.o: sim/simt_fpu/cosim_simt_fpu.c sim/simt_fpu/simt_fpu_dut.h | $(GEN_HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(CWARN) $(COPT) $(CPPFLAGS_COMMON) -Isim/simt_fpu -c $< -o $@
+
+define SIMT_FPU_VARIANT_RULES
+$(BUILD)/cosim/simt_fpu_$(1)/cosim-simt-fpu: mk/simt_fpu.mk $(SIMT_LANE_RTL) $(SIMT_FPU_INC) rtl/lint.vlt sim/simt_fpu/simt_lane_top.v sim/simt_fpu/simt_fpu_dut.cpp sim/simt_fpu/simt_fpu_dut.h $(BUILD)/cosim/obj/cosim_simt_fpu.o $(LIB) $(ISA_SFU_HEX)
+	@mkdir -p $$(@D) && rm -f $$@
+	$(VERILATOR) --cc --exe --build -j 2 -Wall --trace-fst --top-module simt_lane_top -I$(BUILD)/gen \
+	  -GLAT_FPU=$(call simt_fpu_lf,$(1)) -GLAT_SFU=$(call simt_fpu_ls,$(1)) -GTABLE_DIR='"$(abspath defs)"' \
+	  -Mdir $$(@D) -o cosim-simt-fpu $(SIMT_FPU_VL_OPT) \
+	  -CFLAGS "-I$(abspath cmodel) -I$(abspath $(BUILD)/gen) -I$(abspath sim/simt_fpu) -DSIMT_DUT_LAT_FPU=$(call simt_fpu_lf,$(1)) -DSIMT_DUT_LAT_SFU=$(call simt_fpu_ls,$(1))" \
+	  rtl/lint.vlt $(SIMT_LANE_RTL) sim/simt_fpu/simt_lane_top.v $(abspath sim/simt_fpu/simt_fpu_dut.cpp) \
+	  $(abspath $(BUILD)/cosim/obj/cosim_simt_fpu.o) $(abspath $(LIB)) -LDFLAGS -lm \
+	  >$$(@D)/build.log 2>&1 || { tail -30 $$(@D)/build.log; exit 1; }
+endef
+$(foreach v,$(SIMT_FPU_VARIANTS),$(eval $(call SIMT_FPU_VARIANT_RULES,$(v))))
+SIMT_FPU_COSIM_BINS := $(foreach v,$(SIMT_FPU_VARIANTS),$(BUILD)/cosim/simt_fpu_$(v)/cosim-simt-fpu)
+SIMT_FPU_COSIM := $(BUILD)/cosim/simt_fpu_7_7/cosim-simt-fpu
+
+.PHONY: cosim-simt-fpu-build cosim-simt-fpu test-simt-fpu-cosim test-simt-fpu-cosim-failure lint-simt-fpu
+cosim-simt-fpu-build: $(SIMT_FPU_COSIM_BINS)
+
+# Interactive run (SEED=random-ish values explore; the seed is printed for replay).
+cosim-simt-fpu: $(SIMT_FPU_COSIM)
+	$< --seed $(or $(SEED),$(SIMT_FPU_SEED))
+
+# Test run: every directed phase in full and the default random counts, on the default latencies.
+test-simt-fpu-cosim: $(SIMT_FPU_COSIM)
+	$(SIMT_FPU_COSIM) --seed $(SIMT_FPU_SEED) --quiet
+
+# The harness must catch a wrong result: corrupt one FPU and one SFU expectation, expect FAIL with a report.
+test-simt-fpu-cosim-failure: $(SIMT_FPU_COSIM)
+	@mkdir -p $(BUILD)/test-simt-fpu
+	@for u in fpu sfu; do \
+	  if $< --seed $(SIMT_FPU_SEED) --phase struct --phase srandom --struct 3000 --srandom 3000 --inject-$$u 2500 \
+	      > $(BUILD)/test-simt-fpu/inject-$$u.log 2>&1; then \
+	    echo "test-simt-fpu-cosim-failure: FAIL: a corrupted $$u expectation was not caught"; exit 1; fi; \
+	  grep -q "^MISMATCH simt_$$u" $(BUILD)/test-simt-fpu/inject-$$u.log && grep -q 'reproduce this vector' $(BUILD)/test-simt-fpu/inject-$$u.log \
+	    || { echo "test-simt-fpu-cosim-failure: FAIL: no mismatch report for $$u"; cat $(BUILD)/test-simt-fpu/inject-$$u.log; exit 1; }; \
+	  echo "test-simt-fpu-cosim-failure: corrupted $$u expectation caught: $$(grep -m1 '^MISMATCH' $(BUILD)/test-simt-fpu/inject-$$u.log)"; \
+	done
+
+SIMT_FPU_LINT_INC := -I$(BUILD)/gen
+lint-simt-fpu: $(SIMT_FPU_INC)
+	@set -e; for L in 1 3 7 9; do \
+	  $(VERILATOR) --lint-only -Wall $(SIMT_FPU_LINT_INC) rtl/lint.vlt $(SIMT_FPU_RTL) --top-module simt_fpu -GLAT=$$L; \
+	  $(VERILATOR) --lint-only -Wall $(SIMT_FPU_LINT_INC) rtl/lint.vlt $(SIMT_SFU_RTL) --top-module simt_sfu -GLAT=$$L; done
+	@for f in $(SIMT_LANE_RTL); do $(VERILATOR) --lint-only -Wall $(SIMT_FPU_LINT_INC) -Irtl $$f || exit 1; done
+	iverilog -g2012 -Wall -Wno-timescale $(SIMT_FPU_LINT_INC) -o /dev/null -s simt_fpu $(SIMT_FPU_RTL)
+	iverilog -g2012 -Wall -Wno-timescale $(SIMT_FPU_LINT_INC) -o /dev/null -s simt_sfu $(SIMT_SFU_RTL)
+	yosys -q -p "read_verilog $(SIMT_FPU_LINT_INC) $(SIMT_FPU_RTL); hierarchy -check -top simt_fpu; proc; check -assert"
+	yosys -q -p "read_verilog $(SIMT_FPU_LINT_INC) $(SIMT_SFU_RTL); hierarchy -check -top simt_sfu; proc; check -assert"
+	@echo "lint-simt-fpu: clean (verilator -Wall at LAT 1/3/7/9 and per file, iverilog -g2012, yosys check -assert)"
+
+TEST_TARGETS += test-simt-fpu-cosim test-simt-fpu-cosim-failure lint-simt-fpu
+LINT_TARGETS += lint-simt-fpu

@@ -1,0 +1,77 @@
+`timescale 1ns/1ps
+`default_nettype none
+// simt_fp_mul: binary32 multiply of the SIMT lane (docs/simt-fpu.md), bit-exact to isa_f_mul()
+// (cmodel/isa/isa_fp.c): denormal inputs are zeros (FTZ), round to nearest even, results below 2^-126 after
+// rounding become a signed zero, overflow gives infinity, every NaN result is 0x7fc00000.
+//
+// Three stages, each ending in an optional register (E1..E3, simt_fp_pipe):
+//   M1  classify (zero/inf/NaN), sign, exponent sum; 24 partial products reduced to two rows (CSA tree)
+//   M2  48-bit carry-propagate add; pick the 24 significant bits, guard and sticky (product in [1,4))
+//   M3  round to nearest even, exponent adjust, overflow/underflow (FTZ), special results, pack
+module simt_fp_mul #(
+  parameter integer E1 = 1,
+  parameter integer E2 = 1,
+  parameter integer E3 = 1
+) (
+  input  wire        clk_i,
+  input  wire        rst_ni,
+  input  wire [31:0] x_i,
+  input  wire [31:0] y_i,
+  output wire [31:0] p_o
+);
+  // ---------------------------------------------------------------- M1
+  wire [7:0] xe = x_i[30:23], ye = y_i[30:23];
+  wire x_zero = (xe == 8'd0), y_zero = (ye == 8'd0);
+  wire x_inf  = (xe == 8'hff) && (x_i[22:0] == 23'd0);
+  wire y_inf  = (ye == 8'hff) && (y_i[22:0] == 23'd0);
+  wire x_nan  = (xe == 8'hff) && (x_i[22:0] != 23'd0);
+  wire y_nan  = (ye == 8'hff) && (y_i[22:0] != 23'd0);
+  wire m1_sign = x_i[31] ^ y_i[31];
+  wire m1_nan  = x_nan | y_nan | (x_inf & y_zero) | (y_inf & x_zero);
+  wire m1_inf  = (x_inf | y_inf) & ~m1_nan;
+  wire m1_zero = (x_zero | y_zero) & ~m1_nan & ~m1_inf;
+  wire [8:0] m1_esum = {1'b0, xe} + {1'b0, ye};
+  wire [23:0] mx = {1'b1, x_i[22:0]};
+  wire [23:0] my = {1'b1, y_i[22:0]};
+  wire [47:0] m1_s, m1_c;   // 24 partial products, Wallace reduction to two rows
+  simt_fp_mul_csa #(.WA(24), .WB(24), .W(48)) u_csa (.x_i(mx), .y_i(my), .sum_o(m1_s), .carry_o(m1_c));
+
+  wire [47:0] r1_s, r1_c;
+  wire [8:0]  r1_esum;
+  wire        r1_sign, r1_nan, r1_inf, r1_zero;
+  simt_fp_pipe #(.W(96 + 9 + 4), .EN(E1)) u_r1 (.clk_i(clk_i), .rst_ni(rst_ni),
+    .d_i({m1_s, m1_c, m1_esum, m1_sign, m1_nan, m1_inf, m1_zero}),
+    .q_o({r1_s, r1_c, r1_esum, r1_sign, r1_nan, r1_inf, r1_zero}));
+
+  // ---------------------------------------------------------------- M2
+  wire [47:0] prod = r1_s + r1_c;   // in [2^46, 2^48): both significands are in [2^23, 2^24)
+  wire        m2_hi = prod[47];
+  wire [23:0] m2_m  = m2_hi ? prod[47:24] : prod[46:23];
+  wire        m2_g  = m2_hi ? prod[23] : prod[22];
+  wire        m2_st = m2_hi ? (prod[22:0] != 23'd0) : (prod[21:0] != 22'd0);
+
+  wire [23:0] r2_m;
+  wire [8:0]  r2_esum;
+  wire        r2_hi, r2_g, r2_st, r2_sign, r2_nan, r2_inf, r2_zero;
+  simt_fp_pipe #(.W(24 + 3 + 9 + 4), .EN(E2)) u_r2 (.clk_i(clk_i), .rst_ni(rst_ni),
+    .d_i({m2_m, m2_hi, m2_g, m2_st, r1_esum, r1_sign, r1_nan, r1_inf, r1_zero}),
+    .q_o({r2_m, r2_hi, r2_g, r2_st, r2_esum, r2_sign, r2_nan, r2_inf, r2_zero}));
+
+  // ---------------------------------------------------------------- M3
+  wire        up = r2_g & (r2_st | r2_m[0]);
+  wire [24:0] mr = {1'b0, r2_m} + {24'd0, up};
+  // biased exponent = ea + eb - 127 + hi + carry (ea, eb in 1..254 here: -125 .. 383)
+  wire signed [10:0] be = $signed({2'b00, r2_esum}) - 11'sd127 + $signed({10'd0, r2_hi}) + $signed({10'd0, mr[24]});
+  reg [31:0] m3_p;
+  always @* begin
+    if (r2_nan)                 m3_p = 32'h7fc00000;
+    else if (r2_inf)            m3_p = {r2_sign, 8'hff, 23'd0};
+    else if (r2_zero)           m3_p = {r2_sign, 31'd0};
+    else if (be >= 11'sd255)    m3_p = {r2_sign, 8'hff, 23'd0};
+    else if (be <= 11'sd0)      m3_p = {r2_sign, 31'd0};
+    else                        m3_p = {r2_sign, be[7:0], mr[22:0]};
+  end
+  simt_fp_pipe #(.W(32), .EN(E3)) u_r3 (.clk_i(clk_i), .rst_ni(rst_ni), .d_i(m3_p), .q_o(p_o));
+  wire unused_ok = &{1'b0, mr[23]};
+endmodule
+`default_nettype wire

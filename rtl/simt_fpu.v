@@ -1,0 +1,172 @@
+`timescale 1ns/1ps
+`default_nettype none
+`include "isa_defs.vh"
+// simt_fpu: the FP32 datapath of one SIMT lane (issue 10; interface: /work/coord/interfaces.md section 6;
+// semantics: docs/isa.md section 5; algorithms, pipeline and verification: docs/simt-fpu.md).
+// Bit-exact to the soft-float of cmodel/isa/isa_fp.c for
+//   fadd fmul fmad fmin fmax fsetp frnd f2i f2u i2f u2f
+// with the source modifiers applied here, as the interpreter does (cmodel/isa/isa_exec.c): for the
+// FP-typed opcodes A = a_i with AA (absolute value) then NA (negate), B = b_i with NB, and for fmad
+// C = c_i with NC; i2f/u2f take a_i as raw integer bits and ignore the modifiers. cc_i is the compare
+// condition {U,G,E,L} of fsetp and the rounding mode (cc_i[1:0]) of frnd, f2i, f2u.
+// Outputs: res_o = the 32-bit result (fsetp: {31'b0, pred}); pred_o = the fsetp result (0 for other ops).
+// Any other opcode gives res_o = 0, pred_o = 0 (the core executes it elsewhere).
+//
+// Dataflow: every arithmetic op goes through ONE multiply-add chain (multiply, round, add, round):
+//   fmad = (A*B) + C;  fmul = (A*B) + (-0);  fadd = (A*1.0) + B
+// which is exact: x*1.0 = x for every flushed x (NaN -> canonical NaN), and p + (-0) = p for every p the
+// multiplier produces (including -0 and +0). fmin/fmax/fsetp (simt_fp_cmp) and the conversions
+// (simt_fp_cvt) run beside it and are multiplexed in at the last stage.
+//
+// Pipeline: seven stages ending in the boundaries B1..B7 (each a register or a wire, see LAT):
+//   stage 1  modifiers, FTZ, operand selection; multiplier M1 (partial products, CSA tree); compare; cvt C1
+//   stage 2  multiplier M2 (48-bit carry-propagate add, guard/sticky); cvt C2
+//   stage 3  multiplier M3 (round, pack product); cvt C3
+//   stage 4  adder A1 (classify, swap, exponent difference)
+//   stage 5  adder A2 (align, add/subtract)
+//   stage 6  adder A3 (leading zeros, normalise)
+//   stage 7  adder A4 (round, pack); result multiplexer
+// LAT (legal range 1..64, default 7): the fixed latency in cycles from valid_i to valid_o; fully
+// pipelined (one operation per cycle, no stall, no ready). LAT >= 7: all seven boundaries are registers
+// and LAT-7 further output registers are added; LAT < 7: LAT of the boundaries are registers, spread
+// evenly (boundary i is a register iff floor(i*LAT/7) > floor((i-1)*LAT/7); B7 always is), at a lower
+// clock frequency. Only the valid bits are reset.
+module simt_fpu #(
+  parameter integer LAT = 7
+) (
+  input  wire        clk_i,
+  input  wire        rst_ni,
+  input  wire        valid_i,
+  input  wire [6:0]  op_i,
+  input  wire [3:0]  cc_i,
+  input  wire        na_i,
+  input  wire        aa_i,
+  input  wire        nb_i,
+  input  wire        nc_i,
+  input  wire [31:0] a_i,
+  input  wire [31:0] b_i,
+  input  wire [31:0] c_i,
+  output wire        valid_o,
+  output wire [31:0] res_o,
+  output wire        pred_o
+);
+  localparam integer NB = 7;                     // internal boundaries
+  localparam integer L  = (LAT < NB) ? LAT : NB;
+  localparam integer XD = (LAT > NB) ? LAT - NB : 0;   // extra output registers
+  function integer en(input integer i);
+    en = ((i * L) / NB != ((i - 1) * L) / NB) ? 1 : 0;
+  endfunction
+  generate
+    if (LAT < 1 || LAT > 64) begin : g_bad_lat
+      simt_fpu_LAT_must_be_1_to_64 u_bad ();   // elaboration error on purpose
+    end
+  endgenerate
+
+  // ---------------------------------------------------------------- stage 1: decode, modifiers, FTZ
+  wire is_fadd  = op_i == `ISA_OP_FADD;
+  wire is_fmul  = op_i == `ISA_OP_FMUL;
+  wire is_fmad  = op_i == `ISA_OP_FMAD;
+  wire is_fmin  = op_i == `ISA_OP_FMIN;
+  wire is_fmax  = op_i == `ISA_OP_FMAX;
+  wire is_fsetp = op_i == `ISA_OP_FSETP;
+  wire is_frnd  = op_i == `ISA_OP_FRND;
+  wire is_f2i   = op_i == `ISA_OP_F2I;
+  wire is_f2u   = op_i == `ISA_OP_F2U;
+  wire is_i2f   = op_i == `ISA_OP_I2F;
+  wire is_u2f   = op_i == `ISA_OP_U2F;
+  wire is_arith = is_fadd | is_fmul | is_fmad;
+  wire is_cmp   = is_fmin | is_fmax | is_fsetp;
+  wire is_cvt   = is_frnd | is_f2i | is_f2u | is_i2f | is_u2f;
+  wire is_int   = is_i2f | is_u2f;
+
+  function [31:0] ftz(input [31:0] x);
+    ftz = (x[30:23] == 8'd0) ? {x[31], 31'd0} : x;
+  endfunction
+  wire [31:0] am = {(a_i[31] & ~aa_i) ^ na_i, a_i[30:0]};
+  wire [31:0] fa = ftz(am);
+  wire [31:0] fb = ftz({b_i[31] ^ nb_i, b_i[30:0]});
+  wire [31:0] fc = ftz({c_i[31] ^ nc_i, c_i[30:0]});
+  wire [31:0] mul_y = is_fadd ? 32'h3f800000 : fb;
+  wire [31:0] add_z = is_fadd ? fb : is_fmad ? fc : 32'h80000000;
+  // result select: 0 multiply-add, 1 compare/convert, 2 zero (not an FPU op); fsetp also sets pred
+  wire [1:0]  sel1 = is_arith ? 2'd0 : (is_cmp | is_cvt) ? 2'd1 : 2'd2;
+
+  // compare (one stage)
+  wire [31:0] cmin, cmax;
+  wire        cpred;
+  simt_fp_cmp u_cmp (.a_i(fa), .b_i(fb), .cc_i(cc_i), .min_o(cmin), .max_o(cmax), .pred_o(cpred));
+  wire [31:0] cres1 = is_fmin ? cmin : is_fmax ? cmax : {31'd0, cpred};
+  wire        pred1 = is_fsetp & cpred;
+
+  // conversions (three stages, boundaries B1..B3 inside)
+  wire [2:0] kind = is_frnd ? 3'd0 : is_f2i ? 3'd1 : is_f2u ? 3'd2 : is_i2f ? 3'd3 : is_u2f ? 3'd4 : 3'd7;
+  wire [31:0] cvt3;
+  simt_fp_cvt #(.E1(en(1)), .E2(en(2)), .E3(en(3))) u_cvt (.clk_i(clk_i), .rst_ni(rst_ni),
+    .kind_i(kind), .mode_i(cc_i[1:0]), .a_i(is_int ? a_i : fa), .r_o(cvt3));
+
+  // multiplier (three stages, boundaries B1..B3 inside)
+  wire [31:0] prod3;
+  simt_fp_mul #(.E1(en(1)), .E2(en(2)), .E3(en(3))) u_mul (.clk_i(clk_i), .rst_ni(rst_ni),
+    .x_i(fa), .y_i(mul_y), .p_o(prod3));
+
+  // what travels beside the multiplier and the converter through B1..B3
+  wire        v1, v2, v3;
+  wire [1:0]  sel_2, sel_3, sel_4;
+  wire [31:0] z2, z3, z4;
+  wire [31:0] c2_, c3_, c4_;
+  wire        p2, p3, p4, ic2, ic3, ic4;
+  simt_fp_pipe #(.W(1), .EN(en(1)), .RST(1)) u_v1 (.clk_i(clk_i), .rst_ni(rst_ni), .d_i(valid_i), .q_o(v1));
+  simt_fp_pipe #(.W(1), .EN(en(2)), .RST(1)) u_v2 (.clk_i(clk_i), .rst_ni(rst_ni), .d_i(v1), .q_o(v2));
+  simt_fp_pipe #(.W(1), .EN(en(3)), .RST(1)) u_v3 (.clk_i(clk_i), .rst_ni(rst_ni), .d_i(v2), .q_o(v3));
+  simt_fp_pipe #(.W(2 + 32 + 32 + 1 + 1), .EN(en(1))) u_s1 (.clk_i(clk_i), .rst_ni(rst_ni),
+    .d_i({sel1, add_z, cres1, pred1, is_cmp}), .q_o({sel_2, z2, c2_, p2, ic2}));
+  simt_fp_pipe #(.W(2 + 32 + 32 + 1 + 1), .EN(en(2))) u_s2 (.clk_i(clk_i), .rst_ni(rst_ni),
+    .d_i({sel_2, z2, c2_, p2, ic2}), .q_o({sel_3, z3, c3_, p3, ic3}));
+  simt_fp_pipe #(.W(2 + 32 + 32 + 1 + 1), .EN(en(3))) u_s3 (.clk_i(clk_i), .rst_ni(rst_ni),
+    .d_i({sel_3, z3, c3_, p3, ic3}), .q_o({sel_4, z4, c4_, p4, ic4}));
+
+  // ---------------------------------------------------------------- stages 4..7: adder
+  wire [31:0] sum7;
+  simt_fp_add #(.E1(en(4)), .E2(en(5)), .E3(en(6))) u_add (.clk_i(clk_i), .rst_ni(rst_ni),
+    .a_i(prod3), .b_i(z4), .s_o(sum7));
+
+  wire [31:0] side4 = ic4 ? c4_ : cvt3;
+  wire        v4, v5, v6;
+  wire [1:0]  sel_5, sel_6, sel_7;
+  wire [31:0] side5, side6, side7;
+  wire        p5, p6, p7;
+  simt_fp_pipe #(.W(1), .EN(en(4)), .RST(1)) u_v4 (.clk_i(clk_i), .rst_ni(rst_ni), .d_i(v3), .q_o(v4));
+  simt_fp_pipe #(.W(1), .EN(en(5)), .RST(1)) u_v5 (.clk_i(clk_i), .rst_ni(rst_ni), .d_i(v4), .q_o(v5));
+  simt_fp_pipe #(.W(1), .EN(en(6)), .RST(1)) u_v6 (.clk_i(clk_i), .rst_ni(rst_ni), .d_i(v5), .q_o(v6));
+  simt_fp_pipe #(.W(2 + 32 + 1), .EN(en(4))) u_s4 (.clk_i(clk_i), .rst_ni(rst_ni),
+    .d_i({sel_4, side4, p4}), .q_o({sel_5, side5, p5}));
+  simt_fp_pipe #(.W(2 + 32 + 1), .EN(en(5))) u_s5 (.clk_i(clk_i), .rst_ni(rst_ni),
+    .d_i({sel_5, side5, p5}), .q_o({sel_6, side6, p6}));
+  simt_fp_pipe #(.W(2 + 32 + 1), .EN(en(6))) u_s6 (.clk_i(clk_i), .rst_ni(rst_ni),
+    .d_i({sel_6, side6, p6}), .q_o({sel_7, side7, p7}));
+
+  // ---------------------------------------------------------------- stage 7: result multiplexer, B7
+  wire [31:0] res7 = (sel_7 == 2'd0) ? sum7 : (sel_7 == 2'd1) ? side7 : 32'd0;
+  wire        v8;
+  wire [31:0] res8;
+  wire        pred8;
+  simt_fp_pipe #(.W(1), .EN(en(7)), .RST(1)) u_v7 (.clk_i(clk_i), .rst_ni(rst_ni), .d_i(v6), .q_o(v8));
+  simt_fp_pipe #(.W(33), .EN(en(7))) u_s7 (.clk_i(clk_i), .rst_ni(rst_ni),
+    .d_i({res7, p7}), .q_o({res8, pred8}));
+
+  // ---------------------------------------------------------------- extra latency (LAT > 7)
+  wire [XD:0]    xv;
+  wire [33*XD+32:0] xd;
+  assign xv[0] = v8;
+  assign xd[32:0] = {res8, pred8};
+  genvar i;
+  generate
+    for (i = 0; i < XD; i = i + 1) begin : g_xd
+      simt_fp_pipe #(.W(1), .EN(1), .RST(1)) u_xv (.clk_i(clk_i), .rst_ni(rst_ni), .d_i(xv[i]), .q_o(xv[i+1]));
+      simt_fp_pipe #(.W(33), .EN(1)) u_xd (.clk_i(clk_i), .rst_ni(rst_ni), .d_i(xd[33*i +: 33]), .q_o(xd[33*(i+1) +: 33]));
+    end
+  endgenerate
+  assign valid_o = xv[XD];
+  assign {res_o, pred_o} = xd[33*XD +: 33];
+endmodule
+`default_nettype wire

@@ -1,0 +1,129 @@
+`timescale 1ns/1ps
+`default_nettype none
+`include "isa_defs.vh"
+// simt_sfu: the special function unit pipe of the SIMT core (issue 10; interface: /work/coord/interfaces.md
+// section 6; definition: docs/isa.md section 6; algorithms, pipeline, verification: docs/simt-fpu.md).
+// rcp rsq ex2 lg2 sin cos, bit-exact to cmodel/isa/isa_sfu.c, with the coefficient tables read from the
+// same files the C model compiles in (defs/sfu_*.hex, $readmemh, simt_sfu_rom). The operand is
+// A = a_i with AA (absolute value) then NA (negate), as for every FP-typed opcode (cmodel/isa/isa_exec.c),
+// then flushed (FTZ). Any other opcode gives res_o = 0.
+//
+// Pipeline: seven stages ending in the boundaries B1..B7 (each a register or a wire, see LAT):
+//   stage 1  modifiers, FTZ, classification, special results; ex2 fixed-point X; sin/cos P = M * 2^65/pi
+//   stage 2  reduction: sin/cos turns U and quadrant, ex2 n and t; ROM address, d, exponent, sign
+//   stage 3  ROM read, d*d
+//   stage 4  C1*d, C2*(d*d >> 23)
+//   stage 5  Y = C0 + ...; lg2 V = u*2^30 + max(Y,0); magnitude R, exponent E, sign
+//   stage 6  leading zeros, normalise
+//   stage 7  round, pack, specials
+// LAT (legal range 1..64, default 7): fixed latency valid_i -> valid_o; fully pipelined (one operation
+// per cycle). LAT >= 7: every boundary is a register plus LAT-7 output registers; LAT < 7: LAT boundaries
+// are registers, spread evenly (boundary i iff floor(i*LAT/7) > floor((i-1)*LAT/7); B7 always).
+// TABLE_DIR: directory of the .hex tables as seen from the tool's working directory (see simt_sfu_rom).
+module simt_sfu #(
+  parameter integer LAT = 7,
+  parameter TABLE_DIR = "defs"
+) (
+  input  wire        clk_i,
+  input  wire        rst_ni,
+  input  wire        valid_i,
+  input  wire [6:0]  op_i,
+  input  wire        na_i,
+  input  wire        aa_i,
+  input  wire [31:0] a_i,
+  output wire        valid_o,
+  output wire [31:0] res_o
+);
+  localparam integer NB = 7;
+  localparam integer L  = (LAT < NB) ? LAT : NB;
+  localparam integer XD = (LAT > NB) ? LAT - NB : 0;
+  function integer en(input integer i);
+    en = ((i * L) / NB != ((i - 1) * L) / NB) ? 1 : 0;
+  endfunction
+  generate
+    if (LAT < 1 || LAT > 64) begin : g_bad_lat
+      simt_sfu_LAT_must_be_1_to_64 u_bad ();   // elaboration error on purpose
+    end
+  endgenerate
+
+  // ---------------------------------------------------------------- stage 1: decode, modifiers, FTZ
+  wire [2:0] fn = (op_i == `ISA_OP_RCP) ? 3'd0 : (op_i == `ISA_OP_RSQ) ? 3'd1 :
+                  (op_i == `ISA_OP_EX2) ? 3'd2 : (op_i == `ISA_OP_LG2) ? 3'd3 :
+                  (op_i == `ISA_OP_SIN) ? 3'd4 : (op_i == `ISA_OP_COS) ? 3'd5 : 3'd7;
+  wire [31:0] am = {(a_i[31] & ~aa_i) ^ na_i, a_i[30:0]};
+  wire [31:0] fa = (am[30:23] == 8'd0) ? {am[31], 31'd0} : am;
+
+  wire        spec2, dir2, sign2, lg2_2;
+  wire [31:0] sres2;
+  wire [7:0]  rdir2;
+  wire signed [9:0] e2;
+  wire signed [8:0] u2;
+  wire [9:0]  addr2;
+  wire [22:0] d2;
+  simt_sfu_reduce #(.E1(en(1)), .E2(en(2))) u_red (.clk_i(clk_i), .rst_ni(rst_ni), .fn_i(fn), .a_i(fa),
+    .spec_o(spec2), .sres_o(sres2), .direct_o(dir2), .rdir_o(rdir2), .sign_o(sign2), .e_o(e2),
+    .lg2_o(lg2_2), .u_o(u2), .addr_o(addr2), .d_o(d2));
+
+  // ---------------------------------------------------------------- stages 3..5: table and polynomial
+  wire signed [35:0] y5;
+  simt_sfu_quad #(.E1(en(3)), .E2(en(4)), .TABLE_DIR(TABLE_DIR)) u_quad (.clk_i(clk_i), .rst_ni(rst_ni),
+    .addr_i(addr2), .d_i(d2), .y_o(y5));
+  localparam integer SW = 1 + 32 + 1 + 8 + 1 + 10 + 1 + 9;
+  wire [SW-1:0] side3, side5;
+  simt_fp_pipe #(.W(SW), .EN(en(3))) u_s3 (.clk_i(clk_i), .rst_ni(rst_ni),
+    .d_i({spec2, sres2, dir2, rdir2, sign2, e2, lg2_2, u2}), .q_o(side3));
+  simt_fp_pipe #(.W(SW), .EN(en(4))) u_s4 (.clk_i(clk_i), .rst_ni(rst_ni), .d_i(side3), .q_o(side5));
+  wire        spec5, dir5, sign5, lg2_5;
+  wire [31:0] sres5;
+  wire [7:0]  rdir5;
+  wire signed [9:0] e5;
+  wire signed [8:0] u5;
+  assign {spec5, sres5, dir5, rdir5, sign5, e5, lg2_5, u5} = side5;
+  // lg2: V = u*2^30 + max(Y, 0) (|V| < 2^37); others: R = max(Y, 0), sign from the reduction
+  wire signed [39:0] yc = y5[35] ? 40'sd0 : {{4{1'b0}}, y5};
+  wire signed [39:0] vv = $signed({{1{u5[8]}}, u5, 30'd0}) + yc;
+  wire [39:0] vabs = vv[39] ? (~vv + 40'd1) : vv;
+  wire [39:0] r5 = dir5 ? {32'd0, rdir5} : lg2_5 ? vabs : yc;
+  wire        s5 = dir5 ? sign5 : lg2_5 ? vv[39] : sign5;
+
+  wire        spec6, sign6;
+  wire [31:0] sres6;
+  wire [39:0] r6;
+  wire [9:0]  e6;
+  simt_fp_pipe #(.W(1 + 32 + 1 + 40 + 10), .EN(en(5))) u_s5 (.clk_i(clk_i), .rst_ni(rst_ni),
+    .d_i({spec5, sres5, s5, r5, e5}), .q_o({spec6, sres6, sign6, r6, e6}));
+
+  // ---------------------------------------------------------------- stages 6..7: normalise, round, pack
+  wire [31:0] f7;
+  simt_sfu_pack #(.E1(en(6))) u_pack (.clk_i(clk_i), .rst_ni(rst_ni), .spec_i(spec6), .sres_i(sres6),
+    .sign_i(sign6), .r_i(r6), .e_i(e6), .f_o(f7));
+  // valid and "not an SFU op" travel beside the data
+  wire [6:0] vv_q;   // valid after B1..B7
+  wire [5:0] no_q;   // not an SFU opcode, after B1..B6
+  simt_fp_pipe #(.W(2), .EN(en(1)), .RST(1)) u_v1 (.clk_i(clk_i), .rst_ni(rst_ni), .d_i({valid_i, fn == 3'd7}), .q_o({vv_q[0], no_q[0]}));
+  genvar i;
+  generate
+    for (i = 1; i < 6; i = i + 1) begin : g_v
+      simt_fp_pipe #(.W(2), .EN(en(i + 1)), .RST(1)) u_v (.clk_i(clk_i), .rst_ni(rst_ni),
+        .d_i({vv_q[i-1], no_q[i-1]}), .q_o({vv_q[i], no_q[i]}));
+    end
+  endgenerate
+  wire [31:0] res8;
+  simt_fp_pipe #(.W(1), .EN(en(7)), .RST(1)) u_v7 (.clk_i(clk_i), .rst_ni(rst_ni), .d_i(vv_q[5]), .q_o(vv_q[6]));
+  simt_fp_pipe #(.W(32), .EN(en(7))) u_r7 (.clk_i(clk_i), .rst_ni(rst_ni), .d_i(no_q[5] ? 32'd0 : f7), .q_o(res8));
+
+  // ---------------------------------------------------------------- extra latency (LAT > 7)
+  wire [XD:0]    xv;
+  wire [32*XD+31:0] xd;
+  assign xv[0] = vv_q[6];
+  assign xd[31:0] = res8;
+  generate
+    for (i = 0; i < XD; i = i + 1) begin : g_xd
+      simt_fp_pipe #(.W(1), .EN(1), .RST(1)) u_xv (.clk_i(clk_i), .rst_ni(rst_ni), .d_i(xv[i]), .q_o(xv[i+1]));
+      simt_fp_pipe #(.W(32), .EN(1)) u_xd (.clk_i(clk_i), .rst_ni(rst_ni), .d_i(xd[32*i +: 32]), .q_o(xd[32*(i+1) +: 32]));
+    end
+  endgenerate
+  assign valid_o = xv[XD];
+  assign res_o = xd[32*XD +: 32];
+endmodule
+`default_nettype wire

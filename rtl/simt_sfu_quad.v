@@ -1,0 +1,54 @@
+`timescale 1ns/1ps
+`default_nettype none
+// simt_sfu_quad: table look-up and quadratic interpolation of the SFU (docs/isa.md section 6), bit-exact to
+// isa_sfu_eval() (cmodel/isa/isa_sfu.c):
+//   Y = C0 + ((C1 * d) >> 30) + ((C2 * ((d * d) >> 23)) >> 31)      (>> = arithmetic: floor)
+// C0, C1 signed 34-bit, C2 signed 28-bit, d unsigned 23-bit, Y signed (units 2^-30).
+// Three stages; the first two end in an optional register (E1, E2), the third is combinational:
+//   Q1  ROM read (simt_sfu_rom); d*d (CSA tree + carry-propagate add), keep bits [45:23]
+//   Q2  C1*d and C2*sq: signed x unsigned as unsigned products mod 2^W of the sign-extended coefficient
+//       (CSA trees + carry-propagate adds); arithmetic right shifts (bit selects)
+//   Q3  three-input sum
+module simt_sfu_quad #(
+  parameter integer E1 = 1,
+  parameter integer E2 = 1,
+  parameter TABLE_DIR = "defs"
+) (
+  input  wire        clk_i,
+  input  wire        rst_ni,
+  input  wire [9:0]  addr_i,
+  input  wire [22:0] d_i,
+  output wire signed [35:0] y_o
+);
+  // ---------------------------------------------------------------- Q1
+  wire [95:0] c;
+  simt_sfu_rom #(.TABLE_DIR(TABLE_DIR)) u_rom (.addr_i(addr_i), .data_o(c));
+  wire [45:0] dd_s, dd_c;
+  simt_fp_mul_csa #(.WA(23), .WB(23), .W(46)) u_dd (.x_i(d_i), .y_i(d_i), .sum_o(dd_s), .carry_o(dd_c));
+  wire [45:0] dd = dd_s + dd_c;
+
+  wire [33:0] r1_c0, r1_c1;
+  wire [27:0] r1_c2;
+  wire [22:0] r1_d, r1_sq;
+  simt_fp_pipe #(.W(96 + 23 + 23), .EN(E1)) u_r1 (.clk_i(clk_i), .rst_ni(rst_ni),
+    .d_i({c, d_i, dd[45:23]}), .q_o({r1_c0, r1_c1, r1_c2, r1_d, r1_sq}));
+
+  // ---------------------------------------------------------------- Q2
+  wire [56:0] p1_s, p1_c;
+  wire [50:0] p2_s, p2_c;
+  simt_fp_mul_csa #(.WA(34), .WB(23), .W(57), .XS(1)) u_p1 (.x_i(r1_c1), .y_i(r1_d), .sum_o(p1_s), .carry_o(p1_c));
+  simt_fp_mul_csa #(.WA(28), .WB(23), .W(51), .XS(1)) u_p2 (.x_i(r1_c2), .y_i(r1_sq), .sum_o(p2_s), .carry_o(p2_c));
+  wire [56:0] p1 = p1_s + p1_c;   // C1*d, two's complement (|C1*d| < 2^56)
+  wire [50:0] p2 = p2_s + p2_c;   // C2*sq (|C2*sq| < 2^50)
+
+  wire [33:0] r2_c0;
+  wire [26:0] r2_t1;
+  wire [19:0] r2_t2;
+  simt_fp_pipe #(.W(34 + 27 + 20), .EN(E2)) u_r2 (.clk_i(clk_i), .rst_ni(rst_ni),
+    .d_i({r1_c0, p1[56:30], p2[50:31]}), .q_o({r2_c0, r2_t1, r2_t2}));
+
+  // ---------------------------------------------------------------- Q3
+  assign y_o = $signed({{2{r2_c0[33]}}, r2_c0}) + $signed({{9{r2_t1[26]}}, r2_t1}) + $signed({{16{r2_t2[19]}}, r2_t2});
+  wire unused_ok = &{1'b0, dd[22:0], p1[29:0], p2[30:0]};
+endmodule
+`default_nettype wire
