@@ -48,7 +48,7 @@ class Jobs:
         self.out, self.sim = out, sim
         self.jobs = {}          # id -> dict (insertion ordered)
 
-    def add(self, trace, frame, scheme, n, topo="line", lat=DEFAULT_LAT, batch=None, png=False):
+    def add(self, trace, frame, scheme, n, topo="line", lat=DEFAULT_LAT, batch=None, png=False, timeline=False):
         if scheme in ("single",):
             n = 1
         if scheme not in BATCH_SCHEMES:
@@ -59,9 +59,10 @@ class Jobs:
         jid = f"{name}__{scheme}__n{n}__{topo}__l{lat}__b{batch}"
         if jid in self.jobs:
             self.jobs[jid]["png"] |= png
+            self.jobs[jid]["timeline"] |= timeline
             return jid
         self.jobs[jid] = dict(id=jid, trace=name, path=trace, frame=frame, scheme=scheme, gpus=n, topology=topo,
-                              lat_ns=lat, batch=batch, png=png)
+                              lat_ns=lat, batch=batch, png=png, timeline=timeline)
         return jid
 
     def command(self, j):
@@ -75,7 +76,8 @@ class Jobs:
         # the P2G mask probe costs up to 6x (mesh-bunnies); the sweep checks instead that every run of a trace
         # rendered the frame of `single` (eval_report.py), docs/evaluation.md
         args += ["--no-check-masks", "-q"]
-        return "scripts/eval_job.sh %s %s%s -- %s" % (self.out, j["id"], " --png" if j["png"] else "", " ".join(args))
+        return "scripts/eval_job.sh %s %s%s%s -- %s" % (self.out, j["id"], " --png" if j["png"] else "",
+                                                       " --timeline" if j["timeline"] else "", " ".join(args))
 
 
 def write_atomic(path, text):
@@ -125,6 +127,8 @@ def main():
     ap.add_argument("--afr-traces", default="multi", help="'multi' = every multi-frame trace, 'none', or a list")
     ap.add_argument("--figs", default="13,14,15,16,17,18,19")
     ap.add_argument("--png-gpus", default="16", help="also keep the frame of gpupd-ra at this N (besides single)")
+    ap.add_argument("--timeline", default="oa-dm4-f215:gpupd-ra:4",
+                    help="TRACE:SCHEME:N of the run that also writes the per-unit bottleneck timeline ('' none)")
     a = ap.parse_args()
 
     traces = csv_list(a.traces)
@@ -176,13 +180,19 @@ def main():
                     for topo in ("line", "hub"):
                         J.add(t, frame[t], s, n, topo=topo)
 
+    if a.timeline:
+        tn, ts, tg = a.timeline.split(":")
+        tp = [t for t in traces if os.path.basename(t)[:-4] == tn]
+        if tp:      # the trace may not be in a reduced list
+            J.add(tp[0], frame[tp[0]], ts, int(tg), timeline=True)
     os.makedirs(a.out, exist_ok=True)
     jobs = list(J.jobs.values())
     cmds = [J.command(j) for j in jobs]
     write_atomic(os.path.join(a.out, "jobs.txt"), "".join(c + "\n" for c in cmds))
-    cols = ["id", "trace", "path", "frame", "scheme", "gpus", "topology", "lat_ns", "batch", "png"]
+    cols = ["id", "trace", "path", "frame", "scheme", "gpus", "topology", "lat_ns", "batch", "png", "timeline"]
     write_atomic(os.path.join(a.out, "jobs.tsv"),
-                 "\t".join(cols) + "\n" + "".join("\t".join(str(int(j[c]) if c == "png" else j[c]) for c in cols) + "\n"
+                 "\t".join(cols) + "\n" + "".join("\t".join(str(int(j[c]) if c in ("png", "timeline") else j[c])
+                                                            for c in cols) + "\n"
                                                   for j in jobs))
     n = write_mk(a.out)
     print(f"eval_jobs: {len(jobs)} jobs on {len(frames)} traces in {a.out}/jobs.txt (make: {a.out}/jobs.mk, "

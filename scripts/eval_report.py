@@ -189,6 +189,7 @@ def make_row(j, d, wall):
     sync_b = sum(l["sync_bytes"] for l in links)
     r = dict(id=j["id"], trace=j["trace"], frame=int(j["frame"]), scheme=j["scheme"], gpus=n,
              topology=j["topology"], lat_ns=int(j["lat_ns"]), batch=j["batch"], png=j["png"] == "1",
+             timeline=j.get("timeline") == "1",
              cycles=float(d["cycles"]), frame_hash=d["frame_hash"], prims_app=d["prims_app"], syncs=d["syncs"],
              projected_mean=sum(g["prims_projected"] for g in pg) / n,
              projected_max=max(g["prims_projected"] for g in pg),
@@ -818,6 +819,27 @@ def frames_section(rows, out, traces_dir):
     return items
 
 
+def timelines(rows, out):
+    """The per-unit bottleneck timeline (Qsilver style) of the runs that wrote one, drawn by
+    scripts/plot_timeline.py (the timing model's plot): [(name, title)]."""
+    made = []
+    for r in rows:
+        if not r["timeline"]:
+            continue
+        src = os.path.join(out, "runs", r["id"] + ".timeline.csv")
+        if not os.path.exists(src):
+            die(f"{r['id']}: the job should have written {src}")
+        name = f"timeline_{r['trace']}_{r['scheme']}_n{r['gpus']}"
+        gpus = "0" if r["gpus"] == 1 else f"0,{r['gpus'] - 1}"
+        title = f"{r['trace']} {r['scheme']} N={r['gpus']}: busy fraction of each unit per window, GPUs {gpus}"
+        p = subprocess.run([sys.executable, os.path.join(os.path.dirname(os.path.abspath(__file__)), "plot_timeline.py"),
+                            src, os.path.join(out, name), "--gpus", gpus, "--title", title], capture_output=True, text=True)
+        if p.returncode != 0:
+            die(f"plot_timeline.py failed on {src}: {p.stderr.strip()[-500:]}")
+        made.append((name, f"Bottleneck timeline: {r['trace']} {r['scheme']} N = {r['gpus']}"))
+    return made
+
+
 FIGS = [("fig13_speedup", "Fig. 13: speedup in single-frame latency"),
         ("fig14_sources", "Fig. 14: where each GPU's primitives come from (N = 4)"),
         ("fig15_cycle_stack", "Fig. 15: cycle stacks NoPrimitive / Stall / Sync"),
@@ -827,14 +849,15 @@ FIGS = [("fig13_speedup", "Fig. 13: speedup in single-frame latency"),
         ("fig19_topology", "Fig. 19: line vs hub")]
 
 
-def pages(out, summary, items, meta):
-    figs = [(n, t) for n, t in FIGS if os.path.exists(os.path.join(out, n + ".png"))]
+def pages(out, summary, items, meta, extra=()):
+    figs = [(n, t) for n, t in list(FIGS) + list(extra) if os.path.exists(os.path.join(out, n + ".png"))]
     tables = sorted(f for f in os.listdir(out) if f.endswith(".csv"))
     md = [f"# GPUpd evaluation (the paper's Fig. 13-19 on the bundled traces)\n",
           "How to read each figure and how our numbers compare with the paper's: `docs/evaluation.md`.\n",
           "Tables: " + ", ".join(f"[{f}]({f})" for f in tables + ["results.json", "summary.md", "jobs.txt"]) + "\n"]
     for n, t in figs:
-        md.append(f"## {t}\n\n![{t}]({n}.png)\n\n[SVG]({n}.svg) · [CSV]({n}.csv)\n")
+        csvl = f"{n}.csv" if os.path.exists(os.path.join(out, n + ".csv")) else None
+        md.append(f"## {t}\n\n![{t}]({n}.png)\n\n[SVG]({n}.svg)" + (f" · [CSV]({csvl})" if csvl else "") + "\n")
     md.append("## Numbers\n\n" + summary + "\n")
     md.append("## Rendered frames\n\nEvery run of a trace rendered the same frame (checked: one FNV-1a hash per trace "
               "over all its runs). Reference = Mesa llvmpipe (`glretrace -s`).\n")
@@ -853,8 +876,9 @@ def pages(out, summary, items, meta):
          "<code>docs/evaluation.md</code>.</p><p>Tables: " +
          " ".join(f"<a href='{f}'>{f}</a>" for f in tables + ["results.json", "summary.md", "jobs.txt"]) + "</p>"]
     for n, t in figs:
+        csvl = f" · <a href='{n}.csv'>CSV</a>" if os.path.exists(os.path.join(out, n + ".csv")) else ""
         h.append(f"<h2>{html.escape(t)}</h2><a href='{n}.svg'><img src='{n}.png' alt='{html.escape(t)}'></a>"
-                 f"<p><a href='{n}.svg'>SVG</a> · <a href='{n}.csv'>CSV</a></p>")
+                 f"<p><a href='{n}.svg'>SVG</a>{csvl}</p>")
     h.append(f"<h2>Numbers</h2><pre>{html.escape(summary)}</pre>")
     h.append("<h2>Rendered frames</h2><p>Every run of a trace rendered the same frame (one hash per trace over all "
              "its runs). Reference = Mesa llvmpipe.</p>")
@@ -918,7 +942,7 @@ def main():
     summary += "\n" + paper_section(t13, t14, t16, t17, t18, t19)
     write_text(os.path.join(out, "summary.md"), summary + "\n")
     items = frames_section(rows, out, a.traces_dir)
-    pages(out, summary, items, meta)
+    pages(out, summary, items, meta, timelines(rows, out))
     print(f"eval_report: {len(rows)} runs -> {out}/index.html, {out}/index.md, summary.md, results.csv, "
           f"{len([f for f in os.listdir(out) if f.startswith('fig') and f.endswith('.png')])} figures")
 

@@ -134,6 +134,11 @@ for page, pat in (("index.md", r"\]\(([^)\s]+)\)"), ("index.html", r"(?:src|href
             err(f"{page} does not show {f}.png")
     if not [r for r in refs if r.startswith("runs/") and r.endswith(".png")]:
         err(f"{page} shows no rendered frame")
+    for j in jobs:
+        if j.get("timeline") == "1":
+            name = f"timeline_{j['trace']}_{j['scheme']}_n{j['gpus']}.png"
+            if name not in refs:
+                err(f"{page} does not show the bottleneck timeline {name} of {j['id']}")
 
 if errors:
     for e in errors[:40]:
