@@ -19,6 +19,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "common/args.h"
 #include "sys/cdsys.h"
 #include "sys/sys.h"
 
@@ -54,6 +55,7 @@ static int same_result(const cdsys_result_t *a, const cdsys_result_t *b, char *w
 
 int main(int argc, char **argv)
 {
+    const char *T = "gpupd-cdsys";
     const char *trace = NULL;
     uint32_t frame = 0, gpus = 0, batch = 0, cp_cost = 1;
     sys_scheme_t scheme = SYS_SCHEME_GPUPD_RA;
@@ -68,18 +70,18 @@ int main(int argc, char **argv)
         if (!strcmp(a, "--compare-skip")) { compare = 1; continue; }
         if (!strcmp(a, "--no-skip")) { skip = 0; continue; }
         if (!strcmp(a, "--links")) { links = 1; continue; }
-        if (!v) { fprintf(stderr, "gpupd-cdsys: %s needs a value\n", a); return 2; }
-        char *e = NULL;
+        if (!v) { arg_need(T, a); return 2; }
+        int bad = 0;
         if (!strcmp(a, "--trace")) trace = v;
-        else if (!strcmp(a, "--frame")) frame = (uint32_t)strtoul(v, &e, 0);
-        else if (!strcmp(a, "--gpus")) gpus = (uint32_t)strtoul(v, &e, 0);
-        else if (!strcmp(a, "--batch")) batch = (uint32_t)strtoul(v, &e, 0);
-        else if (!strcmp(a, "--latency")) latency = (uint32_t)strtoul(v, &e, 0);
-        else if (!strcmp(a, "--hub-rate")) hub_rate = (uint32_t)strtoul(v, &e, 0);
-        else if (!strcmp(a, "--cp-cost")) cp_cost = (uint32_t)strtoul(v, &e, 0);
-        else if (!strcmp(a, "--stall")) stall = (uint32_t)strtoul(v, &e, 0);
-        else if (!strcmp(a, "--jitter")) jitter = (uint32_t)strtoul(v, &e, 0);
-        else if (!strcmp(a, "--seed")) seed = strtoull(v, &e, 0);
+        else if (!strcmp(a, "--frame")) bad = arg_u32(T, a, v, 0, 1000000, &frame);
+        else if (!strcmp(a, "--gpus")) bad = arg_u32(T, a, v, 1, 64, &gpus);
+        else if (!strcmp(a, "--batch")) bad = arg_u32(T, a, v, 1, 1u << 30, &batch);
+        else if (!strcmp(a, "--latency")) bad = arg_u32(T, a, v, 1, 100000, &latency);
+        else if (!strcmp(a, "--hub-rate")) bad = arg_u32(T, a, v, 1, 64, &hub_rate);
+        else if (!strcmp(a, "--cp-cost")) bad = arg_u32(T, a, v, 0, 100000, &cp_cost);
+        else if (!strcmp(a, "--stall")) bad = arg_u32(T, a, v, 0, 900, &stall);
+        else if (!strcmp(a, "--jitter")) bad = arg_u32(T, a, v, 0, 1000, &jitter);
+        else if (!strcmp(a, "--seed")) bad = arg_u64x(T, a, v, 0, UINT64_MAX, 1, &seed);
         else if (!strcmp(a, "--pe")) {
             if (!strcmp(v, "hw")) pe_ref = 0;
             else if (!strcmp(v, "ref")) pe_ref = 1;
@@ -97,7 +99,7 @@ int main(int argc, char **argv)
             else if (!strcmp(v, "linear")) own = P2G_MODE_LINEAR;
             else { fprintf(stderr, "gpupd-cdsys: --own must be diag or linear\n"); return 2; }
         } else { fprintf(stderr, "gpupd-cdsys: unknown argument '%s'\n", a); return 2; }
-        if (e && *e) { fprintf(stderr, "gpupd-cdsys: %s: bad number '%s'\n", a, v); return 2; }
+        if (bad) return 2;
         i++;
     }
     if (!trace || gpus < 1 || gpus > 64 || latency < 1 || latency > 100000 || hub_rate < 1 || stall > 900 || jitter > 1000) {

@@ -21,6 +21,7 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include "common/args.h"
 #include "pe/pe_hw.h"
 #include "p2g/p2g_hw.h"
 #include "sys/cdsys.h"
@@ -322,14 +323,7 @@ static double cpu_s(void)
 
 static int parse_u32(const char *name, const char *v, uint32_t lo, uint32_t hi, uint32_t *out)
 {
-    char *e;
-    unsigned long long x = strtoull(v, &e, 0);
-    if (!*v || *e || x < lo || x > hi) {
-        fprintf(stderr, "cosim-system: %s must be %u..%u (got '%s')\n", name, lo, hi, v);
-        return -1;
-    }
-    *out = (uint32_t)x;
-    return 0;
+    return arg_u32("cosim-system", name, v, lo, hi, out);   /* common/args.h: whole string, range, message */
 }
 
 static void usage(void)
@@ -382,9 +376,7 @@ int main(int argc, char **argv)
             bad = parse_u32(a, v, 0, 900, &x);
             o.in_gap = o.tx_stall = o.rx_stall = o.out_stall = o.link_stall = x;
         } else if (!strcmp(a, "--seed")) {
-            char *e;
-            o.seed = strtoull(v, &e, 0);
-            if (!*v || *e) { fprintf(stderr, "cosim-system: --seed: bad number '%s'\n", v); return 2; }
+            if (arg_u64x("cosim-system", a, v, 0, UINT64_MAX, 1, &o.seed)) return 2;
         } else if (!strcmp(a, "--topology")) {
             if (net_topo_parse(v, &o.topo)) { fprintf(stderr, "cosim-system: --topology must be line or hub\n"); return 2; }
         } else if (!strcmp(a, "--scheme")) {
