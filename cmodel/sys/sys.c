@@ -5,6 +5,7 @@
 #include "gpu/isa_backend.h"
 #include "p2g/p2g_hw.h"
 #include "sys/cdsys.h"
+#include "pe/pe_hw.h"
 
 #include <inttypes.h>
 #include <math.h>
@@ -639,6 +640,9 @@ static int run_cdsys(sys_t *s, lazy_t *L, uint32_t nb, uint32_t nd, uint32_t *co
     p.p2g_rows = cfg->p2g_rows ? cfg->p2g_rows : 2;
     p.tag_bits = 16;
     p.max_cycles = UINT64_MAX / 4;      /* CP may wait long for the GPU's front end: no watchdog */
+    /* the PE's local queue holds a GPU's P2G results until its turn: as deep as the model allows (the paper
+     * buffers a chunk's results; a shallow LQ would stall the P2G, and the projection, for whole turns) */
+    p.pe_lq_depth = cfg->pe_lq_depth ? cfg->pe_lq_depth : PE_HW_MAX_DEPTH;
     p.on_cp_start = cds_cp_start;
     p.on_cd_done = cds_cd_done;
     p.hook_user = L;

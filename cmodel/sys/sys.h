@@ -127,6 +127,7 @@ typedef struct {
     uint32_t timeline_log2;     /* per-unit busy timeline in windows of 2^k cycles (0: none) */
     int no_skip;                /* step every cycle in the stepped parts (exchange, P2G): same results, slower */
     uint32_t p2g_rows;          /* P2G RTL parameter ROWS (default 2) */
+    uint32_t pe_lq_depth;       /* PE RTL parameter LQ_DEPTH in the timed exchange (0: PE_HW_MAX_DEPTH = 256) */
     int pe_golden;              /* timed exchange: 0 = the PE RTL's cycle model (pe_hw) with the P2G cycle model in
                                    the CD system (cdsys.h, default); 1 = the golden protocol model pe.c (send_rate) */
 } sys_config_t;
