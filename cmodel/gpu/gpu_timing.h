@@ -157,6 +157,7 @@ void gt_barrier(gpu_timing_t *t, uint64_t tick);
 uint64_t gt_drained(const gpu_timing_t *t);
 
 static inline uint64_t gt_max(uint64_t a, uint64_t b) { return a > b ? a : b; }
+static inline uint64_t gt_min(uint64_t a, uint64_t b) { return a < b ? a : b; }
 
 /* Shader cost of the draw's programs, measured by running the program on the ISA interpreter for the first
  * warp of each (program, draw) pair with that warp's real inputs (cached: the draws of the bundled traces run
