@@ -2,6 +2,8 @@
 # co-simulation (sim/p2g), coverage, waves, synthesis (constraints/). See docs/p2g.md.
 
 P2G_RTL      := rtl/p2g_range_mask.v rtl/p2g_add_tree.v rtl/p2g_mapper.v
+comma := ,
+space := $(empty) $(empty)
 P2G_OBJS     := $(patsubst %.c,$(BUILD)/lib/obj/%.o,$(wildcard cmodel/p2g/*.c))
 VERILATOR    ?= verilator
 VL_OPT       := -MAKEFLAGS "OPT_FAST=-O2 OPT_GLOBAL=-O2 OPT_SLOW=-O1"
@@ -42,26 +44,32 @@ cosim-p2g: $(P2G_COSIM_BINS)
 	$(BUILD)/cosim/p2g_64_4/cosim-p2g --seed $(SEED) --prims 200000 --gpus 1,5,33,64
 
 # ------------------------------------------------------------------ Icarus self-checking testbench
-$(BUILD)/tb/p2g-vectors: tb/p2g/p2g_vectors.c $(P2G_OBJS)
+$(BUILD)/tb/p2g-vectors: tb/p2g/p2g_vectors.c $(P2G_OBJS) $(BUILD)/lib/obj/cmodel/common/outfile.o
 	@mkdir -p $(@D)
-	$(CC) $(CWARN) $(COPT) $(CPPFLAGS_COMMON) $< $(P2G_OBJS) -o $@
+	$(CC) $(CWARN) $(COPT) $(CPPFLAGS_COMMON) $< $(P2G_OBJS) $(BUILD)/lib/obj/cmodel/common/outfile.o -o $@
 
 $(BUILD)/tb/tb_p2g_%.vvp: tb/p2g/tb_p2g_mapper.v $(P2G_RTL)
 	@mkdir -p $(@D)
 	iverilog -g2012 -Wall -Wno-timescale -o $@ -s tb_p2g_mapper \
 	  -P tb_p2g_mapper.MAX_GPUS=$(call p2g_mg,$*) -P tb_p2g_mapper.ROWS=$(call p2g_rows,$*) $^
 
-# sim-p2g: both parameter sets, GPU counts including 1, non-powers of two, 16 and 64
+# sim-p2g: both parameter sets, GPU counts including 1, non-powers of two, 16 and 64; 20 configurations per
+# GPU count, every second one changing exactly one field (n, W, H, tile size, mode, each scissor bound in
+# turn); on the 64-GPU build also N swept over 1..64 (one configuration per N, only n changing). The testbench
+# checks handshake timing every cycle (phantom outputs, stability under stall, busy, rebuild timing).
 P2G_SIM_PRIMS ?= 6000
 .PHONY: sim-p2g
 sim-p2g: $(BUILD)/tb/p2g-vectors $(BUILD)/tb/tb_p2g_16_2.vvp $(BUILD)/tb/tb_p2g_64_4.vvp
 	@mkdir -p $(BUILD)/tb
-	$(BUILD)/tb/p2g-vectors --max-gpus 16 --gpus 1,3,16 --configs 6 --prims $(P2G_SIM_PRIMS) --seed $(SEED) -o $(BUILD)/tb/p2g_16.hex
+	$(BUILD)/tb/p2g-vectors --max-gpus 16 --gpus 1,3,16 --configs 20 --prims $(P2G_SIM_PRIMS) --seed $(SEED) -o $(BUILD)/tb/p2g_16.hex
 	vvp -n $(BUILD)/tb/tb_p2g_16_2.vvp +vectors=$(BUILD)/tb/p2g_16.hex +nrec=$$(wc -l < $(BUILD)/tb/p2g_16.hex) +seed=3 +vseed=$(SEED) | tee $(BUILD)/tb/p2g_16.log
 	@grep -q '^PASS' $(BUILD)/tb/p2g_16.log
-	$(BUILD)/tb/p2g-vectors --max-gpus 64 --gpus 1,5,33,64 --configs 6 --prims $(P2G_SIM_PRIMS) --seed $(SEED) -o $(BUILD)/tb/p2g_64.hex
+	$(BUILD)/tb/p2g-vectors --max-gpus 64 --gpus 1,5,33,64 --configs 20 --prims $(P2G_SIM_PRIMS) --seed $(SEED) -o $(BUILD)/tb/p2g_64.hex
 	vvp -n $(BUILD)/tb/tb_p2g_64_4.vvp +vectors=$(BUILD)/tb/p2g_64.hex +nrec=$$(wc -l < $(BUILD)/tb/p2g_64.hex) +seed=4 +gap=50 +stall=60 +vseed=$(SEED) | tee $(BUILD)/tb/p2g_64.log
 	@grep -q '^PASS' $(BUILD)/tb/p2g_64.log
+	$(BUILD)/tb/p2g-vectors --max-gpus 64 --sweep-n --prims 1920 --seed $(SEED) -o $(BUILD)/tb/p2g_64_sweep.hex
+	vvp -n $(BUILD)/tb/tb_p2g_64_4.vvp +vectors=$(BUILD)/tb/p2g_64_sweep.hex +nrec=$$(wc -l < $(BUILD)/tb/p2g_64_sweep.hex) +seed=5 +vseed=$(SEED) | tee $(BUILD)/tb/p2g_64_sweep.log
+	@grep -q '^PASS' $(BUILD)/tb/p2g_64_sweep.log
 
 # The testbench must catch a wrong mask: corrupt one expected mask and expect FAIL.
 .PHONY: test-p2g-sim
@@ -72,11 +80,20 @@ test-p2g-sim: sim-p2g
 	  echo "test-p2g-sim: corrupted vector caught: $$(grep -m1 '^FAIL' $(BUILD)/tb/p2g_16_bad.log)"; \
 	else echo "test-p2g-sim: FAIL: the testbench accepted a corrupted expected mask"; exit 1; fi
 
+# Mutation check: RTL copies with one deliberate bug each (tile size or mode left out of the table-rebuild
+# key, a phantom output after reset, the output overwritten under stall) must each FAIL the testbench.
+.PHONY: test-p2g-mutants
+test-p2g-mutants: $(BUILD)/tb/p2g-vectors
+	tests/p2g/test_mutants.sh $(BUILD)/tb/p2g-vectors $(BUILD)/p2g-mutants
+TEST_TARGETS += test-p2g-mutants
+
 # ------------------------------------------------------------------ Verilator lockstep co-simulation tests
 .PHONY: test-p2g-cosim test-p2g-cosim-failure test-p2g-cli test-p2g-waves waves-p2g lint-p2g coverage-p2g
 test-p2g-cosim: $(P2G_COSIM_BINS)
 	$(BUILD)/cosim/p2g_16_2/cosim-p2g --seed $(SEED) --prims $(P2G_TEST_PRIMS) --configs 60 --gpus 1,3,16
 	$(BUILD)/cosim/p2g_64_4/cosim-p2g --seed $(SEED) --prims $(P2G_TEST_PRIMS) --configs 60 --gpus 1,5,33,64
+	$(BUILD)/cosim/p2g_64_4/cosim-p2g --seed $(SEED) --prims 128000 --sweep-n --quiet
+	$(BUILD)/cosim/p2g_16_2/cosim-p2g --seed $(SEED) --prims 32000 --sweep-n --quiet
 
 test-p2g-cosim-failure: $(BUILD)/cosim/p2g_16_2/cosim-p2g
 	tests/p2g/test_cosim_failure.sh $< out/test/p2g-cosim-failure
@@ -114,7 +131,10 @@ $(BUILD)/cov/p2g/cosim-p2g: mk/p2g.mk $(P2G_RTL) rtl/lint.vlt sim/p2g/p2g_dut.cp
 # $(1): extra coverage_report.py arguments (minimum percentages)
 define P2G_COVERAGE_RUN
 	@mkdir -p out/coverage/p2g
-	cd out/coverage/p2g && rm -f coverage.dat && $(abspath $(BUILD)/cov/p2g/cosim-p2g) --seed $(SEED) --prims 40000 --configs 30 --gpus 1,3,5,16,33,64 --quiet
+	cd out/coverage/p2g && rm -f coverage.dat cov_*.dat && \
+	  VL_COVERAGE_FILE=cov_main.dat $(abspath $(BUILD)/cov/p2g/cosim-p2g) --seed $(SEED) --prims 40000 --configs 30 --gpus 1,3,5,16,33,64 --quiet && \
+	  VL_COVERAGE_FILE=cov_sweep.dat $(abspath $(BUILD)/cov/p2g/cosim-p2g) --seed $(SEED) --prims 12800 --sweep-n --quiet && \
+	  verilator_coverage --write coverage.dat cov_main.dat cov_sweep.dat
 	$(PYTHON) scripts/coverage_report.py --unit p2g_mapper $(1) out/coverage/p2g/coverage.dat | tee out/coverage/p2g/summary.txt
 	verilator_coverage --annotate out/coverage/p2g/annotated out/coverage/p2g/coverage.dat >/dev/null
 	@echo "coverage-p2g: annotated sources in out/coverage/p2g/annotated/"
@@ -127,7 +147,7 @@ coverage-p2g: $(BUILD)/cov/p2g/cosim-p2g
 # stays untoggled and why). Coverage is measured on the MAX_GPUS=64, ROWS=4 build with N = 1..64.
 .PHONY: test-p2g-coverage
 test-p2g-coverage: $(BUILD)/cov/p2g/cosim-p2g
-	$(call P2G_COVERAGE_RUN,--min-line 98 --min-toggle 94)
+	$(call P2G_COVERAGE_RUN,--min-line 98 --min-toggle 94 --every-file $(subst $(space),$(comma),$(P2G_RTL)))
 
 TEST_TARGETS     += test-p2g-coverage
 TEST_TARGETS     += test-p2g-cli test-p2g-sim test-p2g-cosim test-p2g-cosim-failure test-p2g-waves lint-p2g

@@ -19,7 +19,13 @@ module p2g_range_mask #(
       wire in_n    = I < {1'b0, n_i};
       wire direct  = (I >= {1'b0, s_i}) && (I < s_end);
       wire wrapped = (I + {1'b0, n_i}) < s_end;
-      assign mask_o[i] = in_n && (direct || wrapped);
+      // if/else per bit: line-coverage points show each bit both set and clear (same logic as an assign)
+      reg bit_d;
+      always @* begin
+        if (in_n && (direct || wrapped)) bit_d = 1'b1;
+        else bit_d = 1'b0;
+      end
+      assign mask_o[i] = bit_d;
     end
   endgenerate
 endmodule

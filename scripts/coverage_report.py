@@ -28,6 +28,7 @@ def main():
     ap.add_argument("--unit", default="")
     ap.add_argument("--min-line", type=float, default=None)
     ap.add_argument("--min-toggle", type=float, default=None)
+    ap.add_argument("--every-file", default="", help="comma-separated RTL files that must each have line points")
     a = ap.parse_args()
     pts = parse(a.dat)
     if not pts:
@@ -63,6 +64,11 @@ def main():
             if len(missed[k]) > 60:
                 print(f"    ... {len(missed[k]) - 60} more")
     ok = True
+    for fn in [x for x in a.every_file.split(",") if x]:
+        n = sum(c["tot"] for (f, k), c in per_file.items() if k == "line" and f.endswith(fn.split("/")[-1]))
+        if n == 0:
+            print(f"FAIL: {fn} has no line coverage points (every RTL module must have some)")
+            ok = False
     if a.min_line is not None and res["line"] < a.min_line:
         print(f"FAIL: line coverage {res['line']:.2f}% below {a.min_line}%")
         ok = False

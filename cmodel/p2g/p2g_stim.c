@@ -108,6 +108,55 @@ p2g_stim_kind_t p2g_stim_any(rng_t *r, const p2g_config_t *c, p2g_prim_t *p)
     return (p2g_stim_kind_t)k;
 }
 
+const char *const p2g_field_name[P2G_N_FIELDS] = {"n", "W", "H", "tile_log2", "mode", "sc_x0", "sc_y0", "sc_x1", "sc_y1"};
+
+static uint32_t pick_dim(rng_t *r);
+
+/* a value in [lo, hi] other than cur (the range holds at least two values) */
+static uint32_t other(rng_t *r, uint32_t cur, uint32_t lo, uint32_t hi)
+{
+    uint32_t v = (uint32_t)rng_range(r, lo, hi - 1);
+    return v >= cur ? v + 1 : v;
+}
+
+int p2g_stim_change_one(rng_t *r, const p2g_config_t *prev, p2g_field_t f, uint32_t max_gpus, p2g_config_t *out)
+{
+    *out = *prev;
+    uint32_t d;
+    switch (f) {
+    case P2G_FIELD_N:
+        if (max_gpus < 2) return 0;
+        out->n_gpus = other(r, prev->n_gpus, 1, max_gpus);
+        break;
+    case P2G_FIELD_W:
+        d = pick_dim(r);
+        out->width = d != prev->width ? d : other(r, prev->width, 1, P2G_MAX_DIM);
+        break;
+    case P2G_FIELD_H:
+        d = pick_dim(r);
+        out->height = d != prev->height ? d : other(r, prev->height, 1, P2G_MAX_DIM);
+        break;
+    case P2G_FIELD_TILE:
+        /* mostly a neighbouring size (the residue tables change, the screen does not) */
+        if (rng_chance(r, 2, 3) && prev->tile_log2 > 0 && (prev->tile_log2 == P2G_MAX_TILE_LOG2 || rng_chance(r, 1, 2)))
+            out->tile_log2 = prev->tile_log2 - 1;
+        else if (prev->tile_log2 < P2G_MAX_TILE_LOG2 && rng_chance(r, 2, 3))
+            out->tile_log2 = prev->tile_log2 + 1;
+        else
+            out->tile_log2 = other(r, prev->tile_log2, 0, P2G_MAX_TILE_LOG2);
+        break;
+    case P2G_FIELD_MODE:
+        out->mode = prev->mode == P2G_MODE_DIAG ? P2G_MODE_LINEAR : P2G_MODE_DIAG;
+        break;
+    case P2G_FIELD_SC_X0: out->sc_x0 = other(r, prev->sc_x0, 0, rng_chance(r, 3, 4) ? (prev->width > 1 ? prev->width : 2) : P2G_MAX_DIM - 1); break;
+    case P2G_FIELD_SC_Y0: out->sc_y0 = other(r, prev->sc_y0, 0, rng_chance(r, 3, 4) ? (prev->height > 1 ? prev->height : 2) : P2G_MAX_DIM - 1); break;
+    case P2G_FIELD_SC_X1: out->sc_x1 = other(r, prev->sc_x1, 0, rng_chance(r, 3, 4) ? (prev->width > 1 ? prev->width : 2) : P2G_MAX_DIM - 1); break;
+    case P2G_FIELD_SC_Y1: out->sc_y1 = other(r, prev->sc_y1, 0, rng_chance(r, 3, 4) ? (prev->height > 1 ? prev->height : 2) : P2G_MAX_DIM - 1); break;
+    default: return 0;
+    }
+    return 1;
+}
+
 static uint32_t pick_dim(rng_t *r)
 {
     static const uint32_t common[] = {1, 2, 31, 32, 33, 64, 480, 600, 640, 720, 768, 800, 1024, 1080,

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "common/args.h"
 #include "common/rng.h"
 #include "p2g/p2g.h"
 #include "p2g/p2g_hw.h"
@@ -34,6 +35,11 @@ typedef struct {
     const char *gtkw_template; /* saved view whose dumpfile line is rewritten */
     int quiet;
     const char *replay;        /* replay a primitive stream (gpupd-p2g-trace -o) instead of random stimulus */
+    int sweep_n;               /* one configuration per GPU count 1..MAX_GPUS, each changing only n */
+    uint32_t start_config;     /* reproduce near a failure: begin at this configuration (the one before it is
+                                  applied first, without primitives, so the unit's tables are in the same state) */
+    uint64_t start_cycle;      /* cycle number the run has at start_config (keeps cycle numbers of the report) */
+    uint32_t stop_config;      /* last configuration run (UINT32_MAX: all) */
 } opts_t;
 
 /* A replayed stream: segments of one configuration each, with the mask the golden model computed. */
@@ -67,6 +73,10 @@ typedef struct {
     uint64_t kinds[P2G_STIM_N_KINDS];
     uint64_t fail_cycle;
     int failed;
+    uint32_t fail_n, fail_ci;          /* GPU count and configuration index of the failure */
+    uint64_t fail_ci_cycle;            /* cycle at which that configuration started */
+    uint64_t field_changes[P2G_N_FIELDS];  /* configurations that changed only this field */
+    uint64_t n_seen[65];               /* primitives checked per GPU count */
 } result_t;
 
 typedef struct {
@@ -75,6 +85,9 @@ typedef struct {
     hist_t hist[HIST];
     uint64_t n_hist;
     p2g_config_t cfg;
+    uint32_t n, ci;            /* GPU count of the list and configuration index being run */
+    uint64_t ci_cycle;         /* cycle at which configuration ci started */
+    int field;                 /* the one field this configuration changed (-1: several / directed) */
 } ctx_t;
 
 static void hist_add(ctx_t *c, uint64_t cycle, const char *what, const p2g_prim_t *p, uint64_t mask)
@@ -91,9 +104,24 @@ static void print_cmd(const opts_t *o, const char *argv0, FILE *f)
     fprintf(f, "%s --seed 0x%" PRIx64 " --prims %" PRIu64 " --configs %u --gpus ", argv0, o->seed, o->prims,
             o->configs);
     for (int i = 0; i < o->n_gpus; i++) fprintf(f, "%s%u", i ? "," : "", o->gpus[i]);
+    if (o->sweep_n) fprintf(f, " --sweep-n");
     if (o->inject) fprintf(f, " --inject-fault %" PRIu64, o->inject_cycle);
     if (o->replay) fprintf(f, " --replay %s", o->replay);
+    if (o->start_config) fprintf(f, " --start-config %u --start-cycle %" PRIu64, o->start_config, o->start_cycle);
+    if (o->stop_config != UINT32_MAX) fprintf(f, " --stop-config %u", o->stop_config);
     fprintf(f, "\n");
+}
+
+/* The command that starts at the failing configuration (every configuration is seeded on its own, so the
+ * same stimulus follows) and stops after it: seconds instead of the whole run. */
+static void print_near_cmd(const ctx_t *c, const char *argv0, FILE *f)
+{
+    opts_t n = *c->o;
+    if (!n.sweep_n && !n.replay) { n.gpus[0] = c->n; n.n_gpus = 1; }
+    n.start_config = c->ci;
+    n.start_cycle = c->ci_cycle;
+    n.stop_config = c->ci;
+    print_cmd(&n, argv0, f);
 }
 
 static void print_cfg(const p2g_config_t *c, FILE *f)
@@ -159,7 +187,7 @@ static int ports_differ(const p2g_hw_out_t *a, const p2g_hw_out_t *b)
 }
 
 static void report(ctx_t *c, const char *argv0, uint64_t cycle, const char *why, const p2g_hw_out_t *dut,
-                   const p2g_hw_out_t *mdl, const exp_t *e)
+                   const p2g_hw_out_t *mdl, const exp_t *e, const exp_t *head)
 {
     const opts_t *o = c->o;
     FILE *f = stderr;
@@ -182,8 +210,20 @@ static void report(ctx_t *c, const char *argv0, uint64_t cycle, const char *why,
         ROW("out_prim_id", dut->out_prim_id, mdl->out_prim_id);
         ROW("out_tag", dut->out_tag, mdl->out_tag);
         ROW("out_mask", dut->out_mask, mdl->out_mask);
+        if (head) {
+            /* the primitive the output port is about: what the definition says it must give */
+            fprintf(f, "  oldest outstanding primitive: prim_id=0x%08x tag=0x%04x x=(%d,%d,%d) y=(%d,%d,%d) flags=%u\n",
+                    head->p.prim_id, head->p.tag & 0xffff, head->p.x[0], head->p.x[1], head->p.x[2], head->p.y[0],
+                    head->p.y[1], head->p.y[2], head->p.flags);
+            fprintf(f, "  expected mask (p2g_mask): 0x%" PRIx64 "   DUT out_mask 0x%" PRIx64 "%s   model out_mask 0x%" PRIx64 "%s\n",
+                    head->mask, dut->out_mask, dut->out_valid ? "" : " (not valid)", mdl->out_mask, mdl->out_valid ? "" : " (not valid)");
+        } else {
+            fprintf(f, "  no primitive outstanding (an output now would be a phantom)\n");
+        }
     }
 #undef ROW
+    fprintf(f, "  configuration %u of GPU count %u (started at cycle %" PRIu64 ")%s%s\n", c->ci, c->n, c->ci_cycle,
+            c->field >= 0 ? ", changed only " : "", c->field >= 0 ? p2g_field_name[c->field] : "");
     uint64_t first = c->n_hist > HIST ? c->n_hist - HIST : 0;
     fprintf(f, "  last %" PRIu64 " transactions (oldest first):\n", c->n_hist - first);
     for (uint64_t i = first; i < c->n_hist; i++) {
@@ -197,6 +237,8 @@ static void report(ctx_t *c, const char *argv0, uint64_t cycle, const char *why,
     }
     fprintf(f, "  reproduce: ");
     print_cmd(o, argv0, f);
+    fprintf(f, "  reproduce near the failure: ");
+    print_near_cmd(c, argv0, f);
 }
 
 /* One whole run. stop_at: stop after this cycle (UINT64_MAX: no stop). dump_from: first cycle written to the
@@ -217,25 +259,77 @@ static int run(const opts_t *o, const stream_t *st, const char *argv0, const cha
     rng_seed(&rng, o->seed);
     exp_t fifo[FIFO_CAP];
     uint32_t fh = 0, ft = 0;
-    uint64_t cycle = 0, next_id = 0;
+    uint64_t cycle = o->start_config == 0 ? o->start_cycle : 0, next_id = 0;
     int fail = 0;
     p2g_hw_in_t in;
     memset(&in, 0, sizeof in);
 
-    /* random mode: GPU counts x configurations; replay mode: one pass over the stream's segments */
-    int n_outer = st ? 1 : o->n_gpus;
+    /* random mode: GPU counts x configurations; sweep mode: one configuration per GPU count 1..MAX_GPUS;
+     * replay mode: one pass over the stream's segments. Every configuration draws its stimulus from its own
+     * generator, seeded from (seed, GPU count, configuration index): a run started at any configuration
+     * (--start-config) sees exactly the same stimulus from there on. */
+    int n_outer = st || o->sweep_n ? 1 : o->n_gpus;
+    p2g_config_t prev_cfg = p2g_config_default(1, 1920, 1080);
     for (int gi = 0; gi < n_outer && !fail; gi++) {
-        uint32_t n = st ? 0 : o->gpus[gi];
+        uint32_t n = st ? 0 : o->sweep_n ? 1 : o->gpus[gi];
         if (!st && n > c.prm.max_gpus) continue;
-        uint32_t n_cfg = st ? (uint32_t)st->n : o->configs;
+        uint32_t n_cfg = st ? (uint32_t)st->n : o->sweep_n ? c.prm.max_gpus : o->configs;
+        uint64_t n_quota = o->sweep_n ? c.prm.max_gpus : o->configs;
         for (uint32_t ci = 0; ci < n_cfg && !fail; ci++) {
             const segment_t *sg = st ? &st->seg[ci] : NULL;
+            if (ci > o->stop_config) break;
+            uint64_t cseed = o->seed ^ (0x9E3779B97F4A7C15ull * ((uint64_t)n * 100003u + ci + 1));
+            rng_seed(&rng, cseed);
+            next_id = ((uint64_t)n << 40) ^ ((uint64_t)ci << 20);
+            c.field = -1;
             if (sg) c.cfg = sg->cfg;
+            else if (o->sweep_n) {
+                /* n = 1, 2, ..., MAX_GPUS in turn, everything else fixed: only n changes (after the first) */
+                if (ci == 0) { rng_t base; rng_seed(&base, o->seed ^ 0x5157u); p2g_stim_config(&base, 1, &c.cfg); }
+                else { c.cfg = prev_cfg; c.field = P2G_FIELD_N; }
+                c.cfg.n_gpus = ci + 1;
+            }
             else if (ci < 6 && ci + 1 < o->configs) c.cfg = directed_config(n, ci);
+            else if (ci % 2 == 0) {
+                /* exactly one field changed from the previous configuration, every field in turn: a unit that
+                 * misses one field of its rebuild key (e.g. only the tile size) mis-maps here */
+                c.field = (int)((ci / 2) % P2G_N_FIELDS);
+                if (!p2g_stim_change_one(&rng, &prev_cfg, (p2g_field_t)c.field, c.prm.max_gpus, &c.cfg)) {
+                    c.field = -1;
+                    p2g_stim_config(&rng, n, &c.cfg);
+                }
+            }
             else p2g_stim_config(&rng, n, &c.cfg);
+            if (o->start_config && ci + 1 < o->start_config) { prev_cfg = c.cfg; continue; }
+            if (o->start_config && ci + 1 == o->start_config) {
+                /* warm-up: apply the previous configuration with no primitives, so the unit's tables hold it */
+                in.cfg = c.cfg;
+                in.in_valid = 0;
+                in.out_ready = 1;
+                for (uint32_t k = 0; k < p2g_hw_build_cycles(c.prm.rows) + 4 && !fail; k++) {
+                    p2g_hw_out_t a, b;
+                    p2g_dut_eval(dut, &in, &a);
+                    p2g_hw_comb(&hw, &in, &b);
+                    r->port_checks++;
+                    if (ports_differ(&a, &b)) {
+                        if (report_failures) report(&c, argv0, cycle, "ports differ while warming up", &a, &b, NULL, NULL);
+                        fail = 1;
+                    }
+                    p2g_dut_clock(dut);
+                    p2g_hw_clock(&hw, &in);
+                }
+                prev_cfg = c.cfg;
+                cycle = o->start_cycle;
+                continue;
+            }
+            prev_cfg = c.cfg;
+            c.n = n;
+            c.ci = ci;
+            c.ci_cycle = cycle;
+            if (c.field >= 0) r->field_changes[c.field]++;
             static const uint32_t bp[] = {0, 0, 10, 30, 60, 90};
             uint32_t in_gap = bp[rng_below(&rng, 6)], out_stall = bp[rng_below(&rng, 6)];
-            uint64_t quota = sg ? sg->n : o->prims / o->configs + (ci < o->prims % o->configs ? 1 : 0);
+            uint64_t quota = sg ? sg->n : o->prims / n_quota + (ci < o->prims % n_quota ? 1 : 0);
             uint64_t sent = 0, since_progress = 0;
             uint32_t directed_k = 0;
             int have = 0;
@@ -251,7 +345,7 @@ static int run(const opts_t *o, const stream_t *st, const char *argv0, const cha
                 p2g_hw_comb(&hw, &in, &b);
                 r->port_checks++;
                 if (ports_differ(&a, &b)) {
-                    if (report_failures) report(&c, argv0, cycle, "ports differ while idle", &a, &b, NULL);
+                    if (report_failures) report(&c, argv0, cycle, "ports differ while idle", &a, &b, NULL, NULL);
                     fail = 1;
                     break;
                 }
@@ -285,7 +379,7 @@ static int run(const opts_t *o, const stream_t *st, const char *argv0, const cha
                 if (o->inject && cycle == o->inject_cycle) m.out_mask ^= 1, m.out_valid = 1; /* test hook */
                 r->port_checks++;
                 if (ports_differ(&d, &m)) {
-                    if (report_failures) report(&c, argv0, cycle, "RTL and C cycle model disagree", &d, &m, NULL);
+                    if (report_failures) report(&c, argv0, cycle, "RTL and C cycle model disagree", &d, &m, NULL, fh != ft ? &fifo[fh % FIFO_CAP] : NULL);
                     fail = 1;
                     break;
                 }
@@ -310,23 +404,24 @@ static int run(const opts_t *o, const stream_t *st, const char *argv0, const cha
                     p2g_prim_t got = {d.out_prim_id, d.out_tag, {0, 0, 0}, {0, 0, 0}, 0};
                     hist_add(&c, cycle, "OUT", &got, d.out_mask);
                     if (fh == ft) {
-                        if (report_failures) report(&c, argv0, cycle, "output with no primitive outstanding", &d, &m, NULL);
+                        if (report_failures) report(&c, argv0, cycle, "output with no primitive outstanding", &d, &m, NULL, NULL);
                         fail = 1;
                         break;
                     }
                     exp_t *e = &fifo[fh % FIFO_CAP];
                     fh++;
                     r->mask_checks++;
+                    r->n_seen[c.cfg.n_gpus <= 64 ? c.cfg.n_gpus : 0]++;
                     if (d.out_prim_id != e->p.prim_id || d.out_tag != (e->p.tag & 0xffff) || d.out_mask != e->mask) {
                         if (report_failures)
-                            report(&c, argv0, cycle, "RTL mask differs from the functional definition p2g_mask()", &d, &m, e);
+                            report(&c, argv0, cycle, "RTL mask differs from the functional definition p2g_mask()", &d, &m, e, NULL);
                         fail = 1;
                         break;
                     }
                     since_progress = 0;
                 }
                 if (fh != ft && ++since_progress > 20000) {
-                    if (report_failures) report(&c, argv0, cycle, "watchdog: no output for 20000 cycles", &d, &m, NULL);
+                    if (report_failures) report(&c, argv0, cycle, "watchdog: no output for 20000 cycles", &d, &m, NULL, fh != ft ? &fifo[fh % FIFO_CAP] : NULL);
                     fail = 1;
                     break;
                 }
@@ -344,23 +439,11 @@ static int run(const opts_t *o, const stream_t *st, const char *argv0, const cha
     r->cycles = cycle;
     r->failed = fail;
     r->fail_cycle = cycle;
+    r->fail_n = c.n;
+    r->fail_ci = c.ci;
+    r->fail_ci_cycle = c.ci_cycle;
     p2g_dut_free(dut);
     return fail;
-}
-
-static int parse_list(const char *s, uint32_t *out, int *n)
-{
-    char buf[256];
-    if (strlen(s) >= sizeof buf) return -1;
-    strcpy(buf, s);
-    *n = 0;
-    for (char *save = NULL, *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-        char *end;
-        unsigned long v = strtoul(t, &end, 10);
-        if (*end || v < 1 || v > 64 || *n >= MAX_LIST) return -1;
-        out[(*n)++] = (uint32_t)v;
-    }
-    return *n ? 0 : -1;
 }
 
 /* Copy the saved view, pointing it at this FST and time, with the mask widths of this MAX_GPUS. */
@@ -461,10 +544,12 @@ static void usage(void)
     fprintf(stderr,
             "usage: cosim-p2g [--seed S] [--prims P] [--configs K] [--gpus 1,3,16] [--out-dir DIR]\n"
             "                 [--window W] [--gtkw VIEW.gtkw] [--waves FILE.fst] [--inject-fault CYCLE] [--quiet]\n"
-            "                 [--replay STREAM]\n"
+            "                 [--replay STREAM] [--sweep-n] [--start-config C --start-cycle X] [--stop-config C]\n"
             "  P primitives per GPU count, split over K configurations (the first ones directed).\n"
             "  --replay: drive a real primitive stream (gpupd-p2g-trace -o) instead; the seed then only\n"
-            "  drives valid gaps and backpressure.\n");
+            "  drives valid gaps and backpressure. --sweep-n: one configuration per GPU count 1..MAX_GPUS,\n"
+            "  each changing only n. --start-config/--stop-config: run only those configurations (the report of a\n"
+            "  failure prints this command, starting at the failing configuration).\n");
 }
 
 int main(int argc, char **argv)
@@ -478,23 +563,35 @@ int main(int argc, char **argv)
     o.out_dir = "out/cosim/p2g";
     o.window = 40;
     o.gtkw_template = "tb/p2g/p2g_mapper.gtkw";
+    o.stop_config = UINT32_MAX;
+    const char *T = "cosim-p2g";
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strcmp(a, "--quiet")) { o.quiet = 1; continue; }
-        if (!v) { usage(); return 2; }
+        if (!strcmp(a, "--sweep-n")) { o.sweep_n = 1; continue; }
+        if (!strcmp(a, "-h") || !strcmp(a, "--help")) { usage(); return 0; }
+        int bad = 0;
         if (!strcmp(a, "--seed")) {
-            if (!strcmp(v, "random")) o.seed = (uint64_t)time(NULL) ^ ((uint64_t)clock() << 32);
-            else o.seed = strtoull(v, NULL, 0);
-        } else if (!strcmp(a, "--prims")) o.prims = strtoull(v, NULL, 0);
-        else if (!strcmp(a, "--configs")) o.configs = (uint32_t)strtoul(v, NULL, 0);
-        else if (!strcmp(a, "--gpus")) { if (parse_list(v, o.gpus, &o.n_gpus)) { usage(); return 2; } }
-        else if (!strcmp(a, "--out-dir")) o.out_dir = v;
-        else if (!strcmp(a, "--window")) o.window = (uint32_t)strtoul(v, NULL, 0);
-        else if (!strcmp(a, "--gtkw")) o.gtkw_template = v;
-        else if (!strcmp(a, "--waves")) o.waves = v;
-        else if (!strcmp(a, "--inject-fault")) { o.inject = 1; o.inject_cycle = strtoull(v, NULL, 0); }
-        else if (!strcmp(a, "--replay")) o.replay = v;
-        else { usage(); return 2; }
+            if (v && !strcmp(v, "random")) o.seed = (uint64_t)time(NULL) ^ ((uint64_t)clock() << 32);
+            else bad = arg_u64x(T, a, v, 0, UINT64_MAX, 1, &o.seed);
+        } else if (!strcmp(a, "--prims")) bad = arg_u64x(T, a, v, 0, 10000000000ull, 0, &o.prims);
+        else if (!strcmp(a, "--configs")) bad = arg_u32(T, a, v, 1, 100000, &o.configs);
+        else if (!strcmp(a, "--gpus")) {
+            uint32_t n = 0;
+            bad = arg_u32_list(T, a, v, 1, 64, o.gpus, MAX_LIST, &n);
+            o.n_gpus = (int)n;
+        }
+        else if (!strcmp(a, "--out-dir")) { if (!v) bad = arg_need(T, a); o.out_dir = v; }
+        else if (!strcmp(a, "--window")) bad = arg_u32(T, a, v, 1, 100000, &o.window);
+        else if (!strcmp(a, "--gtkw")) { if (!v) bad = arg_need(T, a); o.gtkw_template = v; }
+        else if (!strcmp(a, "--waves")) { if (!v) bad = arg_need(T, a); o.waves = v; }
+        else if (!strcmp(a, "--inject-fault")) { o.inject = 1; bad = arg_u64(T, a, v, 0, 1ull << 62, &o.inject_cycle); }
+        else if (!strcmp(a, "--replay")) { if (!v) bad = arg_need(T, a); o.replay = v; }
+        else if (!strcmp(a, "--start-config")) bad = arg_u32(T, a, v, 0, 100000, &o.start_config);
+        else if (!strcmp(a, "--stop-config")) bad = arg_u32(T, a, v, 0, 100000, &o.stop_config);
+        else if (!strcmp(a, "--start-cycle")) bad = arg_u64(T, a, v, 0, 1ull << 62, &o.start_cycle);
+        else { fprintf(stderr, "cosim-p2g: unknown argument '%s'\n", a); usage(); return 2; }
+        if (bad) return 2;
         i++;
     }
     if (o.configs == 0) o.configs = 1;
@@ -532,7 +629,12 @@ int main(int argc, char **argv)
         snprintf(gtkw, sizeof gtkw, "%s/fail-seed%" PRIx64 "-cycle%" PRIu64 ".gtkw", o.out_dir, o.seed, r.fail_cycle);
         uint64_t from = r.fail_cycle > o.window ? r.fail_cycle - o.window : 0;
         result_t r2;
-        run(&o, st, argv[0], fst, from, r.fail_cycle + 2, 0, &r2);
+        opts_t o2 = o;      /* replay only the failing configuration (same stimulus, same cycle numbers) */
+        if (!o.replay && !o.sweep_n) { o2.gpus[0] = r.fail_n; o2.n_gpus = 1; }
+        o2.start_config = r.fail_ci;
+        o2.start_cycle = r.fail_ci_cycle;
+        o2.stop_config = r.fail_ci;
+        run(&o2, st, argv[0], fst, from, r.fail_cycle + 2, 0, &r2);
         /* waveform time of cycle k (ps): 2 reset cycles of 10 ns, then 10 ns per cycle */
         write_gtkw(o.gtkw_template, gtkw, fst, 20000 + 10000 * from, p2g_dut_params().max_gpus);
         fprintf(stderr, "  waveform: %s (cycles %" PRIu64 "..%" PRIu64 ")\n  view:     gtkwave %s\n", fst, from,
@@ -551,6 +653,19 @@ int main(int argc, char **argv)
     if (r.mask_checks == 0) {
         fprintf(stderr, "cosim-p2g: FAIL: zero mask comparisons (nothing was checked)\n");
         return 1;
+    }
+    if (!o.replay) {
+        printf("cosim-p2g: configurations that changed one field only:");
+        for (int k = 0; k < P2G_N_FIELDS; k++) printf(" %s=%" PRIu64, p2g_field_name[k], r.field_changes[k]);
+        printf("\ncosim-p2g: GPU counts checked:");
+        uint32_t nn = 0;
+        for (uint32_t k = 1; k <= 64; k++)
+            if (r.n_seen[k]) { nn++; if (!o.sweep_n) printf(" %u", k); }
+        printf(" (%u distinct)\n", nn);
+        if (o.sweep_n && o.start_config == 0 && o.stop_config == UINT32_MAX && nn != prm.max_gpus) {
+            fprintf(stderr, "cosim-p2g: FAIL: --sweep-n checked %u of the %u GPU counts\n", nn, prm.max_gpus);
+            return 1;
+        }
     }
     printf("cosim-p2g: PASS\n");
     return 0;

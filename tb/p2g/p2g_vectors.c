@@ -2,7 +2,10 @@
  * constrained-random generator (cmodel/p2g/p2g_stim.c) and the functional definition p2g_mask(). Icarus
  * never uses $random for stimulus, so Icarus and Verilator see the same primitives for the same seed.
  *
- *   p2g-vectors --max-gpus M --gpus 1,3,16 --configs K --prims P --seed S -o FILE
+ *   p2g-vectors --max-gpus M --gpus 1,3,16 --configs K --prims P --seed S [--sweep-n] -o FILE
+ *
+ * Every second configuration changes exactly one field of the previous one (n, W, H, tile size, mode, each
+ * scissor bound, in turn); --sweep-n writes one configuration per GPU count 1..M instead, each changing only n.
  *
  * One record per line, 72 hex digits (288 bits), fields from the MSB:
  *   [287:284] type: 1 config, 2 primitive, f end
@@ -15,6 +18,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/args.h"
+#include "common/outfile.h"
 #include "common/rng.h"
 #include "p2g/p2g.h"
 #include "p2g/p2g_stim.h"
@@ -37,41 +42,58 @@ static void emit(FILE *f, const rec_t *r)
 
 int main(int argc, char **argv)
 {
-    uint32_t max_gpus = 16, configs = 8, gpus[16] = {1, 3, 16}, ng = 3;
+    uint32_t max_gpus = 16, configs = 8, gpus[64] = {1, 3, 16}, ng = 3;
     uint64_t prims = 2000, seed = 1;
     const char *out = NULL;
-    for (int i = 1; i + 1 < argc; i += 2) {
-        if (!strcmp(argv[i], "--max-gpus")) max_gpus = (uint32_t)strtoul(argv[i + 1], NULL, 0);
-        else if (!strcmp(argv[i], "--configs")) configs = (uint32_t)strtoul(argv[i + 1], NULL, 0);
-        else if (!strcmp(argv[i], "--prims")) prims = strtoull(argv[i + 1], NULL, 0);
-        else if (!strcmp(argv[i], "--seed")) seed = strtoull(argv[i + 1], NULL, 0);
-        else if (!strcmp(argv[i], "-o")) out = argv[i + 1];
-        else if (!strcmp(argv[i], "--gpus")) {
-            ng = 0;
-            char buf[256];
-            snprintf(buf, sizeof buf, "%s", argv[i + 1]);
-            for (char *s = NULL, *t = strtok_r(buf, ",", &s); t && ng < 16; t = strtok_r(NULL, ",", &s))
-                gpus[ng++] = (uint32_t)strtoul(t, NULL, 10);
-        } else {
-            fprintf(stderr, "p2g-vectors: unknown argument %s\n", argv[i]);
+    int sweep_n = 0;
+    const char *T = "p2g-vectors";
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        int bad = 0;
+        if (!strcmp(a, "--sweep-n")) { sweep_n = 1; continue; }
+        if (!strcmp(a, "--max-gpus")) bad = arg_u32(T, a, v, 1, 64, &max_gpus);
+        else if (!strcmp(a, "--configs")) bad = arg_u32(T, a, v, 1, 100000, &configs);
+        else if (!strcmp(a, "--prims")) bad = arg_u64(T, a, v, 1, 100000000, &prims);
+        else if (!strcmp(a, "--seed")) bad = arg_u64x(T, a, v, 0, UINT64_MAX, 1, &seed);
+        else if (!strcmp(a, "-o")) { if (!v) bad = arg_need(T, a); out = v; }
+        else if (!strcmp(a, "--gpus")) bad = arg_u32_list(T, a, v, 1, 64, gpus, 64, &ng);
+        else {
+            fprintf(stderr, "p2g-vectors: unknown argument %s\n", a);
             return 2;
         }
+        if (bad) return 2;
+        i++;
     }
-    if (!out || !configs) {
-        fprintf(stderr, "usage: p2g-vectors --max-gpus M --gpus 1,3,16 --configs K --prims P --seed S -o FILE\n");
+    if (!out) {
+        fprintf(stderr, "usage: p2g-vectors --max-gpus M --gpus 1,3,16 --configs K --prims P --seed S [--sweep-n] -o FILE\n");
         return 2;
     }
-    FILE *f = fopen(out, "w");
-    if (!f) { perror(out); return 2; }
+    for (uint32_t g = 0; g < ng; g++)
+        if (gpus[g] > max_gpus) { fprintf(stderr, "p2g-vectors: --gpus: %u is more than --max-gpus %u\n", gpus[g], max_gpus); return 2; }
+    outf_t of;
+    char oerr[600];
+    if (outf_open(&of, out, 0, oerr, sizeof oerr)) { fprintf(stderr, "p2g-vectors: %s\n", oerr); return 2; }
+    FILE *f = of.f;
     rng_t r;
     rng_seed(&r, seed);
-    uint64_t id = 0, nprims = 0;
+    uint64_t id = 0, nprims = 0, changed[P2G_N_FIELDS] = {0};
+    if (sweep_n) { ng = 1; gpus[0] = 1; configs = max_gpus; }   /* n = 1..MAX_GPUS, each changing only n */
+    p2g_config_t prev = p2g_config_default(1, 1920, 1080);
     for (uint32_t g = 0; g < ng; g++) {
-        if (gpus[g] < 1 || gpus[g] > max_gpus) continue;
         for (uint32_t c = 0; c < configs; c++) {
             p2g_config_t cfg;
-            if (c == 0) cfg = p2g_config_default(gpus[g], 1920, 1080);
-            else p2g_stim_config(&r, gpus[g], &cfg);
+            if (sweep_n) {
+                if (c == 0) p2g_stim_config(&r, 1, &cfg);
+                else { cfg = prev; changed[P2G_FIELD_N]++; }
+                cfg.n_gpus = c + 1;
+            } else if (c == 0) cfg = p2g_config_default(gpus[g], 1920, 1080);
+            else if (c % 2 == 0) {
+                /* exactly one field changed from the previous configuration, every field in turn */
+                p2g_field_t fld = (p2g_field_t)((c / 2 - 1) % P2G_N_FIELDS);
+                if (p2g_stim_change_one(&r, &prev, fld, max_gpus, &cfg)) changed[fld]++;
+                else p2g_stim_config(&r, gpus[g], &cfg);
+            } else p2g_stim_config(&r, gpus[g], &cfg);
+            prev = cfg;
             rec_t rc;
             memset(&rc, 0, sizeof rc);
             put(&rc, 284, 4, 1);
@@ -110,7 +132,10 @@ int main(int argc, char **argv)
     memset(&end, 0, sizeof end);
     put(&end, 284, 4, 0xf);
     emit(f, &end);
-    if (fclose(f)) { perror(out); return 2; }
-    printf("p2g-vectors: %" PRIu64 " primitives for MAX_GPUS=%u, seed 0x%" PRIx64 " -> %s\n", nprims, max_gpus, seed, out);
+    if (outf_commit(&of, oerr, sizeof oerr)) { fprintf(stderr, "p2g-vectors: %s\n", oerr); return 2; }
+    printf("p2g-vectors: %" PRIu64 " primitives for MAX_GPUS=%u, seed 0x%" PRIx64 " -> %s; configurations changing one field only:",
+           nprims, max_gpus, seed, out);
+    for (int k = 0; k < P2G_N_FIELDS; k++) printf(" %s=%" PRIu64, p2g_field_name[k], changed[k]);
+    printf("\n");
     return 0;
 }

@@ -4,6 +4,12 @@
 // written by tb/p2g/p2g_vectors.c (the C functional definition); valid gaps and output backpressure come
 // from a 32-bit LFSR seeded by +seed=, so runs are replayable. Prints PASS with the number of checks, or
 // the first difference and FAIL (then $fatal).
+// Handshake timing is checked every cycle, not only the output values (issue 12): an output with no
+// primitive outstanding (e.g. a phantom output after reset) fails at once; out_valid and the output data
+// must stay stable while out_valid && !out_ready; busy must be high while a primitive is outstanding; after
+// a configuration change in_ready must be low for exactly build_cycles + 1 = 29 + ROWS cycles when n, W,
+// tile size or mode changed (the residue tables are rebuilt) and must not drop when only H or the scissor
+// changed (docs/p2g.md, cmodel/p2g/p2g_hw.h).
 //   vvp tb.vvp +vectors=FILE [+seed=N] [+gap=PCT] [+stall=PCT] [+vcd=FILE]
 module tb_p2g_mapper;
   parameter integer MAX_GPUS = 16;
@@ -68,9 +74,36 @@ module tb_p2g_mapper;
   // edge (pre-edge values), so the driver learns of an input handshake through `accepted`.
   reg accepted = 1'b0;
   integer nchk = 0;
+  integer outstanding = 0;              // accepted inputs not yet output
+  reg held = 1'b0;                      // out_valid && !out_ready at the last edge: the output must hold
+  reg [31:0] held_id; reg [15:0] held_tag; reg [MAX_GPUS-1:0] held_mask;
   always @(posedge clk) begin
     accepted <= in_valid && in_ready;
+    if (!rst_n && out_valid) begin
+      $display("FAIL: handshake: out_valid high during reset (cycle %0d)", cycles);
+      $fatal(1);
+    end
     if (rst_n) begin
+      // handshake protocol, before the values
+      if (out_valid && outstanding == 0) begin
+        $display("FAIL: handshake: phantom output (out_valid with no primitive outstanding) id=%h mask=%h at cycle %0d",
+                 out_id, out_mask, cycles);
+        $display("  reproduce: make sim-p2g SEED=%0s   (this run's +seed=%0d)", vseed, seed);
+        $fatal(1);
+      end
+      if (held && (!out_valid || out_id !== held_id || out_tag !== held_tag || out_mask !== held_mask)) begin
+        $display("FAIL: handshake: output changed while stalled (out_valid && !out_ready at the previous edge) at cycle %0d:", cycles);
+        $display("  was valid id=%h tag=%h mask=%h, now valid=%b id=%h tag=%h mask=%h", held_id, held_tag, held_mask,
+                 out_valid, out_id, out_tag, out_mask);
+        $fatal(1);
+      end
+      if (outstanding > 0 && !busy) begin
+        $display("FAIL: handshake: busy low with %0d primitive(s) outstanding at cycle %0d", outstanding, cycles);
+        $fatal(1);
+      end
+      held <= out_valid && !out_ready;
+      held_id <= out_id; held_tag <= out_tag; held_mask <= out_mask;
+      outstanding = outstanding + ((in_valid && in_ready) ? 1 : 0) - ((out_valid && out_ready) ? 1 : 0);
       cycles <= cycles + 1;
       if (out_valid && out_ready) begin
         chk = next_prim(chk);
@@ -106,7 +139,9 @@ module tb_p2g_mapper;
     out_ready <= !chance(lfsr_out, stall);
   end
 
-  integer k;
+  integer k, lows, keychg, nkey, nnokey;
+  reg [6:0] pn; reg [14:0] pw; reg [3:0] pts; reg pmode;
+  localparam integer BUILD = 28 + ROWS;   // p2g_hw_build_cycles(ROWS)
   initial begin
     if (!$value$plusargs("vectors=%s", vectors)) begin
       $display("FAIL: give +vectors=FILE"); $fatal(1);
@@ -128,7 +163,7 @@ module tb_p2g_mapper;
     lfsr_in = 32'h1234567 ^ seed; lfsr_out = 32'hace1 ^ (seed << 3);
     if (lfsr_in == 0) lfsr_in = 32'h1;      // an all-zero LFSR would stay zero
     if (lfsr_out == 0) lfsr_out = 32'h1;
-    chk = 0; sent = 0; cycles = 0; idle = 0; expected_total = 0;
+    chk = 0; sent = 0; cycles = 0; idle = 0; expected_total = 0; nkey = 0; nnokey = 0;
     for (k = 0; k < MAXREC && mem[k][287:284] != 4'hf; k = k + 1)
       if (mem[k][287:284] == 4'h2) expected_total = expected_total + 1;
     repeat (3) @(negedge clk);
@@ -140,9 +175,25 @@ module tb_p2g_mapper;
         // configuration: wait until every primitive sent so far is checked and the unit is idle, change
         // it, then let it settle 3 cycles (the configuration is quasi-static)
         while (nchk != sent || busy) @(negedge clk);
+        pn = cfg_n; pw = cfg_w; pts = cfg_ts; pmode = cfg_mode;
         cfg_n = mem[rd][283:277]; cfg_w = mem[rd][276:262]; cfg_h = mem[rd][261:247];
         cfg_ts = mem[rd][246:243]; cfg_mode = mem[rd][242];
         sc_x0 = mem[rd][241:228]; sc_y0 = mem[rd][227:214]; sc_x1 = mem[rd][213:200]; sc_y1 = mem[rd][199:186];
+        // handshake timing of the table rebuild: count the cycles in_ready stays low from the change on
+        keychg = (cfg_n != pn) || (cfg_w != pw) || (cfg_ts != pts) || (cfg_mode != pmode);
+        lows = 0;
+        #1;
+        while (!in_ready && lows < 4 * BUILD) begin
+          lows = lows + 1;
+          @(negedge clk); #1;
+        end
+        if (keychg ? (lows != BUILD + 1) : (lows != 0)) begin
+          $display("FAIL: handshake: after a configuration change (n %0d->%0d W %0d->%0d tile_log2 %0d->%0d mode %0d->%0d) in_ready was low for %0d cycles, expected %0d (cycle %0d, vector record %0d)",
+                   pn, cfg_n, pw, cfg_w, pts, cfg_ts, pmode, cfg_mode, lows, keychg ? BUILD + 1 : 0, cycles, rd);
+          $display("  reproduce: make sim-p2g SEED=%0s", vseed);
+          $fatal(1);
+        end
+        if (keychg) nkey = nkey + 1; else nnokey = nnokey + 1;
         repeat (4) @(negedge clk);   // CFG_SETTLE
       end else begin
         // primitive: random gap before valid, then hold valid and data until accepted
@@ -167,8 +218,8 @@ module tb_p2g_mapper;
       $display("FAIL: %0d of %0d primitives checked", nchk, expected_total);
       $fatal(1);
     end
-    $display("PASS: tb_p2g_mapper MAX_GPUS=%0d ROWS=%0d: %0d primitives, %0d masks checked, %0d cycles",
-             MAX_GPUS, ROWS, sent, nchk, cycles);
+    $display("PASS: tb_p2g_mapper MAX_GPUS=%0d ROWS=%0d: %0d primitives, %0d masks checked, %0d cycles, handshakes checked every cycle, rebuild timing after %0d table-rebuilding and %0d other configuration changes",
+             MAX_GPUS, ROWS, sent, nchk, cycles, nkey, nnokey);
     $finish;
   end
 endmodule

@@ -26,6 +26,17 @@ cmd=$(sed -n 's/^  reproduce: //p' "$OUT/run1.err")
 [ -n "$cmd" ] || fail "no reproduce command"
 eval "$cmd --out-dir $OUT/repro" >/dev/null 2>"$OUT/run2.err"; rc=$?
 [ $rc -eq 1 ] && grep -qF "seed=0x77 cycle=500" "$OUT/run2.err" || fail "reproduce command did not reproduce (exit $rc)"
+# the report names the primitive and what the definition expects, and a command that starts at the failing
+# configuration reproduces the same failure (same cycle number) without replaying the whole run
+for frag in "oldest outstanding primitive: prim_id=" "x=(" "expected mask (p2g_mask): 0x" "reproduce near the failure: "; do
+  grep -qF -- "$frag" "$OUT/run1.err" || fail "report lacks '$frag'"
+done
+# a failure in a later configuration (cycle 12000 of 13845 is in the last of three): the near command starts there
+"$BIN" --seed 0x77 --prims 3000 --configs 3 --gpus 3 --inject-fault 12000 --out-dir "$OUT" >/dev/null 2>"$OUT/run4.err"
+near=$(sed -n 's/^  reproduce near the failure: //p' "$OUT/run4.err")
+case "$near" in *--start-config\ [1-9]*) ;; *) fail "near-failure command does not start near the failure: $near";; esac
+eval "$near --out-dir $OUT/near" >/dev/null 2>"$OUT/run3.err"; rc=$?
+[ $rc -eq 1 ] && grep -qF "seed=0x77 cycle=12000" "$OUT/run3.err" || fail "near-failure command did not reproduce (exit $rc): $near"
 # zero comparisons is a failure
 "$BIN" --seed 1 --prims 0 --gpus 3 >"$OUT/zero.out" 2>&1; rc=$?
 [ $rc -ne 0 ] && grep -q "zero mask comparisons" "$OUT/zero.out" || fail "a run with zero comparisons passed (exit $rc)"
