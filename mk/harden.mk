@@ -26,3 +26,36 @@ TEST_TARGETS += test-tools-cli
 test-tools-long: $(SAN_TOOLS)
 	@$(SAN_TOOL_ENV) $(PYTHON) tests/tools/test_tools.py --bin $(BUILD)/san/bin --work $(BUILD)/test-tools-long \
 	  --sections traces --random-flips 200 --real-traces traces/glmark2-refract.gpt,traces/mesh-bunnies.gpt
+
+# ---------------------------------------------------------------------------------------------- fuzzing
+# One libFuzzer target per input surface (docs/fuzzing.md), linked with a clang ASan+UBSan copy of the whole
+# model library. `make test-fuzz`: every target briefly (FUZZ_SMOKE_SECONDS each, from the committed seeds);
+# `make fuzz`: every target for FUZZ_LONG_SECONDS with a corpus kept under build/fuzz/corpus-long; both
+# print executions and coverage (libFuzzer cov/ft) per target.
+FUZZ_TARGETS       := trace_file trace_text trace scene png asm dis p2g_text
+FUZZ_SMOKE_SECONDS ?= 4
+FUZZ_LONG_SECONDS  ?= 300
+FUZZ_MAX_LEN       ?= 65536
+FUZZ_CFLAGS        := -std=c11 -g -O1 -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all \
+                      -Wall -Wextra $(CPPFLAGS_COMMON) -Itests/fuzz
+FUZZ_LIB_OBJS      := $(patsubst %.c,$(BUILD)/fuzz/obj/%.o,$(LIB_SRCS))
+FUZZ_LIB           := $(BUILD)/fuzz/libgpupd-fuzz.a
+FUZZ_BINS          := $(patsubst %,$(BUILD)/fuzz/fuzz_%,$(filter-out trace,$(FUZZ_TARGETS)))
+
+$(BUILD)/fuzz/obj/%.o: %.c | $(GEN_HDRS)
+	@mkdir -p $(@D)
+	$(CLANG) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -MMD -MP -c $< -o $@
+$(FUZZ_LIB): $(FUZZ_LIB_OBJS)
+	rm -f $@ && ar rcs $@ $^
+$(FUZZ_BINS): $(BUILD)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz_common.h $(FUZZ_LIB) | $(GEN_HDRS)
+	@mkdir -p $(@D)
+	$(CLANG) $(FUZZ_CFLAGS) -fsanitize=fuzzer $< $(FUZZ_LIB) -lz -lm -o $@
+
+.PHONY: fuzz-build test-fuzz fuzz
+fuzz-build: $(FUZZ_BINS) $(BUILD)/fuzz/fuzz_trace
+FUZZ_RUN = tests/fuzz/run_fuzz.sh --bin $(BUILD)/fuzz --as $(BUILD)/bin/gpupd-as --max-len $(FUZZ_MAX_LEN)
+test-fuzz: fuzz-build $(BUILD)/bin/gpupd-as
+	@$(FUZZ_RUN) --seconds $(FUZZ_SMOKE_SECONDS) --work $(BUILD)/fuzz/smoke $(FUZZ_TARGETS)
+fuzz: fuzz-build $(BUILD)/bin/gpupd-as
+	@$(FUZZ_RUN) --seconds $(FUZZ_LONG_SECONDS) --work $(BUILD)/fuzz/long --keep $(FUZZ_TARGETS)
+TEST_TARGETS += test-fuzz

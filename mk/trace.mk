@@ -56,7 +56,7 @@ test-trace-fuzz: $(BUILD)/fuzz/fuzz_trace $(TRACE_TOOL)
 	echo "test-trace-fuzz: 1 passed, 0 failed"
 fuzz-trace: $(BUILD)/fuzz/fuzz_trace
 	mkdir -p $(BUILD)/fuzz/corpus && $< -max_len=65536 $(BUILD)/fuzz/corpus
-TEST_TARGETS += test-trace-fuzz
+# (not in TEST_TARGETS any more: `make test-fuzz` (mk/harden.mk) runs this target and one per other input surface)
 
 # Converter: unit tests of its GL emulation (primitive assembly, matrices, array decoding) and an end-to-end
 # capture made in the test run (glmark2 shadow under faketime + apitrace, 1 frame converted, checked against

@@ -52,6 +52,27 @@ int main(int argc, char **argv)
         fprintf(stderr, "gpupd-dis: out of memory\n");
         return 1;
     }
+    /* The promise of gpupd-dis: its text re-assembles to the identical binary. A word whose fields the
+     * assembly syntax cannot express (found by fuzzing, issue 12: e.g. an undefined special-register
+     * number) is rejected instead of printing text that does not assemble or means something else. */
+    uint64_t *back = malloc(sizeof(uint64_t) * (ISA_MAX_CODE + 1));
+    isa_asm_err_t aerr;
+    int m = back ? isa_assemble(text, back, ISA_MAX_CODE, &aerr) : -1;
+    if (m != (int)n || (n && memcmp(back, code, (size_t)n * 8) != 0)) {
+        uint32_t pc = 0;
+        if (m == (int)n)
+            while (pc < n && back[pc] == code[pc]) pc++;
+        else if (m < 0 && back)
+            pc = aerr.line > 0 ? (uint32_t)aerr.line - 1 : 0;   /* approximate: one line per instruction + labels */
+        fprintf(stderr, "gpupd-dis: %s: the instruction near pc %u (byte offset %u) has a field the assembly syntax cannot "
+                        "express (%s); its disassembly would not re-assemble to the same binary\n",
+                argv[1], pc, pc * 8, m < 0 && back ? aerr.msg : "different encoding");
+        free(back);
+        free(text);
+        free(code);
+        return 1;
+    }
+    free(back);
     fputs(text, stdout);
     free(text);
     free(code);
