@@ -62,6 +62,7 @@ typedef struct {
     uint64_t port_checks;
     uint64_t dump_from;
     int dumping;
+    int64_t fail_prim;     /* on a lockstep mismatch: the primitive at the GPU's ports (or -1) */
     char report[6144];
 } ls_t;
 
@@ -154,8 +155,17 @@ static int ls_comb(void *c, uint32_t g, uint64_t cy, const p2g_hw_in_t *pin, p2g
         return 0;
     }
     size_t o = 0, n = sizeof l->report;
-    o += (size_t)snprintf(l->report, n, "GPU %u: RTL and C cycle model disagree at cycle %" PRIu64 "\n  %-18s %-20s %-20s\n",
-                          g, cy, "field", "DUT (RTL)", "C cycle model");
+    /* the primitive involved: the PE's output, else its input entry, else the P2G's output, else its input */
+    l->fail_prim = me.out_valid && !me.out_eob ? (int64_t)me.out_prim_id
+                   : ein->in_valid && !ein->in_end ? (int64_t)ein->in_prim_id
+                   : mp.out_valid ? (int64_t)mp.out_prim_id
+                   : pin->in_valid ? (int64_t)pin->in.prim_id : -1;
+    o += (size_t)snprintf(l->report, n, "GPU %u: RTL and C cycle model disagree at cycle %" PRIu64 "\n"
+                          "  at the ports: P2G in %s%u, P2G out %s%u, PE in %s%u, PE out %s%u\n  %-18s %-20s %-20s\n",
+                          g, cy, pin->in_valid ? "prim " : "(idle) ", pin->in.prim_id, mp.out_valid ? "prim " : "(idle) ",
+                          mp.out_prim_id, ein->in_valid ? (ein->in_end ? "END count " : "prim ") : "(idle) ", ein->in_prim_id,
+                          me.out_valid ? (me.out_eob ? "end-of-batch " : "prim ") : "(idle) ", me.out_prim_id,
+                          "field", "DUT (RTL)", "C cycle model");
     rep_field(l->report, n, &o, "p2g.in_ready", (uint64_t)pout->in_ready, (uint64_t)mp.in_ready);
     rep_field(l->report, n, &o, "p2g.out_valid", (uint64_t)pout->out_valid, (uint64_t)mp.out_valid);
     rep_field(l->report, n, &o, "p2g.out_prim_id", pout->out_prim_id, mp.out_prim_id);
@@ -282,6 +292,7 @@ static int run(const opts_t *o, const cdsys_work_t *w, const char *fst, uint64_t
     sys_dut_params_t dp = sys_dut_params();
     memset(l, 0, sizeof *l);
     l->o = o;
+    l->fail_prim = -1;
     l->n = o->gpus;
     l->dut = sys_dut_new(o->gpus, fst);
     l->dump_from = fst && !o->waves ? dump_from : UINT64_MAX;
@@ -444,8 +455,10 @@ int main(int argc, char **argv)
     if (rc) {
         fprintf(stderr, "\nCOSIM-SYSTEM MISMATCH trace=%s gpus=%u topology=%s scheme=%s seed=0x%" PRIx64 " cycle=%" PRIu64 "\n",
                 name, o.gpus, net_topo_name(o.topo), sys_scheme_name(o.scheme), o.seed, r.fail_cycle);
-        fprintf(stderr, "  where: GPU %d, batch %" PRId64 " (frame %u), primitive %" PRId64 "\n", r.fail_gpu, r.fail_batch,
-                r.fail_batch >= 0 && w.frame ? w.frame[r.fail_batch] : 0, r.fail_prim);
+        int64_t prim = r.fail_prim >= 0 ? r.fail_prim : l.fail_prim;
+        fprintf(stderr, "  where: GPU %d, batch %" PRId64 " (frame %u), primitive %" PRId64 "%s\n", r.fail_gpu, r.fail_batch,
+                r.fail_batch >= 0 && w.frame ? w.frame[r.fail_batch] : 0, prim,
+                prim < 0 ? " (none at the ports)" : "");
         fprintf(stderr, "  what: %s\n", r.report);
         fprintf(stderr, "  last %d transactions (oldest first):\n", HIST);
         for (uint64_t i = l.n_hist > HIST ? l.n_hist - HIST : 0; i < l.n_hist; i++)
