@@ -18,18 +18,19 @@ pe_mg = $(word 1,$(subst _, ,$1))
 pe_lq = $(word 2,$(subst _, ,$1))
 pe_rq = $(word 3,$(subst _, ,$1))
 
-$(BUILD)/cosim/obj/cosim_pe.o: sim/pe/cosim_pe.c sim/pe/pe_dut.h cmodel/pe/pe_hw.h | $(GEN_HDRS)
+PE_HARNESS_OBJS := $(BUILD)/cosim/obj/cosim_pe.o $(BUILD)/cosim/obj/pe_env.o
+$(PE_HARNESS_OBJS): $(BUILD)/cosim/obj/%.o: sim/pe/%.c sim/pe/pe_dut.h sim/pe/pe_env.h cmodel/pe/pe_hw.h | $(GEN_HDRS)
 	@mkdir -p $(@D)
 	$(CC) $(CWARN) $(COPT) $(CPPFLAGS_COMMON) -Isim/pe -c $< -o $@
 
 # One verilated co-simulation binary per parameter set (FST tracing compiled in, used only on demand).
 define PE_VARIANT_RULES
-$(BUILD)/cosim/pe_$(1)/cosim-pe: mk/pe.mk $(PE_RTL) $(PE_VH) rtl/lint.vlt sim/pe/pe_dut.cpp sim/pe/pe_dut.h $(BUILD)/cosim/obj/cosim_pe.o $(PE_OBJS)
+$(BUILD)/cosim/pe_$(1)/cosim-pe: mk/pe.mk $(PE_RTL) $(PE_VH) rtl/lint.vlt sim/pe/pe_dut.cpp sim/pe/pe_dut.h $(PE_HARNESS_OBJS) $(PE_OBJS)
 	@mkdir -p $$(@D) && rm -f $$@
 	$(VERILATOR) --cc --exe --build -j 2 -Wall --trace-fst --top-module pe_exchanger -I$(abspath $(BUILD)/gen) \
 	  -GMAX_GPUS=$(call pe_mg,$(1)) -GLQ_DEPTH=$(call pe_lq,$(1)) -GRQ_DEPTH=$(call pe_rq,$(1)) -Mdir $$(@D) -o cosim-pe $(PE_VL_OPT) \
 	  -CFLAGS "-I$(abspath cmodel) -I$(abspath sim/pe) -DPE_DUT_MAX_GPUS=$(call pe_mg,$(1)) -DPE_DUT_LQ=$(call pe_lq,$(1)) -DPE_DUT_RQ=$(call pe_rq,$(1))" \
-	  rtl/lint.vlt $(PE_RTL) $(abspath sim/pe/pe_dut.cpp) $(abspath $(BUILD)/cosim/obj/cosim_pe.o) \
+	  rtl/lint.vlt $(PE_RTL) $(abspath sim/pe/pe_dut.cpp) $(abspath $(PE_HARNESS_OBJS)) \
 	  $(abspath $(PE_OBJS)) >$$(@D)/build.log 2>&1 || { tail -30 $$(@D)/build.log; exit 1; }
 endef
 $(foreach v,$(PE_VARIANTS),$(eval $(call PE_VARIANT_RULES,$(v))))
@@ -80,3 +81,46 @@ waves-pe: $(PE_COSIM)
 	@mkdir -p out/waves
 	$< --seed 5 --scenario 10 --gpus 1,2,3,16 --size 400 --waves out/waves/pe.fst --quiet
 	gtkwave -a out/waves/pe.fst.gtkw out/waves/pe.fst
+
+# ------------------------------------------------------------------ Icarus self-checking testbench
+# Vectors from the C cycle model + the environment model (tb/pe/pe_vectors.c); the testbench compares every
+# output port every cycle (values and handshake timing). Two parameter sets: the default depths at 64 GPUs,
+# and the smallest queues (full most of the time) at 16 GPUs.
+PE_TB_SETS ?= 64_8_8 16_2_2
+PE_SIM_SCENARIOS ?= 30
+$(BUILD)/tb/pe-vectors: tb/pe/pe_vectors.c $(BUILD)/cosim/obj/pe_env.o $(PE_OBJS)
+	@mkdir -p $(@D)
+	$(CC) $(CWARN) $(COPT) $(CPPFLAGS_COMMON) -Isim/pe $< $(BUILD)/cosim/obj/pe_env.o $(PE_OBJS) -o $@
+
+$(BUILD)/tb/tb_pe_%.vvp: tb/pe/tb_pe.v $(PE_RTL) $(PE_VH)
+	@mkdir -p $(@D)
+	iverilog -g2012 -Wall -Wno-timescale -I$(BUILD)/gen -o $@ -s tb_pe -P tb_pe.MAX_GPUS=$(call pe_mg,$*) \
+	  -P tb_pe.LQ_DEPTH=$(call pe_lq,$*) -P tb_pe.RQ_DEPTH=$(call pe_rq,$*) tb/pe/tb_pe.v $(PE_RTL)
+
+.PHONY: sim-pe test-pe-sim
+sim-pe: $(BUILD)/tb/pe-vectors $(foreach v,$(PE_TB_SETS),$(BUILD)/tb/tb_pe_$(v).vvp)
+	@set -e; for v in $(PE_TB_SETS); do \
+	  mg=$${v%%_*}; r=$${v#*_}; lq=$${r%%_*}; rq=$${r#*_}; \
+	  gl=$$( [ $$mg -ge 64 ] && echo 1,2,3,16,64 || echo 1,2,3,16 ); \
+	  $(BUILD)/tb/pe-vectors --max-gpus $$mg --lq $$lq --rq $$rq --gpus $$gl --scenarios $(PE_SIM_SCENARIOS) --size 300 \
+	    --seed $(SEED) -o $(BUILD)/tb/pe_$$v.hex; \
+	  vvp -n $(BUILD)/tb/tb_pe_$$v.vvp +vectors=$(BUILD)/tb/pe_$$v.hex +nrec=$$(wc -l < $(BUILD)/tb/pe_$$v.hex) \
+	    +vseed=$(SEED) | tee $(BUILD)/tb/pe_$$v.log; \
+	  grep -q '^PASS' $(BUILD)/tb/pe_$$v.log; \
+	done
+
+# The testbench must catch a wrong output and a wrong handshake: flip one expected out_prim_id bit of a cycle
+# with out_valid, and one expected rx0_ready, and expect FAIL both times.
+test-pe-sim: sim-pe
+	@set -e; f=$(BUILD)/tb/pe_16_2_2.hex; \
+	for what in out_prim_id rx0_ready; do \
+	  $(PYTHON) -c "import sys; w=sys.argv[2]; L=open(sys.argv[1]).read().split(); \
+	    sel=[i for i,l in enumerate(L) if l[0]=='2' and ((int(l,16)>>112)&1 if w=='out_prim_id' else (int(l,16)>>376)&1)]; \
+	    i=sel[len(sel)//2]; v=int(L[i],16) ^ (1<<63 if w=='out_prim_id' else 1<<114); L[i]='%0128x'%v; \
+	    open(sys.argv[1]+'.bad','w').write('\n'.join(L)+'\n')" $$f $$what; \
+	  vvp -n $(BUILD)/tb/tb_pe_16_2_2.vvp +vectors=$$f.bad +nrec=$$(wc -l < $$f.bad) > $$f.bad.log 2>&1 || true; \
+	  if grep -q '^FAIL' $$f.bad.log && grep -q "$$what DUT" $$f.bad.log && ! grep -q '^PASS' $$f.bad.log; then \
+	    echo "test-pe-sim: corrupted expected $$what caught: $$(grep -m1 "$$what DUT" $$f.bad.log)"; \
+	  else echo "test-pe-sim: FAIL: the testbench accepted a corrupted expected $$what"; exit 1; fi; \
+	done
+TEST_TARGETS += test-pe-sim

@@ -10,18 +10,8 @@
  * and per-port TX backpressure, RX arrival latency, gaps and bursts). `--scenario K` replays scenario K
  * alone: that is the reproduce command, and it starts at the failing scenario's reset.
  *
- * Environment model (docs/pe.md, "unit environment"): the other GPUs are abstract. What reaches GPU k's RX
- * ports is generated per batch b as the protocol makes it arrive (flits for other GPUs are forwarded by
- * the link model and never reach the PE):
- *   line, port 0 (from the left)  L(b) = for j = 0..k-1: PRIM(b, j->k)..., LAST(b, j)
- *        released after the DUT's LAST(b-1) left on tx0 and R(b-1) has fully arrived at k's router;
- *   line, port 1 (from the right) R(b) = for j = k+1..N-1: PRIM(b, j->k)..., LAST(b, j)
- *        released after the DUT's LAST(b) left on tx1 and L(b) has fully arrived;
- *   hub, port 0                   lo(b) = the j < k part, released like L(b); hi(b) = the j > k part,
- *        released after the DUT's LAST(b) left on tx0.
- * Each released segment arrives after a random reaction delay with random gaps and bursts; the DUT's
- * rx_ready backpressures it. TX flits are consumed with random tx_ready and checked: right port, source,
- * tag, per-destination order (chunk order), LAST after every PRIM of its port, payload = chunk count. */
+ * The environment model (the P2G and the other N-1 GPUs) is sim/pe/pe_env.h.
+ */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,13 +21,13 @@
 #include "common/rng.h"
 #include "pe/pe_hw.h"
 #include "pe_dut.h"
+#include "pe_env.h"
 #include "sys/flit.h"
 #include "sys/net.h"
 #include "sys/pe.h"
 
 #define MAX_LIST 16
 #define HIST 32
-#define MAX_B 8
 
 typedef struct {
     uint64_t seed;
@@ -57,28 +47,6 @@ typedef struct {
 } opts_t;
 
 typedef struct {
-    uint64_t flit;
-    uint64_t t;                /* cycle from which it is visible at the port */
-} lflit_t;
-
-typedef struct {
-    lflit_t *v;
-    size_t head, n, cap;
-    uint64_t last_t;
-} lq_t;
-
-typedef struct {
-    uint32_t n, k, topo, ra, B;
-    pe_entry_t *ent[MAX_B * 64];   /* [b * n + j] */
-    uint32_t cnt[MAX_B * 64];
-    uint32_t *exp[MAX_B];          /* what GPU k must output, per batch */
-    uint32_t exp_n[MAX_B];
-    /* timing knobs, percent */
-    uint32_t in_gap, out_stall, tx_stall[2], rx_burst, rx_gap_max, react_max;
-    char desc[256];
-} scen_t;
-
-typedef struct {
     uint64_t cycle;
     char what[8];
     uint64_t a, b;
@@ -96,7 +64,7 @@ typedef struct {
 typedef struct {
     const opts_t *o;
     pe_hw_params_t prm;
-    const scen_t *s;
+    const pe_scen_t *s;
     uint32_t idx;
     hist_t hist[HIST];
     uint64_t n_hist;
@@ -104,25 +72,6 @@ typedef struct {
 } ctx_t;
 
 /* ------------------------------------------------------------------------------------------ helpers */
-static void lq_push(lq_t *q, uint64_t flit, uint64_t t)
-{
-    if (q->head + q->n == q->cap) {
-        if (q->head > 0) {
-            memmove(q->v, q->v + q->head, q->n * sizeof *q->v);
-            q->head = 0;
-        } else {
-            q->cap = q->cap ? 2 * q->cap : 256;
-            q->v = realloc(q->v, q->cap * sizeof *q->v);
-            if (!q->v) { fprintf(stderr, "cosim-pe: out of memory\n"); exit(2); }
-        }
-    }
-    if (t < q->last_t) t = q->last_t;
-    q->v[q->head + q->n].flit = flit;
-    q->v[q->head + q->n].t = t;
-    q->n++;
-    q->last_t = t;
-}
-
 static void hist_add(ctx_t *c, uint64_t cycle, const char *what, uint64_t a, uint64_t b, uint32_t cc)
 {
     hist_t *h = &c->hist[c->n_hist++ % HIST];
@@ -139,168 +88,6 @@ static void print_flit(FILE *f, uint64_t x)
     fprintf(f, "0x%016" PRIx64 " (%s src=%u dst=%u tag=%u payload=%u)", x,
             t == FLIT_TYPE_PRIM ? "PRIM" : t == FLIT_TYPE_LAST ? "LAST" : "????", flit_src(x), flit_dst(x),
             flit_tag(x), flit_payload(x));
-}
-
-static uint64_t lowmask(uint32_t bits) { return bits >= 64 ? ~0ull : ((1ull << bits) - 1); }
-
-/* ------------------------------------------------------------------------------------------ scenario */
-static uint64_t scen_seed(uint64_t seed, uint32_t idx) { return seed ^ (0x9E3779B97F4A7C15ull * (idx + 1)); }
-
-static uint64_t gen_mask(rng_t *r, uint32_t n, uint32_t k, int kind)
-{
-    uint64_t all = lowmask(n);
-    switch (kind) {
-    case 1: return 1ull << rng_below(r, n);                      /* one owner */
-    case 2: return all;                                           /* every GPU */
-    case 3: { uint64_t m = gen_mask(r, n, k, 0); m &= ~(1ull << k); return m; } /* never this GPU */
-    case 4: return 1ull << k;                                     /* only this GPU */
-    case 5: return 0;                                             /* all culled */
-    default: break;
-    }
-    uint32_t x = rng_below(r, 100);
-    if (x < 10) return 0;
-    if (x < 50) return 1ull << rng_below(r, n);
-    if (x < 80) {                                                 /* a run of owners, as neighbouring tiles */
-        uint32_t s = rng_below(r, n), len = 1 + rng_below(r, n < 8 ? n : 8);
-        uint64_t m = 0;
-        for (uint32_t i = 0; i < len; i++) m |= 1ull << ((s + i) % n);
-        return m;
-    }
-    if (x < 85) return all;
-    uint64_t m = 0;
-    for (uint32_t t = 0; t < n; t++)
-        if (rng_chance(r, 30, 100)) m |= 1ull << t;
-    return m;
-}
-
-static void scen_free(scen_t *s)
-{
-    for (uint32_t i = 0; i < s->B * s->n; i++) free(s->ent[i]);
-    for (uint32_t b = 0; b < s->B; b++) free(s->exp[b]);
-    memset(s, 0, sizeof *s);
-}
-
-static const char *topo_name(uint32_t t) { return t == PE_TOPO_HUB ? "hub" : "line"; }
-
-/* Scenario idx of the run: configuration cycles through the GPU counts, the ids 0 / N-1 / random and both
- * topologies; sizes and timing are random. */
-static void scen_make(const opts_t *o, const pe_hw_params_t *prm, uint32_t idx, scen_t *s)
-{
-    memset(s, 0, sizeof *s);
-    rng_t r;
-    rng_seed(&r, scen_seed(o->seed, idx));
-    uint32_t valid[MAX_LIST], nv = 0;
-    for (int i = 0; i < o->n_gpus; i++)
-        if (o->gpus[i] <= prm->max_gpus) valid[nv++] = o->gpus[i];
-    s->n = valid[idx % nv];
-    uint32_t v = idx / nv;
-    uint32_t kk = v % 3;
-    s->topo = (v / 3) & 1;
-    s->k = kk == 0 ? 0 : kk == 1 ? s->n - 1 : rng_below(&r, s->n);
-    s->ra = rng_below(&r, 2);
-    s->B = 1 + rng_below(&r, MAX_B);
-    /* timing: one scenario in four stresses the queues with heavy backpressure somewhere */
-    static const uint32_t gaps[] = {0, 0, 0, 10, 30};
-    static const uint32_t stalls[] = {0, 0, 0, 5, 10, 30};
-    static const uint32_t heavy[] = {60, 90, 97};
-    s->in_gap = gaps[rng_below(&r, 5)];
-    s->out_stall = stalls[rng_below(&r, 6)];
-    s->tx_stall[0] = stalls[rng_below(&r, 6)];
-    s->tx_stall[1] = stalls[rng_below(&r, 6)];
-    if (rng_below(&r, 4) == 0) {
-        uint32_t h = heavy[rng_below(&r, 3)];
-        switch (rng_below(&r, 5)) {
-        case 0: s->in_gap = h; break;
-        case 1: s->out_stall = h; break;
-        case 2: s->tx_stall[0] = h; break;
-        case 3: s->tx_stall[1] = h; break;
-        default: s->out_stall = s->tx_stall[0] = s->tx_stall[1] = h; break;
-        }
-    }
-    static const uint32_t bursts[] = {100, 100, 95, 80, 50};
-    s->rx_burst = bursts[rng_below(&r, 5)];
-    s->rx_gap_max = 1 + rng_below(&r, 8);
-    s->react_max = rng_below(&r, 2) ? 2 : 60;
-    uint32_t sizes[MAX_B];
-    for (uint32_t b = 0; b < s->B; b++) {
-        uint32_t x = rng_below(&r, 100), m;
-        if (x < 10) m = 0;
-        else if (x < 20) m = 1;
-        else if (x < 55) m = 2 + rng_below(&r, 63);
-        else if (x < 85) m = 65 + rng_below(&r, 536);
-        else m = o->size / 2 + rng_below(&r, o->size / 2 + 1);
-        if (s->n == 1) m /= 8;                  /* N = 1: no flits at all, keep it short */
-        sizes[b] = m;
-        int kind = rng_below(&r, 100) < 70 ? 0 : (int)(1 + rng_below(&r, 5));
-        uint32_t cuts[65];
-        if (rng_below(&r, 5)) {                 /* the runtime's split: chunks of ceil(m/N) */
-            uint32_t c = (m + s->n - 1) / s->n;
-            for (uint32_t j = 0; j <= s->n; j++) cuts[j] = j * c < m ? j * c : m;
-        } else {                                /* uneven chunks */
-            cuts[0] = 0;
-            for (uint32_t j = 1; j < s->n; j++) cuts[j] = rng_below(&r, m + 1);
-            cuts[s->n] = m;
-            for (uint32_t a = 1; a < s->n; a++)         /* sort the inner cuts */
-                for (uint32_t c2 = a; c2 > 1 && cuts[c2 - 1] > cuts[c2]; c2--) {
-                    uint32_t t = cuts[c2]; cuts[c2] = cuts[c2 - 1]; cuts[c2 - 1] = t;
-                }
-        }
-        for (uint32_t j = 0; j < s->n; j++) {
-            uint32_t c = cuts[j + 1] - cuts[j];
-            s->cnt[b * s->n + j] = c;
-            s->ent[b * s->n + j] = calloc(c ? c : 1, sizeof(pe_entry_t));
-            for (uint32_t i = 0; i < c; i++) {
-                s->ent[b * s->n + j][i].prim = cuts[j] + i;
-                s->ent[b * s->n + j][i].mask = gen_mask(&r, s->n, s->k, kind);
-            }
-        }
-    }
-    /* the expectation, straight from the SPEC 4.2 invariant */
-    for (uint32_t b = 0; b < s->B; b++) {
-        s->exp[b] = malloc((sizes[b] ? sizes[b] : 1) * sizeof(uint32_t));
-        for (uint32_t j = 0; j < s->n; j++)
-            for (uint32_t i = 0; i < s->cnt[b * s->n + j]; i++)
-                if (s->ent[b * s->n + j][i].mask & (1ull << s->k)) s->exp[b][s->exp_n[b]++] = s->ent[b * s->n + j][i].prim;
-    }
-    int o2 = snprintf(s->desc, sizeof s->desc, "N=%u gpu_id=%u topo=%s runahead=%u batches=%u sizes=", s->n, s->k,
-                      topo_name(s->topo), s->ra, s->B);
-    for (uint32_t b = 0; b < s->B && o2 < (int)sizeof s->desc - 40; b++)
-        o2 += snprintf(s->desc + o2, sizeof s->desc - (size_t)o2, "%s%u", b ? "," : "", sizes[b]);
-    snprintf(s->desc + o2, sizeof s->desc - (size_t)o2, " in_gap=%u out_stall=%u tx_stall=%u/%u rx_burst=%u", s->in_gap,
-             s->out_stall, s->tx_stall[0], s->tx_stall[1], s->rx_burst);
-}
-
-/* The golden model's exchange on the same data must give GPU k exactly the expectation. */
-static int golden_check(const scen_t *s, uint64_t seed, char *why, size_t whylen)
-{
-    pe_input_t in;
-    memset(&in, 0, sizeof in);
-    in.n_gpus = s->n;
-    in.n_batches = s->B;
-    in.entries = (const pe_entry_t *const *)s->ent;
-    in.counts = s->cnt;
-    in.runahead = s->ra;
-    in.send_rate = 16 + (uint32_t)(seed % 3);    /* the received lists do not depend on timing: keep it fast */
-    in.cp_cost = 0;
-    net_t net;
-    if (net_init(&net, s->topo == PE_TOPO_HUB ? NET_HUB : NET_LINE, s->n, 1 + (uint32_t)(seed % 2), NULL, NULL)) {
-        snprintf(why, whylen, "net_init failed");
-        return -1;
-    }
-    pe_result_t res;
-    int rc = pe_run(&in, &net, &res);
-    if (rc) snprintf(why, whylen, "pe_run: %.400s", res.report);
-    for (uint32_t b = 0; b < s->B && !rc; b++) {
-        const pe_list_t *l = &res.recv[(size_t)b * s->n + s->k];
-        if (l->n != s->exp_n[b] || (l->n && memcmp(l->prims, s->exp[b], l->n * sizeof(uint32_t)))) {
-            snprintf(why, whylen, "pe_run gives GPU %u %zu primitives in batch %u, the expectation %u (or they differ)",
-                     s->k, l->n, b, s->exp_n[b]);
-            rc = -1;
-        }
-    }
-    pe_result_free(&res, s->B * s->n);
-    net_free(&net);
-    return rc;
 }
 
 /* ------------------------------------------------------------------------------------------ report */
@@ -373,130 +160,9 @@ static void report(ctx_t *c, uint64_t cycle, const char *why, const pe_hw_out_t 
     print_cmd(c, f);
 }
 
-/* ------------------------------------------------------------------------------------------ one scenario */
-typedef struct {
-    uint64_t prims_made, drop_at;
-    lq_t q[2];
-    uint32_t rel[2];           /* line: next batch to release per port; hub: next segment 2b+part on port 0 */
-    uint64_t seg_end[2][2 * MAX_B];
-    uint32_t dut_last[2];      /* LAST flits the DUT sent per port */
-} env_t;
-
-/* append the flits from GPUs j in [j0, j1) of batch b for GPU k */
-static void env_segment(const scen_t *s, rng_t *r, uint64_t *made, uint64_t drop_at, lq_t *q, uint32_t b, uint32_t j0,
-                        uint32_t j1, uint64_t now)
-{
-    uint64_t t = now + rng_below(r, s->react_max + 1);
-    for (uint32_t j = j0; j < j1; j++) {
-        const pe_entry_t *e = s->ent[b * s->n + j];
-        for (uint32_t i = 0; i < s->cnt[b * s->n + j]; i++) {
-            if (!(e[i].mask & (1ull << s->k))) continue;
-            if (++*made != drop_at) lq_push(q, flit_make(FLIT_TYPE_PRIM, j, s->k, b, e[i].prim), t);   /* test hook */
-            if (!rng_chance(r, s->rx_burst, 100)) t += 1 + rng_below(r, s->rx_gap_max);
-        }
-        lq_push(q, flit_make(FLIT_TYPE_LAST, j, FLIT_DST_BCAST, b, s->cnt[b * s->n + j]), t);
-        if (!rng_chance(r, s->rx_burst, 100)) t += 1 + rng_below(r, s->rx_gap_max);
-    }
-}
-
-static void env_release(const scen_t *s, rng_t *r, env_t *e, uint64_t now)
-{
-    if (s->n == 1) return;
-    if (s->topo == PE_TOPO_LINE) {
-        for (;;) {
-            int moved = 0;
-            uint32_t b = e->rel[0];
-            if (b < s->B && (b == 0 || s->k == 0 ||
-                             (e->dut_last[0] >= b && e->rel[1] >= b && now >= e->seg_end[1][b - 1]))) {
-                env_segment(s, r, &e->prims_made, e->drop_at, &e->q[0], b, 0, s->k, now);
-                e->seg_end[0][b] = e->q[0].last_t;
-                e->rel[0]++;
-                moved = 1;
-            }
-            b = e->rel[1];
-            if (b < s->B && (s->k == s->n - 1 || (e->dut_last[1] > b && e->rel[0] > b && now >= e->seg_end[0][b]))) {
-                env_segment(s, r, &e->prims_made, e->drop_at, &e->q[1], b, s->k + 1, s->n, now);
-                e->seg_end[1][b] = e->q[1].last_t;
-                e->rel[1]++;
-                moved = 1;
-            }
-            if (!moved) break;
-        }
-    } else {
-        for (;;) {
-            uint32_t sg = e->rel[0], b = sg / 2;
-            if (b >= s->B) break;
-            int ok;
-            if (sg % 2 == 0) ok = b == 0 || (e->dut_last[0] >= b && now >= e->seg_end[0][sg - 1]);
-            else ok = e->dut_last[0] > b && now >= e->seg_end[0][sg - 1];
-            if (!ok) break;
-            if (sg % 2 == 0) env_segment(s, r, &e->prims_made, e->drop_at, &e->q[0], b, 0, s->k, now);
-            else env_segment(s, r, &e->prims_made, e->drop_at, &e->q[0], b, s->k + 1, s->n, now);
-            e->seg_end[0][sg] = e->q[0].last_t;
-            e->rel[0]++;
-        }
-    }
-}
-
-static int env_done(const scen_t *s, const env_t *e)
-{
-    if (s->n == 1) return 1;
-    if (s->topo == PE_TOPO_LINE) return e->rel[0] == s->B && e->rel[1] == s->B && !e->q[0].n && !e->q[1].n;
-    return e->rel[0] == 2 * s->B && !e->q[0].n;
-}
-
-/* TX checker state */
-typedef struct {
-    uint32_t b[2];             /* batch of each port */
-    uint32_t pos[64];          /* next chunk index to look at, per destination */
-} txchk_t;
-
-static int port_of(const scen_t *s, uint32_t t) { return s->topo == PE_TOPO_HUB ? 0 : (t < s->k ? 0 : 1); }
-
-static int tx_check(const scen_t *s, txchk_t *tc, int p, uint64_t f, char *why, size_t wl)
-{
-    uint32_t b = tc->b[p];
-    if (flit_src(f) != s->k) { snprintf(why, wl, "tx%d flit from source %u, expected %u", p, flit_src(f), s->k); return -1; }
-    if (b >= s->B) { snprintf(why, wl, "tx%d sends after the last batch's LAST", p); return -1; }
-    if (flit_tag(f) != (b & 0xffff)) { snprintf(why, wl, "tx%d flit tag %u, expected batch %u", p, flit_tag(f), b); return -1; }
-    const pe_entry_t *e = s->ent[b * s->n + s->k];
-    uint32_t cnt = s->cnt[b * s->n + s->k];
-    if (flit_type(f) == FLIT_TYPE_PRIM) {
-        uint32_t t = flit_dst(f);
-        if (t >= s->n || t == s->k || port_of(s, t) != p) {
-            snprintf(why, wl, "tx%d PRIM to GPU %u: wrong destination/port (N=%u, gpu_id=%u, %s)", p, t, s->n, s->k, topo_name(s->topo));
-            return -1;
-        }
-        uint32_t i = tc->pos[t];
-        while (i < cnt && !(e[i].mask & (1ull << t))) i++;
-        if (i == cnt) { snprintf(why, wl, "tx%d PRIM id %u to GPU %u: nothing (more) to send there in batch %u", p, flit_payload(f), t, b); return -1; }
-        if (e[i].prim != flit_payload(f)) {
-            snprintf(why, wl, "tx%d PRIM to GPU %u batch %u: id %u, expected %u (chunk order)", p, t, b, flit_payload(f), e[i].prim);
-            return -1;
-        }
-        tc->pos[t] = i + 1;
-        return 0;
-    }
-    if (flit_type(f) != FLIT_TYPE_LAST || flit_dst(f) != FLIT_DST_BCAST) { snprintf(why, wl, "tx%d flit of bad type/destination", p); return -1; }
-    int need = s->topo == PE_TOPO_HUB ? (p == 0 && s->n > 1) : (p == 0 ? s->k > 0 : s->k + 1 < s->n);
-    if (!need) { snprintf(why, wl, "tx%d LAST on a port without a neighbour", p); return -1; }
-    if (flit_payload(f) != cnt) { snprintf(why, wl, "tx%d LAST(batch %u) payload %u, chunk count %u", p, b, flit_payload(f), cnt); return -1; }
-    for (uint32_t t = 0; t < s->n; t++) {
-        if (t == s->k || port_of(s, t) != p) continue;
-        for (uint32_t i = tc->pos[t]; i < cnt; i++)
-            if (e[i].mask & (1ull << t)) {
-                snprintf(why, wl, "tx%d LAST(batch %u) before PRIM id %u to GPU %u", p, b, e[i].prim, t);
-                return -1;
-            }
-        tc->pos[t] = 0;
-    }
-    tc->b[p]++;
-    return 0;
-}
-
 /* Run scenario idx. fst: waveform path (NULL: none), dump_from: first cycle dumped; stop_at: stop after
  * this cycle. Returns 0 pass, 1 fail (st->fail_cycle). */
-static int run_scenario(ctx_t *c, pe_dut_t *dut, const scen_t *s, const char *fst, uint64_t dump_from, uint64_t stop_at,
+static int run_scenario(ctx_t *c, pe_dut_t *dut, const pe_scen_t *s, const char *fst, uint64_t dump_from, uint64_t stop_at,
                         int report_failures, stats_t *st)
 {
     const opts_t *o = c->o;
@@ -505,43 +171,17 @@ static int run_scenario(ctx_t *c, pe_dut_t *dut, const scen_t *s, const char *fs
     pe_hw_t hw;
     if (pe_hw_init(&hw, c->prm)) { fprintf(stderr, "cosim-pe: bad parameters\n"); return 1; }
     pe_dut_dump(dut, fst && dump_from == 0);
-    rng_t r;
-    rng_seed(&r, scen_seed(o->seed, c->idx) ^ 0x5851F42D4C957F2Dull);
-    env_t env;
-    memset(&env, 0, sizeof env);
-    env.drop_at = o->inject_drop;
-    txchk_t tc;
-    memset(&tc, 0, sizeof tc);
+    pe_env_t env;
+    pe_env_init(&env, s, o->seed, c->idx, o->inject_drop);
     pe_hw_in_t in;
     memset(&in, 0, sizeof in);
-    in.cfg.n_gpus = s->n;
-    in.cfg.gpu_id = s->k;
-    in.cfg.topo = s->topo;
-    in.cfg.runahead = s->ra;
-    uint32_t ib = 0, ii = 0;            /* next P2G beat: batch, index (== count: END) */
-    uint32_t ob = 0, oi = 0;            /* output checker */
     uint64_t idle = 0;
     char why[512];
     int fail = 0;
     uint64_t cycle;
     for (cycle = 0;; cycle++) {
         if (fst && cycle == dump_from) pe_dut_dump(dut, 1);
-        env_release(s, &r, &env, cycle);
-        for (int p = 0; p < 2; p++) {
-            in.rx_valid[p] = env.q[p].n && env.q[p].v[env.q[p].head].t <= cycle;
-            in.rx_flit[p] = env.q[p].n ? env.q[p].v[env.q[p].head].flit : 0;
-            in.tx_ready[p] = !rng_chance(&r, s->tx_stall[p], 100);
-        }
-        if (!in.in_valid && ib < s->B && !rng_chance(&r, s->in_gap, 100)) {
-            uint32_t cnt = s->cnt[ib * s->n + s->k];
-            in.in_valid = 1;
-            in.in_tag = ib & 0xffff;
-            in.in_end = ii == cnt;
-            in.in_prim_id = ii == cnt ? cnt : s->ent[ib * s->n + s->k][ii].prim;
-            in.in_mask = ii == cnt ? 0 : s->ent[ib * s->n + s->k][ii].mask;
-        }
-        in.out_ready = !rng_chance(&r, s->out_stall, 100);
-
+        pe_env_drive(&env, cycle, &in);
         pe_hw_out_t d, m;
         pe_dut_eval(dut, &in, &d);
         pe_hw_comb(&hw, &in, &m);
@@ -552,72 +192,42 @@ static int run_scenario(ctx_t *c, pe_dut_t *dut, const scen_t *s, const char *fs
             fail = 1;
             break;
         }
-        int progress = 0;
-        /* statistics of the corners reached */
+        /* statistics of the corners reached, transaction history */
         if (hw.lq_cnt == c->prm.lq_depth) st->lq_full++;
         if (hw.bk_cnt[0] == c->prm.rq_depth || hw.bk_cnt[1] == c->prm.rq_depth) st->bank_full++;
         if (in.in_valid && !m.in_ready) st->in_blocked++;
         if ((in.rx_valid[0] && !m.rx_ready[0]) || (in.rx_valid[1] && !m.rx_ready[1])) st->rx_blocked++;
         if ((m.tx_valid[0] && !in.tx_ready[0]) || (m.tx_valid[1] && !in.tx_ready[1])) st->tx_stalled++;
         if (m.out_valid && !in.out_ready) st->out_stalled++;
-        /* handshakes */
+        int progress = 0, rxf = 0, txf = 0;
         if (in.in_valid && m.in_ready) {
             hist_add(c, cycle, "IN", ((uint64_t)in.in_tag << 32) | in.in_prim_id, in.in_mask, (uint32_t)in.in_end);
             st->in_beats++;
             progress = 1;
-            if (in.in_end) { ib++; ii = 0; } else ii++;
         }
-        int rxf = 0, txf = 0;
         for (int p = 0; p < 2; p++) {
             if (in.rx_valid[p] && m.rx_ready[p]) {
                 hist_add(c, cycle, p ? "RX1" : "RX0", in.rx_flit[p], 0, 0);
-                env.q[p].head++;
-                env.q[p].n--;
                 st->rx_flits++;
                 rxf++;
-                progress = 1;
             }
             if (m.tx_valid[p] && in.tx_ready[p]) {
                 hist_add(c, cycle, p ? "TX1" : "TX0", m.tx_flit[p], 0, 0);
                 st->tx_flits++;
                 txf++;
-                progress = 1;
-                if (tx_check(s, &tc, p, m.tx_flit[p], why, sizeof why)) {
-                    if (report_failures) report(c, cycle, why, &d, &m);
-                    fail = 1;
-                    break;
-                }
-                if (flit_type(m.tx_flit[p]) == FLIT_TYPE_LAST) env.dut_last[p]++;
             }
         }
-        if (fail) break;
         if (rxf == 2) st->rx_both++;
         if (txf == 2) st->tx_both++;
         if (m.out_valid && in.out_ready) {
             hist_add(c, cycle, "OUT", m.out_tag, m.out_prim_id, (uint32_t)m.out_eob);
             st->out_beats++;
-            progress = 1;
-            why[0] = 0;
-            if (ob >= s->B) snprintf(why, sizeof why, "output after the last batch's end-of-batch");
-            else if (m.out_tag != (ob & 0xffff)) snprintf(why, sizeof why, "output tag %u, expected batch %u", m.out_tag, ob);
-            else if (m.out_eob && oi != s->exp_n[ob])
-                snprintf(why, sizeof why, "end-of-batch %u after %u primitives, expected %u (next expected id %u)", ob, oi,
-                         s->exp_n[ob], s->exp[ob][oi]);
-            else if (!m.out_eob && oi >= s->exp_n[ob])
-                snprintf(why, sizeof why, "extra primitive %u in batch %u (expected %u, then end-of-batch)", m.out_prim_id, ob, s->exp_n[ob]);
-            else if (!m.out_eob && m.out_prim_id != s->exp[ob][oi])
-                snprintf(why, sizeof why, "batch %u position %u: primitive %u, expected %u (SPEC 4.2 order)", ob, oi,
-                         m.out_prim_id, s->exp[ob][oi]);
-            if (why[0]) {
-                if (report_failures) report(c, cycle, why, &d, &m);
-                fail = 1;
-                break;
-            }
             st->item_checks++;
-            if (m.out_eob) { ob++; oi = 0; } else oi++;
+            progress = 1;
         }
-        if (m.err) {
-            if (report_failures) report(c, cycle, "err_o: the PE flagged a protocol error on legal traffic", &d, &m);
+        if (rxf || txf) progress = 1;
+        if (pe_env_observe(&env, &in, &m, why, sizeof why)) {
+            if (report_failures) report(c, cycle, why, &d, &m);
             fail = 1;
             break;
         }
@@ -629,23 +239,19 @@ static int run_scenario(ctx_t *c, pe_dut_t *dut, const scen_t *s, const char *fs
         }
         pe_dut_clock(dut);
         pe_hw_clock(&hw, &in);
-        if (in.in_valid && m.in_ready) in.in_valid = 0;
         if (cycle >= stop_at) break;
-        if (ob == s->B && ib == s->B && env_done(s, &env) && !m.busy) {
+        if (pe_env_finished(&env, &m)) {
             /* one more compare of the idle state after the last edge */
+            pe_env_drive(&env, cycle + 1, &in);
             pe_dut_eval(dut, &in, &d);
             pe_hw_comb(&hw, &in, &m);
+            st->port_checks++;
             if (ports_differ(&d, &m) || m.busy) {
                 if (report_failures) report(c, cycle + 1, "ports differ (or busy) after the last batch", &d, &m);
                 fail = 1;
-            }
-            for (int p = 0; p < 2 && !fail; p++) {
-                int need = s->topo == PE_TOPO_HUB ? (p == 0 && s->n > 1) : (p == 0 ? s->k > 0 : s->k + 1 < s->n);
-                if (need && tc.b[p] != s->B) {
-                    snprintf(why, sizeof why, "tx%d sent LAST for %u of %u batches", p, tc.b[p], s->B);
-                    if (report_failures) report(c, cycle, why, &d, &m);
-                    fail = 1;
-                }
+            } else if (pe_env_final_check(&env, why, sizeof why)) {
+                if (report_failures) report(c, cycle, why, &d, &m);
+                fail = 1;
             }
             cycle++;
             break;
@@ -653,7 +259,7 @@ static int run_scenario(ctx_t *c, pe_dut_t *dut, const scen_t *s, const char *fs
     }
     st->cycles += cycle;
     st->fail_cycle = cycle;
-    for (int p = 0; p < 2; p++) free(env.q[p].v);
+    pe_env_free(&env);
     return fail;
 }
 
@@ -786,18 +392,18 @@ int main(int argc, char **argv)
     for (uint32_t idx = o.only >= 0 ? (uint32_t)o.only : 0;; idx++) {
         if (o.only >= 0 && idx != (uint32_t)o.only) break;
         if (o.only < 0 && idx >= o.scenarios && st.tx_flits + st.rx_flits >= o.flits) break;
-        scen_t s;
-        scen_make(&o, &prm, idx, &s);
+        pe_scen_t s;
+        pe_scen_make(o.seed, idx, o.gpus, o.n_gpus, prm.max_gpus, o.size, &s);
         c.idx = idx;
         /* the golden model's exchange is much slower than the lockstep (net_step is O(N^2) per step): the
          * expectation is cross-checked on the first --golden scenarios (every configuration class; at N > 16
          * one in five) */
         if ((idx < o.golden && (s.n <= 16 || (idx / 5) % 5 == 0)) || o.only >= 0) {
             char why[512];
-            if (golden_check(&s, scen_seed(o.seed, idx), why, sizeof why)) {
+            if (pe_scen_golden_check(&s, pe_scen_seed(o.seed, idx), why, sizeof why)) {
                 fprintf(stderr, "cosim-pe: FAIL: scenario %u (%s): the expectation disagrees with the golden model: %s\n",
                         idx, s.desc, why);
-                scen_free(&s);
+                pe_scen_free(&s);
                 fail = 1;
                 break;
             }
@@ -826,7 +432,7 @@ int main(int argc, char **argv)
             write_gtkw(o.gtkw_template, gtkw, fst, 20000 + 10000 * from, &prm);
             fprintf(stderr, "  waveform: %s (cycles %" PRIu64 "..%" PRIu64 " of scenario %u)\n  view:     gtkwave %s\n",
                     fst, from, st.fail_cycle + 2, idx, gtkw);
-            scen_free(&s);
+            pe_scen_free(&s);
             break;
         }
         st.scenarios++;
@@ -835,7 +441,7 @@ int main(int argc, char **argv)
         ra_sc += s.ra;
         if (!o.quiet)
             printf("  scenario %-4u %s: %" PRIu64 " cycles, %" PRIu64 " flits, PASS\n", idx, s.desc, st.cycles - cyc_before, st.tx_flits + st.rx_flits - before);
-        scen_free(&s);
+        pe_scen_free(&s);
     }
     if (dut) pe_dut_free(dut);
     clock_gettime(CLOCK_MONOTONIC, &t1);
