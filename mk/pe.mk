@@ -124,3 +124,49 @@ test-pe-sim: sim-pe
 	  else echo "test-pe-sim: FAIL: the testbench accepted a corrupted expected $$what"; exit 1; fi; \
 	done
 TEST_TARGETS += test-pe-sim
+
+# ------------------------------------------------------------------ coverage (line + toggle)
+# One coverage build of the default depths at 64 GPUs (all N), one of the smallest queues: the two together
+# reach the full-queue corners and every GPU position. The counters of both runs are merged.
+PE_COV_SETS := 64_8_8 16_2_2
+define PE_COV_RULES
+$(BUILD)/cov/pe_$(1)/cosim-pe: mk/pe.mk $(PE_RTL) $(PE_VH) rtl/lint.vlt sim/pe/pe_dut.cpp sim/pe/pe_dut.h $(PE_HARNESS_OBJS) $(PE_OBJS)
+	@mkdir -p $$(@D) && rm -f $$@
+	$(VERILATOR) --cc --exe --build -j 2 -Wall --coverage-line --coverage-toggle --top-module pe_exchanger -I$(abspath $(BUILD)/gen) \
+	  -GMAX_GPUS=$(call pe_mg,$(1)) -GLQ_DEPTH=$(call pe_lq,$(1)) -GRQ_DEPTH=$(call pe_rq,$(1)) -Mdir $$(@D) -o cosim-pe $(PE_VL_OPT) \
+	  -CFLAGS "-I$(abspath cmodel) -I$(abspath sim/pe) -DPE_DUT_MAX_GPUS=$(call pe_mg,$(1)) -DPE_DUT_LQ=$(call pe_lq,$(1)) -DPE_DUT_RQ=$(call pe_rq,$(1))" \
+	  rtl/lint.vlt $(PE_RTL) $(abspath sim/pe/pe_dut.cpp) $(abspath $(PE_HARNESS_OBJS)) \
+	  $(abspath $(PE_OBJS)) >$$(@D)/build.log 2>&1 || { tail -30 $$(@D)/build.log; exit 1; }
+endef
+$(foreach v,$(PE_COV_SETS),$(eval $(call PE_COV_RULES,$(v))))
+
+.PHONY: coverage-pe
+coverage-pe: $(foreach v,$(PE_COV_SETS),$(BUILD)/cov/pe_$(v)/cosim-pe)
+	@mkdir -p out/coverage/pe && rm -f out/coverage/pe/*.dat
+	cd out/coverage/pe && VL_COVERAGE_FILE=cov64.dat $(abspath $(BUILD)/cov/pe_64_8_8/cosim-pe) --seed $(SEED) --scenarios 400 --golden 0 --quiet --gpus 1,2,3,16,64
+	cd out/coverage/pe && VL_COVERAGE_FILE=cov16.dat $(abspath $(BUILD)/cov/pe_16_2_2/cosim-pe) --seed $(SEED) --scenarios 200 --golden 0 --quiet --gpus 1,2,3,16
+	verilator_coverage --write out/coverage/pe/coverage.dat out/coverage/pe/cov64.dat out/coverage/pe/cov16.dat
+	$(PYTHON) scripts/coverage_report.py --unit pe_exchanger out/coverage/pe/coverage.dat | tee out/coverage/pe/summary.txt
+	verilator_coverage --annotate out/coverage/pe/annotated out/coverage/pe/coverage.dat >/dev/null
+	@echo "coverage-pe: annotated sources in out/coverage/pe/annotated/"
+COVERAGE_TARGETS += coverage-pe
+
+# ------------------------------------------------------------------ benchmark: lockstep speed
+# Fixed workload (seed 0x5eed, 2000 scenarios at MAX_GPUS=64, N = 1, 2, 3, 16, 64, no golden-model cross-check,
+# no waveform); prints cycles/s and flits/s of the lockstep (RTL + C cycle model + environment).
+.PHONY: bench-pe
+bench-pe: $(PE_COSIM)
+	$(PE_COSIM) --seed 0x5eed --scenarios 2000 --golden 0 --quiet --gpus 1,2,3,16,64 | grep -E 'cycles,|Mcycles'
+BENCH_TARGETS += bench-pe
+
+# ------------------------------------------------------------------ bounded proofs (docs/pe.md 4.5)
+# yosys-smtbmc + z3, MAX_GPUS=3 LQ_DEPTH=2 RQ_DEPTH=2 (every topology/position/runahead case of N <= 3).
+# The test depth is what fits the make-test budget; formal-pe goes deeper (PE_FORMAL_DEPTH).
+PE_FORMAL_TEST_DEPTH ?= 6
+PE_FORMAL_DEPTH ?= 10
+.PHONY: test-pe-formal formal-pe
+test-pe-formal: $(PE_VH)
+	GEN=$(BUILD)/gen tests/formal/pe_formal.sh out/test/pe-formal $(PE_FORMAL_TEST_DEPTH)
+TEST_TARGETS += test-pe-formal
+formal-pe: $(PE_VH)
+	GEN=$(BUILD)/gen tests/formal/pe_formal.sh out/formal/pe $(PE_FORMAL_DEPTH)

@@ -72,6 +72,11 @@ endef
 P2G_SYNTH_PARAMS ?= MAX_GPUS=16:ROWS=2 MAX_GPUS=64:ROWS=4
 $(eval $(call SYNTH_UNIT,p2g,p2g_mapper,$(P2G_RTL),$(P2G_SYNTH_PARAMS),constraints/p2g_mapper.sdc))
 
+# Primitive exchanger: 16 and 64 GPUs at the default queue depths (LQ_DEPTH = RQ_DEPTH = 8). The generated
+# flit header is listed as a file: synth_flow.sh turns *.vh into an include path.
+PE_SYNTH_PARAMS ?= MAX_GPUS=16 MAX_GPUS=64
+$(eval $(call SYNTH_UNIT,pe,pe_exchanger,$(PE_RTL) $(PE_VH),$(PE_SYNTH_PARAMS),constraints/pe_exchanger.sdc))
+
 # ---------------------------------------------------------------------------------------------- summary
 # Runs after every unit's results (it depends on all of them); prints the table and writes summary.md.
 .PHONY: synth-summary

@@ -17,6 +17,9 @@ ver make           make --version
 ver verilator      verilator --version
 ver iverilog       iverilog -V
 ver yosys          yosys -V
+ver yosys-smtbmc   bash -c 'command -v yosys-smtbmc >/dev/null && dpkg-query -W -f="yosys \${Version}\n" yosys'
+ver z3             z3 --version
+ver boolector      bash -c 'command -v boolector >/dev/null && dpkg-query -W -f="boolector \${Version}\n" boolector'
 ver sta            bash -c 'command -v sta >/dev/null && dpkg-query -W -f="opensta \${Version}\n" opensta'
 ver nextpnr-ice40  nextpnr-ice40 --version
 ver icepack        bash -c 'command -v icepack >/dev/null && dpkg-query -W -f="fpga-icestorm \${Version}\n" fpga-icestorm'

@@ -12,6 +12,8 @@ PKGS=(
   verilator iverilog libsystemc-dev
   # synthesis and timing
   yosys opensta qflow-tech-osu018 nextpnr-ice40 fpga-icestorm fpga-icestorm-chipdb
+  # bounded proofs (yosys-smtbmc ships with yosys; the SMT solver does not)
+  z3 boolector
   # waves, headless X, screenshots, plots
   gtkwave xvfb xauth x11-utils imagemagick python3 python3-matplotlib python3-numpy python3-pil
   # real workloads (capture and reference images)

@@ -44,10 +44,21 @@ run() {
   fi
 }
 
+# Include files among FILE... (*.vh, e.g. the generated build/gen/gpupd_flit.vh) are not read: their folders
+# become -I include paths (listing them as files keeps them make prerequisites).
+split_inc() { # files... -> sets SRCS and INCS
+  SRCS=""; INCS=""
+  local f
+  for f in "$@"; do
+    case $f in *.vh) INCS+=" -I$(dirname "$f")";; *) SRCS+=" $f";; esac
+  done
+}
+
 # Yosys front end for TOP with PARAMS: read everything deferred, set parameters on the top, elaborate.
 front_end() { # top params files...
   local top=$1 params=$2; shift 2
-  local s="read_verilog -defer $*;"
+  split_inc "$@"
+  local s="read_verilog -defer$INCS $SRCS;"
   if [ "$params" != default ]; then
     s+=" chparam"
     local kv
@@ -91,7 +102,8 @@ ice40)
   if [ "$params" != default ]; then for kv in ${params//:/ }; do pargs+=(--param "$kv"); done; fi
   run "$out/wrap.log" "$PYTHON" "$HERE/synth_wrap.py" --ports "$out/ports.json" --top "$top" "${pargs[@]}" \
     --clock "${CLOCK:-clk_i}" --out "$out/wrap.v"
-  run "$out/ice40.log" "$YOSYS" -p "read_verilog -defer $* $out/wrap.v; hierarchy -check -top ${top}_synthwrap; synth_ice40 -top ${top}_synthwrap -json $out/ice40.json; check -assert; tee -o $out/ice40.stat stat"
+  split_inc "$@"
+  run "$out/ice40.log" "$YOSYS" -p "read_verilog -defer$INCS $SRCS $out/wrap.v; hierarchy -check -top ${top}_synthwrap; synth_ice40 -top ${top}_synthwrap -json $out/ice40.json; check -assert; tee -o $out/ice40.stat stat"
   ;;
 pnr)
   seed=$3
