@@ -84,6 +84,25 @@ osu)
   [ -n "$per" ] || die "no 'create_clock ... -period P' in $SDC"
   dps=$(awk -v p="$per" 'BEGIN { printf "%d", p * 1000 }')
   run "$out/osu.log" "$YOSYS" -p "read_liberty -lib $LIB; $(front_end "$top" "$params" "$@") synth -flatten -top $top; dfflibmap -liberty $LIB; abc -liberty $LIB -constr $CONSTR -D $dps; opt_clean -purge; setundef -zero; autoname; check -assert; $NO_LATCH tee -o $out/osu.stat stat -liberty $LIB; write_verilog -noattr -noexpr $out/osu.v"
+  # OpenSTA 2019 cannot parse a concatenation on the left of an assign (Yosys writes one when several output
+  # bits are constants or copies of other bits, e.g. the always-zero top bit of a flit): split those into
+  # one assign per bit (no other line changes).
+  "$PYTHON" - "$out/osu.v" <<'PY'
+import re, sys
+p = sys.argv[1]
+src = open(p).read().split("\n")
+out = []
+for line in src:
+    m = re.match(r"^(\s*)assign \{ (.*) \} = \{ (.*) \};$", line)
+    if m:
+        lhs = [x.strip() for x in m.group(2).split(",")]
+        rhs = [x.strip() for x in m.group(3).split(",")]
+        if len(lhs) == len(rhs):
+            out += [f"{m.group(1)}assign {l} = {r};" for l, r in zip(lhs, rhs)]
+            continue
+    out.append(line)
+open(p, "w").write("\n".join(out))
+PY
   ;;
 sta)
   top=$3
