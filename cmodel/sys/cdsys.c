@@ -187,6 +187,7 @@ static void deliver_port(void *u, uint32_t gpu, uint32_t port, uint64_t flit)
         return;
     }
     if (q_push(&s->g[gpu].rx[port & 1], flit)) failf(s, (int)gpu, -1, -1, "out of memory");
+    if (s->g[gpu].rx[port & 1].n > s->res->rx_buf_high) s->res->rx_buf_high = s->g[gpu].rx[port & 1].n;
     if (flit_type(flit) == FLIT_TYPE_PRIM) s->g[gpu].rx_prim++;
     else s->g[gpu].rx_last++;
     s->last_progress = s->cycle;

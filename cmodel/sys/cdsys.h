@@ -144,6 +144,8 @@ typedef struct {
     cdsys_link_t *links;
     uint32_t n_links;
     uint64_t prims_compared;    /* received primitives compared with the golden lists / invariant */
+    uint64_t rx_buf_high;       /* most flits ever waiting in one GPU's RX buffer of one port (what an RX FIFO
+                                   in front of the PE would need; the harness buffers are elastic) */
     uint64_t p2g_masks_checked;
     uint32_t n_gpus, n_batches;
     /* first failure: where */

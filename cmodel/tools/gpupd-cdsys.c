@@ -157,6 +157,7 @@ int main(int argc, char **argv)
         if (links) printf("# link %u->%u prim %" PRIu64 " last %" PRIu64 "\n", r.links[l].from, r.links[l].to,
                           r.links[l].prim_flits, r.links[l].last_flits);
     }
+    if (links) printf("# RX buffer high-water mark: %" PRIu64 " flits\n", r.rx_buf_high);
     printf("trace,gpus,topology,scheme,batches,prims_compared,cycles,stepped,prim_flits,last_flits,cpu_s\n");
     printf("%s,%u,%s,%s,%u,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%.3f\n", name, gpus,
            net_topo_name(topo), sys_scheme_name(scheme), w.n_batches, r.prims_compared, r.cycles, r.stepped, pf, lf, dt);

@@ -492,8 +492,8 @@ int main(int argc, char **argv)
     }
     printf("cosim-system: %s N=%u %s: %" PRIu64 " received primitives compared with the golden model and the SPEC 4.2 "
            "invariant, %" PRIu64 " P2G masks, %" PRIu64 " GPU-cycles of port comparisons, %" PRIu64 " PRIM + %" PRIu64
-           " LAST flits on the links\n", name, o.gpus, net_topo_name(o.topo), r.prims_compared, r.p2g_masks_checked,
-           l.port_checks, pf, lf);
+           " LAST flits on the links; RX buffer high-water mark %" PRIu64 " flits\n", name, o.gpus, net_topo_name(o.topo),
+           r.prims_compared, r.p2g_masks_checked, l.port_checks, pf, lf, r.rx_buf_high);
     printf("trace,gpus,topology,cycles,wall_s,cpu_s,system_cycles_per_cpu_s\n%s,%u,%s,%" PRIu64 ",%.3f,%.3f,%.0f\n", name, o.gpus,
            net_topo_name(o.topo), r.cycles, dt, dc, dc > 0 ? (double)r.cycles / dc : 0.0);
     int ok = r.prims_compared > 0 && (o.no_model || l.port_checks > 0);

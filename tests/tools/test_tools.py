@@ -75,6 +75,7 @@ def range_table(B, W, trace):
     p2g = [B + "/gpupd-p2g", "--gpus", "4", "--width", "64", "--height", "64"]
     p2gt = [B + "/gpupd-p2g-trace", "--trace", trace, "--gpus", "4"]
     gen = [B + "/gpupd-isa-gen", "1"]
+    cds = [B + "/gpupd-cdsys", "--trace", trace, "--gpus", "3"]
     rows = [
         (sim_r, "--gpus", 1, 64, "u"), (sim_v, "--gpus", 1, 64, "list"), (sim_r, "--frame", 0, 1000000, "u"),
         (sim_r, "--batch", 1, 1 << 24, "u"), (sim_r, "--latency", 1, 64, "u"), (sim_r, "--send-rate", 1, 64, "u"),
@@ -89,6 +90,9 @@ def range_table(B, W, trace):
         (gen, "--depth", 0, 6, "u"), (gen, "--len", 64, 4088, "u"),
         ([B + "/gpupd-isa-bench", "sfu"], "--step", 1, 1 << 24, "u"),
         ([B + "/gpupd-isa-bench", "interp"], "--warps", 1, 100000000, "u"),
+        (cds, "--gpus", 1, 64, "u"), (cds, "--frame", 0, 1000000, "u"), (cds, "--batch", 1, 1 << 30, "u"),
+        (cds, "--latency", 1, 100000, "u"), (cds, "--hub-rate", 1, 64, "u"), (cds, "--cp-cost", 0, 100000, "u"),
+        (cds, "--stall", 0, 900, "u"), (cds, "--jitter", 0, 1000, "u"), (cds, "--seed", 0, (1 << 64) - 1, "u"),
     ]
     return rows
 
