@@ -22,7 +22,12 @@ sleep 1.5
 import -window root "$OUT/screenshot.png"
 kill \$pid
 SH
-timeout 120 xvfb-run -a -s "-screen 0 1600x1000x24" bash "$OUT/shot.sh"
+# two `xvfb-run -a` started at once (make -j) can pick the same display: try again once if GTKWave did not start
+for attempt in 1 2; do
+  timeout 120 xvfb-run -a -s "-screen 0 1600x1000x24" bash "$OUT/shot.sh"
+  grep -q DISPLAYED "$OUT/gtkwave.log" 2>/dev/null && break
+  sleep 3
+done
 got=$(sed -n 's/^DISPLAYED //p' "$OUT/gtkwave.log")
 if [ "$got" != "$want" ]; then
   echo "FAIL: the view names $want signals, GTKWave displays ${got:-none} (missing ones below; log $OUT/gtkwave.log)"
