@@ -1144,6 +1144,8 @@ static int timing_begin(sys_t *s)
         p2g_hw_init(&s->p2g[g], pp);
     }
     for (uint32_t i = 0; i < s->net.n_links; i++) s->link_busy0[i] = s->net.links[i].busy_steps;
+    s->res->hub_flits = s->net.hub_flits;               /* subtracted at the end: the timed frame's share */
+    s->res->hub_busy_cycles = s->net.hub_busy_steps;
     if (net_idle(&s->net)) s->net.step = 0;      /* the timed frame starts at cycle 0 */
     s->timed = 1;
     s->res->timed = 1;
@@ -1156,6 +1158,8 @@ static void timing_end(sys_t *s)
     uint64_t end = 0;
     for (uint32_t g = 0; g < s->N; g++) end = gt_max(end, gt_drained(&s->tm[g]));
     r->cycles = (end + GT_TPC - 1) / GT_TPC;
+    r->hub_flits = s->net.hub_flits - r->hub_flits;
+    r->hub_busy_cycles = s->net.hub_busy_steps - r->hub_busy_cycles;
     for (uint32_t g = 0; g < s->N; g++) {
         gpu_timing_t *T = &s->tm[g];
         sys_gpu_stats_t *G = &r->gpu[g];
@@ -1410,6 +1414,10 @@ int sys_write_stats_json(const sys_result_t *res, const sys_config_t *cfg, const
         const gt_param_t *pt = gt_params(&np);
         for (size_t i = 0; i < np; i++) fprintf(f, "%s\"%s\": %g", i ? ", " : "", pt[i].name, gpu_tcfg_get(&cfg->tcfg, &pt[i]));
         fprintf(f, "}},\n");
+        if (cfg->topo == NET_HUB && N > 1)
+            fprintf(f, "  \"hub\": {\"flits\": %" PRIu64 ", \"busy_cycles\": %" PRIu64 ", \"utilisation\": %.4f},\n",
+                    res->hub_flits, res->hub_busy_cycles, res->cycles && cfg->hub_gbps > 0 ?
+                    (double)res->hub_flits * 8.0 / (cfg->hub_gbps * (double)res->cycles) : 0.0);
     } else {
         fprintf(f, "  \"timed\": false,\n  \"cycles\": null,\n");
     }

@@ -178,6 +178,7 @@ typedef struct {
     uint64_t cycles;            /* single-frame latency of the produced frame, 1 GHz cycles */
     uint64_t exchange_stepped;  /* exchange cycles actually evaluated (the rest were skipped as idle) */
     uint64_t p2g_cycles_stepped;
+    uint64_t hub_flits, hub_busy_cycles;   /* hub topology, timed frame: flits through the switch, cycles it moved any */
     char err[1024];
 } sys_result_t;
 

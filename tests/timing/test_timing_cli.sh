@@ -40,6 +40,9 @@ for g in d["per_gpu"]:
 for l in d["links"]:
     assert l["prim_bytes"] + l["last_bytes"] == l["packet_bytes"]
     assert 0.0 <= l["utilisation"] <= 1.0 + 1e-9, l
+if n > 1:
+    h = d["hub"]
+    assert h["flits"] >= 0 and 0 <= h["busy_cycles"] <= d["cycles"] and 0.0 <= h["utilisation"] <= 1.0 + 1e-9, h
 EOF
 done
 # the same run twice: the same cycles
