@@ -38,7 +38,7 @@
 #define GPU_MAX_VARYINGS  8
 #define GPU_MAX_RTS       4
 #define GPU_MAX_TEXTURES  16
-#define GPU_MAX_CONSTS    32
+#define GPU_MAX_CONSTS    64            /* vec4s = the ISA constant bank (256 words) */
 #define GPU_MAX_SURFACES  1024
 #define GPU_DEPTH_MAX     0xFFFFFFu     /* 24-bit unorm depth */
 #define GPU_SUBPIX        256           /* 1/256 pixel */

@@ -75,10 +75,23 @@ static int run_fs(void *ctx, const gpu_draw_t *d, uint32_t n, const float (*in)[
     }
     b->tex_draw = d;
     isa_warp_t *w = b->w;
-    for (uint32_t t = 0; t < n; t++) {
-        for (uint32_t v = 0; v < 2; v++)
-            for (int c = 0; c < 4; c++) w->attr[4 * v + (uint32_t)c][t] = isa_float_bits(in[t][v][c]);
-        w->attr[8][t] = isa_float_bits(frag_pos[t][2]);
+    const gpu_isa_prog_t *fp = d->fs_prog;
+    if (fp->compiled) {
+        /* compiled-program ABI: a[4v..] varying v, a[32..35] gl_FragCoord (x, y, z, 1/w = 1: not carried) */
+        for (uint32_t t = 0; t < n; t++) {
+            for (uint32_t v = 0; v < GPU_MAX_VARYINGS; v++)
+                for (int c = 0; c < 4; c++) w->attr[4 * v + (uint32_t)c][t] = isa_float_bits(in[t][v][c]);
+            w->attr[32][t] = isa_float_bits(frag_pos[t][0]);
+            w->attr[33][t] = isa_float_bits(frag_pos[t][1]);
+            w->attr[34][t] = isa_float_bits(frag_pos[t][2]);
+            w->attr[35][t] = isa_float_bits(1.0f);
+        }
+    } else {
+        for (uint32_t t = 0; t < n; t++) {
+            for (uint32_t v = 0; v < 2; v++)
+                for (int c = 0; c < 4; c++) w->attr[4 * v + (uint32_t)c][t] = isa_float_bits(in[t][v][c]);
+            w->attr[8][t] = isa_float_bits(frag_pos[t][2]);
+        }
     }
     isa_warp_init(w, 0, n >= 32 ? 0xFFFFFFFFu : ((1u << n) - 1));
     for (uint32_t t = 0; t < n; t++) w->out[4][t] = isa_float_bits(frag_pos[t][2]);
@@ -88,7 +101,7 @@ static int run_fs(void *ctx, const gpu_draw_t *d, uint32_t n, const float (*in)[
         for (int c = 0; c < 4; c++) c4[c] = isa_bits_float(w->out[(uint32_t)c][t]);
         for (int r = 0; r < GPU_MAX_RTS; r++) memcpy(color[t][r], c4, sizeof c4);
         depth[t] = isa_bits_float(w->out[4][t]);
-        discard[t] = 0;
+        discard[t] = (uint8_t)(fp->compiled && w->out[5][t] != 0);
     }
     return 0;
 }
@@ -127,6 +140,39 @@ void gpu_isa_detach(gpu_t *g)
     isa_warp_free(b->w);
     free(b);
     memset(&g->backend, 0, sizeof g->backend);
+}
+
+void gpu_isa_prog_scan(gpu_isa_prog_t *p)
+{
+    p->compiled = (uint8_t)(!strncmp(p->name, "glsl:", 5) || !strncmp(p->name, "ff:", 3));
+    uint32_t maxo = 0;
+    int any = 0;
+    for (uint32_t i = 0; i < p->n; i++) {
+        uint64_t w = p->words[i];
+        uint32_t op = (uint32_t)(w >> 57), ra = (uint32_t)(w >> 41) & 63u, ofs = (uint32_t)(w & 0xFFFFu);
+        if (op == 0x44 && ra == 63u && ofs < ISA_OUT_WORDS) {   /* st.o [ofs], rb */
+            if (!any || ofs > maxo) maxo = ofs;
+            any = 1;
+        }
+    }
+    uint32_t nv = any && maxo >= 4 ? (maxo - 4) / 4 + 1 : 0;
+    p->n_varyings = (uint8_t)(nv > GPU_MAX_VARYINGS ? GPU_MAX_VARYINGS : nv);
+}
+
+int gpu_isa_convert_compiled(gpu_draw_t *d)
+{
+    int n = 0;
+    const gpu_isa_prog_t *vp = d->vs_prog, *fp = d->fs_prog;
+    if (vp && vp->compiled) {
+        d->vs_kind = GPU_VS_ISA;
+        if (vp->n_varyings > d->n_varyings) d->n_varyings = vp->n_varyings;
+        n++;
+    }
+    if (fp && fp->compiled) {
+        d->fs_kind = GPU_FS_ISA;
+        n++;
+    }
+    return n;
 }
 
 int gpu_isa_prog_library(gpu_isa_prog_t *p, const char *name, char *err, size_t err_len)
@@ -182,6 +228,10 @@ int gpu_isa_convert_draw(gpu_draw_t *d, const gpu_isa_library_t *lib)
 {
     int n = 0;
     if (!lib->loaded) return 0;
+    if (d->vs_prog && ((const gpu_isa_prog_t *)d->vs_prog)->compiled) {
+        n += gpu_isa_convert_compiled(d);
+        return n;
+    }
     if (d->vs_kind == GPU_VS_MVP && d->n_varyings <= 2) {
         d->vs_kind = GPU_VS_ISA;
         if (!d->vs_prog) d->vs_prog = &lib->vs_mvp;   /* a program the trace carries wins */

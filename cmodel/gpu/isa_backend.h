@@ -22,7 +22,16 @@ typedef struct {
     char name[48];
     uint32_t n;                 /* instructions */
     uint64_t *words;            /* n words (malloc'd) */
+    /* Programs compiled from the application's shaders (trace PROG names "glsl:..." for GLSL,
+     * "ff:..." for generated fixed-function programs; docs/shader-compiler.md) follow the compiled-program
+     * ABI: VS a[4i..] = DRAW attribute i, o[0..3] clip position, o[4+4v..] varying v; FS a[4v..] = varying v,
+     * a[32..35] gl_FragCoord, o[0..3] colour, o[4] depth, o[5] != 0: discarded; uniforms from c[16]. */
+    uint8_t compiled;
+    uint8_t n_varyings;         /* VS: varyings written (from its st.o offsets) */
 } gpu_isa_prog_t;
+
+/* Fill p->compiled / p->n_varyings from p->name and p->words. */
+void gpu_isa_prog_scan(gpu_isa_prog_t *p);
 
 /* Assemble a library shader (cmodel/shaders/NAME.s). 0, or -1 with err. Free with gpu_isa_prog_free. */
 int gpu_isa_prog_library(gpu_isa_prog_t *p, const char *name, char *err, size_t err_len);
@@ -48,5 +57,9 @@ void gpu_isa_library_free(gpu_isa_library_t *lib);
  * and ignored by the built-in kinds) is used instead of the library one.
  * Returns the number of programs switched (0..2). */
 int gpu_isa_convert_draw(gpu_draw_t *d, const gpu_isa_library_t *lib);
+
+/* Switch only the draws whose trace programs are compiled (gpu_isa_prog_t.compiled) to the interpreter:
+ * they have no built-in C equivalent. Returns the number of programs switched (0..2). */
+int gpu_isa_convert_compiled(gpu_draw_t *d);
 
 #endif

@@ -32,7 +32,7 @@ static void set_mvp(gpu_draw_t *d, float aspect, float tx, float ty, float tz)
 
 static void set_ortho(gpu_draw_t *d)
 {
-    memset(d->vs_consts, 0, sizeof(float) * 16);
+    memset(&d->vs_consts[0][0], 0, sizeof(float) * 16);   /* the 4 MVP rows */
     d->vs_consts[0][0] = d->vs_consts[1][1] = d->vs_consts[2][2] = d->vs_consts[3][3] = 1.0f;
 }
 

@@ -148,9 +148,26 @@ static int on_draw(ts_t *t, const trace_cmd_t *c)
     g->n_attribs = 3;
     g->n_varyings = 2;
     g->n_vertices = d->n_verts;
-    float *v = sys_scene_own(t->s, malloc((size_t)(d->n_verts ? d->n_verts : 1) * 12 * sizeof(float)));
+    const gpu_isa_prog_t *cvs = d->vs_prog <= TRACE_MAX_ID ? t->prog[d->vs_prog] : NULL;
+    int compiled = cvs && cvs->compiled && d->n_attribs >= 1 && d->n_attribs <= GPU_MAX_ATTRIBS;
+    if (compiled) g->n_attribs = d->n_attribs;
+    float *v = sys_scene_own(t->s, malloc((size_t)(d->n_verts ? d->n_verts : 1) * 4 * g->n_attribs * sizeof(float)));
     uint32_t *ix = sys_scene_own(t->s, malloc((size_t)d->n_indices * sizeof(uint32_t)));
     if (!v || !ix) return ts_fail(t, "out of memory", c->offset);
+    if (compiled) {
+        /* compiled programs: attribute i of the DRAW is a[4i..4i+3] of the vertex program, missing
+         * components (0, 0, 0, 1) as GL defines */
+        uint32_t off = 0;
+        for (uint32_t a = 0; a < d->n_attribs; a++) {
+            for (uint32_t i = 0; i < d->n_verts; i++) {
+                float *dst = &v[((size_t)i * g->n_attribs + a) * 4];
+                dst[0] = dst[1] = dst[2] = 0.0f;
+                dst[3] = 1.0f;
+                for (uint32_t k = 0; k < d->attribs[a].comps && k < 4; k++) dst[k] = d->verts[(size_t)i * d->stride + off + k];
+            }
+            off += d->attribs[a].comps;
+        }
+    }
     int slot_of_sem[8] = {-1, -1, -1, -1, -1, -1, -1, -1};
     uint32_t offs[TRACE_MAX_ATTRIBS], off = 0;
     for (uint32_t a = 0; a < d->n_attribs && a < TRACE_MAX_ATTRIBS; a++) {
@@ -161,7 +178,7 @@ static int on_draw(ts_t *t, const trace_cmd_t *c)
         if (slot >= 0 && slot_of_sem[slot] < 0) slot_of_sem[slot] = (int)a;
     }
     static const float defaults[3][4] = {{0, 0, 0, 1}, {1, 1, 1, 1}, {0, 0, 0, 1}};
-    for (uint32_t i = 0; i < d->n_verts; i++)
+    for (uint32_t i = 0; i < d->n_verts && !compiled; i++)
         for (int s = 0; s < 3; s++) {
             float *dst = &v[((size_t)i * 3 + (size_t)s) * 4];
             memcpy(dst, defaults[s], sizeof defaults[s]);
@@ -182,7 +199,13 @@ static int on_draw(ts_t *t, const trace_cmd_t *c)
     for (uint32_t k = 0; k < d->n_vs_consts && k < GPU_MAX_CONSTS; k++) memcpy(g->vs_consts[k], &d->vs_consts[4 * k], 16);
     for (uint32_t k = 0; k < d->n_fs_consts && k < GPU_MAX_CONSTS; k++) memcpy(g->fs_consts[k], &d->fs_consts[4 * k], 16);
     const char *fsn = d->fs_prog <= TRACE_MAX_ID ? t->fs_name[d->fs_prog] : NULL;
-    if (contains(fsn, "tex")) g->fs_kind = GPU_FS_TEXTURE_MODULATE;
+    if (compiled) {
+        /* the built-in path's stand-in for a compiled program (fast approximation, docs/validation.md):
+         * MVP geometry from c0..c3 and the DRAW's second attribute as colour */
+        g->fs_kind = d->state.color_mask ? GPU_FS_COLOR : GPU_FS_DEPTH_ONLY;
+        if (g->n_varyings < cvs->n_varyings) g->n_varyings = cvs->n_varyings;
+        t->info->compiled++;
+    } else if (contains(fsn, "tex")) g->fs_kind = GPU_FS_TEXTURE_MODULATE;
     else if (fsn && !strcmp(fsn, "fs_color")) g->fs_kind = d->n_fs_consts ? GPU_FS_COLOR_CONST : GPU_FS_COLOR;
     else if (contains(fsn, "flat") || contains(fsn, "const")) g->fs_kind = GPU_FS_FLAT;
     else if (contains(fsn, "depth")) g->fs_kind = GPU_FS_DEPTH_ONLY;
@@ -288,6 +311,7 @@ int sys_scene_from_trace(sys_scene_t *s, const char *path, uint32_t max_frame, s
                 gp->words = w;
                 gp->n = n;
                 snprintf(gp->name, sizeof gp->name, "%s", cmd.u.program.name ? cmd.u.program.name : "");
+                gpu_isa_prog_scan(gp);
                 t->prog[cmd.u.program.id] = gp;
             }
             if (cmd.u.program.stage == TRACE_STAGE_FRAGMENT && cmd.u.program.id <= TRACE_MAX_ID && cmd.u.program.name) {

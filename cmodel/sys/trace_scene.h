@@ -21,6 +21,7 @@
 
 typedef struct {
     uint32_t draws, approx_fs, approx_other;   /* draws loaded; draws whose FS/other state is approximate */
+    uint32_t compiled;                         /* draws carrying compiled programs (glsl:/ff:, run on the interpreter) */
     uint32_t skipped;                           /* draws dropped: no triangle, empty viewport, no target */
     char name[64];
 } sys_trace_info_t;

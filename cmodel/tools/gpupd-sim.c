@@ -43,7 +43,7 @@ typedef struct {
     double min_image_close, min_draws_1pct; /* validate: stated agreement, percent */
     uint64_t seed;
     sys_config_t cfg;
-    int isa;                    /* --shaders isa */
+    int isa;                    /* --shaders: 0 auto (default), 1 isa, 2 builtin */
     int quiet;                  /* -q: no informational notes on stderr (errors are always printed) */
     gpu_isa_library_t lib;
     const char *timeline;       /* --timeline FILE (CSV) */
@@ -56,7 +56,7 @@ static void usage(FILE *f)
             "usage:\n"
             "  gpupd-sim render (--trace FILE | --scene tris|rtt|big) [--frame K] [--scheme S] [--gpus N]\n"
             "                   [--topology line|hub] [--batch 4096] [--latency L] [--tile-log2 5]\n"
-            "                   [--own diag|linear] [--shaders builtin|isa] [-o frame.png] [--stats out.json]\n"
+            "                   [--own diag|linear] [--shaders auto|builtin|isa] [-o frame.png] [--stats out.json]\n"
             "                   [--latency L] [--send-rate R] [--hub-rate H]   (network steps, flits/step)\n"
             "                   [--size WxH] [--prims N] [--seed S]          (synthetic scenes)\n"
             "                   [--inject-fault drop|dup|no-turns|wrong-tag|clear-mask[:K]] (test the invariant checks)\n"
@@ -189,8 +189,8 @@ static int parse_args(int argc, char **argv, opts_t *o)
         else if (!strcmp(a, "--shaders")) {
             NEED();
             if (!strcmp(v, "isa")) o->isa = 1;
-            else if (!strcmp(v, "builtin")) o->isa = 0;
-            else return arg_fail(T, a, v, "unknown shader backend", "builtin or isa");
+            else if (!strcmp(v, "builtin")) o->isa = 2;
+            else if (strcmp(v, "auto")) return arg_fail(T, a, v, "unknown shader backend", "auto, builtin or isa");
         }
         else if (!strcmp(a, "--scheme")) {
             NEED();
@@ -297,7 +297,15 @@ static int parse_args(int argc, char **argv, opts_t *o)
 
 static int convert_isa(const opts_t *o, sys_scene_t *s)
 {
-    if (!o->isa) return 0;
+    if (o->isa == 2) return 0;
+    if (o->isa == 0) {
+        /* auto: the trace's compiled programs (GLSL, generated fixed function) run on the interpreter,
+         * every other draw on the built-in C programs (bit-identical to their library ISA versions) */
+        for (uint32_t f = 0; f < s->n_frames; f++)
+            for (size_t i = 0; i < s->frames[f].n; i++)
+                if (s->frames[f].cmds[i].kind == SYS_CMD_DRAW) gpu_isa_convert_compiled(&s->frames[f].cmds[i].draw);
+        return 0;
+    }
     uint32_t conv = 0, draws = 0;
     for (uint32_t f = 0; f < s->n_frames; f++)
         for (size_t i = 0; i < s->frames[f].n; i++)
@@ -752,11 +760,11 @@ int main(int argc, char **argv)
         return 2;
     }
     if (parse_args(argc, argv, &o)) { fprintf(stderr, "(gpupd-sim --help lists the options; docs/cli.md their ranges)\n"); return 2; }
-    if (o.isa) {
+    if (o.isa == 1) {
         char err[256];
         if (gpu_isa_library_load(&o.lib, err, sizeof err)) { fprintf(stderr, "gpupd-sim: %s\n", err); return 2; }
-        o.cfg.isa = 1;
     }
+    o.cfg.isa = o.isa != 2;     /* auto attaches the interpreter too (used only by draws that need it) */
     int rc;
     if (!o.frame_given && (!strcmp(argv[1], "verify") || !strcmp(argv[1], "bench"))) o.last_frame = 1;
     if (!o.timing_given && strcmp(argv[1], "render")) o.cfg.timing = 0;   /* verify/validate/bench: functional unless asked */

@@ -22,6 +22,9 @@ import subprocess
 import sys
 import zlib
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import glsl2isa  # noqa: E402  (the GLSL -> SPIR-V -> ISA compiler next to this file)
+
 NONE = 0xFFFFFFFF
 SEM_POSITION, SEM_COLOR, SEM_TEXCOORD0, SEM_TEXCOORD1, SEM_NORMAL, SEM_GENERIC = range(6)
 F_FS_APPROX, F_VS_APPROX, F_STATE_APPROX, F_TEX_APPROX = 1, 2, 4, 8
@@ -272,6 +275,8 @@ class Converter:
         self.prog_ids = {}
         self.ppd = {}
         self.isa = {}
+        self.compiled = {}                  # (vs, fs, position name) -> compiled program or reason
+        self.generic_attr = {}              # location -> current generic attribute value (glVertexAttrib*)
         self.cur_rt_size = (self.W, self.H)
 
     # ------------------------------------------------------------------ output helpers
@@ -449,7 +454,8 @@ class Converter:
         draw = fetch(used)
         if draw is None:
             return
-        attrs, vs_name, fs_name, vs_origin, fs_origin, vconsts, cost, texunits, flags = draw
+        attrs, vs_name, fs_name, vs_origin, fs_origin, vconsts, cost, texunits, flags = draw[:9]
+        fconsts = draw[9] if len(draw) > 9 else []
         flags |= self.unsupported_state()
         col, dep, rt_size = self.targets()
         # textures (resolved to surfaces before targets so SURFs precede the DRAW)
@@ -487,7 +493,9 @@ class Converter:
         lines.append('  vs_consts %d' % (len(vconsts) // 4))
         for i in range(0, len(vconsts), 4):
             lines.append('  c ' + ' '.join(f32(x) for x in vconsts[i:i + 4]))
-        lines.append('  fs_consts 0')
+        lines.append('  fs_consts %d' % (len(fconsts) // 4))
+        for i in range(0, len(fconsts), 4):
+            lines.append('  c ' + ' '.join(f32(x) for x in fconsts[i:i + 4]))
         lines += self.state_text(rt_size)
         lines.append('  targets color %d %s depth %s' % (len(col), ' '.join(str(x) for x in col),
                                                         'none' if dep == NONE else dep))
@@ -615,6 +623,8 @@ class Converter:
                 self.note('draws skipped: %s' % e)
                 return None
             attrs = [(SEM_POSITION, 4 if any(len(p) > 3 for p in pos) else 3, pos)]
+            comp = self.compile_glsl(vs_src, fs_src, pos_name)
+            compiled = isinstance(comp, dict)
             # MVP: a mat4 uniform named like ModelViewProjection / MVP, else projection * modelview
             unames = {v: k for k, v in prog.uniforms.items()}
             mvp = None
@@ -632,7 +642,8 @@ class Converter:
                 else:
                     mvp = list(IDENT)
                     flags |= F_VS_APPROX
-                    self.note('GLSL: no MVP uniform found (identity used)')
+                    if not compiled:
+                        self.note('GLSL: no MVP uniform found (identity used)')
             gp = re.search(r'gl_Position\s*=\s*(?:\w+\s*\*\s*)?(?:vec4\s*\(\s*)?(\w+)', vs_src)
             alias = gp.group(1) if gp else None
             if alias and alias != pos_name:
@@ -641,6 +652,12 @@ class Converter:
                 writes = re.findall(r'\b%s\b(?:\.\w+)?\s*[-+*/]?=(?!=)' % alias, vs_src)
                 if decl and len(writes) == 1:
                     alias = pos_name
+            if compiled:
+                vi, _ = glsl_cost(vs_src)
+                fi, ft = glsl_cost(fs_src)
+                return self.compiled_draw(comp, prog, unames, attr_getter, used, pos, pos_name, mvp,
+                                          alias != pos_name or (flags & F_VS_APPROX) != 0,
+                                          (max(vi, 4), max(fi, 1), ft), vs_src, fs_src)
             if alias != pos_name:
                 flags |= F_VS_APPROX
                 self.note('GLSL: gl_Position is not MVP * position attribute (e.g. displaced; approximated)')
@@ -683,10 +700,88 @@ class Converter:
                 self.note('GLSL fragment shader approximated by %s' % fs)
             vi, _ = glsl_cost(vs_src)
             fi, ft = glsl_cost(fs_src)
+            self.note('GLSL program not compiled (%s): library stand-in, flagged' % comp)
+            flags |= F_FS_APPROX | F_VS_APPROX
             return (attrs, 'vs_mvp', fs, 'GLSL vertex shader crc32 %08x' % zlib.crc32(vs_src.encode()),
                     'GLSL fragment shader crc32 %08x' % zlib.crc32(fs_src.encode()), self.mvp_rows(mvp),
                     (max(vi, 4), max(fi, 1), ft), texunits, flags)
         return fetch
+
+    def compile_glsl(self, vs_src, fs_src, pos_name):
+        """compile a GLSL program once (cached by source); a dict, or the reason it is outside the subset."""
+        key = (vs_src, fs_src, pos_name)
+        if key not in self.compiled:
+            try:
+                r = glsl2isa.compile_program(vs_src, fs_src, pos_name)
+                crc = zlib.crc32((vs_src + '\0' + fs_src).encode())
+                r['crc'] = crc
+                r['vs_words'] = glsl2isa.assemble(r['vs_asm'], self.a.assembler)
+                r['fs_words'] = glsl2isa.assemble(r['fs_asm'], self.a.assembler)
+                self.compiled[key] = r
+            except glsl2isa.Unsupported as e:
+                self.compiled[key] = str(e)
+        return self.compiled[key]
+
+    def compiled_draw(self, comp, prog, unames, attr_getter, used, pos, pos_name, mvp, nomvp, cost, vs_src, fs_src):
+        """a draw with the application's own programs compiled to the ISA (docs/shader-compiler.md)."""
+        b = comp['bindings']
+        flags = 0
+        attrs = []
+        for name, slot in sorted(b['attribs'].items(), key=lambda kv: kv[1]):
+            n = max(3 if slot == 0 else 1, min(4, b['attrib_comps'].get(name, 4)))
+            if name == pos_name:
+                data = pos
+            else:
+                g = attr_getter(prog.attribs[name]) if name in prog.attribs else None
+                if g is not None:
+                    data = g(used)
+                else:   # not an enabled array: the current generic attribute value (GL default 0,0,0,1)
+                    cur = self.generic_attr.get(prog.attribs.get(name, -1), (0.0, 0.0, 0.0, 1.0))
+                    data = [tuple(cur)] * len(used)
+            data = [tuple(v[:n]) + (0.0, 0.0, 0.0, 1.0)[len(v[:n]):n] for v in data]
+            sem = SEM_POSITION if slot == 0 else SEM_COLOR if re.search(r'colou?r', name, re.I) else \
+                SEM_TEXCOORD0 if re.search(r'tex|uv', name, re.I) else SEM_NORMAL if re.search(r'normal', name, re.I) \
+                else SEM_GENERIC
+            attrs.append((sem, n, data))
+        if len(attrs) > 8:
+            self.note('GLSL draws skipped: more than 8 attributes')
+            return None
+        # constant bank: c0..c3 = MVP rows (the trace convention other tools use), uniforms from c[16]
+        consts = [0.0] * 256
+        consts[0:16] = self.mvp_rows(mvp)
+        top = 16
+        for name, u in b['uniforms'].items():
+            loc = next((l for n, l in unames.items() if n == name or n == name + '[0]'), None)
+            vals = prog.values.get(loc, []) if loc is not None else []
+            if loc is None or not vals:
+                self.note('GLSL uniform %s never set (0 used, as GL initialises it)' % name)
+            for j, off in enumerate(u['layout']):
+                v = vals[j] if j < len(vals) else 0.0
+                if u['kind'] in ('i', 'b', 'u'):
+                    v = struct.unpack('<f', struct.pack('<i', int(v)))[0]
+                consts[u['base'] + off] = v
+            top = max(top, u['base'] + u['words'])
+        consts = consts[:(top + 3) // 4 * 4]
+        # samplers: program slot k samples the texture bound to the GL unit the sampler uniform names
+        texunits = []
+        for name, slot in sorted(b['samplers'].items(), key=lambda kv: kv[1]):
+            loc = unames.get(name)
+            unit = int(prog.values.get(loc, [0])[0]) if loc is not None else 0
+            if self.bound_tex[unit]:
+                texunits.append((slot, self.bound_tex[unit]))
+            else:
+                self.note('GLSL sampler %s with no texture bound (samples black)' % name)
+        if b.get('uses_facing'):
+            flags |= F_FS_APPROX
+            self.note('gl_FrontFacing (not carried by the model: reads 1.0)')
+        crc = comp['crc']
+        vs_name = 'glsl:vs:%08x%s' % (crc, '+nomvp' if nomvp else '')
+        fs_name = 'glsl:fs:%08x' % crc
+        self.isa[vs_name] = comp['vs_words']
+        self.isa[fs_name] = comp['fs_words']
+        return (attrs, vs_name, fs_name, 'GLSL vertex shader crc32 %08x' % zlib.crc32(vs_src.encode()),
+                'GLSL fragment shader crc32 %08x' % zlib.crc32(fs_src.encode()), consts, cost, texunits, flags,
+                consts)
 
     def draw_arrays(self, call, mode, first, count):
         if self.cur_prog:
@@ -1002,6 +1097,11 @@ class Converter:
                                                                 g('stride'), g('pointer'), self.bound_buf['GL_ARRAY_BUFFER'])
         elif n == 'glEnableVertexAttribArray':
             self.vao_state[self.vao]['enabled'].add(g('index'))
+        elif re.match(r'glVertexAttrib[1-4]f', n):
+            v = [float(a[k]) for k in ('x', 'y', 'z', 'w') if k in a]
+            if 'v' in a and isinstance(a['v'], (list, tuple)):
+                v = [float(x) for x in a['v']]
+            self.generic_attr[g('index')] = tuple(v) + (0.0, 0.0, 0.0, 1.0)[len(v):]
         elif n == 'glDisableVertexAttribArray':
             self.vao_state[self.vao]['enabled'].discard(g('index'))
         # shaders and programs
