@@ -31,6 +31,9 @@ ver apitrace       bash -c 'command -v apitrace >/dev/null && dpkg-query -W -f="
 ver glmark2        bash -c 'command -v glmark2 >/dev/null && dpkg-query -W -f="glmark2-x11 \${Version}\n" glmark2-x11'
 ver parallel       bash -c 'parallel --version 2>/dev/null | head -1'
 ver faketime       bash -c 'command -v faketime >/dev/null && dpkg-query -W -f="faketime \${Version}\n" faketime'
+ver glslang        bash -c 'command -v glslangValidator >/dev/null && dpkg-query -W -f="glslang-tools \${Version}\n" glslang-tools'
+ver spirv-opt      bash -c 'command -v spirv-opt >/dev/null && dpkg-query -W -f="spirv-tools \${Version}\n" spirv-tools'
+file_there spirv-grammar   /usr/include/spirv/unified1/spirv.core.grammar.json
 file_there cmocka.h        /usr/include/cmocka.h
 file_there systemc.h       /usr/include/systemc.h
 file_there osu018-liberty  /usr/share/qflow/tech/osu018/osu018_stdcells.lib

@@ -23,6 +23,8 @@ PKGS=(
   assimp-testmodels
   # evaluation sweep: the same job list runs under make -j or GNU parallel (docs/evaluation.md)
   parallel
+  # GLSL front end for the shader compiler (traces/capture/glsl2isa.py): GLSL -> SPIR-V, optimiser, grammar
+  glslang-tools spirv-tools spirv-headers
 )
 
 SUDO=""

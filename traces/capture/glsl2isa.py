@@ -594,12 +594,16 @@ class Compiler:
     def pred_of(self, cond, neg=False):
         """p0 = (cond != 0); returns the guard text."""
         c = self.val(cond)[0]
-        if isinstance(c, Imm):
-            r = self.reg(c)
-        else:
-            r = c
-        self.emit('isetp.ne p0, {s0}, 0', [], [r])
+        self.set_p0(c)
         return '@!p0' if neg else '@p0'
+
+    def set_p0(self, c):
+        """p0 = (c != 0), reusing p0 when c was just computed by a compare (the 0/1 register then dies)."""
+        if getattr(self, 'last_pred', None) == (c, len(self.code)):
+            return
+        if isinstance(c, Imm):
+            c = self.reg(c)
+        self.emit('isetp.ne p0, {s0}, 0', [], [c])
 
     def emit_block(self, bid, stop, ctx):
         b = self.blocks[bid]
@@ -611,8 +615,21 @@ class Compiler:
             return self.branch_to(bid, ta[0], stop, ctx)
         if tname == 'OpBranchConditional':
             cond, t, f = ta[0], ta[1], ta[2]
-            if merge is not None:
+            if merge is not None and merge[0] == 'OpSelectionMerge':
                 mb = merge[1][0]
+                # `if (c) break;` / `if (c) continue;` directly in a loop body: a guarded branch out
+                for arm, other, neg in ((t, f, False), (f, t, True)):
+                    jb = self.blocks.get(arm)
+                    if (ctx['loop'] is not None and other == mb and ctx['nest'] == 0 and jb is not None
+                            and len(jb['insts']) == 1 and jb['insts'][0][0] == 'OpBranch'
+                            and jb['insts'][0][1][0] in (ctx['loop'], ctx['cont'])):
+                        tgt = jb['insts'][0][1][0]
+                        self.phi_copies(arm, tgt)
+                        self.phi_copies(bid, mb)
+                        lab = self.label(tgt)
+                        g = self.pred_of(cond, neg=neg)
+                        self.emit('%s bra %s, %s' % (g, lab, lab))
+                        return mb
                 self.phi_copies(bid, mb) if (t == mb or f == mb) else None
                 sub = dict(ctx, nest=ctx['nest'] + 1)
                 lm = self.label(mb)
@@ -717,7 +734,7 @@ class Compiler:
         else:
             raise Unsupported('loop continue block shape')
         self.put_label(lm)
-        self.loops.append((start, len(self.code)))
+        self.loops.append((lh, lm))
         return mb
 
     # -- pointers and memory
@@ -1013,14 +1030,15 @@ class Compiler:
         d = self.new()[0]
         self.emit('mov {d0}, 0', [d])
         self.emit('@p0 mov {d0}, 1', [d], [d])
+        self.last_pred = (d, len(self.code))
         return d
 
     def select(self, c, x, y):
         """c (0/1 reg) ? x : y."""
-        c = self.reg(c)
-        self.emit('isetp.ne p0, {s0}, 0', [], [c])
+        x, y = self.reg(x), self.reg(y)
+        self.set_p0(c)
         d = self.new()[0]
-        self.emit('sel {d0}, {s0}, {s1}, p0', [d], [self.reg(x), self.reg(y)])
+        self.emit('sel {d0}, {s0}, {s1}, p0', [d], [x, y])
         return d
 
     def dot(self, u, v):
@@ -1262,10 +1280,13 @@ class Compiler:
             r = per(lambda x, y, t: self.fmad(t, self.fsub(y, x), x))
         elif fn == 'Step':
             def step(e, x):
-                lt = self.setp_bool('lt', 'fsetp', x, e)
+                x = self.reg(x)
+                if isinstance(e, Imm):
+                    self.emit('fsetp.lt p0, {s0}, %r' % e, [], [x])
+                else:
+                    self.emit('fsetp.lt p0, {s0}, {s1}', [], [x, e])
                 d = self.new()[0]
                 self.emit('mov {d0}, %r' % Imm(ONE), [d])
-                self.emit('isetp.ne p0, {s0}, 0', [], [lt])
                 self.emit('@p0 mov {d0}, 0', [d], [d])
                 return d
             r = per(step)
@@ -1323,7 +1344,37 @@ class Compiler:
         return d
 
     # ------------------------------------------------------------------------------------------ allocation
+    SIDE = ('st.', 'exit', 'bra', 'tex', 'isetp', 'fsetp', 'usetp', 'ld.l')
+
+    def dce_loops(self):
+        self.dce()
+        pos = {ins.label: i for i, ins in enumerate(self.code) if ins.kind == 'label'}
+        self.loops = [(pos[h], pos[m]) for h, m in self.loops]
+
+    def dce(self):
+        """drop instructions whose register results are never read (guarded self-reads do not count)."""
+        code = self.code
+        while True:
+            uses = {}
+            for ins in code:
+                for r in ins.src:
+                    if isinstance(r, int) and r not in ins.dst:
+                        uses[r] = uses.get(r, 0) + 1
+            keep = []
+            for ins in code:
+                body = ins.fmt.split(' ', 1)[1] if ins.fmt.startswith('@') else ins.fmt
+                if (ins.kind == 'op' and ins.dst and all(isinstance(r, int) and r not in uses for r in ins.dst)
+                        and not body.startswith(self.SIDE)):
+                    continue
+                keep.append(ins)
+            if len(keep) == len(code):
+                break
+            code = keep
+        # loop bounds are code indices: recompute them from the labels
+        self.code = code
+
     def finish(self):
+        self.dce_loops()
         code = self.code
         n = len(code)
         start, end, multi = {}, {}, set()

@@ -1,0 +1,268 @@
+#!/usr/bin/python3
+"""Unit tests of the GLSL -> ISA compiler (traces/capture/glsl2isa.py), one per construct.
+
+Each test compiles a small GLSL program with the real front end (glslang + spirv-opt), assembles it with
+gpupd-as and runs it on the ISA interpreter (gpupd-isa-run) with several lanes of inputs; the outputs are
+compared with values computed here in Python (independently of the compiler). Tolerances: exact for
+arithmetic whose rounding is defined, 2e-6 relative + 1e-6 absolute where the SFU approximates
+(docs/isa-measurements.md: ~24 good bits). Constructs outside the subset must raise Unsupported.
+Prints 'test-shader-compiler: N passed, M failed'; a failure prints the program's assembly path and the
+command to rerun it.
+"""
+import argparse
+import math
+import os
+import struct
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, os.path.join(ROOT, 'traces', 'capture'))
+import glsl2isa  # noqa: E402
+
+passed, failed = 0, 0
+VS_PASS = 'attribute vec4 p; varying vec4 v; void main() { v = p; gl_Position = p; }'
+FS_PASS = 'varying vec4 v; void main() { gl_FragColor = v; }'
+ARGS = None
+
+
+def f32(x):
+    return struct.unpack('<f', struct.pack('<f', x))[0]
+
+
+def check(cond, what, detail=''):
+    global passed, failed
+    if cond:
+        passed += 1
+    else:
+        failed += 1
+        print('FAIL: %s %s' % (what, detail))
+
+
+def run(asm, records, lanes, outs, name):
+    d = ARGS.work
+    s = os.path.join(d, name + '.s')
+    b = os.path.join(d, name + '.bin')
+    with open(s, 'w') as f:
+        f.write(asm)
+    subprocess.run([ARGS.asm, s, '-o', b], check=True)
+    inp = 'lanes %d\n' % lanes + '\n'.join(records) + '\n'
+    r = subprocess.run([ARGS.run, b, '--outs', str(outs)], input=inp, capture_output=True, text=True)
+    if r.returncode:
+        raise RuntimeError('%s: %s (reproduce: %s %s --outs %d < inputs)' % (name, r.stderr.strip(), ARGS.run, b, outs))
+    res = []
+    for line in r.stdout.splitlines():
+        if line.startswith('lane'):
+            parts = line.split()
+            vals = [float(x) for x in parts[2:2 + outs]]
+            bits = [int(x, 16) for x in parts[3 + outs:3 + 2 * outs]]
+            res.append((vals, bits, int(parts[-1])))
+    return res
+
+
+def close(a, b, rel=2e-6, ab=1e-6):
+    if math.isnan(b):
+        return math.isnan(a)
+    return abs(a - b) <= ab + rel * abs(b)
+
+
+def frag_test(name, fs, inputs, expect, uniforms=None, tol=(2e-6, 1e-6), vs=VS_PASS, kill=None):
+    """run fs on one lane per input vec4 v; expect(v, lane) -> 4 floats (or None: discarded)."""
+    try:
+        r = glsl2isa.compile_program(vs, fs, 'p')
+        recs = []
+        for lane, v in enumerate(inputs):
+            slot = r['bindings']['varyings'].get('v', 0)
+            for k in range(4):
+                recs.append('a %d %d %r' % (lane, 4 * slot + k, v[k]))
+        for uname, vals in (uniforms or {}).items():
+            u = r['bindings']['uniforms'][uname]
+            for j, off in enumerate(u['layout']):
+                recs.append('c %d %r' % (u['base'] + off, float(vals[j])))
+        res = run(r['fs_asm'], recs, len(inputs), 6, name)
+    except (glsl2isa.Unsupported, RuntimeError, subprocess.CalledProcessError) as e:
+        check(False, name, str(e))
+        return
+    ok = True
+    for lane, v in enumerate(inputs):
+        want = expect(v, lane)
+        vals, bits, exited = res[lane]
+        if want is None:
+            if not (bits[5] != 0):
+                ok = False
+                print('  %s lane %d: expected a discard, o[5] = %08x' % (name, lane, bits[5]))
+            continue
+        if bits[5] != 0 and r['bindings']['has_kill']:
+            ok = False
+            print('  %s lane %d: unexpected discard' % (name, lane))
+            continue
+        for k in range(4):
+            if not close(vals[k], want[k], *tol):
+                ok = False
+                print('  %s lane %d component %d: got %r want %r (input %r)' % (name, lane, k, vals[k], want[k], v))
+    check(ok, name, '(assembly in %s/%s.s)' % (ARGS.work, name))
+
+
+def vert_test(name, vs, attribs, expect_pos, uniforms=None, tol=(2e-6, 1e-6)):
+    try:
+        r = glsl2isa.compile_program(vs, FS_PASS if 'varying vec4 v' in vs else
+                                     'void main() { gl_FragColor = vec4(1.0); }', 'p')
+        b = r['bindings']
+        recs = []
+        for lane, at in enumerate(attribs):
+            for nm, val in at.items():
+                if nm not in b['attribs']:
+                    continue
+                for k, x in enumerate(val):
+                    recs.append('a %d %d %r' % (lane, 4 * b['attribs'][nm] + k, x))
+        for uname, vals in (uniforms or {}).items():
+            u = b['uniforms'][uname]
+            for j, off in enumerate(u['layout']):
+                recs.append('c %d %r' % (u['base'] + off, float(vals[j])))
+        res = run(r['vs_asm'], recs, len(attribs), 8, name)
+    except (glsl2isa.Unsupported, RuntimeError, subprocess.CalledProcessError) as e:
+        check(False, name, str(e))
+        return
+    ok = True
+    for lane, at in enumerate(attribs):
+        want = expect_pos(at, lane)
+        vals = res[lane][0]
+        for k in range(len(want)):
+            if not close(vals[k], want[k], *tol):
+                ok = False
+                print('  %s lane %d o[%d]: got %r want %r' % (name, lane, k, vals[k], want[k]))
+    check(ok, name, '(assembly in %s/%s.s)' % (ARGS.work, name))
+
+
+def unsupported_test(name, vs, fs, needle):
+    try:
+        glsl2isa.compile_program(vs, fs, 'p')
+        check(False, name, 'compiled, but must be rejected (%s)' % needle)
+    except glsl2isa.Unsupported as e:
+        check(needle in str(e), name, 'wrong reason: %s' % e)
+
+
+INPUTS = [(0.25, 0.5, 0.75, 1.0), (-1.5, 2.0, 0.125, -0.5), (3.0, -0.25, -2.0, 0.5), (0.0, 1.0, 4.0, 2.0)]
+
+
+def main():
+    global ARGS
+    ap = argparse.ArgumentParser()
+    ap.add_argument('--asm', default=os.path.join(ROOT, 'build/bin/gpupd-as'))
+    ap.add_argument('--run', default=os.path.join(ROOT, 'build/bin/gpupd-isa-run'))
+    ap.add_argument('--work', default=None)
+    ARGS = ap.parse_args()
+    if ARGS.work is None:
+        ARGS.work = tempfile.mkdtemp(prefix='shader-compiler-')
+    os.makedirs(ARGS.work, exist_ok=True)
+
+    # arithmetic, swizzles, constructors, negation, division
+    frag_test('arith', 'varying vec4 v; void main() { vec2 s = v.yx * 2.0; '
+              'gl_FragColor = vec4(v.x * 2.0 + v.y, v.z - v.w, s.x / (abs(v.w) + 1.0), -v.z); }', INPUTS,
+              lambda v, l: (v[0] * 2 + v[1], v[2] - v[3], (v[1] * 2) / (abs(v[3]) + 1), -v[2]))
+    # built-in functions
+    def bi(v, l):
+        x, y, z, w = v
+        n = math.sqrt(x * x + y * y + z * z)
+        return (max(min(x, 1.0), -1.0) + math.floor(y) + (z - math.floor(z)),
+                (x * (1 - 0.25) + y * 0.25) + (0.0 if z < 0.5 else 1.0),
+                math.pow(abs(w) + 1.0, 1.5) + math.exp2(x) + math.log2(abs(y) + 1.0),
+                math.sqrt(abs(z)) + 1.0 / math.sqrt(abs(w) + 1.0) + (x / n if n else 0))
+    frag_test('builtins', 'varying vec4 v; void main() { gl_FragColor = vec4('
+              'clamp(v.x, -1.0, 1.0) + floor(v.y) + fract(v.z), mix(v.x, v.y, 0.25) + step(0.5, v.z), '
+              'pow(abs(v.w) + 1.0, 1.5) + exp2(v.x) + log2(abs(v.y) + 1.0), '
+              'sqrt(abs(v.z)) + inversesqrt(abs(v.w) + 1.0) + normalize(v.xyz).x); }',
+              [i for i in INPUTS if i[0] or i[1] or i[2]], bi, tol=(2e-5, 2e-5))
+
+    def geo(v, l):
+        a, b = v[:3], (v[3], 1.0, -0.5)
+        c = (a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0])
+        d = sum(p * q for p, q in zip(a, b))
+        nn = (0.0, 1.0, 0.0)
+        dn = sum(p * q for p, q in zip(nn, a))
+        refl = [a[i] - 2 * dn * nn[i] for i in range(3)]
+        length = math.sqrt(sum(x * x for x in a))
+        return (c[0] + c[1] + c[2], d, refl[1] + length, math.sin(v[0]) + math.cos(v[1]))
+    frag_test('geometric', 'varying vec4 v; void main() { vec3 b = vec3(v.w, 1.0, -0.5); vec3 c = cross(v.xyz, b); '
+              'vec3 r = reflect(v.xyz, vec3(0.0, 1.0, 0.0)); '
+              'gl_FragColor = vec4(c.x + c.y + c.z, dot(v.xyz, b), r.y + length(v.xyz), sin(v.x) + cos(v.y)); }',
+              INPUTS, geo, tol=(1e-5, 1e-5))
+    # matrices: mat4 * vec4, mat3 constructed from vectors, vector * matrix, matrix * matrix
+    M = [float(i + 1) / 8.0 for i in range(16)]       # column-major as GL uploads it
+
+    def mat(v, l):
+        col = lambda c: M[4 * c:4 * c + 4]            # noqa: E731
+        mv = [sum(col(c)[r] * v[c] for c in range(4)) for r in range(4)]
+        vm = [sum(v[r] * col(c)[r] for r in range(4)) for c in range(4)]
+        return (mv[0] + vm[1], mv[1], mv[2] - vm[3], mv[3])
+    frag_test('matrices', 'uniform mat4 M; varying vec4 v; void main() { vec4 a = M * v; vec4 b = v * M; '
+              'gl_FragColor = vec4(a.x + b.y, a.y, a.z - b.w, a.w); }', INPUTS, mat, uniforms={'M': M},
+              tol=(1e-6, 1e-6))
+    frag_test('mat3-tbn', 'varying vec4 v; void main() { mat3 t = mat3(v.xyz, v.yzx, vec3(1.0, 2.0, 3.0)); '
+              'vec3 r = t * vec3(1.0, 0.5, 0.25); gl_FragColor = vec4(r, 1.0); }', INPUTS,
+              lambda v, l: (v[0] + 0.5 * v[1] + 0.25, v[1] + 0.5 * v[2] + 0.5, v[2] + 0.5 * v[0] + 0.75, 1.0))
+    # divergent if / else on per-lane data, nested
+    frag_test('if-else', 'varying vec4 v; void main() { vec4 c; if (v.x > 0.0) { if (v.y > 1.0) c = vec4(1.0); '
+              'else c = vec4(2.0); } else { c = vec4(v.z); } gl_FragColor = c + v.w; }', INPUTS,
+              lambda v, l: tuple([(1.0 if v[1] > 1 else 2.0) + v[3] if v[0] > 0 else v[2] + v[3]] * 4))
+    # loops: constant trip count (unrolled) and a per-lane trip count with a break in the body
+    frag_test('loop-const', 'varying vec4 v; void main() { vec4 s = vec4(0.0); for (int i = 0; i < 5; i++) '
+              '{ s += v * float(i); } gl_FragColor = s; }', INPUTS, lambda v, l: tuple(x * 10.0 for x in v))
+
+    def dyn(v, l):
+        s, n = 0.0, int(abs(v[2]) * 2.0)
+        for i in range(64):
+            if i >= n:
+                break
+            s += 1.5
+            if s > 4.0:
+                break
+        return (s, float(n), 0.0, 1.0)
+    frag_test('loop-dynamic', 'varying vec4 v; void main() { float s = 0.0; int n = int(abs(v.z) * 2.0); '
+              'for (int i = 0; i < 64; i++) { if (i >= n) break; s += 1.5; if (s > 4.0) break; } '
+              'gl_FragColor = vec4(s, float(n), 0.0, 1.0); }', INPUTS, dyn)
+    # functions (inlined), called several times
+    frag_test('functions', 'varying vec4 v; float sq(float x) { return x * x; } '
+              'vec2 f(vec2 a, float k) { return a * k + vec2(sq(k)); } '
+              'void main() { gl_FragColor = vec4(f(v.xy, 2.0), f(v.zw, sq(v.x))); }', INPUTS,
+              lambda v, l: (v[0] * 2 + 4, v[1] * 2 + 4, v[2] * v[0] ** 2 + v[0] ** 4, v[3] * v[0] ** 2 + v[0] ** 4),
+              tol=(1e-6, 1e-6))
+    # discard (per lane)
+    frag_test('discard', 'varying vec4 v; void main() { if (v.x < 0.1) discard; gl_FragColor = v * 2.0; }', INPUTS,
+              lambda v, l: None if v[0] < 0.1 else tuple(x * 2 for x in v))
+    # uniform array with a per-lane (dynamic) index; uniform vec3 array layout (vec4-aligned elements)
+    U = [0.5, 1.0, 1.5, 2.0, 2.5, 3.0, 3.5, 4.0, 4.5]
+    frag_test('uniform-array', 'uniform vec3 k[3]; varying vec4 v; void main() { int i = int(v.w * 2.0); '
+              'i = clamp(i, 0, 2); gl_FragColor = vec4(k[i], k[1].z); }', INPUTS,
+              lambda v, l: tuple(U[3 * max(0, min(2, int(v[3] * 2))) + j] for j in range(3)) + (U[5],),
+              uniforms={'k': U})
+    # vertex shader: MVP transform, texture fetch in the vertex stage (no sampler attached: tex = (s, t, 0, 1))
+    vert_test('vs-mvp-vtf', 'attribute vec3 p; attribute vec2 uv; uniform mat4 mvp; uniform sampler2D h; '
+              'void main() { float d = texture2D(h, uv).x; gl_Position = mvp * vec4(p + vec3(0.0, d, 0.0), 1.0); }',
+              [{'p': (1.0, 2.0, 3.0), 'uv': (0.5, 0.25)}, {'p': (-1.0, 0.0, 0.5), 'uv': (2.0, 1.0)}],
+              lambda at, l: tuple(sum(M[4 * c + r] * (list(at['p']) + [1.0])[c] + (M[4 + r] * at['uv'][0] if c == 1 else 0)
+                                      for c in range(4)) for r in range(4)), uniforms={'mvp': M}, tol=(2e-6, 2e-6))
+    # many live values: forces spilling to local memory
+    body = ' '.join('float t%d = v.x * %d.0 + v.y / %d.0;' % (i, i + 1, i + 2) for i in range(80))
+    tot = ' + '.join('t%d * t%d' % (i, 79 - i) for i in range(80))
+
+    def spill(v, l):
+        t = [v[0] * (i + 1) + v[1] / (i + 2) for i in range(80)]
+        return (sum(t[i] * t[79 - i] for i in range(80)), 0.0, 0.0, 1.0)
+    frag_test('register-pressure', 'varying vec4 v; void main() { %s gl_FragColor = vec4(%s, 0.0, 0.0, 1.0); }' %
+              (body, tot), INPUTS, spill, tol=(1e-5, 1e-4))
+    # outside the subset: a clear error, never a silent stand-in
+    unsupported_test('reject-derivatives', VS_PASS, 'varying vec4 v; void main() { gl_FragColor = vec4(dFdx(v.x)); }',
+                     'derivatives')
+    unsupported_test('reject-cube', VS_PASS, 'uniform samplerCube c; varying vec4 v; void main() '
+                     '{ gl_FragColor = textureCube(c, v.xyz); }', 'sampler')
+    unsupported_test('reject-syntax', VS_PASS, 'void main() { gl_FragColor = vec4(1.0) }', 'glslang rejects')
+    unsupported_test('reject-glsl3', '#version 330\nin vec4 p; void main() { gl_Position = p; }', FS_PASS, 'GLSL 330')
+    print('test-shader-compiler: %d passed, %d failed' % (passed, failed))
+    return 1 if failed else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
