@@ -1255,9 +1255,10 @@ def main():
     ap.add_argument('--height', type=int, default=480)
     ap.add_argument('--ppd', help='glretrace --ppd output for this capture (per-draw pixel counts)')
     ap.add_argument('--max-tex-dim', type=int, default=128, help='downscale larger textures (0: keep)')
-    ap.add_argument('--tool', default='build/bin/gpupd-trace')
-    ap.add_argument('--assembler', default='build/bin/gpupd-as')
-    ap.add_argument('--shaders', default='cmodel/shaders')
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))   # the repository
+    ap.add_argument('--tool', default=os.path.join(root, 'build/bin/gpupd-trace'))
+    ap.add_argument('--assembler', default=os.path.join(root, 'build/bin/gpupd-as'))
+    ap.add_argument('--shaders', default=os.path.join(root, 'cmodel/shaders'))
     ap.add_argument('--stats', action='store_true', help='print draws per frame and exit')
     ap.add_argument('--meta', help='write a JSON summary (frames, swap call numbers, counts, notes)')
     a = ap.parse_args()
