@@ -1,6 +1,8 @@
 #include "gpu/frag.h"
 
 #include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 static float clamp01(float x)
@@ -29,14 +31,20 @@ static int32_t wrap_coord(int32_t i, uint32_t n, uint8_t wrap)
         if (i >= (int32_t)n) return (int32_t)n - 1;
         return i;
     }
+    if (wrap == GPU_WRAP_MIRROR) {     /* GL mirrored repeat: ... 1 0 | 0 1 ... n-1 | n-1 ... */
+        int32_t p = 2 * (int32_t)n;
+        int32_t m = i % p;
+        if (m < 0) m += p;
+        return m < (int32_t)n ? m : p - 1 - m;
+    }
     int32_t m = i % (int32_t)n;
     return m < 0 ? m + (int32_t)n : m;
 }
 
-static void texel(const gpu_surface_t *s, int32_t x, int32_t y, float out[4])
+static void texel(const uint32_t *data, uint32_t w, gpu_format_t fmt, int32_t x, int32_t y, float out[4])
 {
-    uint32_t v = s->data[(size_t)y * s->w + (size_t)x];
-    if (s->fmt == GPU_FMT_DEPTH24) {
+    uint32_t v = data[(size_t)y * w + (size_t)x];
+    if (fmt == GPU_FMT_DEPTH24) {
         float d = (float)(v & GPU_DEPTH_MAX) / (float)GPU_DEPTH_MAX;
         out[0] = out[1] = out[2] = d;
         out[3] = 1.0f;
@@ -45,7 +53,123 @@ static void texel(const gpu_surface_t *s, int32_t x, int32_t y, float out[4])
     }
 }
 
-void gpu_tex_sample(const gpu_t *g, const gpu_draw_t *d, int unit, float u, float v, float out[4])
+/* One level: nearest or bilinear, GL's texel-centre convention, per-axis wrap. */
+static void sample_level(const uint32_t *data, uint32_t w, uint32_t h, gpu_format_t fmt, float u, float v, int linear,
+                         uint8_t ws, uint8_t wt, float out[4])
+{
+    float fx = u * (float)w, fy = v * (float)h;
+    if (linear) {
+        fx -= 0.5f;
+        fy -= 0.5f;
+        float x0f = floorf(fx), y0f = floorf(fy);
+        float ax = fx - x0f, ay = fy - y0f;
+        int32_t x0 = (int32_t)x0f, y0 = (int32_t)y0f;
+        int32_t xa = wrap_coord(x0, w, ws), xb = wrap_coord(x0 + 1, w, ws);
+        int32_t ya = wrap_coord(y0, h, wt), yb = wrap_coord(y0 + 1, h, wt);
+        float t00[4], t10[4], t01[4], t11[4];
+        texel(data, w, fmt, xa, ya, t00);
+        texel(data, w, fmt, xb, ya, t10);
+        texel(data, w, fmt, xa, yb, t01);
+        texel(data, w, fmt, xb, yb, t11);
+        for (int c = 0; c < 4; c++) {
+            float lo = t00[c] + ax * (t10[c] - t00[c]);
+            float hi = t01[c] + ax * (t11[c] - t01[c]);
+            out[c] = lo + ay * (hi - lo);
+        }
+    } else {
+        int32_t x = wrap_coord((int32_t)floorf(fx), w, ws);
+        int32_t y = wrap_coord((int32_t)floorf(fy), h, wt);
+        texel(data, w, fmt, x, y, out);
+    }
+}
+
+/* Mip chain of a surface: levels 1.. built from level 0 with a 2x2 box filter (truncating average per
+ * channel, as Mesa's generate-mipmap for RGBA8; a dimension of 1 averages 2 texels), rebuilt after the
+ * surface changes (gpu_surface_changed). Owned by the GPU instance (no shared mutable state). */
+struct gpu_mipchain {
+    uint32_t nlev;
+    uint32_t w[GPU_MAX_LEVELS], h[GPU_MAX_LEVELS];
+    uint32_t *lev[GPU_MAX_LEVELS];     /* lev[0] unused: the surface's own data */
+};
+
+void gpu_surface_changed(gpu_t *g, int32_t surface)
+{
+    if (surface < 0 || (uint32_t)surface >= GPU_MAX_SURFACES || !g->mip[surface]) return;
+    struct gpu_mipchain *m = g->mip[surface];
+    for (uint32_t l = 1; l < m->nlev; l++) free(m->lev[l]);
+    free(m);
+    g->mip[surface] = NULL;
+}
+
+static const struct gpu_mipchain *mip_chain(const gpu_t *gc, int32_t sid)
+{
+    gpu_t *g = (gpu_t *)(uintptr_t)gc;      /* a cache: building it does not change what the GPU renders */
+    if (g->mip[sid]) return g->mip[sid];
+    const gpu_surface_t *s = &g->surf[sid];
+    struct gpu_mipchain *m = calloc(1, sizeof *m);
+    if (!m) return NULL;
+    m->w[0] = s->w;
+    m->h[0] = s->h;
+    m->nlev = 1;
+    const uint32_t *src = s->data;
+    while (m->nlev < GPU_MAX_LEVELS && (m->w[m->nlev - 1] > 1 || m->h[m->nlev - 1] > 1)) {
+        uint32_t pw = m->w[m->nlev - 1], ph = m->h[m->nlev - 1];
+        uint32_t nw = pw > 1 ? pw / 2 : 1, nh = ph > 1 ? ph / 2 : 1;
+        uint32_t *d = malloc((size_t)nw * nh * 4);
+        if (!d) break;
+        for (uint32_t y = 0; y < nh; y++)
+            for (uint32_t x = 0; x < nw; x++) {
+                uint32_t x0 = pw > 1 ? 2 * x : 0, x1 = pw > 1 ? 2 * x + 1 : 0;
+                uint32_t y0 = ph > 1 ? 2 * y : 0, y1 = ph > 1 ? 2 * y + 1 : 0;
+                uint32_t a = src[(size_t)y0 * pw + x0], b = src[(size_t)y0 * pw + x1];
+                uint32_t c = src[(size_t)y1 * pw + x0], e = src[(size_t)y1 * pw + x1];
+                uint32_t v = 0;
+                if (s->fmt == GPU_FMT_DEPTH24) {
+                    v = (uint32_t)(((uint64_t)(a & GPU_DEPTH_MAX) + (b & GPU_DEPTH_MAX) + (c & GPU_DEPTH_MAX) + (e & GPU_DEPTH_MAX)) / 4);
+                } else {
+                    for (int k = 0; k < 4; k++) {
+                        uint32_t sh = 8u * (uint32_t)k;
+                        uint32_t t = ((a >> sh) & 255u) + ((b >> sh) & 255u) + ((c >> sh) & 255u) + ((e >> sh) & 255u);
+                        v |= (t / 4u) << sh;
+                    }
+                }
+                d[(size_t)y * nw + x] = v;
+            }
+        m->lev[m->nlev] = d;
+        m->w[m->nlev] = nw;
+        m->h[m->nlev] = nh;
+        src = d;
+        m->nlev++;
+    }
+    g->mip[sid] = m;
+    return m;
+}
+
+static void sample_mip(const gpu_t *g, int32_t sid, const gpu_surface_t *s, uint32_t l, float u, float v, int linear,
+                       uint8_t ws, uint8_t wt, float out[4])
+{
+    if (l == 0) { sample_level(s->data, s->w, s->h, s->fmt, u, v, linear, ws, wt, out); return; }
+    const struct gpu_mipchain *m = mip_chain(g, sid);
+    if (!m || l >= m->nlev) { sample_level(s->data, s->w, s->h, s->fmt, u, v, linear, ws, wt, out); return; }
+    sample_level(m->lev[l], m->w[l], m->h[l], s->fmt, u, v, linear, ws, wt, out);
+}
+
+float gpu_tex_quad_lod(const gpu_t *g, const gpu_draw_t *d, int unit, const float s[4], const float t[4])
+{
+    int32_t sid = d->st.tex[unit];
+    if (sid < 0 || (uint32_t)sid >= g->n_surf) return 0.0f;
+    if (!d->st.tex_mip[unit] && (!d->st.tex_min[unit] || d->st.tex_min[unit] - 1 == d->st.tex_filter[unit])) return 0.0f;
+    const gpu_surface_t *sf = &g->surf[sid];
+    /* GL's scale factor from the quad's (coarse) derivatives: lanes 0,1 differ in x, lanes 0,2 in y */
+    float dudx = (s[1] - s[0]) * (float)sf->w, dvdx = (t[1] - t[0]) * (float)sf->h;
+    float dudy = (s[2] - s[0]) * (float)sf->w, dvdy = (t[2] - t[0]) * (float)sf->h;
+    float rx = sqrtf(dudx * dudx + dvdx * dvdx), ry = sqrtf(dudy * dudy + dvdy * dvdy);
+    float rho = rx > ry ? rx : ry;
+    if (!(rho > 0.0f) || !isfinite(rho)) return rho > 0.0f ? 64.0f : 0.0f;
+    return log2f(rho);
+}
+
+void gpu_tex_sample_lod(const gpu_t *g, const gpu_draw_t *d, int unit, float u, float v, float lod, float out[4])
 {
     int32_t sid = d->st.tex[unit];
     if (sid < 0 || (uint32_t)sid >= g->n_surf) {
@@ -54,7 +178,7 @@ void gpu_tex_sample(const gpu_t *g, const gpu_draw_t *d, int unit, float u, floa
         return;
     }
     const gpu_surface_t *s = &g->surf[sid];
-    uint8_t wrap = d->st.tex_wrap[unit];
+    uint8_t ws = d->st.tex_wrap[unit], wt = d->st.tex_wrap_t[unit] ? (uint8_t)(d->st.tex_wrap_t[unit] - 1) : ws;
     if (!isfinite(u)) u = 0.0f;
     if (!isfinite(v)) v = 0.0f;
     /* keep the coordinates in a range where the float -> int conversions are defined */
@@ -62,30 +186,38 @@ void gpu_tex_sample(const gpu_t *g, const gpu_draw_t *d, int unit, float u, floa
     if (u < -1e6f) u = -1e6f;
     if (v > 1e6f) v = 1e6f;
     if (v < -1e6f) v = -1e6f;
-    float fx = u * (float)s->w, fy = v * (float)s->h;
-    if (d->st.tex_filter[unit] == GPU_FILTER_LINEAR) {
-        fx -= 0.5f;
-        fy -= 0.5f;
-        float x0f = floorf(fx), y0f = floorf(fy);
-        float ax = fx - x0f, ay = fy - y0f;
-        int32_t x0 = (int32_t)x0f, y0 = (int32_t)y0f;
-        int32_t xa = wrap_coord(x0, s->w, wrap), xb = wrap_coord(x0 + 1, s->w, wrap);
-        int32_t ya = wrap_coord(y0, s->h, wrap), yb = wrap_coord(y0 + 1, s->h, wrap);
-        float t00[4], t10[4], t01[4], t11[4];
-        texel(s, xa, ya, t00);
-        texel(s, xb, ya, t10);
-        texel(s, xa, yb, t01);
-        texel(s, xb, yb, t11);
-        for (int c = 0; c < 4; c++) {
-            float lo = t00[c] + ax * (t10[c] - t00[c]);
-            float hi = t01[c] + ax * (t11[c] - t01[c]);
-            out[c] = lo + ay * (hi - lo);
-        }
-    } else {
-        int32_t x = wrap_coord((int32_t)floorf(fx), s->w, wrap);
-        int32_t y = wrap_coord((int32_t)floorf(fy), s->h, wrap);
-        texel(s, x, y, out);
+    if (!(lod > 0.0f)) {                    /* magnification (or no derivative information) */
+        sample_level(s->data, s->w, s->h, s->fmt, u, v, d->st.tex_filter[unit] == GPU_FILTER_LINEAR, ws, wt, out);
+        return;
     }
+    int lin = d->st.tex_min[unit] ? d->st.tex_min[unit] - 1 == GPU_FILTER_LINEAR : d->st.tex_filter[unit] == GPU_FILTER_LINEAR;
+    uint8_t mip = d->st.tex_mip[unit];
+    if (mip == GPU_MIP_NONE) {
+        sample_level(s->data, s->w, s->h, s->fmt, u, v, lin, ws, wt, out);
+        return;
+    }
+    const struct gpu_mipchain *m = mip_chain(g, sid);
+    uint32_t top = m ? m->nlev - 1 : 0;
+    if (lod > (float)top) lod = (float)top;
+    if (mip == GPU_MIP_NEAREST) {           /* GL: level ceil(lambda + 1/2) - 1 */
+        uint32_t l = lod <= 0.5f ? 0 : (uint32_t)ceilf(lod + 0.5f) - 1;
+        if (l > top) l = top;
+        sample_mip(g, sid, s, l, u, v, lin, ws, wt, out);
+        return;
+    }
+    uint32_t l0 = (uint32_t)floorf(lod);
+    float f = lod - floorf(lod);
+    sample_mip(g, sid, s, l0, u, v, lin, ws, wt, out);
+    if (l0 < top && f > 0.0f) {
+        float o2[4];
+        sample_mip(g, sid, s, l0 + 1, u, v, lin, ws, wt, o2);
+        for (int c = 0; c < 4; c++) out[c] = out[c] + f * (o2[c] - out[c]);
+    }
+}
+
+void gpu_tex_sample(const gpu_t *g, const gpu_draw_t *d, int unit, float u, float v, float out[4])
+{
+    gpu_tex_sample_lod(g, d, unit, u, v, 0.0f, out);
 }
 
 int gpu_fs_needs_late_z(const gpu_draw_t *d)
@@ -102,6 +234,21 @@ int gpu_fs_writes_color(const gpu_draw_t *d)
 int gpu_fs_builtin(const gpu_t *g, const gpu_draw_t *d, const float var[GPU_MAX_VARYINGS][4],
                    float color[GPU_MAX_RTS][4], uint32_t *depth)
 {
+    return gpu_fs_builtin_lod(g, d, var, 0.0f, color, depth);
+}
+
+int gpu_fs_builtin_texcoord(const gpu_draw_t *d)
+{
+    switch (d->fs_kind) {
+    case GPU_FS_TEXTURE: case GPU_FS_DISCARD_ALPHA: return 0;
+    case GPU_FS_TEXTURE_MODULATE: return 1;
+    default: return -1;
+    }
+}
+
+int gpu_fs_builtin_lod(const gpu_t *g, const gpu_draw_t *d, const float var[GPU_MAX_VARYINGS][4], float lod,
+                       float color[GPU_MAX_RTS][4], uint32_t *depth)
+{
     float t[4];
     switch (d->fs_kind) {
     case GPU_FS_FLAT:
@@ -111,11 +258,11 @@ int gpu_fs_builtin(const gpu_t *g, const gpu_draw_t *d, const float var[GPU_MAX_
         for (int r = 0; r < GPU_MAX_RTS; r++) memcpy(color[r], var[0], sizeof color[r]);
         return 0;
     case GPU_FS_TEXTURE:
-        gpu_tex_sample(g, d, 0, var[0][0], var[0][1], t);
+        gpu_tex_sample_lod(g, d, 0, var[0][0], var[0][1], lod, t);
         for (int r = 0; r < GPU_MAX_RTS; r++) memcpy(color[r], t, sizeof color[r]);
         return 0;
     case GPU_FS_TEXTURE_MODULATE:
-        gpu_tex_sample(g, d, 0, var[1][0], var[1][1], t);
+        gpu_tex_sample_lod(g, d, 0, var[1][0], var[1][1], lod, t);
         for (int c = 0; c < 4; c++) t[c] *= var[0][c];
         for (int r = 0; r < GPU_MAX_RTS; r++) memcpy(color[r], t, sizeof color[r]);
         return 0;
@@ -127,7 +274,7 @@ int gpu_fs_builtin(const gpu_t *g, const gpu_draw_t *d, const float var[GPU_MAX_
             memcpy(color[r], (uint32_t)r < d->n_varyings ? var[r] : d->fs_consts[0], sizeof color[r]);
         return 0;
     case GPU_FS_DISCARD_ALPHA:
-        gpu_tex_sample(g, d, 0, var[0][0], var[0][1], t);
+        gpu_tex_sample_lod(g, d, 0, var[0][0], var[0][1], lod, t);
         for (int r = 0; r < GPU_MAX_RTS; r++) memcpy(color[r], t, sizeof color[r]);
         return t[3] < d->fs_consts[0][0];
     case GPU_FS_COLOR_CONST:

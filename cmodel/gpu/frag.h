@@ -10,6 +10,14 @@
 /* Sample texture unit `unit` of the draw at normalised (u, v); out RGBA in [0,1]. A missing texture
  * samples as (0,0,0,1). Colour surfaces return unorm8/255; depth surfaces return (d, d, d, 1). */
 void gpu_tex_sample(const gpu_t *g, const gpu_draw_t *d, int unit, float u, float v, float out[4]);
+/* GL texturing with a level of detail (log2 of the scale factor): lod <= 0 magnification filter at level 0;
+ * else the minification filter (st.tex_min), mipmapped per st.tex_mip (nearest level: ceil(lod + 1/2) - 1,
+ * linear: blend of floor(lod) and the next level), wrap per axis (st.tex_wrap / tex_wrap_t). */
+void gpu_tex_sample_lod(const gpu_t *g, const gpu_draw_t *d, int unit, float u, float v, float lod, float out[4]);
+/* Level of detail of a 2x2 quad (lanes 0..3: (x,y), (x+1,y), (x,y+1), (x+1,y+1)) with coordinates s[], t[]:
+ * log2 of GL's scale factor max(|d(u,v)/dx|, |d(u,v)/dy|) in texels of level 0; 0 when the unit's
+ * filtering does not depend on it. Used by the built-in programs and the ISA sampler alike. */
+float gpu_tex_quad_lod(const gpu_t *g, const gpu_draw_t *d, int unit, const float s[4], const float t[4]);
 
 /* Does the fragment program of this draw discard or write depth (disables early Z)? */
 int gpu_fs_needs_late_z(const gpu_draw_t *d);
@@ -20,6 +28,12 @@ int gpu_fs_writes_color(const gpu_draw_t *d);
  * returns 1 if the fragment is discarded. */
 int gpu_fs_builtin(const gpu_t *g, const gpu_draw_t *d, const float var[GPU_MAX_VARYINGS][4],
                    float color[GPU_MAX_RTS][4], uint32_t *depth);
+
+/* The same with the quad's level of detail for texture unit 0 (gpu_tex_quad_lod of the coordinates
+ * varying gpu_fs_builtin_texcoord(d), -1: the program samples no texture). */
+int gpu_fs_builtin_lod(const gpu_t *g, const gpu_draw_t *d, const float var[GPU_MAX_VARYINGS][4], float lod,
+                       float color[GPU_MAX_RTS][4], uint32_t *depth);
+int gpu_fs_builtin_texcoord(const gpu_draw_t *d);
 
 int gpu_depth_compare(uint8_t func, uint32_t frag, uint32_t stored);
 

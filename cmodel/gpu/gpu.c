@@ -84,6 +84,7 @@ int gpu_init(gpu_t *g, uint32_t id, uint32_t n_gpus, p2g_mode_t own_mode, uint32
 
 void gpu_free(gpu_t *g)
 {
+    for (uint32_t i = 0; i < GPU_MAX_SURFACES; i++) gpu_surface_changed(g, (int32_t)i);
     for (uint32_t i = 0; i < g->n_surf; i++) {
         if (!g->surf[i].shared) free(g->surf[i].data);
         free(g->dirty[i]);
@@ -163,6 +164,7 @@ int gpu_clear(gpu_t *g, int32_t surface, uint32_t value, uint8_t color_mask,
         return -1;
     }
     gpu_surface_t *s = &g->surf[surface];
+    gpu_surface_changed(g, surface);
     if (s->shared) {
         snprintf(g->err, sizeof g->err, "clear: surface %d is a shared read-only texture", (int)surface);
         return -1;
@@ -729,14 +731,22 @@ static int fs_step(gpu_t *g)
                     }
                 }
         } else {
-            for (size_t i = 0; i < n; i++)
+            int tcv = gpu_fs_builtin_texcoord(d);
+            for (size_t i = 0; i < n; i++) {
+                float lod = 0.0f;
+                if (tcv >= 0) {
+                    float qs_s[4], qs_t[4];
+                    for (int k = 0; k < 4; k++) { qs_s[k] = qs[i]->var[k][tcv][0]; qs_t[k] = qs[i]->var[k][tcv][1]; }
+                    lod = gpu_tex_quad_lod(g, d, 0, qs_s, qs_t);
+                }
                 for (int k = 0; k < 4; k++) {
-                    int disc = gpu_fs_builtin(g, d, (const float (*)[4])qs[i]->var[k], qs[i]->color[k], &qs[i]->depth[k]);
+                    int disc = gpu_fs_builtin_lod(g, d, (const float (*)[4])qs[i]->var[k], lod, qs[i]->color[k], &qs[i]->depth[k]);
                     if ((qs[i]->live & (1u << k)) && disc) {
                         qs[i]->live &= (uint8_t)~(1u << k);
                         g->stats.discarded++;
                     }
                 }
+            }
         }
         if (d->st.alpha_test)
             for (size_t i = 0; i < n; i++)
@@ -916,6 +926,8 @@ int gpu_render(gpu_t *g, const gpu_draw_t *d, const gpu_prim_req_t *list, size_t
     g->cp_n = n;
     g->cp_pos = 0;
     int rc = run(g);
+    for (int r = 0; r < GPU_MAX_RTS; r++) gpu_surface_changed(g, d->st.rt[r]);
+    gpu_surface_changed(g, d->st.depth_rt);
     g->draw = NULL;
     return rc;
 }

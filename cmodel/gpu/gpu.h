@@ -68,7 +68,9 @@ typedef enum {
 } gpu_blend_factor_t;
 typedef enum { GPU_BEQ_ADD = 0, GPU_BEQ_SUB, GPU_BEQ_REV_SUB, GPU_BEQ_MIN, GPU_BEQ_MAX } gpu_blend_eq_t;
 typedef enum { GPU_FILTER_NEAREST = 0, GPU_FILTER_LINEAR = 1 } gpu_filter_t;
-typedef enum { GPU_WRAP_REPEAT = 0, GPU_WRAP_CLAMP = 1 } gpu_wrap_t;
+typedef enum { GPU_WRAP_REPEAT = 0, GPU_WRAP_CLAMP = 1, GPU_WRAP_MIRROR = 2 } gpu_wrap_t;
+typedef enum { GPU_MIP_NONE = 0, GPU_MIP_NEAREST = 1, GPU_MIP_LINEAR = 2 } gpu_mip_t;
+#define GPU_MAX_LEVELS 15
 
 typedef struct {
     uint8_t enable;
@@ -97,8 +99,11 @@ typedef struct {
     int32_t depth_rt;                   /* depth surface id, -1: none */
     /* texture units: surface ids (colour or depth surfaces), -1: none */
     int32_t tex[GPU_MAX_TEXTURES];
-    uint8_t tex_filter[GPU_MAX_TEXTURES];
-    uint8_t tex_wrap[GPU_MAX_TEXTURES];
+    uint8_t tex_filter[GPU_MAX_TEXTURES];   /* magnification filter (and minification when tex_min = 0) */
+    uint8_t tex_wrap[GPU_MAX_TEXTURES];     /* wrap of s (and of t when tex_wrap_t = 0) */
+    uint8_t tex_min[GPU_MAX_TEXTURES];      /* 0: as tex_filter; else 1 + minification filter within a level */
+    uint8_t tex_mip[GPU_MAX_TEXTURES];      /* gpu_mip_t: mipmapped minification (levels: 2x2 box chain) */
+    uint8_t tex_wrap_t[GPU_MAX_TEXTURES];   /* 0: as tex_wrap; else 1 + wrap of t */
     /* fixed-function extras the traces use */
     uint8_t alpha_test, alpha_func;     /* GL alpha test on RT0 alpha (gpu_cmp_t), forces late Z */
     float alpha_ref;
@@ -249,11 +254,15 @@ typedef struct gpu {
     const uint8_t *clip_keep;   /* render mode, optional: CLIP drops primitive tag t unless clip_keep[t]
                                    (dup: geometry for every primitive, rasterization of this GPU's own) */
     size_t clip_keep_n;
+    struct gpu_mipchain *mip[GPU_MAX_SURFACES];   /* mip levels built on demand from level 0 */
     uint8_t rast_prim_hit;      /* current primitive produced a fragment on this GPU */
     uint32_t rast_last_prim;
     int has_last_prim;
     char err[256];
 } gpu_t;
+
+/* A surface's content changed (render, clear, upload, synchronisation): its mip chain is stale. */
+void gpu_surface_changed(gpu_t *g, int32_t surface);
 
 /* Create a GPU. Surfaces are added with gpu_add_surface (ids 0,1,2,... in order). Returns 0 or -1. */
 int gpu_init(gpu_t *g, uint32_t id, uint32_t n_gpus, p2g_mode_t own_mode, uint32_t tile_log2);

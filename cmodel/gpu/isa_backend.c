@@ -27,6 +27,32 @@ static void sampler(void *user, uint32_t unit, uint32_t warp, uint32_t lane, uin
     for (int c = 0; c < 4; c++) rgba[c] = isa_float_bits(out[c]);
 }
 
+/* Fragment stage: the level of detail comes from the lane's 2x2 quad (lanes 4q..4q+3 = one quad of the
+ * FS unit, helper lanes included), as in gpu_tex_quad_lod for the built-in programs. */
+static void sampler_q(void *user, uint32_t unit, uint32_t warp, uint32_t exec, const uint32_t s_bits[32],
+                      const uint32_t t_bits[32], uint32_t res[4][32])
+{
+    (void)warp;
+    isa_be_t *b = user;
+    for (uint32_t q = 0; q < 8; q++) {
+        uint32_t qm = (exec >> (4 * q)) & 15u;
+        if (!qm) continue;
+        float s4[4], t4[4];
+        for (int k = 0; k < 4; k++) {
+            s4[k] = isa_bits_float(s_bits[4 * q + (uint32_t)k]);
+            t4[k] = isa_bits_float(t_bits[4 * q + (uint32_t)k]);
+        }
+        float lod = 0.0f;
+        if (unit < GPU_MAX_TEXTURES && b->tex_draw) lod = gpu_tex_quad_lod(b->g, b->tex_draw, (int)unit, s4, t4);
+        for (int k = 0; k < 4; k++) {
+            if (!(qm & (1u << k))) continue;
+            float out[4] = {0, 0, 0, 1};
+            if (unit < GPU_MAX_TEXTURES && b->tex_draw) gpu_tex_sample_lod(b->g, b->tex_draw, (int)unit, s4[k], t4[k], lod, out);
+            for (int c = 0; c < 4; c++) res[c][4 * q + (uint32_t)k] = isa_float_bits(out[c]);
+        }
+    }
+}
+
 static int load(isa_ctx_t *ctx, const gpu_isa_prog_t **cur, const gpu_isa_prog_t *p)
 {
     if (*cur == p) return 0;
@@ -124,6 +150,7 @@ int gpu_isa_attach(gpu_t *g)
     b->vs->tex = sampler;
     b->vs->tex_user = b;
     b->fs->tex = sampler;
+    b->fs->texq = sampler_q;
     b->fs->tex_user = b;
     g->backend.ctx = b;
     g->backend.run_vs = run_vs;

@@ -45,6 +45,13 @@ const char *isa_status_str(int status);
 typedef void (*isa_tex_fn)(void *user, uint32_t unit, uint32_t warp, uint32_t lane, uint32_t s_bits,
                            uint32_t t_bits, uint32_t rgba[4]);
 
+/* Optional whole-warp sampler (docs/isa.md section 7): called once per tex instruction with every lane's
+ * raw s, t bits and the mask of executing lanes; writes res[k][lane] for the executing lanes. It lets the
+ * sampler compute the level of detail from the 2x2 quads (lanes 4q..4q+3) like a GPU's texture unit.
+ * When set it is used instead of `tex`. */
+typedef void (*isa_texq_fn)(void *user, uint32_t unit, uint32_t warp, uint32_t exec, const uint32_t s_bits[32],
+                            const uint32_t t_bits[32], uint32_t res[4][32]);
+
 /* Pre-decoded instruction (internal to the interpreter, exposed so the context can be a plain struct). */
 typedef struct {
     uint8_t op, gp, gn, rd, ra, rb, rc, cc;
@@ -63,6 +70,7 @@ typedef struct {
     uint32_t konst[ISA_CONST_WORDS];       /* uniform constant bank (raw 32-bit words) */
     isa_tex_fn tex;
     void *tex_user;
+    isa_texq_fn texq;                      /* optional; preferred over tex (same user pointer) */
 } isa_ctx_t;
 
 isa_ctx_t *isa_ctx_new(void);                          /* zeroed; free with isa_ctx_free */

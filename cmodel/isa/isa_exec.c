@@ -387,7 +387,9 @@ static void exec_data(const isa_ctx_t *ctx, isa_warp_t *w, const isa_dinsn_t *d,
         uint32_t rgba[4];
         const uint32_t *rt = w->r[(d->ra + 1) & (ISA_NUM_REGS - 1)];
         uint32_t tres[4][ISA_WARP_SIZE];
-        FOR_LANES(ex) {
+        if (ctx->texq) {
+            ctx->texq(ctx->tex_user, d->ofs & (ISA_TEX_UNITS - 1), w->warp_id, ex, ra, rt, tres);
+        } else FOR_LANES(ex) {
             if (ctx->tex) {
                 ctx->tex(ctx->tex_user, d->ofs & (ISA_TEX_UNITS - 1), w->warp_id, (uint32_t)l, ra[l], rt[l], rgba);
             } else {

@@ -296,6 +296,7 @@ static void sync_surface(sys_t *s, int32_t sid)
                 for (uint32_t y = y0; y < y1; y++)
                     memcpy(&s->gpu[k].surf[sid].data[(size_t)y * sd->w + x0], &s->gpu[g].surf[sid].data[(size_t)y * sd->w + x0],
                            (size_t)(x1 - x0) * 4);
+                gpu_surface_changed(&s->gpu[k], (int32_t)sid);
             }
             bytes += (uint64_t)(x1 - x0) * (y1 - y0) * 4;
         }
@@ -359,7 +360,10 @@ static void exec_upload(sys_t *s, const sys_cmd_t *c, uint32_t first, uint32_t c
 {
     const sys_surface_desc_t *sd = &s->scene->surf[c->surface];
     for (uint32_t g = first; g < first + count; g++)
+    {
         memcpy(s->gpu[g].surf[c->surface].data, c->data, (size_t)sd->w * sd->h * 4);
+        gpu_surface_changed(&s->gpu[g], c->surface);
+    }
     if (sfr(s)) clear_dirty(s, c->surface);
 }
 
@@ -1058,6 +1062,7 @@ static int run_frame_afr(sys_t *s)
         const sys_surface_desc_t *sd = &s->scene->surf[sid];
         uint64_t bytes = (uint64_t)sd->w * sd->h * 4;
         memcpy(s->gpu[g].surf[sid].data, s->gpu[h].surf[sid].data, bytes);
+        gpu_surface_changed(&s->gpu[g], (int32_t)sid);
         net_account_unicast(&s->net, h, g, bytes);
         if (s->timed) {     /* GPU g waits for the copy: bytes at the link bandwidth + latency per hop */
             uint32_t hops = s->cfg->topo == NET_HUB ? 2 : (h > g ? h - g : g - h);

@@ -259,7 +259,12 @@ static int on_draw(ts_t *t, const trace_cmd_t *c)
         if (u >= GPU_MAX_TEXTURES) return ts_fail(t, "draw uses a texture unit beyond the model's 16", c->offset);
         st->tex[u] = surf_of(t, d->tex[k].surface);
         st->tex_filter[u] = (uint8_t)(d->tex[k].mag_filter == TRACE_FILTER_LINEAR ? GPU_FILTER_LINEAR : GPU_FILTER_NEAREST);
-        st->tex_wrap[u] = (uint8_t)(d->tex[k].wrap_s == TRACE_WRAP_CLAMP_TO_EDGE ? GPU_WRAP_CLAMP : GPU_WRAP_REPEAT);
+        uint32_t mf = d->tex[k].min_filter;     /* 0 N, 1 L, 2 N_MIP_N, 3 L_MIP_N, 4 N_MIP_L, 5 L_MIP_L */
+        st->tex_min[u] = (uint8_t)(1 + (mf & 1u));
+        st->tex_mip[u] = (uint8_t)(mf < 2 ? GPU_MIP_NONE : mf < 4 ? GPU_MIP_NEAREST : GPU_MIP_LINEAR);
+        static const uint8_t wrap[3] = {GPU_WRAP_REPEAT, GPU_WRAP_CLAMP, GPU_WRAP_MIRROR};
+        st->tex_wrap[u] = wrap[d->tex[k].wrap_s <= 2 ? d->tex[k].wrap_s : 0];
+        st->tex_wrap_t[u] = (uint8_t)(1 + wrap[d->tex[k].wrap_t <= 2 ? d->tex[k].wrap_t : 0]);
     }
     t->info->draws++;
     return 0;

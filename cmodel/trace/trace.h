@@ -45,7 +45,7 @@
 #include <stdio.h>
 
 #define TRACE_VERSION_MAJOR 1
-#define TRACE_VERSION_MINOR 0
+#define TRACE_VERSION_MINOR 1   /* 1.1: mipmapped min filters (2..5) */
 #define TRACE_FILE_HEADER_SIZE 32u
 #define TRACE_CHUNK_HEADER_SIZE 20u
 
@@ -76,7 +76,11 @@ enum { TRACE_BF_ZERO = 0, TRACE_BF_ONE, TRACE_BF_SRC_COLOR, TRACE_BF_ONE_MINUS_S
        TRACE_BF_CONSTANT_ALPHA, TRACE_BF_ONE_MINUS_CONSTANT_ALPHA, TRACE_BF_SRC_ALPHA_SATURATE,
        TRACE_BF_COUNT };
 enum { TRACE_BEQ_ADD = 0, TRACE_BEQ_SUBTRACT, TRACE_BEQ_REVERSE_SUBTRACT, TRACE_BEQ_MIN, TRACE_BEQ_MAX };
-enum { TRACE_FILTER_NEAREST = 0, TRACE_FILTER_LINEAR = 1 };
+enum { TRACE_FILTER_NEAREST = 0, TRACE_FILTER_LINEAR = 1,
+       /* min_filter only, format 1.1: GL's mipmapped minification filters (levels: the model builds the
+        * chain from level 0 with a 2x2 box filter, docs/trace-format.md) */
+       TRACE_FILTER_NEAREST_MIPMAP_NEAREST = 2, TRACE_FILTER_LINEAR_MIPMAP_NEAREST = 3,
+       TRACE_FILTER_NEAREST_MIPMAP_LINEAR = 4, TRACE_FILTER_LINEAR_MIPMAP_LINEAR = 5 };
 enum { TRACE_WRAP_REPEAT = 0, TRACE_WRAP_CLAMP_TO_EDGE = 1, TRACE_WRAP_MIRRORED_REPEAT = 2 };
 enum { TRACE_CLEAR_COLOR = 1u, TRACE_CLEAR_DEPTH = 2u, TRACE_CLEAR_STENCIL = 4u };
 /* trace_draw_t.flags: what the converter could not reproduce exactly for this draw. */
@@ -254,6 +258,7 @@ int trace_reader_next(trace_reader_t *r, trace_cmd_t *cmd, trace_error_t *err);
 const trace_surface_t *trace_reader_surface(const trace_reader_t *r, uint32_t id);
 const trace_program_t *trace_reader_program(const trace_reader_t *r, uint32_t id);
 uint32_t trace_reader_zlevel(const trace_reader_t *r);   /* compression level recorded in the header */
+uint32_t trace_reader_minor(const trace_reader_t *r);    /* format minor version of the file (0 or 1) */
 void trace_reader_close(trace_reader_t *r);
 
 /* ---- writer ---- */
@@ -264,6 +269,10 @@ typedef struct trace_writer trace_writer_t;
 trace_writer_t *trace_writer_open_file(const char *path, const trace_info_t *info, int zlevel,
                                        trace_error_t *err);
 trace_writer_t *trace_writer_open_mem(const trace_info_t *info, int zlevel, trace_error_t *err);
+/* As trace_writer_open_file, writing format minor version `minor` (<= TRACE_VERSION_MINOR) in the header:
+ * the text undumper keeps the version of the dump, so binary -> text -> binary is byte-identical. */
+trace_writer_t *trace_writer_open_file_minor(const char *path, const trace_info_t *info, int zlevel, uint32_t minor,
+                                             trace_error_t *err);
 /* Validates cmd exactly as the reader will (same checks), then writes it. 0 ok, -1 error. */
 int trace_writer_put(trace_writer_t *w, const trace_cmd_t *cmd, trace_error_t *err);
 /* Fill d->n_deps/deps from the surfaces written so far (what the reader will demand). */

@@ -584,7 +584,7 @@ static void dec_draw(tr_cur_t *c, trace_draw_t *d)
                      d->tex[i - 1].unit);
         }
         t->surface = cur_surf_id(c, "tex.surface", 0);
-        t->min_filter = cur_u32_max(c, "tex.min_filter", TRACE_FILTER_LINEAR);
+        t->min_filter = cur_u32_max(c, "tex.min_filter", TRACE_FILTER_LINEAR_MIPMAP_LINEAR);
         t->mag_filter = cur_u32_max(c, "tex.mag_filter", TRACE_FILTER_LINEAR);
         t->wrap_s = cur_u32_max(c, "tex.wrap_s", TRACE_WRAP_MIRRORED_REPEAT);
         t->wrap_t = cur_u32_max(c, "tex.wrap_t", TRACE_WRAP_MIRRORED_REPEAT);
@@ -849,6 +849,7 @@ struct trace_reader {
     uint64_t size, pos;
     unsigned opts;
     uint32_t zlevel;
+    uint32_t minor;       /* format minor version in the header */
     trace_info_t info;
     tr_validator_t *v;
     trace_surface_t **surf;   /* n_surf entries (grown to the largest id seen) */
@@ -979,6 +980,7 @@ static trace_reader_t *r_open(trace_reader_t *r, trace_error_t *err)
     }
     if (rd32(h + 16) != 0) { tr_err(err, 16, "unknown header flags 0x%08" PRIx32, rd32(h + 16)); goto fail; }
     r->zlevel = rd32(h + 20);
+    r->minor = min;
     if (r->zlevel > 9) { tr_err(err, 20, "zlib level %" PRIu32 " > 9", r->zlevel); goto fail; }
     if (rd32(h + 24) != (uint32_t)crc32(0L, h, 24)) {
         tr_err(err, 24, "header CRC mismatch (stored %08" PRIx32 ", computed %08" PRIx32 "): corrupt header",
@@ -1038,6 +1040,7 @@ trace_reader_t *trace_reader_open_file(const char *path, unsigned opts, trace_er
 
 const trace_info_t *trace_reader_info(const trace_reader_t *r) { return &r->info; }
 uint32_t trace_reader_zlevel(const trace_reader_t *r) { return r->zlevel; }
+uint32_t trace_reader_minor(const trace_reader_t *r) { return r->minor; }
 
 const trace_surface_t *trace_reader_surface(const trace_reader_t *r, uint32_t id)
 {
@@ -1157,6 +1160,7 @@ struct trace_writer {
     tr_buf_t mem;     /* memory writer output */
     int is_mem;
     int zlevel;
+    uint32_t minor;   /* format minor version written in the header */
     uint64_t pos;
     tr_validator_t *v;
     trace_info_t info;
@@ -1223,7 +1227,7 @@ static trace_writer_t *w_open(trace_writer_t *w, const trace_info_t *info, int z
     tr_buf_t h = {0};
     tb_bytes(&h, TRACE_MAGIC, 8);
     tb_u16(&h, TRACE_VERSION_MAJOR);
-    tb_u16(&h, TRACE_VERSION_MINOR);
+    tb_u16(&h, (uint16_t)w->minor);
     tb_u32(&h, TRACE_FILE_HEADER_SIZE);
     tb_u32(&h, 0);
     tb_u32(&h, (uint32_t)zlevel);
@@ -1244,11 +1248,22 @@ fail:
 
 trace_writer_t *trace_writer_open_file(const char *path, const trace_info_t *info, int zlevel, trace_error_t *err)
 {
+    return trace_writer_open_file_minor(path, info, zlevel, TRACE_VERSION_MINOR, err);
+}
+
+trace_writer_t *trace_writer_open_file_minor(const char *path, const trace_info_t *info, int zlevel, uint32_t minor,
+                                             trace_error_t *err)
+{
+    if (minor > TRACE_VERSION_MINOR) {
+        tr_err(err, 0, "format version 1.%u is newer than this writer (1.%u)", minor, (unsigned)TRACE_VERSION_MINOR);
+        return NULL;
+    }
     trace_writer_t *w = calloc(1, sizeof *w);
     if (!w) { tr_err(err, 0, "out of memory"); return NULL; }
     char oerr[300];
     if (outf_open(&w->of, path, 1, oerr, sizeof oerr)) { tr_err(err, 0, "%s", oerr); free(w); return NULL; }
     w->f = w->of.f;
+    w->minor = minor;
     return w_open(w, info, zlevel, err);
 }
 
@@ -1257,6 +1272,7 @@ trace_writer_t *trace_writer_open_mem(const trace_info_t *info, int zlevel, trac
     trace_writer_t *w = calloc(1, sizeof *w);
     if (!w) { tr_err(err, 0, "out of memory"); return NULL; }
     w->is_mem = 1;
+    w->minor = TRACE_VERSION_MINOR;
     return w_open(w, info, zlevel, err);
 }
 

@@ -443,12 +443,14 @@ static void tx_cmd_body(tx_t *t, trace_cmd_t *c)
 
 static const char *cmd_keyword(trace_cmd_type_t ty) { return ty == TRACE_CMD_UNKNOWN ? "CHUNK" : trace_cmd_name(ty); }
 
-static void tx_info(tx_t *t, trace_info_t *info, uint32_t *zlevel)
+static void tx_info(tx_t *t, trace_info_t *info, uint32_t *zlevel, uint32_t *minor)
 {
     tx_word(t, TX_MAGIC);
-    uint32_t maj = TRACE_VERSION_MAJOR, min = TRACE_VERSION_MINOR;
+    uint32_t maj = TRACE_VERSION_MAJOR, min = *minor;
     tx_u32(t, "version", &maj); tx_u32(t, NULL, &min);
-    if (t->reading && !t->failed && maj != TRACE_VERSION_MAJOR) tx_fail(t, "unsupported text version%s%s", NULL, NULL);
+    if (t->reading && !t->failed && (maj != TRACE_VERSION_MAJOR || min > TRACE_VERSION_MINOR))
+        tx_fail(t, "unsupported text version%s%s", NULL, NULL);
+    *minor = min;
     tx_u32(t, "zlevel", zlevel); tx_nl(t);
     tx_word(t, "INFO");
     tx_u32(t, "w", &info->width); tx_u32(t, "h", &info->height); tx_u32(t, "frames", &info->n_frames); tx_nl(t);
@@ -461,8 +463,8 @@ int trace_dump_text(trace_reader_t *r, FILE *out, trace_error_t *err)
 {
     tx_t t = {.f = out, .reading = 0, .err = err};
     trace_info_t info = *trace_reader_info(r);
-    uint32_t zl = trace_reader_zlevel(r);
-    tx_info(&t, &info, &zl);
+    uint32_t zl = trace_reader_zlevel(r), minor = trace_reader_minor(r);
+    tx_info(&t, &info, &zl, &minor);
     trace_cmd_t cmd = {0};
     int rc;
     while ((rc = trace_reader_next(r, &cmd, err)) == 1) {
@@ -499,13 +501,13 @@ int trace_undump_text(FILE *in, const char *out_path, trace_error_t *err)
     t.tok = malloc(TX_MAXTOK);
     if (!t.tok) { if (spool) fclose(spool); tr_err(err, 0, "out of memory"); return -1; }
     trace_info_t info = {0};
-    uint32_t zl = 0;
-    tx_info(&t, &info, &zl);
+    uint32_t zl = 0, minor = TRACE_VERSION_MINOR;
+    tx_info(&t, &info, &zl, &minor);
     trace_writer_t *w = NULL;
     int rc = -1;
     if (t.failed) goto out;
     if (zl > 9) { tx_fail(&t, "zlevel must be 0..9%s%s", NULL, NULL); goto out; }
-    w = trace_writer_open_file(out_path, &info, (int)zl, err);
+    w = trace_writer_open_file_minor(out_path, &info, (int)zl, minor, err);
     if (!w) goto out;
     for (;;) {
         if (tx_next(&t)) { if (!t.failed) tx_fail(&t, "unexpected end of text (missing END)%s%s", NULL, NULL); break; }

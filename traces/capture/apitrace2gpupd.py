@@ -203,6 +203,9 @@ class Texture:
         self.wrap_s = self.wrap_t = 'GL_REPEAT'
         self.version = 0          # bumped on every content change
         self.depth = False
+        self.levels = set()       # mip levels > 0 the application uploaded
+        self.gen_mipmap = False   # glGenerateMipmap / GL_GENERATE_MIPMAP
+        self.levels_differ = False   # an uploaded level is not the model's 2x2 box chain of level 0
 
 
 class Program:
@@ -467,6 +470,17 @@ class Converter:
             if sid in self.tex_scaled:
                 flags |= F_TEX_APPROX
             mn = 1 if 'LINEAR' in t.min_filter.split('_MIPMAP_')[0] else 0
+            if '_MIPMAP_' in t.min_filter:
+                complete = t.gen_mipmap or (t.w and t.h and all(
+                    l in t.levels for l in range(1, max(t.w, t.h).bit_length())))
+                if not complete:
+                    # GL: a mipmapped filter on a texture without its levels is incomplete (samples black)
+                    self.note('mipmapped filter on a texture without mip levels (sampled as level 0 only)')
+                    flags |= F_TEX_APPROX
+                else:
+                    mn += 2 if t.min_filter.endswith('_MIPMAP_NEAREST') else 4
+                    if t.levels_differ:
+                        flags |= F_TEX_APPROX
             mg = 1 if t.mag_filter == 'GL_LINEAR' else 0
             tex_lines.append('   tex unit %d surface %d min %d mag %d wrap_s %d wrap_t %d' %
                              (unit, sid, mn, mg, WRAP.get(t.wrap_s, 0), WRAP.get(t.wrap_t, 0)))
@@ -851,11 +865,41 @@ class Converter:
     def tex_image(self, name, level, w, h, fmt, typ, pixels, internal):
         t = self.textures[name]
         if level != 0:
+            t.levels.add(level)
+            self.check_level(t, level, w, h, fmt, typ, pixels)
             return
+        t.levels = set()
+        t.levels_differ = False
         t.w, t.h = w, h
         t.depth = 'DEPTH' in str(internal) or 'DEPTH' in str(fmt)
         t.rgba = self.to_rgba(w, h, fmt, typ, pixels) if isinstance(pixels, (bytes, bytearray)) else None
         t.version += 1
+
+    def check_level(self, t, level, w, h, fmt, typ, pixels):
+        """the model builds levels > 0 from level 0 with a truncating 2x2 box filter; an application that
+        uploads other levels (its own filter) gets TEX_APPROX on the draws that minify with them."""
+        if t.levels_differ or t.rgba is None or not isinstance(pixels, (bytes, bytearray)):
+            return
+        try:
+            import numpy as np
+        except ImportError:
+            t.levels_differ = True
+            return
+        want = np.frombuffer(t.rgba, dtype=np.uint8).reshape(t.h, t.w, 4).astype(np.uint32)
+        for _ in range(level):
+            hh, ww = want.shape[0], want.shape[1]
+            if ww > 1:
+                want = want[:, 0:ww // 2 * 2:2] + want[:, 1:ww // 2 * 2:2]
+            else:
+                want = want * 2
+            if hh > 1:
+                want = (want[0:hh // 2 * 2:2] + want[1:hh // 2 * 2:2]) // 4
+            else:
+                want = want * 2 // 4
+        got = self.to_rgba(w, h, fmt, typ, pixels)
+        if got is None or want.shape[:2] != (h, w) or bytes(want.astype(np.uint8).tobytes()) != got:
+            t.levels_differ = True
+            self.note('application mip levels differ from the 2x2 box chain the model builds')
 
     def to_rgba(self, w, h, fmt, typ, pixels):
         if typ != 'GL_UNSIGNED_BYTE':
@@ -994,6 +1038,10 @@ class Converter:
                 t.wrap_s = str(v)
             elif p == 'GL_TEXTURE_WRAP_T':
                 t.wrap_t = str(v)
+            elif p == 'GL_GENERATE_MIPMAP':
+                t.gen_mipmap = v not in (0, 'GL_FALSE', False)
+        elif n in ('glGenerateMipmap', 'glGenerateMipmapEXT'):
+            self.textures[self.bound_tex[self.active_unit]].gen_mipmap = True
         elif n in ('glTexEnvi', 'glTexEnvf'):
             if g('pname') == 'GL_TEXTURE_ENV_MODE':
                 self.tex_env[self.active_unit] = str(g('param'))
@@ -1285,7 +1333,7 @@ def main():
         cv.note('no per-draw reference pixel counts')
     notes = '; '.join('%s x%d' % (k, v) for k, v in sorted(cv.notes.items()))
     name = a.name or os.path.splitext(os.path.basename(a.trace))[0]
-    head = ['GPUPD-TRACE-TEXT version 1 0 zlevel 9',
+    head = ['GPUPD-TRACE-TEXT version 1 1 zlevel 9',
             'INFO w %d h %d frames %d' % (a.width, a.height, cv.frame_index),
             ' name %s' % qstr(name), ' source %s' % qstr(a.source or 'apitrace2gpupd.py %s frames %s' % (
                 os.path.basename(a.trace), ','.join(str(f) for f in cv.src_frames))), ' notes %s' % qstr(notes)]
