@@ -191,6 +191,14 @@ static int cov_cmp(uint32_t f, float a, float b)
     }
 }
 
+/* A compiled vertex program named "...+nomvp" computes its position otherwise than with the MVP rows in
+ * c0..c3 (docs/shader-compiler.md): the coverage rasterizer, which uses those rows, cannot reproduce it. */
+static int vs_not_mvp(trace_reader_t *r, const trace_draw_t *d)
+{
+    const trace_program_t *p = d->vs_prog != TRACE_NONE ? trace_reader_program(r, d->vs_prog) : NULL;
+    return p && p->name && strstr(p->name, "+nomvp") != NULL;
+}
+
 static int64_t cov_draw(const trace_draw_t *d, cov_depth_t *db, uint32_t tw, uint32_t th)
 {
     const trace_state_t *s = &d->state;
@@ -333,6 +341,7 @@ static int cmd_coverage(const char *path, int verbose)
             const char *note = "";
             if (d->state.alpha_test && d->state.alpha_func != TRACE_CMP_ALWAYS) note = "alpha-test (not compared)";
             else if (d->flags & TRACE_DRAW_F_VS_APPROX) note = "vertex program approximated (not compared)";
+            else if (vs_not_mvp(r, d)) note = "vertex program is not MVP * position (not compared)";
             else if (d->ref_pixels < 0 || ours < 0) note = "no reference";
             else {
                 int64_t diff = ours > d->ref_pixels ? ours - d->ref_pixels : d->ref_pixels - ours;

@@ -24,6 +24,7 @@ import zlib
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import glsl2isa  # noqa: E402  (the GLSL -> SPIR-V -> ISA compiler next to this file)
+import ffgen  # noqa: E402  (fixed-function state -> GLSL)
 
 NONE = 0xFFFFFFFF
 SEM_POSITION, SEM_COLOR, SEM_TEXCOORD0, SEM_TEXCOORD1, SEM_NORMAL, SEM_GENERIC = range(6)
@@ -86,6 +87,19 @@ def qstr(s):
         else:
             out.append(c)
     return '"' + ''.join(out) + '"'
+
+
+def base_format(internal, fmt):
+    """GL base internal format of a texture upload (GL 1.x: also 1..4 = number of components)."""
+    i = str(internal)
+    if i in ('1', '2', '3', '4'):
+        return {'1': 'luminance', '2': 'luminance_alpha', '3': 'rgb', '4': 'rgba'}[i]
+    for pre, b in (('GL_LUMINANCE_ALPHA', 'luminance_alpha'), ('GL_LUMINANCE', 'luminance'), ('GL_INTENSITY', 'intensity'),
+                   ('GL_ALPHA', 'alpha'), ('GL_RGBA', 'rgba'), ('GL_RGB', 'rgb'), ('GL_COMPRESSED_RGBA', 'rgba'),
+                   ('GL_COMPRESSED_RGB', 'rgb'), ('GL_BGRA', 'rgba')):
+        if i.startswith(pre):
+            return b
+    return 'rgba'
 
 
 def mat_mul(a, b):
@@ -203,6 +217,7 @@ class Texture:
         self.wrap_s = self.wrap_t = 'GL_REPEAT'
         self.version = 0          # bumped on every content change
         self.depth = False
+        self.base = 'rgba'        # base internal format (texture environments depend on it)
         self.levels = set()       # mip levels > 0 the application uploaded
         self.gen_mipmap = False   # glGenerateMipmap / GL_GENERATE_MIPMAP
         self.levels_differ = False   # an uploaded level is not the model's 2x2 box chain of level 0
@@ -220,7 +235,12 @@ class Program:
 class Converter:
     def __init__(self, args):
         self.a = args
-        self.W, self.H = args.width, args.height
+        # window size: from the capture (the glViewport apitrace records right after MakeCurrent, marked
+        # "fake"); --width/--height only check it (or supply it for captures without one)
+        self.W, self.H = args.width or 640, args.height or 480
+        self.win = None                     # window size last recorded by the capture
+        self.mc_no = -2
+        self.frame_wins = []                # window size at each emitted frame
         self.out = []
         self.notes = collections.Counter()
         self.frame = 0
@@ -252,6 +272,8 @@ class Converter:
         self.client_unit = 0
         self.bound_tex = collections.defaultdict(int)   # unit -> texture name
         self.tex_env = collections.defaultdict(lambda: 'GL_MODULATE')
+        self.env_color = collections.defaultdict(lambda: [0.0, 0.0, 0.0, 0.0])
+        self.fog = {'mode': 'GL_EXP', 'start': 0.0, 'end': 1.0, 'density': 1.0, 'color': [0.0, 0.0, 0.0, 0.0]}
         self.textures = collections.defaultdict(Texture)
         self.client_arrays = {}            # 'vertex'/'color'/'normal'/('tex',u) -> (size,type,stride,blob_or_off,buf)
         self.client_enabled = set()
@@ -281,6 +303,8 @@ class Converter:
         self.compiled = {}                  # (vs, fs, position name) -> compiled program or reason
         self.generic_attr = {}              # location -> current generic attribute value (glVertexAttrib*)
         self.cur_rt_size = (self.W, self.H)
+        self.empty_frames = 0
+        self.frame_draws = 0
 
     # ------------------------------------------------------------------ output helpers
     def note(self, what):
@@ -296,8 +320,9 @@ class Converter:
         return self.surf_ids[key]
 
     def define_default(self):
-        self.w('SURF z auto id 0 kind 0 format 1 w %d h %d flags 1 label "default colour"\n data 0' % (self.W, self.H))
-        self.w('SURF z auto id 1 kind 1 format 3 w %d h %d flags 1 label "default depth"\n data 0' % (self.W, self.H))
+        # the size is filled in at the end (the window size of the emitted frames, see main)
+        self.w('SURF z auto id 0 kind 0 format 1 w @W@ h @H@ flags 1 label "default colour"\n data 0')
+        self.w('SURF z auto id 1 kind 1 format 3 w @W@ h @H@ flags 1 label "default depth"\n data 0')
         self.surf_emitted[('default', 'color')] = 0
         self.surf_emitted[('default', 'depth')] = 0
 
@@ -395,11 +420,14 @@ class Converter:
             self.in_emit = True
             self.draw_index = 0
             self.src_frames.append(self.frame)
+            self.frame_wins.append(self.win)
+            self.frame_draws = self.stats['emitted']
             self.w('FRMB z auto index %d src_frame %d' % (self.frame_index, self.frame))
 
     def end_frame(self, call_no):
         if self.in_emit:
             self.swap_calls.append(call_no)
+            self.empty_frames += self.stats['emitted'] == self.frame_draws
             self.w('FRME z auto index %d src_frame %d' % (self.frame_index, self.frame))
             self.frame_index += 1
             self.in_emit = False
@@ -431,7 +459,9 @@ class Converter:
     def unsupported_state(self):
         """Render state the format cannot express -> flag + note."""
         flags = 0
-        for cap, what in (('GL_STENCIL_TEST', 'stencil test'), ('GL_FOG', 'fog'), ('GL_LIGHTING', 'lighting'),
+        fog_ok = self.cur_prog == 0 and self.fog['mode'] in ('GL_LINEAR', 'GL_EXP', 'GL_EXP2')
+        for cap, what in (('GL_STENCIL_TEST', 'stencil test'), ('GL_FOG' if not fog_ok else '-', 'fog'),
+                          ('GL_LIGHTING', 'lighting'),
                           ('GL_CLIP_PLANE0', 'user clip plane'), ('GL_CLIP_DISTANCE0', 'user clip plane'),
                           ('GL_TEXTURE_GEN_S', 'texgen'), ('GL_LINE_SMOOTH', 'line smoothing')):
             if cap in self.caps:
@@ -486,6 +516,10 @@ class Converter:
                              (unit, sid, mn, mg, WRAP.get(t.wrap_s, 0), WRAP.get(t.wrap_t, 0)))
             if sid in self.written and sid not in deps:
                 deps.append(sid)
+            if t.rgba is None and sid not in self.written:
+                # rendered (or copied) before the converted frames: its content is not in the capture's stream
+                flags |= F_TEX_APPROX
+                self.note('texture sampled whose content was rendered before the converted frame(s) (blank)')
         vs = self.program_id(0, vs_name, vs_origin)
         fs = self.program_id(1, fs_name, fs_origin)
         ref = self.ppd.get(call_no, -1)
@@ -555,6 +589,13 @@ class Converter:
                 tc = arrays[('tex', u1)](used) if ('tex', u1) in arrays else [self.cur_tex[u1]] * len(used)
                 attrs.append((SEM_TEXCOORD1, 2, [tuple(t[:2]) + (0.0,) * (2 - len(t[:2])) for t in tc]))
             envs = [self.tex_env[u] for u in units]
+            texmat = self.stacks['GL_TEXTURE'][-1] != IDENT
+            fog = self.fog['mode'] if 'GL_FOG' in self.caps else None
+            if (len(units) > 1 or (units and envs[0] != 'GL_MODULATE') or (units and texmat) or fog) and \
+                    all(e in ffgen.ENVS for e in envs):
+                gen = self.ff_generated(arrays, used, pos, colors, units, envs, texmat, fog)
+                if gen is not None:
+                    return gen
             if not units:
                 fs = 'fs_color'
             else:
@@ -571,6 +612,35 @@ class Converter:
             return (attrs, 'vs_mvp', fs, 'fixed-function transform (projection * modelview)', origin,
                     self.mvp_rows(mvp), (vs_cost, fs_cost, len(units)), texunits, flags)
         return fetch
+
+    def ff_generated(self, arrays, used, pos, colors, units, envs, texmat, fog):
+        """fixed-function state as a generated ISA program (multitexture, texture environments, texture
+        matrix, fog): exact, unlike the library stand-in."""
+        spec = [(u, e, self.textures[self.bound_tex[u]].base, texmat and i == 0) for i, (u, e) in enumerate(zip(units, envs))]
+        comp = self.ff_program(spec, fog)
+        if not isinstance(comp, dict):
+            self.note('fixed-function program not generated (%s)' % comp)
+            return None
+        mvp = mat_mul(self.stacks['GL_PROJECTION'][-1], self.stacks['GL_MODELVIEW'][-1])
+
+        def attr(name):
+            if name == 'color':
+                return [tuple(c) + (1.0,) * (4 - len(c)) for c in colors]
+            u = int(name[2:])
+            tc = arrays[('tex', u)](used) if ('tex', u) in arrays else [self.cur_tex[u]] * len(used)
+            return [tuple(t) + (0.0, 0.0, 0.0, 1.0)[len(t):] for t in tc]
+        fp = self.fog
+        uv = {'mvp': mvp, 'mv': self.stacks['GL_MODELVIEW'][-1], 'fogcolor': fp['color'],
+              'fogparams': [fp['start'], fp['end'], fp['density'], 0.0]}
+        for u in units:
+            uv['texmat%d' % u] = self.stacks['GL_TEXTURE'][-1]
+            uv['envcolor%d' % u] = self.env_color[u]
+        origin = 'fixed-function: %s%s' % (', '.join('unit%d %s (%s)' % (u, e, b) for u, e, b, _ in spec),
+                                           ', fog %s' % fog if fog else '')
+        cost = (4 + 1 + 2 * len(units) + (4 if fog else 0), 1 + len(units) + (3 if fog else 0), len(units))
+        return self.program_draw(comp, 'ff', attr, 'position', pos, lambda n: uv.get(n, []),
+                                 lambda n: int(n[1:]), mvp, False, cost, 'fixed-function transform (generated)',
+                                 origin)
 
     def client_getter(self, key, first):
         size, gltype, stride, ptr, buf, norm = self.client_arrays[key]
@@ -737,38 +807,53 @@ class Converter:
         return self.compiled[key]
 
     def compiled_draw(self, comp, prog, unames, attr_getter, used, pos, pos_name, mvp, nomvp, cost, vs_src, fs_src):
-        """a draw with the application's own programs compiled to the ISA (docs/shader-compiler.md)."""
+        """a draw with the application's own GLSL program compiled to the ISA (docs/shader-compiler.md)."""
+        b = comp['bindings']
+
+        def attr(name):
+            g = attr_getter(prog.attribs[name]) if name in prog.attribs else None
+            if g is not None:
+                return g(used)
+            # not an enabled array: the current generic attribute value (GL default 0,0,0,1)
+            return [tuple(self.generic_attr.get(prog.attribs.get(name, -1), (0.0, 0.0, 0.0, 1.0)))] * len(used)
+
+        def uniform(name):
+            loc = next((l for n, l in unames.items() if n == name or n == name + '[0]'), None)
+            return prog.values.get(loc, []) if loc is not None else []
+
+        def sampler_unit(name):
+            loc = unames.get(name)
+            return int(prog.values.get(loc, [0])[0]) if loc is not None else 0
+        return self.program_draw(comp, 'glsl', attr, pos_name, pos, uniform, sampler_unit, mvp, nomvp, cost,
+                                 'GLSL vertex shader crc32 %08x' % zlib.crc32(vs_src.encode()),
+                                 'GLSL fragment shader crc32 %08x' % zlib.crc32(fs_src.encode()))
+
+    def program_draw(self, comp, kind, attr, pos_name, pos, uniform, sampler_unit, mvp, nomvp, cost, vs_origin,
+                     fs_origin):
+        """the DRAW tuple for a compiled program: attributes in the program's slot order, the constant bank
+        (c0..c3 = MVP rows for the tools that use the convention, uniforms from c[16]), program unit k = the
+        texture bound to the GL unit sampler k names."""
         b = comp['bindings']
         flags = 0
         attrs = []
         for name, slot in sorted(b['attribs'].items(), key=lambda kv: kv[1]):
             n = max(3 if slot == 0 else 1, min(4, b['attrib_comps'].get(name, 4)))
-            if name == pos_name:
-                data = pos
-            else:
-                g = attr_getter(prog.attribs[name]) if name in prog.attribs else None
-                if g is not None:
-                    data = g(used)
-                else:   # not an enabled array: the current generic attribute value (GL default 0,0,0,1)
-                    cur = self.generic_attr.get(prog.attribs.get(name, -1), (0.0, 0.0, 0.0, 1.0))
-                    data = [tuple(cur)] * len(used)
+            data = pos if name == pos_name else attr(name)
             data = [tuple(v[:n]) + (0.0, 0.0, 0.0, 1.0)[len(v[:n]):n] for v in data]
             sem = SEM_POSITION if slot == 0 else SEM_COLOR if re.search(r'colou?r', name, re.I) else \
-                SEM_TEXCOORD0 if re.search(r'tex|uv', name, re.I) else SEM_NORMAL if re.search(r'normal', name, re.I) \
+                SEM_TEXCOORD0 if re.search(r'tex|uv|tc', name, re.I) else SEM_NORMAL if re.search(r'normal', name, re.I) \
                 else SEM_GENERIC
             attrs.append((sem, n, data))
         if len(attrs) > 8:
-            self.note('GLSL draws skipped: more than 8 attributes')
+            self.note('draws skipped: more than 8 attributes')
             return None
-        # constant bank: c0..c3 = MVP rows (the trace convention other tools use), uniforms from c[16]
         consts = [0.0] * 256
         consts[0:16] = self.mvp_rows(mvp)
         top = 16
         for name, u in b['uniforms'].items():
-            loc = next((l for n, l in unames.items() if n == name or n == name + '[0]'), None)
-            vals = prog.values.get(loc, []) if loc is not None else []
-            if loc is None or not vals:
-                self.note('GLSL uniform %s never set (0 used, as GL initialises it)' % name)
+            vals = uniform(name)
+            if not vals:
+                self.note('%s uniform %s never set (0 used, as GL initialises it)' % (kind, name))
             for j, off in enumerate(u['layout']):
                 v = vals[j] if j < len(vals) else 0.0
                 if u['kind'] in ('i', 'b', 'u'):
@@ -776,26 +861,30 @@ class Converter:
                 consts[u['base'] + off] = v
             top = max(top, u['base'] + u['words'])
         consts = consts[:(top + 3) // 4 * 4]
-        # samplers: program slot k samples the texture bound to the GL unit the sampler uniform names
         texunits = []
         for name, slot in sorted(b['samplers'].items(), key=lambda kv: kv[1]):
-            loc = unames.get(name)
-            unit = int(prog.values.get(loc, [0])[0]) if loc is not None else 0
+            unit = sampler_unit(name)
             if self.bound_tex[unit]:
                 texunits.append((slot, self.bound_tex[unit]))
             else:
-                self.note('GLSL sampler %s with no texture bound (samples black)' % name)
+                self.note('%s sampler %s with no texture bound (samples black)' % (kind, name))
         if b.get('uses_facing'):
             flags |= F_FS_APPROX
             self.note('gl_FrontFacing (not carried by the model: reads 1.0)')
-        crc = comp['crc']
-        vs_name = 'glsl:vs:%08x%s' % (crc, '+nomvp' if nomvp else '')
-        fs_name = 'glsl:fs:%08x' % crc
+        tag = comp['key'] if kind == 'ff' else '%08x' % comp['crc']
+        vs_name = '%s:vs:%s%s' % (kind, tag, '+nomvp' if nomvp else '')
+        fs_name = '%s:fs:%s' % (kind, tag)
         self.isa[vs_name] = comp['vs_words']
         self.isa[fs_name] = comp['fs_words']
-        return (attrs, vs_name, fs_name, 'GLSL vertex shader crc32 %08x' % zlib.crc32(vs_src.encode()),
-                'GLSL fragment shader crc32 %08x' % zlib.crc32(fs_src.encode()), consts, cost, texunits, flags,
-                consts)
+        return (attrs, vs_name, fs_name, vs_origin, fs_origin, consts, cost, texunits, flags, consts)
+
+    def ff_program(self, units, fog):
+        """generated program for fixed-function state (traces/capture/ffgen.py), compiled once per state."""
+        vs, fs, key = ffgen.generate(units, fog)
+        comp = self.compile_glsl(vs, fs, 'position')
+        if isinstance(comp, dict):
+            comp['key'] = key[3:]
+        return comp
 
     def draw_arrays(self, call, mode, first, count):
         if self.cur_prog:
@@ -872,6 +961,7 @@ class Converter:
         t.levels_differ = False
         t.w, t.h = w, h
         t.depth = 'DEPTH' in str(internal) or 'DEPTH' in str(fmt)
+        t.base = base_format(internal, fmt)
         t.rgba = self.to_rgba(w, h, fmt, typ, pixels) if isinstance(pixels, (bytes, bytearray)) else None
         t.version += 1
 
@@ -966,6 +1056,13 @@ class Converter:
         if n in SWAPS:
             self.end_frame(no)
             return
+        if n in ('glXMakeCurrent', 'glXMakeContextCurrent', 'eglMakeCurrent', 'wglMakeCurrent'):
+            self.mc_no = no
+        elif n == 'glViewport' and no == self.mc_no + 1:      # apitrace's fake viewport = drawable size
+            self.win = (g('width'), g('height'))
+            self.W, self.H = self.win
+            if self.in_emit and self.frame_wins and self.frame_wins[-1] is None:
+                self.frame_wins[-1] = self.win
         if n == 'glMatrixMode':
             self.mode = g('mode')
         elif n in ('glLoadMatrixf', 'glLoadMatrixd'):
@@ -1042,6 +1139,17 @@ class Converter:
                 t.gen_mipmap = v not in (0, 'GL_FALSE', False)
         elif n in ('glGenerateMipmap', 'glGenerateMipmapEXT'):
             self.textures[self.bound_tex[self.active_unit]].gen_mipmap = True
+        elif n in ('glFogi', 'glFogf', 'glFogfv', 'glFogiv'):
+            p, v = g('pname'), g('param', g('params'))
+            if p == 'GL_FOG_MODE':
+                self.fog['mode'] = str(v)
+            elif p in ('GL_FOG_START', 'GL_FOG_END', 'GL_FOG_DENSITY'):
+                self.fog[p[7:].lower()] = float(v[0] if isinstance(v, (list, tuple)) else v)
+            elif p == 'GL_FOG_COLOR' and isinstance(v, (list, tuple)):
+                self.fog['color'] = [float(x) for x in v][:4]
+        elif n in ('glTexEnvfv', 'glTexEnviv'):
+            if g('pname') == 'GL_TEXTURE_ENV_COLOR':
+                self.env_color[self.active_unit] = [float(x) for x in g('params')][:4]
         elif n in ('glTexEnvi', 'glTexEnvf'):
             if g('pname') == 'GL_TEXTURE_ENV_MODE':
                 self.tex_env[self.active_unit] = str(g('param'))
@@ -1291,6 +1399,11 @@ def assemble_library(assembler, shader_dir):
     return words
 
 
+def fail(msg):
+    sys.stderr.write('apitrace2gpupd: error: %s\n' % msg)
+    return 1
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument('trace')
@@ -1298,9 +1411,13 @@ def main():
     ap.add_argument('--text', help='also keep the text form here')
     ap.add_argument('--name', default=None)
     ap.add_argument('--source', default='')
-    ap.add_argument('--frames', default='all', help='all | last | lastK | comma-separated frame numbers of the capture')
-    ap.add_argument('--width', type=int, default=640)
-    ap.add_argument('--height', type=int, default=480)
+    ap.add_argument('--frames', default='all',
+                    help='all | last | lastK | comma-separated frame numbers of the capture. Frames are numbered '
+                         'from 0: frame N is the calls between the N-th and the (N+1)-th SwapBuffers (frame 0 ends '
+                         'at the first SwapBuffers); only frames that end with a SwapBuffers exist')
+    ap.add_argument('--width', type=int, default=None,
+                    help='expected window width (default: the size the capture recorded; a mismatch is an error)')
+    ap.add_argument('--height', type=int, default=None, help='expected window height (as --width)')
     ap.add_argument('--ppd', help='glretrace --ppd output for this capture (per-draw pixel counts)')
     ap.add_argument('--max-tex-dim', type=int, default=128, help='downscale larger textures (0: keep)')
     root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))   # the repository
@@ -1326,7 +1443,36 @@ def main():
         cv.emit_frames = {int(x) for x in a.frames.split(',')}
     p = subprocess.Popen(['apitrace', 'pickle', '--symbolic', a.trace], stdout=subprocess.PIPE)
     cv.run(p.stdout)
-    p.wait()
+    if p.wait():
+        return fail('apitrace pickle %s failed (not an apitrace capture?)' % a.trace)
+    # loud failures instead of an empty or wrong trace
+    if cv.emit_frames is not None:
+        missing = sorted(set(cv.emit_frames) - set(cv.src_frames))
+        if missing:
+            return fail('frame(s) %s requested but the capture completes only %d frame(s) (0..%d, numbered from 0; '
+                        'a frame exists only if a SwapBuffers ends it: a trimmed capture needs its final SwapBuffers)'
+                        % (','.join(map(str, missing)), cv.frame, cv.frame - 1))
+    if cv.frame_index == 0:
+        return fail('no complete frame in the capture (no SwapBuffers call: trimmed without the final swap?)')
+    if cv.empty_frames:
+        return fail('%d of the converted frame(s) have no draw call (frames %s): pick frames with draws '
+                    '(apitrace2gpupd.py CAPTURE --stats lists draws per frame)' % (cv.empty_frames, a.frames))
+    wins = {w for w in cv.frame_wins if w is not None}
+    if len(wins) > 1:
+        return fail('the window size changes between the converted frames (%s)' % sorted(wins))
+    if wins:
+        W, H = wins.pop()
+        if (a.width is not None and a.width != W) or (a.height is not None and a.height != H):
+            return fail('the capture was made with a %dx%d window but --width/--height ask for %sx%s: drop the '
+                        'options (the size is taken from the capture) or capture at the size you want'
+                        % (W, H, a.width, a.height))
+    elif a.width is None or a.height is None:
+        return fail('the capture does not record the window size (no viewport after MakeCurrent): '
+                    'give --width and --height')
+    else:
+        W, H = a.width, a.height
+    cv.out = [x.replace('@W@', str(W)).replace('@H@', str(H)) if x.startswith('SURF z auto id ') else x
+              for x in cv.out]
     if not cv.isa:
         cv.note('shader library not assembled yet: PROG chunks carry names only')
     if not cv.ppd:
@@ -1334,7 +1480,7 @@ def main():
     notes = '; '.join('%s x%d' % (k, v) for k, v in sorted(cv.notes.items()))
     name = a.name or os.path.splitext(os.path.basename(a.trace))[0]
     head = ['GPUPD-TRACE-TEXT version 1 1 zlevel 9',
-            'INFO w %d h %d frames %d' % (a.width, a.height, cv.frame_index),
+            'INFO w %d h %d frames %d' % (W, H, cv.frame_index),
             ' name %s' % qstr(name), ' source %s' % qstr(a.source or 'apitrace2gpupd.py %s frames %s' % (
                 os.path.basename(a.trace), ','.join(str(f) for f in cv.src_frames))), ' notes %s' % qstr(notes)]
     text = '\n'.join(head + cv.out + ['END', ''])

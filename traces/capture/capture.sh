@@ -10,6 +10,7 @@
 #
 # Environment: WORK (scratch, default build/capture), OUT (default traces), TOOL (gpupd-trace binary).
 set -euo pipefail
+CALLER_PWD=$PWD
 cd "$(dirname "$0")/../.."
 ROOT=$PWD
 WORK=${WORK:-$ROOT/build/capture}
@@ -22,7 +23,7 @@ export vblank_mode=0
 # llvmpipe without rasterizer threads: no clock reads from other threads, so faketime's per-read steps
 # below see the same sequence of reads on every run.
 export LP_NUM_THREADS=0
-XVFB=(xvfb-run -a -s "-screen 0 1024x768x24")
+XVFB=(xvfb-run -a -s "-screen 0 1280x1024x24")
 # A frozen start date that advances by a fixed step at every clock read: the animation depends only on the
 # number of clock reads, not on how fast llvmpipe renders.
 FAKETIME_SPEC=${FAKETIME_SPEC:-"@2020-01-01 00:00:00 i0.004"}
@@ -39,7 +40,7 @@ finish() {
   log "$name: per-draw pixel counts (glretrace --ppd)"
   "${XVFB[@]}" glretrace --ppd "$raw" > "$d/ppd.txt" 2> "$d/ppd.err" || { tail "$d/ppd.err"; return 1; }
   log "$name: converting frames $frames"
-  $CONV "$raw" --frames "$frames" --width $W --height $H --name "$name" --ppd "$d/ppd.txt" --max-tex-dim "${MAXTEX:-128}" \
+  $CONV "$raw" --frames "$frames" ${W:+--width $W} ${H:+--height $H} --name "$name" --ppd "$d/ppd.txt" --max-tex-dim "${MAXTEX:-0}" \
     --source "${SOURCE_DESC:-$name}" --tool "$TOOL" --meta "$d/meta.json" --out "$OUT/$name.gpt"
   local swaps
   swaps=$(/usr/bin/python3 -c "import json,sys; print(','.join(map(str, json.load(open(sys.argv[1]))['swap_calls'])))" "$d/meta.json")
@@ -160,8 +161,39 @@ do_mesh() {
     finish "$name" "$d/raw.trace" last
 }
 
+# OpenArena as a player runs it: 1280x1024 (the paper's most common resolution), default renderer settings
+# (opengl1 with multitexturing: lightmaps on texture unit 1, generated fixed-function programs), full-resolution
+# textures. One trace with two consecutive busy frames (they share the textures: half the size of two traces).
+OA_HD_W=1280; OA_HD_H=1024
+OA_HD_FRAME=${OA_HD_FRAME:-159}
+oa_hd_capture() {
+  local d="$WORK/oa-hd"
+  mkdir -p "$d"
+  oa_home "$d/home"
+  gcc -shared -fPIC -O2 -o "$d/libfixseed.so" traces/capture/fixed_seed.c -ldl
+  log "openarena ${OA_HD_W}x${OA_HD_H}: timedemo capture of $OA_DEMO (default renderer settings)"
+  rm -f "$d/raw.trace"
+  HOME="$d/home" LD_PRELOAD="$d/libfixseed.so" timeout 1800 xvfb-run -a -s "-screen 0 ${OA_HD_W}x${OA_HD_H}x24" \
+    faketime -f "$FAKETIME_SPEC" apitrace trace -o "$d/raw.trace" \
+    /usr/games/openarena +set com_protocol 71 +set cl_renderer opengl1 +set r_mode -1 +set r_customwidth $OA_HD_W \
+    +set r_customheight $OA_HD_H +set r_fullscreen 0 +set s_initsound 0 +set com_introplayed 1 +set sv_pure 0 \
+    +set com_maxfps 0 +set r_swapInterval 0 +set cg_drawFPS 0 +set timedemo 1 +set nextdemo quit +demo gpupd \
+    > "$d/capture.log" 2>&1 || true
+  [ -s "$d/raw.trace" ] || { log "openarena ${OA_HD_W}x${OA_HD_H} capture failed"; tail "$d/capture.log"; return 1; }
+}
+do_oa_hd() {
+  local d="$WORK/oa-hd" f=$OA_HD_FRAME
+  [ -s "$d/raw.trace" ] && [ -z "${OA_HD_RECAPTURE:-}" ] || oa_hd_capture
+  local name=oa-dm4-hd
+  log "$name: trimming frames $f-$((f + 1))"
+  gltrim --frames=$f-$((f + 1)) -o "$d/$name.trace" "$d/raw.trace" > "$d/$name.trim.log" 2>&1
+  W="" H="" MAXTEX=0 SOURCE_DESC="openarena ${OA_HD_W}x${OA_HD_H} timedemo of $OA_DEMO (map oa_dm4, default opengl1 renderer settings: multitexture), apitrace frames $f-$((f + 1)), cut with gltrim" \
+    finish "$name" "$d/$name.trace" last2
+}
+
 case "${1:-all}" in
-  all) do_glmark2; do_oa; do_mesh ;;
+  all) do_glmark2; do_oa; do_oa_hd; do_mesh ;;
+  oa-hd) do_oa_hd ;;
   glmark2) do_glmark2 ;;
   oa) do_oa ;;
   mesh) do_mesh ;;
@@ -176,5 +208,17 @@ case "${1:-all}" in
     "${XVFB[@]}" apitrace trace -o "$d/raw.trace" /usr/bin/python3 traces/capture/ffscene.py --width 320 --height 240 \
       > "$d/capture.log" 2>&1 || { tail "$d/capture.log"; exit 1; }
     W=320 H=240 SOURCE_DESC="traces/capture/ffscene.py" finish test-ff "$d/raw.trace" last ;;
-  *) echo "usage: $0 [all|glmark2|oa|mesh|record-oa-demo|test OUTDIR]" >&2; exit 2 ;;
+  convert)
+    # One command from a capture to a validated trace: traces/capture/capture.sh convert RAW.trace NAME [FRAMES]
+    # (FRAMES as apitrace2gpupd.py --frames, default last; frames numbered from 0). Writes OUT/NAME.gpt,
+    # OUT/NAME.png (reference at the frame's SwapBuffers), OUT/NAME.ppd.tsv, then validates the model.
+    raw=${2:?usage: capture.sh convert RAW.trace NAME [FRAMES]}; name=${3:?usage: capture.sh convert RAW.trace NAME [FRAMES]}
+    case $raw in /*) ;; *) raw=$CALLER_PWD/$raw ;; esac
+    case $OUT in /*) ;; *) OUT=$CALLER_PWD/$OUT ;; esac
+    [ -f "$raw" ] || { echo "capture.sh convert: no such capture: $raw" >&2; exit 2; }
+    W="" H="" MAXTEX=${MAXTEX:-0} SOURCE_DESC=${SOURCE_DESC:-$(basename "$raw")} finish "$name" "$raw" "${4:-last}"
+    ref=$OUT/$name.png; [ -f "$ref" ] || ref=$(ls "$OUT/$name".f*.png | tail -1)
+    "$ROOT/build/bin/gpupd-sim" validate --trace "$OUT/$name.gpt" --ref "$ref" --diff "$WORK/$name/diff.png" \
+      --json "$WORK/$name/validate.json" ;;
+  *) echo "usage: $0 [all|glmark2|oa|mesh|record-oa-demo|test OUTDIR|convert RAW.trace NAME [FRAMES]]" >&2; exit 2 ;;
 esac

@@ -1,0 +1,16 @@
+# Shader concern (issue 11): the application's GLSL compiled to the SIMT ISA (traces/capture/glsl2isa.py),
+# fixed-function state as generated programs (traces/capture/ffgen.py). See docs/shader-compiler.md.
+
+# Unit tests per construct: compile with glslang + spirv-opt + our translator, run on the ISA interpreter.
+.PHONY: test-shader-compiler
+test-shader-compiler: $(BUILD)/bin/gpupd-as $(BUILD)/bin/gpupd-isa-run
+	@$(PYTHON) tests/shaders/test_compiler.py --work $(BUILD)/shader-compiler
+TEST_TARGETS += test-shader-compiler
+
+# Differential test against llvmpipe under Xvfb (tests/shaders/glslscene.py captured, converted with one
+# command, rendered by the model on the interpreter) + the converter's errors.
+.PHONY: test-shader-diff
+test-shader-diff: $(BUILD)/bin/gpupd-as $(BUILD)/bin/gpupd-trace $(BUILD)/bin/gpupd-sim
+	@rm -rf $(BUILD)/shader-diff
+	@$(PYTHON) tests/shaders/test_diff.py --work $(BUILD)/shader-diff
+TEST_TARGETS += test-shader-diff

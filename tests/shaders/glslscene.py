@@ -1,0 +1,269 @@
+#!/usr/bin/python3
+"""A small OpenGL scene for the shader compiler's differential test (tests/shaders/test_diff.py): drawn by
+Mesa llvmpipe under Xvfb, captured with apitrace, converted (GLSL compiled to the ISA, fixed function
+generated) and rendered by the golden model; the two frames must agree.
+
+Draws, in a 160x120 window (client arrays, no VBOs):
+ 0. a lit, textured, mipmapped quad (GLSL: per-fragment diffuse + specular with pow, normalize, reflect,
+    a loop over 3 lights with an early break, a function, mix/clamp/step, a matrix uniform)
+ 1. a quad whose fragment shader discards a checkerboard (discard; per-draw pixel count checks it)
+ 2. a quad displaced in the vertex shader by a texture fetch (vertex texture fetch, like glmark2 terrain)
+ 3. fixed function: two texture units (lightmap-style MODULATE then ADD) with vertex colour
+ 4. fixed function: DECAL + GL_REPEAT/CLAMP/MIRRORED wraps on a minified, mipmapped texture
+Renders 2 frames (the converter takes the last one) and exits.
+"""
+import argparse
+import ctypes
+import math
+import os
+import struct
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', 'traces', 'capture'))
+import glwin  # noqa: E402
+
+GL_COLOR_BUFFER_BIT, GL_DEPTH_BUFFER_BIT = 0x4000, 0x100
+GL_DEPTH_TEST, GL_TRIANGLES, GL_TRIANGLE_STRIP = 0x0B71, 0x0004, 0x0005
+GL_FLOAT, GL_FALSE, GL_UNSIGNED_BYTE = 0x1406, 0, 0x1401
+GL_VERTEX_SHADER, GL_FRAGMENT_SHADER = 0x8B31, 0x8B30
+GL_TEXTURE_2D, GL_RGBA, GL_RGB = 0x0DE1, 0x1908, 0x1907
+GL_TEXTURE_MIN_FILTER, GL_TEXTURE_MAG_FILTER, GL_TEXTURE_WRAP_S, GL_TEXTURE_WRAP_T = 0x2801, 0x2800, 0x2802, 0x2803
+GL_NEAREST, GL_LINEAR, GL_LINEAR_MIPMAP_LINEAR, GL_NEAREST_MIPMAP_NEAREST = 0x2600, 0x2601, 0x2703, 0x2700
+GL_REPEAT, GL_CLAMP_TO_EDGE, GL_MIRRORED_REPEAT = 0x2901, 0x812F, 0x8370
+GL_TEXTURE0, GL_TEXTURE_ENV, GL_TEXTURE_ENV_MODE = 0x84C0, 0x2300, 0x2200
+GL_MODULATE, GL_ADD, GL_DECAL = 0x2100, 0x0104, 0x2101
+GL_VERTEX_ARRAY, GL_COLOR_ARRAY, GL_TEXTURE_COORD_ARRAY = 0x8074, 0x8076, 0x8078
+GL_GENERATE_MIPMAP = 0x8191
+
+VS_LIT = b"""
+attribute vec3 position;
+attribute vec3 normal;
+attribute vec2 texcoord;
+uniform mat4 mvp;
+uniform mat3 nmat;
+varying vec3 v_n;
+varying vec2 v_uv;
+varying vec3 v_pos;
+void main() {
+    v_n = nmat * normal;
+    v_uv = texcoord * 3.0;
+    v_pos = position;
+    gl_Position = mvp * vec4(position, 1.0);
+}
+"""
+FS_LIT = b"""
+uniform sampler2D tex;
+uniform vec3 lights[3];
+uniform vec4 tint;
+varying vec3 v_n;
+varying vec2 v_uv;
+varying vec3 v_pos;
+float lambert(vec3 n, vec3 l) { return max(dot(n, l), 0.0); }
+void main() {
+    vec3 n = normalize(v_n);
+    vec3 acc = vec3(0.0);
+    for (int i = 0; i < 3; i++) {
+        vec3 l = normalize(lights[i] - v_pos);
+        float d = lambert(n, l);
+        vec3 r = reflect(-l, n);
+        float s = pow(max(r.z, 0.0), 8.0);
+        acc += vec3(d * 0.5) + s * 0.25 * step(0.2, d);
+        if (acc.x > 1.5) break;
+    }
+    vec4 t = texture2D(tex, v_uv);
+    gl_FragColor = vec4(clamp(mix(t.rgb, tint.rgb, 0.25) * acc, 0.0, 1.0), 1.0);
+}
+"""
+VS_FLAT = b"""
+attribute vec2 position;
+attribute vec2 texcoord;
+uniform vec4 rect;
+varying vec2 v_uv;
+void main() { v_uv = texcoord; gl_Position = vec4(rect.xy + position * rect.zw, 0.0, 1.0); }
+"""
+FS_DISCARD = b"""
+varying vec2 v_uv;
+void main() {
+    vec2 c = floor(v_uv * 6.0);
+    if (mod(c.x + c.y, 2.0) < 0.5) discard;
+    gl_FragColor = vec4(v_uv, 0.5, 1.0);
+}
+"""
+VS_VTF = b"""
+attribute vec2 position;
+attribute vec2 texcoord;
+uniform sampler2D height;
+uniform vec4 rect;
+varying vec2 v_uv;
+varying float v_h;
+void main() {
+    float h = texture2DLod(height, texcoord, 0.0).r;
+    v_uv = texcoord; v_h = h;
+    gl_Position = vec4(rect.xy + position * rect.zw + vec2(0.0, h * 0.3), 0.0, 1.0);
+}
+"""
+FS_VTF = b"""
+varying vec2 v_uv;
+varying float v_h;
+void main() { gl_FragColor = vec4(v_h, v_uv.x, 1.0 - v_h, 1.0); }
+"""
+
+
+def checker(n, c0, c1, k):
+    px = []
+    for y in range(n):
+        for x in range(n):
+            c = c0 if ((x // k) + (y // k)) % 2 else c1
+            px += [c[0], c[1], (x * 255) // (n - 1), 255]
+    return bytes(px)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument('--width', type=int, default=160)
+    ap.add_argument('--height', type=int, default=120)
+    a = ap.parse_args()
+    gl, dpy, win = glwin.open_window(a.width, a.height)
+    f = ctypes.c_float
+
+    def shader(kind, src):
+        s = gl.glCreateShader(kind)
+        gl.glShaderSource(s, 1, (ctypes.c_char_p * 1)(src), None)
+        gl.glCompileShader(s)
+        return s
+
+    def program(vs, fs, attribs):
+        p = gl.glCreateProgram()
+        gl.glAttachShader(p, shader(GL_VERTEX_SHADER, vs))
+        gl.glAttachShader(p, shader(GL_FRAGMENT_SHADER, fs))
+        for i, n in enumerate(attribs):
+            gl.glBindAttribLocation(p, i, n)
+        gl.glLinkProgram(p)
+        return p
+
+    def texture(n, data, minf, wrap=GL_REPEAT, mip=False, fmt=GL_RGBA):
+        t = ctypes.c_uint()
+        gl.glGenTextures(1, ctypes.byref(t))
+        gl.glBindTexture(GL_TEXTURE_2D, t)
+        gl.glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, minf)
+        gl.glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_LINEAR)
+        gl.glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, wrap)
+        gl.glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, wrap)
+        if mip:
+            gl.glTexParameteri(GL_TEXTURE_2D, GL_GENERATE_MIPMAP, 1)
+        gl.glTexImage2D(GL_TEXTURE_2D, 0, fmt, n, n, 0, GL_RGBA, GL_UNSIGNED_BYTE, data)
+        return t
+
+    keep = []      # client arrays must outlive the draw calls that read them
+
+    def arr(vals):
+        x = (ctypes.c_float * len(vals))(*vals)
+        keep.append(x)
+        return x
+
+    lit = program(VS_LIT, FS_LIT, [b'position', b'normal', b'texcoord'])
+    disc = program(VS_FLAT, FS_DISCARD, [b'position', b'texcoord'])
+    vtf = program(VS_VTF, FS_VTF, [b'position', b'texcoord'])
+    t_check = texture(64, checker(64, (220, 40), (30, 200), 8), GL_LINEAR_MIPMAP_LINEAR, mip=True)
+    t_light = texture(16, checker(16, (120, 120), (250, 250), 4), GL_LINEAR, GL_CLAMP_TO_EDGE)
+    t_height = texture(32, checker(32, (255, 0), (0, 255), 16), GL_NEAREST)
+    t_wrap = texture(32, checker(32, (250, 10), (10, 250), 4), GL_NEAREST_MIPMAP_NEAREST, GL_MIRRORED_REPEAT,
+                     mip=True, fmt=GL_RGB)
+    gl.glViewport(0, 0, a.width, a.height)
+    gl.glEnable(GL_DEPTH_TEST)
+    for frame in range(2):
+        gl.glClearColor(f(0.2), f(0.2), f(0.25), f(1.0))
+        gl.glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT)
+        # 0: lit textured quad in perspective (minified mipmapped texture)
+        gl.glUseProgram(lit)
+        ang = 1.1 + 0.05 * frame
+        c, s = math.cos(ang), math.sin(ang)
+        # quad in the x-z plane tilted away from the viewer
+        pos = [-1, 0, -1, 1, 0, -1, -1, 0, 1, 1, 0, 1]
+        nrm = [0, 1, 0] * 4
+        uv = [0, 0, 1, 0, 0, 1, 1, 1]
+        fx, fy, n_, f_ = 1.8, 2.4, 0.5, 20.0
+        # model: rotate about x by ang, then translate (-0.4, 0, -3); projection: perspective
+        def xf(p):
+            x, y, z = p
+            y, z = y * c - z * s, y * s + z * c
+            return x - 0.4, y + 0.1, z - 3.0
+        proj = [fx, 0, 0, 0, 0, fy, 0, 0, 0, 0, (f_ + n_) / (n_ - f_), -1, 0, 0, 2 * f_ * n_ / (n_ - f_), 0]
+        model = [1, 0, 0, 0, 0, c, s, 0, 0, -s, c, 0, -0.4, 0.1, -3.0, 1]
+        mvp = [sum(proj[k * 4 + r] * model[col * 4 + k] for k in range(4)) for col in range(4) for r in range(4)]
+        gl.glUniformMatrix4fv(gl.glGetUniformLocation(lit, b'mvp'), 1, GL_FALSE, arr(mvp))
+        gl.glUniformMatrix3fv(gl.glGetUniformLocation(lit, b'nmat'), 1, GL_FALSE, arr([1, 0, 0, 0, c, s, 0, -s, c]))
+        gl.glUniform3fv(gl.glGetUniformLocation(lit, b'lights'), 3, arr([0, 2, 1, 1.5, 1, 0.5, -1, 1, -1]))
+        gl.glUniform4f(gl.glGetUniformLocation(lit, b'tint'), f(0.9), f(0.6), f(0.2), f(1.0))
+        gl.glUniform1i(gl.glGetUniformLocation(lit, b'tex'), 0)
+        gl.glActiveTexture(GL_TEXTURE0)
+        gl.glBindTexture(GL_TEXTURE_2D, t_check)
+        for i, (data, n) in enumerate(((pos, 3), (nrm, 3), (uv, 2))):
+            gl.glVertexAttribPointer(i, n, GL_FLOAT, GL_FALSE, 0, arr(data))
+            gl.glEnableVertexAttribArray(i)
+        gl.glDrawArrays(GL_TRIANGLE_STRIP, 0, 4)
+        for i in range(3):
+            gl.glDisableVertexAttribArray(i)
+        # 1: discard checkerboard
+        quad = [0, 0, 1, 0, 0, 1, 1, 1]
+        gl.glUseProgram(disc)
+        gl.glUniform4f(gl.glGetUniformLocation(disc, b'rect'), f(0.2), f(0.2), f(0.7), f(0.7))
+        for i in range(2):
+            gl.glVertexAttribPointer(i, 2, GL_FLOAT, GL_FALSE, 0, arr(quad))
+            gl.glEnableVertexAttribArray(i)
+        gl.glDrawArrays(GL_TRIANGLE_STRIP, 0, 4)
+        # 2: vertex texture fetch (a strip of 8 columns displaced by the height texture)
+        gl.glUseProgram(vtf)
+        gl.glUniform4f(gl.glGetUniformLocation(vtf, b'rect'), f(-0.95), f(-0.95), f(0.9), f(0.4))
+        gl.glUniform1i(gl.glGetUniformLocation(vtf, b'height'), 1)
+        gl.glActiveTexture(GL_TEXTURE0 + 1)
+        gl.glBindTexture(GL_TEXTURE_2D, t_height)
+        strip = []
+        for k in range(9):
+            strip += [k / 8.0, 0.0, k / 8.0, 1.0]
+        gl.glVertexAttribPointer(0, 2, GL_FLOAT, GL_FALSE, 0, arr(strip))
+        gl.glVertexAttribPointer(1, 2, GL_FLOAT, GL_FALSE, 0, arr([x * 0.98 + 0.01 for x in strip]))
+        gl.glDrawArrays(GL_TRIANGLE_STRIP, 0, 18)
+        for i in range(2):
+            gl.glDisableVertexAttribArray(i)
+        gl.glUseProgram(0)
+        gl.glActiveTexture(GL_TEXTURE0)
+        # 3: fixed function, two units: MODULATE (base) then ADD (lightmap-like), vertex colours
+        gl.glEnableClientState(GL_VERTEX_ARRAY)
+        gl.glEnableClientState(GL_COLOR_ARRAY)
+        v3 = [0.1, -0.9, 0, 0.9, -0.9, 0, 0.1, -0.1, 0, 0.9, -0.1, 0]
+        gl.glVertexPointer(3, GL_FLOAT, 0, arr(v3))
+        gl.glColorPointer(4, GL_FLOAT, 0, arr([1, 0.5, 0.5, 1, 0.5, 1, 0.5, 1, 0.5, 0.5, 1, 1, 1, 1, 1, 1]))
+        for u, t, env, tcs in ((0, t_check, GL_MODULATE, [0, 0, 2, 0, 0, 2, 2, 2]), (1, t_light, GL_ADD, quad)):
+            gl.glActiveTexture(GL_TEXTURE0 + u)
+            gl.glClientActiveTexture(GL_TEXTURE0 + u)
+            gl.glEnable(GL_TEXTURE_2D)
+            gl.glBindTexture(GL_TEXTURE_2D, t)
+            gl.glTexEnvi(GL_TEXTURE_ENV, GL_TEXTURE_ENV_MODE, env)
+            gl.glEnableClientState(GL_TEXTURE_COORD_ARRAY)
+            gl.glTexCoordPointer(2, GL_FLOAT, 0, arr(tcs))
+        gl.glDrawArrays(GL_TRIANGLE_STRIP, 0, 4)
+        gl.glActiveTexture(GL_TEXTURE0 + 1)
+        gl.glClientActiveTexture(GL_TEXTURE0 + 1)
+        gl.glDisable(GL_TEXTURE_2D)
+        gl.glDisableClientState(GL_TEXTURE_COORD_ARRAY)
+        gl.glActiveTexture(GL_TEXTURE0)
+        gl.glClientActiveTexture(GL_TEXTURE0)
+        # 4: fixed function DECAL on an RGB texture, mirrored repeat, minified (nearest mip)
+        gl.glBindTexture(GL_TEXTURE_2D, t_wrap)
+        gl.glTexEnvi(GL_TEXTURE_ENV, GL_TEXTURE_ENV_MODE, GL_DECAL)
+        v4 = [-0.95, 0.3, 0.5, -0.3, 0.3, 0.5, -0.95, 0.95, 0.5, -0.3, 0.95, 0.5]
+        gl.glVertexPointer(3, GL_FLOAT, 0, arr(v4))
+        gl.glTexCoordPointer(2, GL_FLOAT, 0, arr([-2, -2, 3, -2, -2, 3, 3, 3]))
+        gl.glDrawArrays(GL_TRIANGLE_STRIP, 0, 4)
+        gl.glDisable(GL_TEXTURE_2D)
+        gl.glDisableClientState(GL_TEXTURE_COORD_ARRAY)
+        gl.glDisableClientState(GL_COLOR_ARRAY)
+        gl.glDisableClientState(GL_VERTEX_ARRAY)
+        gl.glXSwapBuffers(dpy, win)
+    gl.glFinish()
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
