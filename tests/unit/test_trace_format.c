@@ -263,7 +263,7 @@ static void test_documented_errors(void **state)
     memcpy(c, b, n); c[0] = 'X';
     expect_err(c, n, 0, "bad magic", 0);
     memcpy(c, b, n); c[8] = 2;
-    expect_err(c, n, 0, "unsupported format version 2.0", 8);
+    expect_err(c, n, 0, "unsupported format version 2.", 8);
     memcpy(c, b, n); c[20] = 5;
     expect_err(c, n, 0, "header CRC mismatch", 24);
     /* truncated in the middle of the last chunk */

@@ -1017,6 +1017,12 @@ class Compiler:
         return self.f2('fmul', x, Imm(ONE), ('|', ''))
 
     def fdiv(self, x, y):
+        if isinstance(y, Imm):      # division by a constant: multiply by its (correctly rounded) reciprocal
+            v = struct.unpack('<f', struct.pack('<I', y.bits))[0]
+            if v != 0.0 and v == v and abs(v) != float('inf'):
+                r = 1.0 / v
+                if 1e-37 < abs(r) < 1e37:
+                    return self.fmul(x, Imm(fbits(r)))
         r = self.funary('rcp', y)
         return self.fmul(x, r)
 
@@ -1346,7 +1352,42 @@ class Compiler:
     # ------------------------------------------------------------------------------------------ allocation
     SIDE = ('st.', 'exit', 'bra', 'tex', 'isetp', 'fsetp', 'usetp', 'ld.l')
 
+    def fuse_mad(self):
+        """fmul t, a, b + fadd d, t, c (t used once) -> fmad d, a, b, c: bit-identical (the ISA's fmad rounds
+        the product first), one instruction less."""
+        code = self.code
+        defs, uses = {}, {}
+        for i, ins in enumerate(code):
+            for r in ins.dst:
+                if isinstance(r, int):
+                    defs[r] = -1 if r in defs else i
+            for r in ins.src:
+                if isinstance(r, int):
+                    uses[r] = uses.get(r, 0) + 1
+        for i, ins in enumerate(code):
+            if ins.fmt not in ('fadd {d0}, {s0}, {s1}', 'fadd {d0}, {s0}, -{s1}'):
+                continue
+            neg = '-' in ins.fmt
+            for k in (0, 1):
+                t = ins.src[k]
+                if k == 1 and neg:
+                    continue
+                j = defs.get(t, -1) if isinstance(t, int) else -1
+                if j < 0 or j >= i or uses.get(t) != 1 or code[j].fmt != 'fmul {d0}, {s0}, {s1}':
+                    continue
+                a, b = code[j].src
+                c = ins.src[1 - k]
+                if not all(isinstance(x, int) or isinstance(x, str) for x in (a, b, c)):
+                    continue
+                # the operands must still hold their values at i: SSA vregs (single definition) only
+                if any(isinstance(x, int) and defs.get(x, -1) < 0 for x in (a, b, c)):
+                    continue
+                cneg = '-' if (neg and k == 0) else ''
+                code[i] = Ins('fmad {d0}, {s0}, {s1}, %s{s2}' % cneg, ins.dst, [a, b, c])
+                break
+
     def dce_loops(self):
+        self.fuse_mad()
         self.dce()
         pos = {ins.label: i for i, ins in enumerate(self.code) if ins.kind == 'label'}
         self.loops = [(pos[h], pos[m]) for h, m in self.loops]
