@@ -374,6 +374,90 @@ def section_limits(B, W, trace):
             "--mem-limit-mb", "16", "-q"], 1, ["above the limit of 16 MiB"])
 
 
+def write_surface_trace(path, n_surf, dim):
+    """A valid trace with n_surf texture definitions of dim x dim RGBA (zero texels, zlib-compressed) and one
+    empty frame: a small file whose surfaces would need n_surf * dim^2 * 4 bytes if a reader kept them."""
+    def chunk(tag, payload, z):
+        stored = zlib.compress(payload, 6) if z else payload
+        return tag + struct.pack("<IIII", 1 if z else 0, len(stored), len(payload), zlib.crc32(stored)) + stored
+
+    def s(txt):
+        b = txt.encode()
+        return struct.pack("<I", len(b)) + b
+    head = b"GPUPDTRC" + struct.pack("<HHIII", 1, 0, 32, 0, 6)
+    head += struct.pack("<I", zlib.crc32(head)) + struct.pack("<I", 0)
+    out = head + chunk(b"INFO", struct.pack("<III", 64, 64, 1) + s("surfaces") + s("test_tools.py") + s(""), 0)
+    zeros = bytes(dim * dim * 4)
+    for i in range(n_surf):
+        pl = struct.pack("<IIIIIII", 2 + i, 0, 1, dim, dim, 2, dim * dim * 4) + zeros + s("tex %d" % i)
+        out += chunk(b"SURF", pl, 1)
+    out += chunk(b"FRMB", struct.pack("<II", 0, 0), 0) + chunk(b"FRME", struct.pack("<II", 0, 0), 0)
+    out += chunk(b"TEND", struct.pack("<III", 1, 0, 0), 0)
+    with open(path, "wb") as f:
+        f.write(out)
+
+
+def section_reader_memory(B, W, san):
+    """Item 5: the reader keeps surface metadata only. 12 textures of 2048x2048 (192 MiB of texels in a 200 kB
+    file): validate and info must stay far below that (peak RSS measured with /usr/bin/time; 34 MiB measured
+    with 40 such textures, where keeping them would take 640 MiB)."""
+    p = os.path.join(W, "surfaces.gpt")
+    write_surface_trace(p, 12, 2048)
+    expect("reader memory: the 40-surface trace validates", [B + "/gpupd-trace", "validate", p], 0)
+    if san or not os.path.exists("/usr/bin/time"):
+        return
+    for sub_cmd in (["validate", p], ["info", p]):
+        cmd = ["/usr/bin/time", "-f", "maxrss_kb=%M", B + "/gpupd-trace"] + sub_cmd
+        COUNT[0] += 1
+        rc, out, err = run(cmd)
+        m = re.search(r"maxrss_kb=(\d+)", err)
+        if rc != 0 or not m:
+            fail("reader memory: run failed", cmd, err[-300:])
+        elif int(m.group(1)) > 100 * 1024:
+            fail(f"reader memory: peak RSS {int(m.group(1)) // 1024} MiB for 192 MiB of texels (the reader must not keep "
+                 f"every surface; limit 100 MiB)", cmd)
+
+
+def section_dis(B, W):
+    """A word with a defined opcode whose fields the assembly syntax cannot express (found by fuzz_dis):
+    gpupd-dis must refuse it instead of printing text that re-assembles to something else."""
+    good = os.path.join(W, "good.bin")
+    src = os.path.join(W, "one.s")
+    with open(src, "w") as f:
+        f.write("f2i.rp r11, r3\nexit\n")
+    rc, _, err = run([B + "/gpupd-as", src, "-o", good])
+    if rc:
+        fail("dis: cannot assemble the test program", [B + "/gpupd-as", src, "-o", good], err)
+        return
+    b = bytearray(open(good, "rb").read())
+    rc, txt, _ = run([B + "/gpupd-dis", good])
+    # flip each unused-looking bit of the first word until the disassembly stops round-tripping
+    for bit in range(64):
+        c = bytearray(b)
+        c[bit // 8] ^= 1 << (bit % 8)
+        p = os.path.join(W, "flip.bin")
+        with open(p, "wb") as f:
+            f.write(c)
+        rc, out, err = run([B + "/gpupd-dis", p])
+        if sanitizer_report(err):
+            fail("dis (sanitizer report)", [B + "/gpupd-dis", p], err[-800:])
+            return
+        if rc == 0:
+            q = os.path.join(W, "flip.s")
+            with open(q, "w") as f:
+                f.write(out)
+            r2 = os.path.join(W, "flip2.bin")
+            rc2, _, err2 = run([B + "/gpupd-as", q, "-o", r2])
+            COUNT[0] += 1
+            if rc2 != 0 or open(r2, "rb").read() != bytes(c):
+                fail(f"dis: bit {bit}: gpupd-dis printed text that does not re-assemble to the same binary",
+                     [B + "/gpupd-dis", p], err2[-300:])
+        elif rc == 1:
+            COUNT[0] += 1
+            if "would not re-assemble" not in err and "undefined opcode" not in err:
+                fail(f"dis: bit {bit}: rejected without a reason", [B + "/gpupd-dis", p], err[-300:])
+
+
 # ------------------------------------------------------------------------------------------------ faults
 def section_faults(B, W):
     S = [B + "/gpupd-sim", "render", "--scene", "tris", "--size", "96x64"]
@@ -412,7 +496,7 @@ def main():
     ap.add_argument("--traces", default="traces")
     ap.add_argument("--random-flips", type=int, default=40)
     ap.add_argument("--real-traces", default="", help="comma-separated bundled traces to corrupt too (slow)")
-    ap.add_argument("--sections", default="args,outputs,traces,ub,limits,faults,validate")
+    ap.add_argument("--sections", default="args,outputs,traces,ub,limits,dis,faults,validate")
     a = ap.parse_args()
     B, W = os.path.abspath(a.bin), os.path.abspath(a.work)
     os.makedirs(W, exist_ok=True)
@@ -440,6 +524,12 @@ def main():
     if "limits" in secs:
         section_limits(B, W, trace)
         notes.append("limits")
+    if "limits" in secs:
+        section_reader_memory(B, W, "/san/" in B + "/")
+        notes.append("reader memory")
+    if "dis" in secs:
+        section_dis(B, W)
+        notes.append("dis")
     if "faults" in secs:
         section_faults(B, W)
         notes.append("faults")
