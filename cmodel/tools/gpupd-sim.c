@@ -401,10 +401,11 @@ static int fault_outcome(const opts_t *o, const sys_scene_t *s, const sys_result
 static int write_timeline(const opts_t *o, const sys_result_t *r)
 {
     if (!r->timed) { fprintf(stderr, "gpupd-sim: --timeline needs a timed run (--timing on, no checks/faults)\n"); return -1; }
-    char tmp[1100];
-    snprintf(tmp, sizeof tmp, "%s.tmp", o->timeline);
-    FILE *f = fopen(tmp, "w");
-    if (!f) return -1;
+    /* safe output (cmodel/common/outfile.h): never renamed over a device node, no temporary left behind */
+    outf_t of;
+    char oerr[600];
+    if (outf_open(&of, o->timeline, 0, oerr, sizeof oerr)) { fprintf(stderr, "gpupd-sim: --timeline: %s\n", oerr); return -1; }
+    FILE *f = of.f;
     uint32_t N = o->cfg.scheme == SYS_SCHEME_SINGLE ? 1 : o->cfg.n_gpus;
     uint64_t win = 1ull << o->cfg.timeline_log2;
     fprintf(f, "gpu,cycle,window,unit,busy\n");
@@ -415,8 +416,8 @@ static int write_timeline(const opts_t *o, const sys_result_t *r)
                 fprintf(f, "%u,%" PRIu64 ",%" PRIu64 ",%s,%.4f\n", g, (uint64_t)w * win, win, gt_unit_name(u),
                         (double)r->gpu[g].timeline[w * GT_NUNITS + (size_t)u] / cap);
             }
-    if (fclose(f)) return -1;
-    return rename(tmp, o->timeline);
+    if (outf_commit(&of, oerr, sizeof oerr)) { fprintf(stderr, "gpupd-sim: --timeline: %s\n", oerr); return -1; }
+    return 0;
 }
 
 static int cmd_render(opts_t *o)

@@ -218,6 +218,8 @@ def section_outputs(B, W, trace):
     expect("render to /dev/null", [B + "/gpupd-sim", "render", "--scene", "tris", "--size", "32x32", "-o", "/dev/null",
                                    "--stats", "/dev/null"], 0)
     expect("dump to /dev/null", [B + "/gpupd-trace", "dump", trace, "/dev/null"], 0)
+    expect("timeline to /dev/null", [B + "/gpupd-sim", "render", "--scene", "tris", "--size", "32x32", "--timing", "on",
+                                     "--no-check-masks", "--timeline", "/dev/null", "-q"], 0)
     expect("undump failing into /dev/null", [B + "/gpupd-trace", "undump", bad_txt, "/dev/null"], 1)
     if not os.path.exists("/dev/null") or not stat.S_ISCHR(os.stat("/dev/null").st_mode):
         fail("/dev/null was removed or replaced", ["ls", "-l", "/dev/null"])
@@ -233,7 +235,7 @@ def section_outputs(B, W, trace):
             fail("a device node given as output was removed or replaced", ["ls", "-l", node])
         os.unlink(node)
     # unwritable outputs: error before the run, exit 2, naming the path
-    for opt in ("-o", "--stats"):
+    for opt in ("-o", "--stats", "--timeline"):
         expect(f"render {opt} into a missing directory", [B + "/gpupd-sim", "render", "--scene", "tris", opt,
                                                           W + "/no/such/dir/x"], 2, [W + "/no/such/dir/x"])
         expect(f"render {opt} naming a directory", [B + "/gpupd-sim", "render", "--scene", "tris", opt, W], 2, ["directory"])
