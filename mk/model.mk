@@ -98,10 +98,11 @@ BENCH_TARGETS += bench-model
 # approximation of compiled programs is checked by test-shader-agreement (docs/shader-compiler.md).
 .PHONY: test-model-isa
 test-model-isa: $(SIM_TOOL)
-	@set -e; n=0; for args in "--scene tris --size 200x136 --prims 900" "--scene rtt --size 160x120 --frame 1" \
+	@set -e; mkdir -p $(MODEL_OUT)/diff; n=0; for args in "--scene tris --size 200x136 --prims 900" "--scene rtt --size 160x120 --frame 1" \
 	    $(foreach t,$(MODEL_BENCH_TRACES),"--trace $(t)"); do \
-	  a=$$($(SIM_TOOL) render $$args --shaders auto -q | head -1 | awk '{print $$NF}'); \
-	  b=$$($(SIM_TOOL) render $$args --shaders isa -q | head -1 | awk '{print $$NF}'); \
+	  a=$$($(SIM_TOOL) render $$args --shaders auto -q | sed -n 's/.* hash \([0-9a-f]*\)$$/\1/p'); \
+	  b=$$($(SIM_TOOL) render $$args --shaders isa -q | sed -n 's/.* hash \([0-9a-f]*\)$$/\1/p'); \
+	  if [ -z "$$a" ] || [ -z "$$b" ]; then echo "FAIL: no frame hash in the render output ($$args)"; exit 1; fi; \
 	  if [ "$$a" != "$$b" ]; then echo "FAIL: built-in shaders hash $$a != ISA interpreter hash $$b"; \
 	    echo "  reproduce: $(SIM_TOOL) render $$args -o a.png; $(SIM_TOOL) render $$args --shaders isa -o b.png"; exit 1; fi; \
 	  n=$$((n+1)); done; \
