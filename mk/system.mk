@@ -115,8 +115,8 @@ systemc-system: $(SC_SYS)
 	$(SC_SYS) traces/glmark2-shadow.gpt 16 hub 20
 systemc: systemc-system
 test-systemc-system: $(SC_SYS)
-	$(SC_SYS) traces/glmark2-shadow.gpt 3 line
-	$(SC_SYS) traces/glmark2-shadow.gpt 16 hub 20
+	$(SC_SYS) traces/glmark2-shadow.gpt 3 line 4 0 200 9
+	$(SC_SYS) traces/glmark2-shadow.gpt 16 hub 20 0 150 7
 	@mkdir -p out; if $(SC_SYS) traces/glmark2-shadow.gpt 3 line 4 300 > out/test-sc-system-fault.log 2>&1; then \
 	  echo "test-systemc-system: FAIL: a lost flit was not caught (out/test-sc-system-fault.log)"; exit 1; \
 	else echo "test-systemc-system: injected fault caught: $$(grep -m1 MISMATCH out/test-sc-system-fault.log)"; fi

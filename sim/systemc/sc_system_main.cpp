@@ -44,6 +44,8 @@ struct sys_ctx_t {                // shared, read-only during the run except the
     bool hub, runahead;
     uint64_t cycle = 0, compared = 0, errors = 0, masks = 0;
     uint64_t drop = 0;            // fault injection (test of the checks): GPU 1 loses its drop-th received PRIM
+    uint32_t stall_pm = 0;        // tx/rx/out stalls and P2G input gaps, per mille, a hash of (seed, kind, GPU, cycle)
+    uint64_t seed = 1;
     uint32_t done_gpus = 0;
 };
 
@@ -58,6 +60,18 @@ static void report(sys_ctx_t *c, const char *fmt, ...)
         std::printf("\n");
         va_end(ap);
     }
+}
+
+static uint64_t mix64(uint64_t z)
+{
+    z += 0x9e3779b97f4a7c15ull;
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+static bool stalled(const sys_ctx_t *c, uint32_t kind, uint32_t unit)
+{
+    return c->stall_pm && mix64(c->seed ^ mix64(((uint64_t)kind << 56) ^ ((uint64_t)unit << 40) ^ c->cycle)) % 1000 < c->stall_pm;
 }
 
 SC_MODULE(gpu_node) {
@@ -119,7 +133,7 @@ SC_MODULE(gpu_node) {
                 }
             }
             if (e_in_valid.read() && e_in_ready.read()) ad.pop_front();
-            const bool txv[2] = {e_tx0_valid.read(), e_tx1_valid.read()};
+            const bool txv[2] = {e_tx0_valid.read() && e_tx0_ready.read(), e_tx1_valid.read() && e_tx1_ready.read()};
             const uint64_t txf[2] = {e_tx0_flit.read(), e_tx1_flit.read()};
             for (int k = 0; k < 2; k++)
                 if (txv[k]) {
@@ -193,7 +207,7 @@ SC_MODULE(gpu_node) {
                         p_sx0.write(k.sc_x0); p_sy0.write(k.sc_y0); p_sx1.write(k.sc_x1); p_sy1.write(k.sc_y1);
                         cur_cfg = pr->cfg;
                     }
-                } else if (c->cycle >= f_start + pr->ready) {
+                } else if (c->cycle >= f_start + pr->ready && !stalled(c, 1, g)) {
                     valid = true;
                     p_id.write(pr->p.prim_id); p_tag.write(fb & 0xffff); p_flags.write(pr->p.flags);
                     p_x0.write((uint32_t)pr->p.x[0] & 0xffffff); p_y0.write((uint32_t)pr->p.y[0] & 0xffffff);
@@ -208,10 +222,13 @@ SC_MODULE(gpu_node) {
                 e_in_end.write(ad.front().end); e_in_tag.write(ad.front().tag); e_in_id.write(ad.front().prim);
                 e_in_mask.write((mask_t)ad.front().mask);
             }
-            e_rx0_valid.write(!rxq[0].empty());
+            e_rx0_valid.write(!rxq[0].empty() && !stalled(c, 3, 2 * g));
             if (!rxq[0].empty()) e_rx0_flit.write(rxq[0].front());
-            e_rx1_valid.write(!rxq[1].empty());
+            e_rx1_valid.write(!rxq[1].empty() && !stalled(c, 3, 2 * g + 1));
             if (!rxq[1].empty()) e_rx1_flit.write(rxq[1].front());
+            e_tx0_ready.write(!stalled(c, 2, 2 * g));
+            e_tx1_ready.write(!stalled(c, 2, 2 * g + 1));
+            e_out_ready.write(!stalled(c, 4, g));
             if (!done && ob >= B && ad.empty() && rxq[0].empty() && rxq[1].empty() && inl[0].empty() && inl[1].empty() &&
                 !e_busy.read() && !e_tx0_valid.read() && !e_tx1_valid.read()) {
                 done = true;
@@ -318,9 +335,11 @@ int sc_main(int argc, char **argv)
     bool hub = argc > 3 && !std::strcmp(argv[3], "hub");
     uint32_t latency = argc > 4 ? (uint32_t)std::strtoul(argv[4], nullptr, 0) : 4;
     uint64_t drop = argc > 5 ? std::strtoull(argv[5], nullptr, 0) : 0;
-    if (n < 1 || n > SC_MAX_GPUS || latency < 1) {
-        std::fprintf(stderr, "usage: sc-system TRACE.gpt [N(1..%d)] [line|hub] [latency] [drop-K: GPU 1 loses its K-th PRIM]\n",
-                     SC_MAX_GPUS);
+    uint32_t stall_pm = argc > 6 ? (uint32_t)std::strtoul(argv[6], nullptr, 0) : 0;
+    uint64_t seed = argc > 7 ? std::strtoull(argv[7], nullptr, 0) : 1;
+    if (n < 1 || n > SC_MAX_GPUS || latency < 1 || stall_pm > 900) {
+        std::fprintf(stderr, "usage: sc-system TRACE.gpt [N(1..%d)] [line|hub] [latency] [drop-K: GPU 1 loses its K-th PRIM, 0 none]\n"
+                             "                 [stall per mille 0..900: P2G input gaps, PE tx/rx/out stalls] [seed]\n", SC_MAX_GPUS);
         return 2;
     }
     static cdsys_work_t w;
@@ -336,6 +355,8 @@ int sc_main(int argc, char **argv)
     ctx.hub = hub;
     ctx.runahead = true;
     ctx.drop = drop;
+    ctx.stall_pm = stall_pm;
+    ctx.seed = seed;
     sc_clock clk("clk", 10, SC_NS);
     std::vector<std::unique_ptr<gpu_node>> nodes;
     std::vector<std::unique_ptr<sc_fifo<link_flit_t>>> fifos;
@@ -376,9 +397,9 @@ int sc_main(int argc, char **argv)
     uint64_t prims = 0;
     for (size_t i = 0; i < (size_t)w.n_batches * n; i++) prims += w.counts[i];
     sc_start(sc_time(20, SC_MS));   // watchdog: 2 M cycles
-    std::printf("sc_system: %s N=%u %s latency %u: %u batches, %" PRIu64 " CP primitives, %" PRIu64 " P2G masks and %" PRIu64
+    std::printf("sc_system: %s N=%u %s latency %u stalls %u/1000 seed %" PRIu64 ": %u batches, %" PRIu64 " CP primitives, %" PRIu64 " P2G masks and %" PRIu64
                 " received primitives checked against the golden model, %" PRIu64 " cycles, %" PRIu64 " errors\n",
-                trace, n, hub ? "hub" : "line", latency, w.n_batches, prims, ctx.masks, ctx.compared, ctx.cycle, ctx.errors);
+                trace, n, hub ? "hub" : "line", latency, stall_pm, seed, w.n_batches, prims, ctx.masks, ctx.compared, ctx.cycle, ctx.errors);
     int ok = ctx.done_gpus == n && !ctx.errors && ctx.compared > 0;
     if (ctx.done_gpus != n) std::printf("sc_system: FAIL: watchdog, %u of %u GPUs finished\n", ctx.done_gpus, n);
     std::printf("sc_system: %s\n", ok ? "PASS" : "FAIL");
