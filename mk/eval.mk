@@ -20,6 +20,9 @@ EVAL_TRACES      ?= $(sort $(wildcard traces/*.gpt))
 EVAL_SENS_TRACES ?= $(filter $(addprefix traces/,oa-dm4-f215.gpt glmark2-terrain.gpt mesh-bunnies.gpt),$(EVAL_TRACES))
 # extra scripts/eval_jobs.py arguments (e.g. --gpus 1,2,4 --lats 100,800 --batches none,4096)
 EVAL_ARGS        ?=
+# extra gpupd-sim arguments for every run (a what-if sweep; give it its own EVAL_OUT), e.g.
+#   make run-eval EVAL_OUT=out/eval-pe16 EVAL_SIM_ARGS="--pe golden --send-rate 16"
+EVAL_SIM_ARGS    ?=
 EVAL_SCRIPTS     := scripts/eval_jobs.py scripts/eval_job.sh scripts/eval_sweep.sh scripts/eval_report.py scripts/eval_keys.py
 
 eval_list = $(subst $(eval_sp),$(eval_comma),$(strip $1))
@@ -29,7 +32,8 @@ eval_comma := ,
 .PHONY: eval-jobs run-eval eval-report bench-eval test-eval
 eval-jobs: $(EVAL_TRACE_TOOL)
 	@$(PYTHON) scripts/eval_jobs.py --out $(EVAL_OUT) --sim $(EVAL_SIM) --trace-tool $(EVAL_TRACE_TOOL) \
-	  --traces $(call eval_list,$(EVAL_TRACES)) --sens-traces $(call eval_list,$(EVAL_SENS_TRACES)) $(EVAL_ARGS)
+	  --traces $(call eval_list,$(EVAL_TRACES)) --sens-traces $(call eval_list,$(EVAL_SENS_TRACES)) \
+	  --sim-args "$(EVAL_SIM_ARGS)" $(EVAL_ARGS)
 
 run-eval: eval-jobs $(EVAL_SIM)
 	+@scripts/eval_sweep.sh $(EVAL_OUT)

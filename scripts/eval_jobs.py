@@ -44,8 +44,8 @@ def csv_list(s):
 
 
 class Jobs:
-    def __init__(self, out, sim):
-        self.out, self.sim = out, sim
+    def __init__(self, out, sim, sim_args=()):
+        self.out, self.sim, self.sim_args = out, sim, list(sim_args)
         self.jobs = {}          # id -> dict (insertion ordered)
 
     def add(self, trace, frame, scheme, n, topo="line", lat=DEFAULT_LAT, batch=None, png=False, timeline=False):
@@ -75,7 +75,7 @@ class Jobs:
             args += ["--batch", str(b)]
         # the P2G mask probe costs up to 6x (mesh-bunnies); the sweep checks instead that every run of a trace
         # rendered the frame of `single` (eval_report.py), docs/evaluation.md
-        args += ["--no-check-masks", "-q"]
+        args += ["--no-check-masks", "-q"] + self.sim_args
         return "scripts/eval_job.sh %s %s%s%s -- %s" % (self.out, j["id"], " --png" if j["png"] else "",
                                                        " --timeline" if j["timeline"] else "", " ".join(args))
 
@@ -127,6 +127,8 @@ def main():
     ap.add_argument("--afr-traces", default="multi", help="'multi' = every multi-frame trace, 'none', or a list")
     ap.add_argument("--figs", default="13,14,15,16,17,18,19")
     ap.add_argument("--png-gpus", default="16", help="also keep the frame of gpupd-ra at this N (besides single)")
+    ap.add_argument("--sim-args", default="", help="extra gpupd-sim arguments for every run, e.g. a what-if "
+                    "'--pe golden --send-rate 16' (use its own --out)")
     ap.add_argument("--timeline", default="oa-dm4-f215:gpupd-ra:4",
                     help="TRACE:SCHEME:N of the run that also writes the per-unit bottleneck timeline ('' none)")
     a = ap.parse_args()
@@ -151,7 +153,9 @@ def main():
         afr = csv_list(a.afr_traces)
     png_n = int(a.png_gpus) if a.png_gpus else None
 
-    J = Jobs(a.out, a.sim)
+    if any(c in a.sim_args for c in "'\"$`;|&<>\\"):
+        sys.exit("eval_jobs: --sim-args must be plain words (no quotes or shell characters)")
+    J = Jobs(a.out, a.sim, a.sim_args.split())
     for t in traces:
         J.add(t, frame[t], "single", 1, png=True)
         if figs & {"13", "14", "15", "16"}:
@@ -194,7 +198,12 @@ def main():
                  "\t".join(cols) + "\n" + "".join("\t".join(str(int(j[c]) if c in ("png", "timeline") else j[c])
                                                             for c in cols) + "\n"
                                                   for j in jobs))
-    n = write_mk(a.out)
+    write_mk(a.out)
+    import json
+    write_atomic(os.path.join(a.out, "jobs.meta.json"),
+                 json.dumps(dict(sim=a.sim, sim_args=a.sim_args, traces=traces, sens_traces=sens, gpus=gpus,
+                                 sens_gpus=sgpus, schemes=schemes, lats=lats, batches=[str(b) for b in batches],
+                                 figs=sorted(figs), jobs=len(jobs)), indent=1) + "\n")
     print(f"eval_jobs: {len(jobs)} jobs on {len(frames)} traces in {a.out}/jobs.txt (make: {a.out}/jobs.mk, "
           f"manifest: {a.out}/jobs.tsv)")
 

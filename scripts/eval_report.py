@@ -609,6 +609,7 @@ def f2(v, nd=2):
 def summary_md(rows, t13, geo, ns, schemes, t14, t15, t16, t17, t18, t19, tafr, meta):
     s = []
     s.append(f"Commit `{meta['commit']}`, {meta['date']}, {meta['n_jobs']} jobs on {len(traces_of(rows))} traces"
+             + (f"; **what-if: every run with `{meta['sim_args']}`**" if meta.get("sim_args") else "")
              + (f"; sweep wall time {meta['sweep_s']:.0f} s on {meta['sweep_j']} parallel jobs" if meta.get("sweep_s") else "")
              + (f"; sum of job wall times {meta['job_s']:.0f} s" if meta.get("job_s") else "")
              + (f", of their CPU times (user + sys) {meta['cpu_s']:.0f} s" if meta.get("cpu_s") else "") + ".\n")
@@ -920,7 +921,10 @@ def main():
         v = open(sp).read().split()
         if len(v) >= 2:
             meta["sweep_s"], meta["sweep_j"] = float(v[0]), v[1]
+    mp = os.path.join(out, "jobs.meta.json")
+    meta["sim_args"] = json.load(open(mp)).get("sim_args", "") if os.path.exists(mp) else ""
     meta["line"] = (f"Commit {meta['commit']}, {meta['date']}, {meta['n_jobs']} jobs"
+                    + (f", EXTRA SIMULATOR ARGUMENTS (what-if): {meta['sim_args']}" if meta["sim_args"] else "")
                     + (f", sweep {meta['sweep_s']:.0f} s wall" if meta.get("sweep_s") else ""))
 
     cols = ["id", "trace", "frame", "scheme", "gpus", "topology", "lat_ns", "batch", "cycles", "single_cycles",
