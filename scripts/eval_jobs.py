@@ -190,7 +190,11 @@ def main():
         if tp:      # the trace may not be in a reduced list
             J.add(tp[0], frame[tp[0]], ts, int(tg), timeline=True)
     os.makedirs(a.out, exist_ok=True)
-    jobs = list(J.jobs.values())
+    # round-robin over traces, so that the mean run time so far (the ETA's basis) is representative early
+    per = {}
+    for j in J.jobs.values():
+        per.setdefault(j["trace"], []).append(j)
+    jobs = [q[k] for k in range(max(len(q) for q in per.values())) for q in per.values() if k < len(q)]
     cmds = [J.command(j) for j in jobs]
     write_atomic(os.path.join(a.out, "jobs.txt"), "".join(c + "\n" for c in cmds))
     cols = ["id", "trace", "path", "frame", "scheme", "gpus", "topology", "lat_ns", "batch", "png", "timeline"]
