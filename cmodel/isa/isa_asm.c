@@ -111,7 +111,8 @@ static int parse_reg(as_t *as, span_t t, int *out)
         int v = 0;
         const char *p = t.s + 1;
         for (; p < t.e && isdigit((unsigned char)*p); p++)
-            v = v * 10 + (*p - '0');
+            if (v < 1000)   /* saturate: "r26666666666" is out of range, not a signed overflow (found by fuzz_asm) */
+                v = v * 10 + (*p - '0');
         if (p == t.e && t.e - t.s <= 3 && v < ISA_NUM_REGS) {
             *out = v;
             return 0;

@@ -348,6 +348,11 @@ def section_ub(B, W, trace):
         expect(f"ub: {name}: render", [B + "/gpupd-sim", "render", "--trace", p, "-q", "--frame", "1"], render_rc)
         expect(f"ub: {name}: verify", [B + "/gpupd-sim", "verify", "--trace", p, "--gpus", "3", "--schemes", "gpupd,dup", "-q"],
                render_rc)
+    big = os.path.join(W, "bigreg.s")   # found by fuzz_asm: a register number that overflowed an int
+    with open(big, "w") as f:
+        f.write("  ld.a r2666666666666666666666, [2]\nexit\n")
+    expect("ub: gpupd-as on a huge register number", [B + "/gpupd-as", big, "-o", os.path.join(W, "bigreg.bin")], 1,
+           ["expected a register"])
     empty = os.path.join(W, "empty.bin")
     open(empty, "wb").close()
     expect("ub: gpupd-dis on an empty program", [B + "/gpupd-dis", empty], 0)
