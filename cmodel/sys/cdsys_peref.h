@@ -1,5 +1,5 @@
 /* Behavioural reference PE for the CD system (cdsys.h): the SPEC 4.2 exchange protocol at the ports of
- * interfaces.md section 1 (local queue with backpressure, LAST-driven turns, PRIM/LAST TX on the line's
+ * cmodel/pe/pe_hw.h (local queue with backpressure, LAST-driven turns, PRIM/LAST TX on the line's
  * left/right ports or the hub port, RX of both ports in port order, in-order output with end-of-batch),
  * cycle by cycle, with unbounded internal lists. It is NOT the microarchitecture of the PE RTL (that is
  * cmodel/pe/pe_hw.h): cdsys uses it as an independent second implementation of the protocol (selectable,
