@@ -132,12 +132,14 @@ void pe_scen_make(uint64_t seed, uint32_t idx, const uint32_t *gpus, int n_gpus,
                     uint32_t t = cuts[c2]; cuts[c2] = cuts[c2 - 1]; cuts[c2 - 1] = t;
                 }
         }
+        /* primitive ids are opaque to the PE: one batch in four starts at a random 32-bit base (wrapping) */
+        uint32_t base = rng_below(&r, 4) == 0 ? rng_u32(&r) : 0;
         for (uint32_t j = 0; j < s->n; j++) {
             uint32_t c = cuts[j + 1] - cuts[j];
             s->cnt[b * s->n + j] = c;
             s->ent[b * s->n + j] = calloc(c ? c : 1, sizeof(pe_entry_t));
             for (uint32_t i = 0; i < c; i++) {
-                s->ent[b * s->n + j][i].prim = cuts[j] + i;
+                s->ent[b * s->n + j][i].prim = base + cuts[j] + i;
                 s->ent[b * s->n + j][i].mask = gen_mask(&r, s->n, s->k, kind);
             }
         }
