@@ -27,6 +27,9 @@ MODEL_BENCH_TRACES := $(sort $(wildcard traces/*.gpt))
 # its pixels (P2G soundness, even where later draws would hide the damage). On a mismatch gpupd-sim writes
 # expected/got/diff PNGs under $(MODEL_OUT)/diff and prints the command to reproduce.
 .PHONY: test-model-identical
+# Bundled traces with the fast built-in shading (scheme identity does not depend on the shading path; the
+# compiled programs on the interpreter are up to 13x slower, docs/shader-compiler.md), plus one trace with
+# compiled programs on the interpreter (default --shaders auto).
 test-model-identical: $(SIM_TOOL)
 	@set -e; mkdir -p $(MODEL_OUT)/diff; \
 	$(SIM_TOOL) verify --scene tris --size 200x136 --prims 900 --gpus $(MODEL_GPUS) --topology both --check-masks --diff-dir $(MODEL_OUT)/diff; \
@@ -35,9 +38,10 @@ test-model-identical: $(SIM_TOOL)
 	$(BUILD)/bin/gpupd-trace synth $(MODEL_OUT)/synthetic.gpt; \
 	$(SIM_TOOL) verify --trace $(MODEL_OUT)/synthetic.gpt --frame 1 --gpus $(MODEL_GPUS) --topology both --diff-dir $(MODEL_OUT)/diff -q; \
 	for t in $(MODEL_BENCH_TRACES); do \
-	  $(SIM_TOOL) verify --trace $$t --gpus $(MODEL_GPUS) --topology line --diff-dir $(MODEL_OUT)/diff -q; \
-	  $(SIM_TOOL) verify --trace $$t --gpus 3,16 --schemes gpupd-batch,gpupd-ra --topology hub --check-masks --diff-dir $(MODEL_OUT)/diff -q; \
-	done
+	  $(SIM_TOOL) verify --trace $$t --gpus $(MODEL_GPUS) --topology line --shaders builtin --diff-dir $(MODEL_OUT)/diff -q; \
+	  $(SIM_TOOL) verify --trace $$t --gpus 3,16 --schemes gpupd-batch,gpupd-ra --topology hub --check-masks --shaders builtin --diff-dir $(MODEL_OUT)/diff -q; \
+	done; \
+	$(SIM_TOOL) verify --trace traces/glmark2-shadow.gpt --gpus 2,5,16 --topology line --diff-dir $(MODEL_OUT)/diff -q
 test-model-identical: $(BUILD)/bin/gpupd-trace  # literal path: trace.mk (TRACE_TOOL) is included after this file
 TEST_TARGETS += test-model-identical
 

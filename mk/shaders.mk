@@ -14,3 +14,12 @@ test-shader-diff: $(BUILD)/bin/gpupd-as $(BUILD)/bin/gpupd-trace $(BUILD)/bin/gp
 	@rm -rf $(BUILD)/shader-diff
 	@$(PYTHON) tests/shaders/test_diff.py --work $(BUILD)/shader-diff
 TEST_TARGETS += test-shader-diff
+
+# Image agreement with llvmpipe on every bundled frame (floors: tests/shaders/agreement.tsv) and the fast
+# built-in path against the interpreter (per-draw pixel counts) on traces with compiled programs.
+.PHONY: test-shader-agreement shader-agreement-measure
+test-shader-agreement: $(BUILD)/bin/gpupd-sim $(BUILD)/bin/gpupd-trace
+	@$(PYTHON) tests/shaders/test_agreement.py --work $(BUILD)/shader-agreement
+TEST_TARGETS += test-shader-agreement
+shader-agreement-measure: $(BUILD)/bin/gpupd-sim $(BUILD)/bin/gpupd-trace
+	@$(PYTHON) tests/shaders/test_agreement.py --work $(BUILD)/shader-agreement --measure
