@@ -197,6 +197,8 @@ def section_outputs(B, W, trace):
     bad_s = os.path.join(W, "bad.s")
     with open(bad_s, "w") as f:
         f.write("nop\n  fadd r1, r2, r99\n")
+    with open(os.path.join(W, "ok.s"), "w") as f:
+        f.write("nop\nexit\n")
     keep_case("gpupd-as with an error", lambda p: [B + "/gpupd-as", bad_s, "-o", p], "e.bin")
     keep_case("gpupd-as on a directory", lambda p: [B + "/gpupd-as", W, "-o", p], "f.bin")
     keep_case("gpupd-sim -o on a render error", lambda p: [B + "/gpupd-sim", "render", "--trace", trunc, "-o", p], "g.png")
@@ -221,6 +223,13 @@ def section_outputs(B, W, trace):
     expect("timeline to /dev/null", [B + "/gpupd-sim", "render", "--scene", "tris", "--size", "32x32", "--timing", "on",
                                      "--no-check-masks", "--timeline", "/dev/null", "-q"], 0)
     expect("undump failing into /dev/null", [B + "/gpupd-trace", "undump", bad_txt, "/dev/null"], 1)
+    if os.path.exists("/dev/full"):
+        # a full disk: a clear message (the old dump printed an uninitialised error text), nonzero exit
+        expect("dump to a full disk", [B + "/gpupd-trace", "dump", trace, "/dev/full"], 1, ["write error"])
+        expect("render -o to a full disk", [B + "/gpupd-sim", "render", "--scene", "tris", "--size", "32x32", "-q",
+                                            "-o", "/dev/full"], lambda rc: rc != 0, ["cannot write /dev/full"])
+        expect("as to a full disk", [B + "/gpupd-as", bad_s.replace("bad.s", "ok.s"), "-o", "/dev/full"], 1,
+               ["No space left"])
     if not os.path.exists("/dev/null") or not stat.S_ISCHR(os.stat("/dev/null").st_mode):
         fail("/dev/null was removed or replaced", ["ls", "-l", "/dev/null"])
     if os.geteuid() == 0:
