@@ -1,0 +1,28 @@
+// SIMT core: simple dual-port RAM, one write port and one synchronous read port (read-before-write: a read
+// of the address written at the same edge returns the old word). Every storage array of the core is built
+// from it (register-file banks, attribute/local/output/constant/special-register memories, instruction
+// memory), so synthesis can map it to SRAM macros or FPGA block RAM (docs/simt.md, synthesis).
+`timescale 1ns / 1ps
+`default_nettype none
+
+module simt_ram #(
+    parameter integer DW = 32,      // word width
+    parameter integer DEPTH = 64,   // words
+    parameter integer AW = 6        // address width, 2^AW >= DEPTH
+) (
+    input  wire          clk_i,
+    input  wire          we_i,
+    input  wire [AW-1:0] waddr_i,
+    input  wire [DW-1:0] wdata_i,
+    input  wire [AW-1:0] raddr_i,
+    output reg  [DW-1:0] rdata_o
+);
+    reg [DW-1:0] mem_q [0:DEPTH-1];
+
+    always @(posedge clk_i) begin
+        if (we_i) mem_q[waddr_i] <= wdata_i;
+        rdata_o <= mem_q[raddr_i];
+    end
+endmodule
+
+`default_nettype wire

@@ -1,0 +1,902 @@
+/* Lockstep co-simulation of the SIMT core: the verilated RTL (simt_dut.h) against the C cycle model
+ * (cmodel/simt/simt_hw.h), every output port every cycle, and every retired instruction against the ISA
+ * interpreter (isa_step retire records: pc, active mask, written lanes, destination, every value, store
+ * addresses). Each job is one program on up to WARPS warp slots: upload (instructions, constants,
+ * attribute rows, launch) through the host ports, run until idle, check the warps' final status and read
+ * the output memory back. Jobs: random programs (isa_gen, one seed each), the shader library, one
+ * assembly file (--program, the stable `make cosim-simt PROGRAM=...` interface), the programs a trace runs.
+ * On the first mismatch: a report (cycle, seed, fields DUT vs model, last transactions, reproduce command),
+ * then the failing job is re-run with an FST window and a .gtkw view; exit status 1. docs/simt.md. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "common/rng.h"
+#include "isa/isa.h"
+#include "isa/isa_gen.h"
+#include "simt/simt_hw.h"
+#include "simt_dut.h"
+
+#define HIST 24
+#define TEXQ 64
+
+typedef struct {
+    uint64_t seed;
+    uint32_t programs;          /* random programs */
+    int no_fp;                  /* replace FP/SFU opcodes by integer ones (bring-up without simt_fpu) */
+    int shaders;                /* run every library shader */
+    const char *program;        /* one assembly file */
+    uint32_t warps;             /* warps to launch for --program/--shaders (default: every slot) */
+    int readback_every;         /* read the output memory back after every N-th random program */
+    uint64_t inject_cycle;
+    int inject;
+    const char *out_dir;
+    uint32_t window;
+    const char *waves;
+    const char *gtkw_template;
+    int quiet;
+    const char *argv0;
+    uint32_t max_static, depth;  /* generator (0: vary with the seed) */
+} opts_t;
+
+typedef enum { JOB_RANDOM, JOB_SHADER, JOB_FILE } job_kind_t;
+
+typedef struct {
+    job_kind_t kind;
+    char name[96];
+    uint64_t seed;
+    uint32_t len;
+    uint64_t *code;
+    isa_ctx_t *ctx;
+    uint32_t nw;                         /* warps launched */
+    isa_warp_t *iw[SIMT_HW_MAX_WARPS];
+    int readback;
+    char src_note[200];
+} job_t;
+
+typedef struct {
+    uint64_t cycle;
+    char text[160];
+} hist_t;
+
+typedef struct {
+    uint64_t cycles, port_checks, instrs, thread_instrs, beats, values, readback_words, jobs;
+    int failed;
+    uint64_t fail_cycle;
+} stats_t;
+
+typedef struct {
+    const opts_t *o;
+    simt_hw_params_t prm;
+    simt_hw_derived_t g;
+    hist_t hist[HIST];
+    uint64_t n_hist;
+    /* retire assembly */
+    int cur_v;
+    uint32_t cur_warp, cur_pc, cur_active, cur_wmask, cur_kind, cur_dst;
+    uint32_t cur_val[4][32], cur_addr[32], cur_seen[4];
+    /* texture responses due: ring indexed by cycle */
+    uint32_t texq[TEXQ][SIMT_HW_MAX_LANES];
+    int texq_v[TEXQ];
+} ctx_t;
+
+/* ------------------------------------------------------------------ texture sampler (deterministic) */
+static uint64_t mix64(uint64_t z)
+{
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+static void sampler(void *user, uint32_t unit, uint32_t warp, uint32_t lane, uint32_t s, uint32_t t, uint32_t rgba[4])
+{
+    (void)user;
+    uint64_t h = mix64(((uint64_t)unit << 40) ^ ((uint64_t)warp << 8) ^ lane ^ ((uint64_t)s << 17) ^ ((uint64_t)t << 29));
+    for (int c = 0; c < 4; c++) {
+        h = mix64(h + (uint64_t)c);
+        /* a float in [0, 1) most of the time, raw bits sometimes */
+        rgba[c] = (h & 7) ? (0x3f800000u | (uint32_t)(h >> 41)) - 0x00800000u : (uint32_t)(h >> 32);
+    }
+}
+
+/* ------------------------------------------------------------------ history */
+static void hist_add(ctx_t *c, uint64_t cycle, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+#include <stdarg.h>
+static void hist_add(ctx_t *c, uint64_t cycle, const char *fmt, ...)
+{
+    hist_t *h = &c->hist[c->n_hist++ % HIST];
+    h->cycle = cycle;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(h->text, sizeof h->text, fmt, ap);
+    va_end(ap);
+}
+
+/* ------------------------------------------------------------------ jobs */
+static void job_free(job_t *j)
+{
+    free(j->code);
+    if (j->ctx)
+        isa_ctx_free(j->ctx);
+    for (uint32_t w = 0; w < SIMT_HW_MAX_WARPS; w++)
+        if (j->iw[w])
+            isa_warp_free(j->iw[w]);
+    memset(j, 0, sizeof *j);
+}
+
+static int job_alloc(job_t *j, uint32_t nw)
+{
+    j->code = calloc(ISA_MAX_CODE, sizeof(uint64_t));
+    j->ctx = isa_ctx_new();
+    j->nw = nw;
+    if (!j->code || !j->ctx)
+        return -1;
+    for (uint32_t w = 0; w < nw; w++)
+        if (!(j->iw[w] = isa_warp_new()))
+            return -1;
+    return 0;
+}
+
+static int job_load(job_t *j)
+{
+    uint32_t bad = 0;
+    if (isa_ctx_load(j->ctx, j->code, j->len, &bad) != ISA_OK) {
+        fprintf(stderr, "cosim-simt: %s: program does not load (pc %u)\n", j->name, bad);
+        return -1;
+    }
+    j->ctx->tex = sampler;
+    j->ctx->tex_user = NULL;
+    return 0;
+}
+
+/* no-FP bring-up mode: FP/SFU opcodes become integer ones with the same operand fields */
+static void strip_fp(uint64_t *code, uint32_t n)
+{
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t op = (uint32_t)ISA_GET(code[i], OP), nop = op;
+        switch (op) {
+        case ISA_OP_FADD: case ISA_OP_FMUL: case ISA_OP_FMIN: case ISA_OP_FMAX: nop = ISA_OP_XOR; break;
+        case ISA_OP_FMAD: nop = ISA_OP_IADD; break;
+        case ISA_OP_FSETP: nop = ISA_OP_ISETP; break;
+        case ISA_OP_FRND: case ISA_OP_F2I: case ISA_OP_F2U: case ISA_OP_I2F: case ISA_OP_U2F: nop = ISA_OP_AND; break;
+        case ISA_OP_RCP: case ISA_OP_RSQ: case ISA_OP_EX2: case ISA_OP_LG2: case ISA_OP_SIN: case ISA_OP_COS:
+            nop = ISA_OP_OR; break;
+        default: break;
+        }
+        if (nop != op)
+            code[i] = (code[i] & ~(0x7full << ISA_F_OP_LO)) | ((uint64_t)nop << ISA_F_OP_LO);
+    }
+}
+
+static int job_random(job_t *j, const opts_t *o, simt_hw_params_t prm, uint64_t seed)
+{
+    memset(j, 0, sizeof *j);
+    j->kind = JOB_RANDOM;
+    j->seed = seed;
+    snprintf(j->name, sizeof j->name, "random seed 0x%" PRIx64, seed);
+    if (job_alloc(j, prm.warps))
+        return -1;
+    isa_gen_params_t gp = isa_gen_params_default();
+    gp.max_static = o->max_static ? o->max_static : 60 + (uint32_t)(mix64(seed) % 400);
+    gp.max_depth = o->depth ? o->depth : 1 + (uint32_t)(mix64(seed + 1) % 5);
+    isa_gen_prog_t prog;
+    if (isa_gen_program(&gp, seed, &prog) != 0) {
+        fprintf(stderr, "cosim-simt: generator failed for seed 0x%" PRIx64 "\n", seed);
+        isa_gen_free(&prog);
+        return -1;
+    }
+    memcpy(j->code, prog.code, prog.len * sizeof(uint64_t));
+    j->len = prog.len;
+    isa_gen_free(&prog);
+    if (o->no_fp)
+        strip_fp(j->code, j->len);
+    for (uint32_t w = 0; w < j->nw; w++)
+        isa_gen_init_warp(&gp, seed * 64u + w + 1u, j->ctx, j->iw[w]);
+    j->readback = o->readback_every > 0 && (seed % (uint64_t)o->readback_every) == 0;
+    return job_load(j);
+}
+
+/* inputs for a given program: every lane active, attributes from the seed */
+static void fill_inputs(job_t *j, uint64_t seed, uint32_t wid0)
+{
+    rng_t r;
+    rng_seed(&r, seed);
+    for (uint32_t i = 0; i < ISA_CONST_WORDS; i++) {
+        float f = (float)((int32_t)rng_below(&r, 1u << 16) - (1 << 15)) / 16384.0f;
+        j->ctx->konst[i] = rng_chance(&r, 1, 8) ? rng_u32(&r) : isa_float_bits(f);
+    }
+    for (uint32_t w = 0; w < j->nw; w++) {
+        isa_warp_t *iw = j->iw[w];
+        isa_warp_init(iw, wid0 + w, 0xffffffffu);
+        for (uint32_t a = 0; a < ISA_ATTR_WORDS; a++)
+            for (uint32_t l = 0; l < 32; l++) {
+                uint32_t k = rng_below(&r, 8);
+                float f = (float)((int32_t)rng_below(&r, 1u << 20) - (1 << 19)) / 65536.0f;
+                iw->attr[a][l] = k == 0 ? rng_u32(&r) : k == 1 ? rng_below(&r, 64) : isa_float_bits(f);
+            }
+        for (uint32_t l = 0; l < 32; l++) {
+            iw->sr_vertex[l] = (wid0 + w) * 32u + l;
+            iw->sr_prim[l] = ((wid0 + w) * 32u + l) / 3u;
+        }
+    }
+}
+
+static int job_asm(job_t *j, const char *name, const char *text, uint64_t seed, uint32_t nw, uint32_t wid0,
+                   job_kind_t kind)
+{
+    memset(j, 0, sizeof *j);
+    j->kind = kind;
+    j->seed = seed;
+    snprintf(j->name, sizeof j->name, "%s", name);
+    if (job_alloc(j, nw))
+        return -1;
+    isa_asm_err_t err;
+    int n = isa_assemble(text, j->code, ISA_MAX_CODE, &err);
+    if (n < 0) {
+        fprintf(stderr, "cosim-simt: %s:%d:%d: error: %s\n", name, err.line, err.col, err.msg);
+        return -1;
+    }
+    j->len = (uint32_t)n;
+    fill_inputs(j, seed, wid0);
+    j->readback = 1;
+    return job_load(j);
+}
+
+/* ------------------------------------------------------------------ comparison */
+typedef struct {
+    const char *name;
+    uint32_t dut, model;
+} field_t;
+
+static int collect_fields(const simt_hw_out_t *a, const simt_hw_out_t *b, uint32_t L, field_t *f, int cap)
+{
+    int n = 0;
+#define F(nm, x) do { if (n < cap) { f[n].name = nm; f[n].dut = (uint32_t)a->x; f[n].model = (uint32_t)b->x; n++; } } while (0)
+    F("idle", idle); F("run_mask", run_mask); F("err_mask", err_mask);
+    F("issue_valid", issue_valid); F("issue_warp", issue_warp); F("issue_pc", issue_pc);
+    F("tex_valid", tex_valid); F("tex_warp", tex_warp); F("tex_row", tex_row); F("tex_comp", tex_comp);
+    F("tex_unit", tex_unit); F("tex_mask", tex_mask);
+    F("rt_valid", rt_valid); F("rt_first", rt_first); F("rt_last", rt_last); F("rt_warp", rt_warp);
+    F("rt_pc", rt_pc); F("rt_active", rt_active); F("rt_wmask", rt_wmask); F("rt_row", rt_row);
+    F("rt_minor", rt_minor); F("rt_lane_en", rt_lane_en); F("rt_kind", rt_kind); F("rt_dst", rt_dst);
+#undef F
+    static const char *const vn[] = {"rt_val[%u]", "rt_addr[%u]", "tex_s[%u]", "tex_t[%u]", "out_rdata[%u]"};
+    static char names[5][SIMT_HW_MAX_LANES][20];
+    for (uint32_t l = 0; l < L; l++) {
+        const uint32_t *da[5] = {a->rt_val, a->rt_addr, a->tex_s, a->tex_t, a->out_rdata};
+        const uint32_t *db[5] = {b->rt_val, b->rt_addr, b->tex_s, b->tex_t, b->out_rdata};
+        for (int k = 0; k < 5; k++) {
+            if (n >= cap)
+                break;
+            if (!names[k][l][0])
+                snprintf(names[k][l], sizeof names[k][l], vn[k], l);
+            f[n].name = names[k][l];
+            f[n].dut = da[k][l];
+            f[n].model = db[k][l];
+            n++;
+        }
+    }
+    return n;
+}
+
+typedef struct {
+    int failed;
+    uint64_t cycle;
+    char what[1200];
+} fail_t;
+
+static void report(const ctx_t *c, const job_t *j, const fail_t *fl, const simt_hw_out_t *dut, const simt_hw_out_t *mod,
+                   const char *extra)
+{
+    const opts_t *o = c->o;
+    fprintf(stderr, "COSIM MISMATCH unit=simt_core LANES=%u WARPS=%u FPU_LAT=%u SFU_LAT=%u TEX_LAT=%u job=\"%s\" "
+            "seed=0x%" PRIx64 " cycle=%" PRIu64 "\n", c->prm.lanes, c->prm.warps, c->prm.fpu_lat, c->prm.sfu_lat,
+            c->prm.tex_lat, j->name, j->seed, fl->cycle);
+    fprintf(stderr, "  what: %s\n", fl->what);
+    if (extra && *extra)
+        fprintf(stderr, "%s", extra);
+    if (dut && mod) {
+        field_t f[256];
+        int n = collect_fields(dut, mod, c->prm.lanes, f, 256);
+        fprintf(stderr, "  %-14s %-12s %-12s\n", "port", "DUT (RTL)", "C cycle model");
+        for (int i = 0; i < n; i++) {
+            int diff = f[i].dut != f[i].model;
+            if (diff || i < 24)
+                fprintf(stderr, "  %-14s 0x%-10x 0x%-10x%s\n", f[i].name, f[i].dut, f[i].model, diff ? "  <-- differs" : "");
+        }
+    }
+    uint64_t n = c->n_hist < HIST ? c->n_hist : HIST;
+    fprintf(stderr, "  last %" PRIu64 " transactions (oldest first):\n", n);
+    for (uint64_t i = c->n_hist - n; i < c->n_hist; i++)
+        fprintf(stderr, "    cycle %-8" PRIu64 " %s\n", c->hist[i % HIST].cycle, c->hist[i % HIST].text);
+    /* reproduce: the failing job alone */
+    char cmd[1024];
+    int m = snprintf(cmd, sizeof cmd, "%s", o->argv0);
+    if (j->kind == JOB_RANDOM)
+        m += snprintf(cmd + m, sizeof cmd - (size_t)m, " --seed 0x%" PRIx64 " --programs 1%s", j->seed,
+                      o->no_fp ? " --no-fp" : "");
+    else if (j->kind == JOB_FILE)
+        m += snprintf(cmd + m, sizeof cmd - (size_t)m, " --program %s --seed 0x%" PRIx64 " --warps %u --programs 0",
+                      o->program, o->seed, o->warps);
+    else
+        m += snprintf(cmd + m, sizeof cmd - (size_t)m, " --shader %s --seed 0x%" PRIx64 " --programs 0", j->name, j->seed);
+    if (o->max_static)
+        m += snprintf(cmd + m, sizeof cmd - (size_t)m, " --len %u", o->max_static);
+    if (o->depth)
+        m += snprintf(cmd + m, sizeof cmd - (size_t)m, " --depth %u", o->depth);
+    if (o->inject)
+        m += snprintf(cmd + m, sizeof cmd - (size_t)m, " --inject-fault %" PRIu64, o->inject_cycle);
+    (void)m;
+    fprintf(stderr, "  reproduce: %s\n", cmd);
+}
+
+/* ------------------------------------------------------------------ one job in lockstep */
+typedef struct {
+    int phase;   /* 0 imem, 1 const, 2 attr, 3 launch, 4 run, 5 readback, 6 done */
+    uint32_t i, w, row, word;
+    uint64_t run_start;
+} host_t;
+
+static void host_inputs(const ctx_t *c, const job_t *j, host_t *h, simt_hw_in_t *in)
+{
+    const uint32_t L = c->prm.lanes, Q = c->g.q;
+    memset(in, 0, sizeof *in);
+    in->prog_len = j->len;
+    switch (h->phase) {
+    case 0:
+        in->imem_we = 1;
+        in->imem_addr = h->i;
+        in->imem_data = j->code[h->i];
+        break;
+    case 1:
+        in->const_we = 1;
+        in->const_addr = h->i;
+        in->const_data = j->ctx->konst[h->i];
+        break;
+    case 2: {
+        in->attr_we = 1;
+        in->attr_warp = h->w;
+        in->attr_row = h->row;
+        in->attr_word = h->word;
+        const isa_warp_t *iw = j->iw[h->w];
+        for (uint32_t l = 0; l < L; l++) {
+            uint32_t t = h->row * L + l;
+            in->attr_data[l] = h->word < 64 ? iw->attr[h->word][t] : h->word == 64 ? iw->sr_vertex[t] : iw->sr_prim[t];
+        }
+        break;
+    }
+    case 3:
+        in->launch = 1;
+        in->launch_warp = h->w;
+        in->launch_mask = j->iw[h->w]->launch_mask;
+        in->launch_wid = j->iw[h->w]->warp_id;
+        break;
+    case 5:
+        in->out_warp = h->w;
+        in->out_row = h->row;
+        in->out_word = h->word;
+        break;
+    default:
+        break;
+    }
+    (void)Q;
+}
+
+static void host_advance(const ctx_t *c, const job_t *j, host_t *h, const simt_hw_out_t *out, uint64_t cycle)
+{
+    const uint32_t Q = c->g.q;
+    switch (h->phase) {
+    case 0:
+        if (++h->i >= j->len) { h->phase = 1; h->i = 0; }
+        break;
+    case 1:
+        if (++h->i >= ISA_CONST_WORDS) { h->phase = 2; h->w = h->row = h->word = 0; }
+        break;
+    case 2:
+        if (++h->word >= 64 + SIMT_HW_SR_WORDS) {
+            h->word = 0;
+            if (++h->row >= Q) { h->row = 0; if (++h->w >= j->nw) { h->phase = 3; h->w = 0; } }
+        }
+        break;
+    case 3:
+        if (++h->w >= j->nw) { h->phase = 4; h->run_start = cycle + 1; }
+        break;
+    case 4:
+        if (out->idle && cycle > h->run_start)
+            h->phase = j->readback ? 5 : 6, h->w = h->row = h->word = 0, h->i = 0;
+        break;
+    case 5:
+        /* the address of cycle n is answered in cycle n+1: h->i counts addresses issued */
+        h->i++;
+        if (++h->word >= 64) {
+            h->word = 0;
+            if (++h->row >= Q) { h->row = 0; if (++h->w >= j->nw) h->phase = 6; }
+        }
+        break;
+    default:
+        break;
+    }
+}
+
+static int check_retire(ctx_t *c, job_t *j, const simt_hw_out_t *o, uint64_t cycle, stats_t *st, fail_t *fl)
+{
+    const uint32_t L = c->prm.lanes;
+    if (!o->rt_valid)
+        return 0;
+    st->beats++;
+    if (o->rt_first) {
+        c->cur_v = 1;
+        c->cur_warp = o->rt_warp;
+        c->cur_pc = o->rt_pc;
+        c->cur_active = o->rt_active;
+        c->cur_wmask = o->rt_wmask;
+        c->cur_kind = o->rt_kind;
+        c->cur_dst = o->rt_dst;
+        memset(c->cur_val, 0, sizeof c->cur_val);
+        memset(c->cur_addr, 0, sizeof c->cur_addr);
+        memset(c->cur_seen, 0, sizeof c->cur_seen);
+    } else if (!c->cur_v || o->rt_warp != c->cur_warp || o->rt_pc != c->cur_pc) {
+        fl->failed = 1;
+        fl->cycle = cycle;
+        snprintf(fl->what, sizeof fl->what, "retire beat without its first beat (warp %u pc %u)", o->rt_warp, o->rt_pc);
+        return -1;
+    }
+    uint32_t comp = (o->rt_kind == ISA_DST_REG && ISA_GET(j->code[o->rt_pc % ISA_MAX_CODE], OP) == ISA_OP_TEX)
+                        ? (o->rt_minor & 3u) : 0u;
+    for (uint32_t l = 0; l < L; l++) {
+        if (!((o->rt_lane_en >> l) & 1u))
+            continue;
+        uint32_t t = o->rt_row * L + l;
+        c->cur_val[comp][t] = o->rt_val[l];
+        c->cur_addr[t] = o->rt_addr[l];
+        c->cur_seen[comp] |= 1u << t;
+    }
+    if (!o->rt_last)
+        return 0;
+    c->cur_v = 0;
+    uint32_t slot = o->rt_warp;
+    if (slot >= j->nw) {
+        fl->failed = 1;
+        fl->cycle = cycle;
+        snprintf(fl->what, sizeof fl->what, "retire from warp slot %u, only %u launched", slot, j->nw);
+        return -1;
+    }
+    isa_retire_t rec;
+    int stt = isa_step(j->ctx, j->iw[slot], &rec);
+    st->instrs++;
+    st->thread_instrs += (uint64_t)__builtin_popcount(rec.active);
+    char buf[2048];
+    int m = 0;
+    buf[0] = 0;
+    if (stt != ISA_OK) {
+        m += snprintf(buf + m, sizeof buf - (size_t)m, "the interpreter has no instruction to retire (%s) but the RTL retired pc %u",
+                      isa_status_str(stt), c->cur_pc);
+    } else {
+        uint32_t ndst = rec.ndst;
+        uint32_t want_seen = c->cur_kind == ISA_DST_NONE ? 0u : 0xffffffffu;
+        if (rec.pc != c->cur_pc)
+            m += snprintf(buf + m, sizeof buf - (size_t)m, "pc: RTL %u ISA %u; ", c->cur_pc, rec.pc);
+        if (rec.active != c->cur_active)
+            m += snprintf(buf + m, sizeof buf - (size_t)m, "active: RTL 0x%08x ISA 0x%08x; ", c->cur_active, rec.active);
+        if (rec.wmask != c->cur_wmask)
+            m += snprintf(buf + m, sizeof buf - (size_t)m, "wmask: RTL 0x%08x ISA 0x%08x; ", c->cur_wmask, rec.wmask);
+        if (rec.dst_kind != c->cur_kind)
+            m += snprintf(buf + m, sizeof buf - (size_t)m, "dst_kind: RTL %u ISA %u; ", c->cur_kind, rec.dst_kind);
+        if ((rec.dst_kind == ISA_DST_REG || rec.dst_kind == ISA_DST_PRED) && rec.dst != c->cur_dst)
+            m += snprintf(buf + m, sizeof buf - (size_t)m, "dst: RTL %u ISA %u; ", c->cur_dst, rec.dst);
+        for (uint32_t k = 0; k < ndst && k < 4 && m < 1500; k++) {
+            if (c->cur_seen[k] != want_seen)
+                m += snprintf(buf + m, sizeof buf - (size_t)m, "component %u: lanes retired 0x%08x, expected 0x%08x; ", k,
+                              c->cur_seen[k], want_seen);
+            for (uint32_t t = 0; t < 32 && m < 1500; t++) {
+                if (!((rec.wmask >> t) & 1u))
+                    continue;
+                st->values++;
+                if (c->cur_val[k][t] != rec.val[k][t])
+                    m += snprintf(buf + m, sizeof buf - (size_t)m, "val[%u][lane %u]: RTL 0x%08x ISA 0x%08x; ", k, t,
+                                  c->cur_val[k][t], rec.val[k][t]);
+                if ((rec.dst_kind == ISA_DST_LOCAL || rec.dst_kind == ISA_DST_OUT) && c->cur_addr[t] != rec.addr[t])
+                    m += snprintf(buf + m, sizeof buf - (size_t)m, "addr[lane %u]: RTL %u ISA %u; ", t, c->cur_addr[t],
+                                  rec.addr[t]);
+            }
+        }
+    }
+    char dis[96];
+    isa_disasm_insn(j->code[c->cur_pc % ISA_MAX_CODE], dis, sizeof dis);
+    hist_add(c, cycle, "RETIRE warp %u pc %-4u active=%08x wmask=%08x %s", slot, c->cur_pc, c->cur_active, c->cur_wmask, dis);
+    if (m) {
+        fl->failed = 1;
+        fl->cycle = cycle;
+        snprintf(fl->what, sizeof fl->what, "retired instruction differs from the ISA interpreter: warp %u pc %u `%s`: %.600s",
+                 slot, c->cur_pc, dis, buf);
+        return -1;
+    }
+    return 0;
+}
+
+/* Runs job j in lockstep. dump_from: cycle from which the waveform is dumped (UINT64_MAX: never).
+ * Returns 0 pass, 1 mismatch (report printed unless silent). */
+static int run_job(ctx_t *c, job_t *j, simt_dut_t *dut, simt_hw_t *hw, stats_t *st, fail_t *fl, uint64_t dump_from,
+                   int silent, uint64_t stop_at)
+{
+    const opts_t *o = c->o;
+    const uint32_t L = c->prm.lanes;
+    /* the DUT and the model live across jobs: both are reset (memories keep their contents) */
+    simt_dut_reset(dut);
+    simt_hw_reset(hw);
+    memset(c->texq_v, 0, sizeof c->texq_v);
+    c->cur_v = 0;
+    host_t h = {0};
+    if (j->len == 0)
+        h.phase = 1;
+    uint64_t cycle = 0, watchdog = 4000000;
+    int rc = 0;
+    simt_hw_in_t in;
+    simt_hw_out_t od, om;
+    uint32_t rb_w = 0, rb_row = 0, rb_word = 0;
+    int rb_pending = 0;
+    memset(fl, 0, sizeof *fl);
+    while (h.phase != 6 || rb_pending) {
+        if (cycle > stop_at)
+            break;
+        simt_dut_dump(dut, cycle >= dump_from);
+        host_inputs(c, j, &h, &in);
+        uint32_t slot = (uint32_t)(cycle % TEXQ);
+        if (c->texq_v[slot]) {
+            memcpy(in.tex_rsp, c->texq[slot], sizeof in.tex_rsp);
+            c->texq_v[slot] = 0;
+        }
+        simt_dut_eval(dut, &in, &od);
+        simt_hw_comb(hw, &in, &om);
+        if (o->inject && cycle == o->inject_cycle) {
+            if (od.rt_valid)
+                od.rt_val[0] ^= 1u;
+            else
+                od.idle ^= 1;
+        }
+        st->port_checks++;
+        if (memcmp(&od, &om, sizeof od) != 0) {
+            field_t f[256];
+            int n = collect_fields(&od, &om, L, f, 256), nd = 0;
+            for (int i = 0; i < n; i++)
+                nd += f[i].dut != f[i].model;
+            if (nd) {
+                fl->failed = 1;
+                fl->cycle = cycle;
+                snprintf(fl->what, sizeof fl->what, "RTL and C cycle model disagree (%d port fields)", nd);
+                if (!silent)
+                    report(c, j, fl, &od, &om, NULL);
+                rc = 1;
+                break;
+            }
+        }
+        if (od.issue_valid) {
+            char dis[96];
+            const simt_hw_warp_t *ws = &hw->w[od.issue_warp];
+            isa_disasm_insn(ws->ibuf, dis, sizeof dis);
+            hist_add(c, cycle, "ISSUE  warp %u pc %-4u %s", od.issue_warp, od.issue_pc, dis);
+        }
+        /* texture: answer TEX_LAT cycles later */
+        if (od.tex_valid) {
+            uint32_t due = (uint32_t)((cycle + c->prm.tex_lat) % TEXQ);
+            c->texq_v[due] = 1;
+            memset(c->texq[due], 0, sizeof c->texq[due]);
+            for (uint32_t l = 0; l < L; l++) {
+                if (!((od.tex_mask >> l) & 1u))
+                    continue;
+                uint32_t rgba[4], t = od.tex_row * L + l;
+                sampler(NULL, od.tex_unit, j->iw[od.tex_warp % j->nw]->warp_id, t, od.tex_s[l], od.tex_t[l], rgba);
+                c->texq[due][l] = rgba[od.tex_comp & 3u];
+            }
+        }
+        if (check_retire(c, j, &od, cycle, st, fl)) {
+            if (!silent)
+                report(c, j, fl, NULL, NULL, NULL);
+            rc = 1;
+            break;
+        }
+        /* output read-back: data for the address of the previous cycle */
+        if (rb_pending) {
+            for (uint32_t l = 0; l < L; l++) {
+                uint32_t t = rb_row * L + l, want = j->iw[rb_w]->out[rb_word][t];
+                st->readback_words++;
+                if (od.out_rdata[l] != want) {
+                    fl->failed = 1;
+                    fl->cycle = cycle;
+                    snprintf(fl->what, sizeof fl->what, "output memory read back: warp %u o[%u] lane %u: RTL 0x%08x ISA 0x%08x",
+                             rb_w, rb_word, t, od.out_rdata[l], want);
+                    break;
+                }
+            }
+            if (fl->failed) {
+                if (!silent)
+                    report(c, j, fl, NULL, NULL, NULL);
+                rc = 1;
+                break;
+            }
+            rb_pending = 0;
+        }
+        if (h.phase == 5) {
+            rb_pending = 1;
+            rb_w = h.w;
+            rb_row = h.row;
+            rb_word = h.word;
+        }
+        int was_run = h.phase == 4;
+        host_advance(c, j, &h, &od, cycle);
+        if (was_run && h.phase != 4) {
+            /* finished: every warp's final status equals the interpreter's */
+            char buf[400];
+            int m = 0;
+            for (uint32_t w = 0; w < j->nw && m < 300; w++) {
+                int s = isa_step(j->ctx, j->iw[w], NULL);
+                int rtl_err = (od.err_mask >> w) & 1u;
+                if ((s == ISA_DONE) == rtl_err || (s != ISA_DONE && s >= 0))
+                    m += snprintf(buf + m, sizeof buf - (size_t)m, "warp %u: RTL %s, interpreter %s; ", w,
+                                  rtl_err ? "stopped with an error" : "finished", s == ISA_OK ? "has instructions left" : isa_status_str(s));
+            }
+            if (m) {
+                fl->failed = 1;
+                fl->cycle = cycle;
+                snprintf(fl->what, sizeof fl->what, "final warp status: %s", buf);
+                if (!silent)
+                    report(c, j, fl, NULL, NULL, NULL);
+                rc = 1;
+                break;
+            }
+            hist_add(c, cycle, "IDLE   job done (%" PRIu64 " cycles of execution)", cycle - h.run_start);
+        }
+        simt_dut_clock(dut);
+        simt_hw_clock(hw, &in);
+        cycle++;
+        if (h.phase == 4 && cycle - h.run_start > watchdog) {
+            fl->failed = 1;
+            fl->cycle = cycle;
+            snprintf(fl->what, sizeof fl->what, "watchdog: not idle after %" PRIu64 " cycles", watchdog);
+            if (!silent)
+                report(c, j, fl, NULL, NULL, NULL);
+            rc = 1;
+            break;
+        }
+    }
+    st->cycles += cycle;
+    st->jobs++;
+    return rc;
+}
+
+/* ------------------------------------------------------------------ waves */
+static void write_gtkw(const char *tmpl, const char *out, const char *fst, uint64_t t0)
+{
+    FILE *in = fopen(tmpl, "r"), *o = fopen(out, "w");
+    if (!o) {
+        if (in)
+            fclose(in);
+        return;
+    }
+    if (!in) {
+        fprintf(o, "[dumpfile] \"%s\"\n[timestart] %" PRIu64 "\n", fst, t0);
+        fclose(o);
+        return;
+    }
+    char line[1024];
+    while (fgets(line, sizeof line, in)) {
+        if (!strncmp(line, "[dumpfile]", 10))
+            fprintf(o, "[dumpfile] \"%s\"\n", fst);
+        else if (!strncmp(line, "[timestart]", 11))
+            fprintf(o, "[timestart] %" PRIu64 "\n", t0);
+        else if (!strncmp(line, "[dumpfile_mtime]", 16) || !strncmp(line, "[dumpfile_size]", 15) ||
+                 !strncmp(line, "[savefile]", 10))
+            continue;
+        else
+            fputs(line, o);
+    }
+    fclose(in);
+    fclose(o);
+}
+
+static int mkdir_p(const char *dir)
+{
+    char cmd[1200];
+    snprintf(cmd, sizeof cmd, "mkdir -p '%s'", dir);
+    return system(cmd);
+}
+
+/* ------------------------------------------------------------------ main */
+static void usage(void)
+{
+    fprintf(stderr,
+            "usage: cosim-simt [--seed S] [--programs N] [--no-fp] [--len N] [--depth D] [--shaders | --shader NAME]\n"
+            "                  [--program FILE.s [--warps N]] [--readback-every N] [--out-dir DIR] [--window W]\n"
+            "                  [--waves FILE.fst] [--gtkw VIEW.gtkw] [--inject-fault CYCLE] [--quiet]\n");
+}
+
+static char *read_file(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *b = malloc((size_t)n + 1);
+    if (b && fread(b, 1, (size_t)n, f) != (size_t)n) {
+        free(b);
+        b = NULL;
+    }
+    if (b)
+        b[n] = 0;
+    fclose(f);
+    return b;
+}
+
+int main(int argc, char **argv)
+{
+    opts_t o;
+    memset(&o, 0, sizeof o);
+    o.seed = 0x5eed;
+    o.programs = 100;
+    o.out_dir = "out/cosim/simt";
+    o.window = 60;
+    o.gtkw_template = "tb/simt/simt.gtkw";
+    o.readback_every = 8;
+    o.argv0 = argv[0];
+    const char *one_shader = NULL;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        int take = 1;
+        if (!strcmp(a, "--seed") && v) {
+            if (!strcmp(v, "random"))
+                o.seed = (uint64_t)time(NULL) ^ ((uint64_t)clock() << 20);
+            else
+                o.seed = strtoull(v, NULL, 0);
+        } else if (!strcmp(a, "--programs") && v) o.programs = (uint32_t)strtoul(v, NULL, 0);
+        else if (!strcmp(a, "--len") && v) o.max_static = (uint32_t)strtoul(v, NULL, 0);
+        else if (!strcmp(a, "--depth") && v) o.depth = (uint32_t)strtoul(v, NULL, 0);
+        else if (!strcmp(a, "--program") && v) o.program = v;
+        else if (!strcmp(a, "--warps") && v) o.warps = (uint32_t)strtoul(v, NULL, 0);
+        else if (!strcmp(a, "--shader") && v) one_shader = v;
+        else if (!strcmp(a, "--readback-every") && v) o.readback_every = atoi(v);
+        else if (!strcmp(a, "--out-dir") && v) o.out_dir = v;
+        else if (!strcmp(a, "--window") && v) o.window = (uint32_t)strtoul(v, NULL, 0);
+        else if (!strcmp(a, "--waves") && v) o.waves = v;
+        else if (!strcmp(a, "--gtkw") && v) o.gtkw_template = v;
+        else if (!strcmp(a, "--inject-fault") && v) { o.inject = 1; o.inject_cycle = strtoull(v, NULL, 0); }
+        else {
+            take = 0;
+            if (!strcmp(a, "--no-fp")) o.no_fp = 1;
+            else if (!strcmp(a, "--shaders")) o.shaders = 1;
+            else if (!strcmp(a, "--quiet")) o.quiet = 1;
+            else { usage(); return 2; }
+        }
+        i += take;
+    }
+    ctx_t c;
+    memset(&c, 0, sizeof c);
+    c.o = &o;
+    c.prm = simt_dut_params();
+    c.g = simt_hw_derive(c.prm);
+    if (!o.warps)
+        o.warps = c.prm.warps;
+    if (!o.quiet)
+        printf("cosim-simt: LANES=%u WARPS=%u FPU_LAT=%u SFU_LAT=%u TEX_LAT=%u seed=0x%" PRIx64 "%s\n", c.prm.lanes,
+               c.prm.warps, c.prm.fpu_lat, c.prm.sfu_lat, c.prm.tex_lat, o.seed, o.no_fp ? " (no FP/SFU opcodes)" : "");
+
+    /* job list: file program, shaders, random programs */
+    enum { MAXJ = 64 };
+    struct { job_kind_t kind; const char *name; char *text; uint64_t seed; uint32_t nw, wid0; } plan[MAXJ];
+    int np = 0;
+    char *file_text = NULL;
+    if (o.program) {
+        file_text = read_file(o.program);
+        if (!file_text) {
+            fprintf(stderr, "cosim-simt: cannot read %s\n", o.program);
+            return 2;
+        }
+        for (uint32_t w0 = 0; w0 < o.warps && np < MAXJ; w0 += c.prm.warps) {
+            uint32_t nw = o.warps - w0 < c.prm.warps ? o.warps - w0 : c.prm.warps;
+            plan[np].kind = JOB_FILE; plan[np].name = o.program; plan[np].text = file_text;
+            plan[np].seed = o.seed + w0; plan[np].nw = nw; plan[np].wid0 = w0; np++;
+        }
+    }
+    for (int s = 0; s < isa_shader_count() && np < MAXJ; s++) {
+        const char *nm = isa_shader_name(s);
+        if (!(o.shaders || (one_shader && !strcmp(one_shader, nm))))
+            continue;
+        plan[np].kind = JOB_SHADER; plan[np].name = nm; plan[np].text = (char *)isa_shader_source(nm);
+        plan[np].seed = o.seed + (uint64_t)s; plan[np].nw = c.prm.warps; plan[np].wid0 = 0; np++;
+    }
+    if (one_shader && np == 0) {
+        fprintf(stderr, "cosim-simt: unknown shader %s\n", one_shader);
+        return 2;
+    }
+
+    simt_dut_t *dut = simt_dut_new(o.waves);
+    simt_hw_t *hw = calloc(1, sizeof *hw);
+    if (!hw || simt_hw_init(hw, c.prm) != 0) {
+        fprintf(stderr, "cosim-simt: cannot initialise the cycle model\n");
+        return 2;
+    }
+    stats_t st;
+    memset(&st, 0, sizeof st);
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    int rc = 0;
+    job_t j;
+    fail_t fl;
+    uint64_t total = (uint64_t)np + o.programs;
+    for (uint64_t k = 0; k < total && !rc; k++) {
+        int ok;
+        if (k < (uint64_t)np)
+            ok = job_asm(&j, plan[k].name, plan[k].text, plan[k].seed, plan[k].nw, plan[k].wid0, plan[k].kind);
+        else
+            ok = job_random(&j, &o, c.prm, o.seed + (k - (uint64_t)np));
+        if (ok != 0) {
+            job_free(&j);
+            rc = 2;
+            break;
+        }
+        if (run_job(&c, &j, dut, hw, &st, &fl, o.waves ? 0 : UINT64_MAX, 0, UINT64_MAX)) {
+            rc = 1;
+            /* replay the failing job with a waveform window */
+            simt_dut_free(dut);
+            dut = NULL;
+            if (!o.waves && mkdir_p(o.out_dir) == 0) {
+                char fst[1024], gtkw[1024];
+                uint64_t from = fl.cycle > o.window ? fl.cycle - o.window : 0;
+                snprintf(fst, sizeof fst, "%s/fail-seed%" PRIx64 "-cycle%" PRIu64 ".fst", o.out_dir, j.seed, fl.cycle);
+                snprintf(gtkw, sizeof gtkw, "%s/fail-seed%" PRIx64 "-cycle%" PRIu64 ".gtkw", o.out_dir, j.seed, fl.cycle);
+                simt_dut_t *d2 = simt_dut_new(fst);
+                stats_t s2;
+                fail_t f2;
+                memset(&s2, 0, sizeof s2);
+                ctx_t c2 = c;
+                c2.n_hist = 0;
+                /* re-create the job: the interpreter state was consumed */
+                job_t j2;
+                int ok2 = k < (uint64_t)np ? job_asm(&j2, plan[k].name, plan[k].text, plan[k].seed, plan[k].nw, plan[k].wid0, plan[k].kind)
+                                           : job_random(&j2, &o, c.prm, o.seed + (k - (uint64_t)np));
+                simt_hw_t *h2 = calloc(1, sizeof *h2);
+                if (ok2 == 0 && h2 && simt_hw_init(h2, c.prm) == 0)
+                    run_job(&c2, &j2, d2, h2, &s2, &f2, from, 1, fl.cycle + 2);
+                if (h2)
+                    simt_hw_free(h2);
+                free(h2);
+                job_free(&j2);
+                simt_dut_free(d2);
+                /* FST time: reset takes 20 ns, then 10 ns per cycle */
+                write_gtkw(o.gtkw_template, gtkw, fst, 20000 + 10000 * from);
+                fprintf(stderr, "  waveform: %s (cycles %" PRIu64 "..%" PRIu64 ")\n  view:     gtkwave %s\n", fst, from,
+                        fl.cycle + 2, gtkw);
+            }
+        } else if (!o.quiet && (j.kind != JOB_RANDOM || (k - (uint64_t)np) % 100 == 99)) {
+            printf("cosim-simt: %-28s ok (%" PRIu64 " jobs, %" PRIu64 " instructions so far)\n", j.name, st.jobs, st.instrs);
+        }
+        job_free(&j);
+    }
+    if (dut)
+        simt_dut_free(dut);
+    simt_hw_free(hw);
+    free(hw);
+    free(file_text);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    double sec = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
+    if (o.waves) {
+        char gtkw[1024];
+        snprintf(gtkw, sizeof gtkw, "%s.gtkw", o.waves);
+        write_gtkw(o.gtkw_template, gtkw, o.waves, 0);
+        printf("cosim-simt: waveform %s, view %s\n", o.waves, gtkw);
+    }
+    printf("cosim-simt: %" PRIu64 " jobs, %" PRIu64 " cycles, %" PRIu64 " warp instructions (%" PRIu64
+           " thread instructions), %" PRIu64 " values and %" PRIu64 " read-back words checked, %.2f s: %.0f cycles/s, %.0f warp instructions/s\n",
+           st.jobs, st.cycles, st.instrs, st.thread_instrs, st.values, st.readback_words, sec,
+           sec > 0 ? (double)st.cycles / sec : 0.0, sec > 0 ? (double)st.instrs / sec : 0.0);
+    if (rc == 0 && st.instrs == 0) {
+        fprintf(stderr, "cosim-simt: FAIL: zero retired instructions compared\n");
+        return 1;
+    }
+    if (rc == 0)
+        printf("PASS\n");
+    return rc;
+}

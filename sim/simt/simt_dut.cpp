@@ -1,0 +1,188 @@
+// Thin extern "C" shim around the verilated simt_core. No logic here: port copies and clocking only.
+#include "simt_dut.h"
+
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+
+#include "Vsimt_core.h"
+#include "verilated.h"
+#if VM_TRACE
+#include "verilated_fst_c.h"
+#endif
+
+#ifndef SIMT_DUT_LANES
+#error "build with -DSIMT_DUT_LANES=.. -DSIMT_DUT_WARPS=.. -DSIMT_DUT_FPU_LAT=.. -DSIMT_DUT_SFU_LAT=.. -DSIMT_DUT_TEX_LAT=.."
+#endif
+
+struct simt_dut {
+    VerilatedContext *ctx;
+    Vsimt_core *top;
+#if VM_TRACE
+    VerilatedFstC *fst;
+#endif
+    int dump;
+    uint64_t time;
+};
+
+extern "C" simt_hw_params_t simt_dut_params(void)
+{
+    simt_hw_params_t p;
+    p.lanes = SIMT_DUT_LANES;
+    p.warps = SIMT_DUT_WARPS;
+    p.fpu_lat = SIMT_DUT_FPU_LAT;
+    p.sfu_lat = SIMT_DUT_SFU_LAT;
+    p.tex_lat = SIMT_DUT_TEX_LAT;
+    return p;
+}
+
+// wide ports: VlWide<N> / QData / IData / CData from and to arrays of 32-bit words
+template <std::size_t N> static void setw(VlWide<N> &p, const uint32_t *v) { for (std::size_t i = 0; i < N; i++) p[i] = v[i]; }
+static void setw(QData &p, const uint32_t *v) { p = (uint64_t)v[0] | ((uint64_t)v[1] << 32); }
+static void setw(IData &p, const uint32_t *v) { p = v[0]; }
+template <std::size_t N> static void getw(const VlWide<N> &p, uint32_t *v) { for (std::size_t i = 0; i < N; i++) v[i] = p[i]; }
+static void getw(const QData &p, uint32_t *v) { v[0] = (uint32_t)p; v[1] = (uint32_t)(p >> 32); }
+static void getw(const IData &p, uint32_t *v) { v[0] = p; }
+static void getw(const SData &p, uint32_t *v) { v[0] = p; }
+static void getw(const CData &p, uint32_t *v) { v[0] = p; }
+
+static void dump_now(simt_dut_t *d)
+{
+#if VM_TRACE
+    if (d->fst && d->dump) d->fst->dump(d->time);
+#else
+    (void)d;
+#endif
+}
+
+// Waveform time in ps: one clock period is 10 ns; inputs change 1 ns after the falling edge.
+static void edge(simt_dut_t *d, int clk, uint64_t dt)
+{
+    d->top->clk_i = clk;
+    d->top->eval();
+    d->time += dt;
+    dump_now(d);
+}
+
+extern "C" void simt_dut_reset(simt_dut_t *d)
+{
+    d->top->rst_ni = 0;
+    d->top->eval();
+    edge(d, 0, 1000); edge(d, 1, 4000); edge(d, 0, 5000); edge(d, 0, 1000); edge(d, 1, 4000); edge(d, 0, 5000);
+    d->top->rst_ni = 1;
+    d->top->eval();
+}
+
+extern "C" simt_dut_t *simt_dut_new(const char *fst_path)
+{
+    simt_dut_t *d = new simt_dut();
+    d->ctx = new VerilatedContext;
+    d->time = 0;
+    d->dump = 1;
+#if VM_TRACE
+    d->fst = nullptr;
+    if (fst_path) d->ctx->traceEverOn(true);
+#endif
+    d->top = new Vsimt_core(d->ctx, "simt_core");
+#if VM_TRACE
+    if (fst_path) {
+        d->fst = new VerilatedFstC;
+        d->top->trace(d->fst, 99);
+        d->fst->open(fst_path);
+    }
+#else
+    (void)fst_path;
+#endif
+    d->top->clk_i = 0;
+    simt_dut_reset(d);
+    return d;
+}
+
+extern "C" void simt_dut_free(simt_dut_t *d)
+{
+#if VM_TRACE
+    if (d->fst) { d->fst->close(); delete d->fst; }
+#endif
+    d->top->final();
+#if VM_COVERAGE
+    const char *cov = std::getenv("VL_COVERAGE_FILE");
+    d->ctx->coveragep()->write(cov ? cov : "coverage.dat");
+#endif
+    delete d->top;
+    delete d->ctx;
+    delete d;
+}
+
+extern "C" void simt_dut_eval(simt_dut_t *d, const simt_hw_in_t *in, simt_hw_out_t *o)
+{
+    Vsimt_core *t = d->top;
+    const uint32_t L = SIMT_DUT_LANES;
+    uint32_t buf[SIMT_HW_MAX_LANES * 2];
+    t->prog_len_i = in->prog_len & 0x1fff;
+    t->imem_we_i = in->imem_we ? 1 : 0;
+    t->imem_addr_i = in->imem_addr & 0xfff;
+    t->imem_data_i = in->imem_data;
+    t->const_we_i = in->const_we ? 1 : 0;
+    t->const_addr_i = in->const_addr & 0xff;
+    t->const_data_i = in->const_data;
+    t->attr_we_i = in->attr_we ? 1 : 0;
+    t->attr_warp_i = in->attr_warp & 31;
+    t->attr_row_i = in->attr_row & 31;
+    t->attr_word_i = in->attr_word & 127;
+    setw(t->attr_data_i, in->attr_data);
+    t->launch_i = in->launch ? 1 : 0;
+    t->launch_warp_i = in->launch_warp & 31;
+    t->launch_mask_i = in->launch_mask;
+    t->launch_wid_i = in->launch_wid;
+    t->out_warp_i = in->out_warp & 31;
+    t->out_row_i = in->out_row & 31;
+    t->out_word_i = in->out_word & 63;
+    setw(t->tex_rsp_data_i, in->tex_rsp);
+    t->eval();
+    d->time += 1000;
+    dump_now(d);
+    std::memset(o, 0, sizeof *o);
+    o->idle = t->idle_o;
+    getw(t->run_o, buf); o->run_mask = buf[0];
+    getw(t->err_o, buf); o->err_mask = buf[0];
+    getw(t->out_rdata_o, o->out_rdata);
+    o->tex_valid = t->tex_req_valid_o;
+    o->tex_warp = t->tex_req_warp_o;
+    o->tex_row = t->tex_req_row_o;
+    o->tex_comp = t->tex_req_comp_o;
+    o->tex_unit = t->tex_req_unit_o;
+    getw(t->tex_req_mask_o, buf); o->tex_mask = buf[0];
+    getw(t->tex_req_s_o, o->tex_s);
+    getw(t->tex_req_t_o, o->tex_t);
+    o->issue_valid = t->issue_valid_o;
+    o->issue_warp = t->issue_warp_o;
+    o->issue_pc = t->issue_pc_o;
+    o->rt_valid = t->rt_valid_o;
+    o->rt_first = t->rt_first_o;
+    o->rt_last = t->rt_last_o;
+    o->rt_warp = t->rt_warp_o;
+    o->rt_pc = t->rt_pc_o;
+    o->rt_active = t->rt_active_o;
+    o->rt_wmask = t->rt_wmask_o;
+    o->rt_row = t->rt_row_o;
+    o->rt_minor = t->rt_minor_o;
+    getw(t->rt_lane_en_o, buf); o->rt_lane_en = buf[0];
+    o->rt_kind = t->rt_kind_o;
+    o->rt_dst = t->rt_dst_o;
+    getw(t->rt_val_o, o->rt_val);
+    std::memset(buf, 0, sizeof buf);
+    getw(t->rt_addr_o, buf);
+    for (uint32_t l = 0; l < L; l++) {
+        uint32_t bit = l * 6, w = bit / 32, s = bit % 32;
+        uint64_t v = (uint64_t)buf[w] | ((uint64_t)buf[w + 1] << 32);
+        o->rt_addr[l] = (uint32_t)(v >> s) & 63u;
+    }
+}
+
+extern "C" void simt_dut_clock(simt_dut_t *d)
+{
+    edge(d, 1, 4000);
+    edge(d, 0, 5000);
+}
+
+extern "C" void simt_dut_dump(simt_dut_t *d, int on) { d->dump = on; }

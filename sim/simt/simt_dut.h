@@ -1,0 +1,31 @@
+/* C interface to the verilated SIMT core (simt_dut.cpp is the only C++ here: a thin extern "C" shim:
+ * port copies and clocking, no logic). One shim is built per RTL parameter set; simt_dut_params() says
+ * which. Ports and their meaning: cmodel/simt/simt_hw.h (the same structs drive the C cycle model). */
+#ifndef GPUPD_SIM_SIMT_DUT_H
+#define GPUPD_SIM_SIMT_DUT_H
+
+#include "simt/simt_hw.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct simt_dut simt_dut_t;
+
+simt_hw_params_t simt_dut_params(void);
+
+/* New DUT held in reset for two cycles, then released. fst_path: NULL for no waveform. */
+simt_dut_t *simt_dut_new(const char *fst_path);
+void simt_dut_free(simt_dut_t *d);
+/* Reset for two cycles (state registers; memories keep their contents, as in the RTL). */
+void simt_dut_reset(simt_dut_t *d);
+/* Drive the inputs of this cycle and evaluate; read the outputs. */
+void simt_dut_eval(simt_dut_t *d, const simt_hw_in_t *in, simt_hw_out_t *out);
+/* Rising edge with the inputs of the last eval, then the falling edge. */
+void simt_dut_clock(simt_dut_t *d);
+void simt_dut_dump(simt_dut_t *d, int on);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
