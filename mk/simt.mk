@@ -44,3 +44,66 @@ cosim-simt-build: $(SIMT_BIN)
 SIMT_COSIM_SEED = $(if $(SEED),$(SEED),$(SIMT_SEED))
 cosim-simt: $(SIMT_BIN)
 	$(if $(PROGRAM),$(SIMT_BIN) --program $(PROGRAM) --seed $(SIMT_COSIM_SEED) --programs 0 $(if $(WARPS),--warps $(WARPS)),$(SIMT_BIN) --seed $(SIMT_COSIM_SEED) --programs 1000 --shaders $(SIMT_NOFP))
+
+# ------------------------------------------------------------------ failure path, Icarus testbench
+.PHONY: test-simt-cosim-failure sim-simt test-simt-sim test-simt-cosim
+test-simt-cosim-failure: $(SIMT_BIN)
+	tests/simt/test_cosim_failure.sh $(SIMT_BIN) out/test/simt-cosim-failure $(SIMT_NOFP)
+
+$(BUILD)/tb/simt-vectors: tb/simt/simt_vectors.c $(LIB)
+	@mkdir -p $(@D)
+	$(CC) $(CWARN) $(COPT) $(CPPFLAGS_COMMON) $< $(LIB) $(LDLIBS_COMMON) -o $@
+
+$(BUILD)/tb/tb_simt_core.vvp: tb/simt/tb_simt_core.v $(SIMT_RTL) $(BUILD)/gen/isa_defs.vh
+	@mkdir -p $(@D)
+	iverilog -g2012 -Wall -Wno-timescale -I$(BUILD)/gen -Irtl -o $@ -s tb_simt_core tb/simt/tb_simt_core.v $(SIMT_RTL)
+
+# sim-simt: a random program (divergence, loops, memory, tex) and the CP-phase vertex shader vs_project
+SIMT_TB_OUT := $(BUILD)/tb/simt
+sim-simt: $(BUILD)/tb/simt-vectors $(BUILD)/tb/tb_simt_core.vvp
+	@mkdir -p $(SIMT_TB_OUT)
+	$(BUILD)/tb/simt-vectors --seed 11 $(SIMT_NOFP) -o $(SIMT_TB_OUT)/random11.hex
+	vvp -n $(BUILD)/tb/tb_simt_core.vvp +vectors=$(SIMT_TB_OUT)/random11.hex | tee $(SIMT_TB_OUT)/random11.log
+	@grep -q '^PASS' $(SIMT_TB_OUT)/random11.log
+	$(if $(SIMT_HAVE_FPU),$(BUILD)/tb/simt-vectors --shader vs_project --seed 3 -o $(SIMT_TB_OUT)/vs_project.hex)
+	$(if $(SIMT_HAVE_FPU),vvp -n $(BUILD)/tb/tb_simt_core.vvp +vectors=$(SIMT_TB_OUT)/vs_project.hex | tee $(SIMT_TB_OUT)/vs_project.log)
+	$(if $(SIMT_HAVE_FPU),@grep -q '^PASS' $(SIMT_TB_OUT)/vs_project.log)
+
+# The testbench must catch a wrong expectation: corrupt one retired value and expect FAIL.
+test-simt-sim: sim-simt
+	@awk '{ if (!done && $$24 == "1" && $$34 == "1") { c = substr($$36, 64, 1); $$36 = substr($$36, 1, 63) (c == "0" ? "1" : "0"); done = 1 } print }' \
+	  $(SIMT_TB_OUT)/random11.hex > $(SIMT_TB_OUT)/random11_bad.hex
+	@vvp -n $(BUILD)/tb/tb_simt_core.vvp +vectors=$(SIMT_TB_OUT)/random11_bad.hex > $(SIMT_TB_OUT)/random11_bad.log 2>&1 || true
+	@if grep -q '^FAIL' $(SIMT_TB_OUT)/random11_bad.log && ! grep -q '^PASS' $(SIMT_TB_OUT)/random11_bad.log; then \
+	  echo "test-simt-sim: corrupted vector caught: $$(grep -m1 '^FAIL' $(SIMT_TB_OUT)/random11_bad.log)"; \
+	else echo "test-simt-sim: FAIL: the testbench accepted a corrupted expected value"; exit 1; fi
+
+# ------------------------------------------------------------------ lockstep tests, waves, lint
+# Test run: random programs (divergence, nested reconvergence, loops, breaks, predicated exits, every
+# instruction class, memory, tex), every library shader, the CP-phase vertex shader on trace vertices.
+SIMT_TEST_PROGRAMS ?= 600
+test-simt-cosim: $(SIMT_BIN)
+	$(SIMT_BIN) --seed $(SIMT_SEED) --programs $(SIMT_TEST_PROGRAMS) --shaders $(SIMT_NOFP) --quiet
+
+.PHONY: test-simt-waves waves-simt lint-simt
+test-simt-waves: $(SIMT_BIN)
+	tests/simt/test_waves.sh $(SIMT_BIN) tb/simt/simt.gtkw out/test/simt-waves --len 80 $(SIMT_NOFP)
+
+# Open GTKWave on a fresh waveform with the saved view (needs a display; headless check: test-simt-waves).
+waves-simt: $(SIMT_BIN)
+	@mkdir -p out/waves
+	$(SIMT_BIN) --seed $(SIMT_SEED) --programs 1 --len 120 --waves out/waves/simt.fst --quiet $(SIMT_NOFP)
+	gtkwave -a out/waves/simt.fst.gtkw out/waves/simt.fst
+
+SIMT_LINT_TOP := verilator --lint-only -Wall -Wno-DECLFILENAME -I$(BUILD)/gen -Irtl rtl/lint.vlt
+lint-simt: $(BUILD)/gen/isa_defs.vh
+	$(SIMT_LINT_TOP) $(SIMT_RTL) --top-module simt_core
+	$(SIMT_LINT_TOP) $(SIMT_RTL) --top-module simt_core -GLANES=4 -GWARPS=3 -GTEX_LAT=9
+	$(SIMT_LINT_TOP) $(SIMT_RTL) --top-module simt_core -GLANES=32 -GWARPS=1
+	@for f in $(SIMT_CORE_RTL); do verilator --lint-only -Wall -Wno-DECLFILENAME -I$(BUILD)/gen -Irtl $$f $(if $(SIMT_HAVE_FPU),,sim/simt/simt_fpu_stub.v) --top-module $$(basename $$f .v) || exit 1; done   # each file on its own
+	iverilog -g2012 -Wall -Wno-timescale -I$(BUILD)/gen -Irtl -o /dev/null -s simt_core $(SIMT_RTL)
+	yosys -q -p "read_verilog -I$(BUILD)/gen -Irtl $(SIMT_RTL); hierarchy -check -top simt_core; proc; check -assert"
+	@echo "lint-simt: clean (verilator -Wall at LANES 8/4/32, WARPS 4/3/1 and per file, iverilog -g2012, yosys check -assert)"
+
+TEST_TARGETS     += test-simt-sim test-simt-cosim test-simt-cosim-failure test-simt-waves lint-simt
+LINT_TARGETS     += lint-simt

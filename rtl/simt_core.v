@@ -94,7 +94,7 @@ module simt_core #(
     localparam integer D0 = (FPU_LAT > SFU_LAT) ? FPU_LAT : SFU_LAT;
     localparam integer D1 = (D0 > TEX_LAT) ? D0 : TEX_LAT;
     localparam integer D = (D1 > 2) ? D1 : 2;
-    localparam integer RDEPTH = WARPS * Q;
+    localparam integer RDEPTH = (WARPS * Q > 1) ? WARPS * Q : 2;   // rows {warp, row} (2: one warp of one row)
     localparam integer RAW = (RDEPTH > 1) ? $clog2(RDEPTH) : 1;
     localparam [2:0] C_CTRL = 3'd0, C_IMUL = 3'd2, C_FPU = 3'd3, C_SFU = 3'd4, C_LD = 3'd5,
                      C_ST = 3'd6, C_TEX = 3'd7;

@@ -13,7 +13,7 @@
 module simt_lane #(
     parameter integer LANE = 0,
     parameter integer LANES = 8,
-    parameter integer RAW = 8,        // row-address width: {warp, row}
+    parameter integer RAW = 7,        // row-address width: {warp, row}
     parameter integer RDEPTH = 128,   // rows: WARPS * 32 / LANES
     parameter integer FPU_LAT = 4
 ) (
