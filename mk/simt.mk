@@ -82,8 +82,10 @@ test-simt-sim: sim-simt
 # Test run: random programs (divergence, nested reconvergence, loops, breaks, predicated exits, every
 # instruction class, memory, tex), every library shader, the CP-phase vertex shader on trace vertices.
 SIMT_TEST_PROGRAMS ?= 600
+# the programs the bundled traces run (every distinct PROG of these traces)
+SIMT_TRACE_PROGS ?= traces/oa-dm4-f215.gpt,traces/glmark2-refract.gpt,traces/glmark2-terrain.gpt,traces/glmark2-shadow.gpt,traces/glmark2-desktop-blur.gpt
 test-simt-cosim: $(SIMT_BIN)
-	$(SIMT_BIN) --seed $(SIMT_SEED) --programs $(SIMT_TEST_PROGRAMS) --shaders $(SIMT_NOFP) --quiet
+	$(SIMT_BIN) --seed $(SIMT_SEED) --programs $(SIMT_TEST_PROGRAMS) --shaders --trace-programs $(SIMT_TRACE_PROGS) $(SIMT_NOFP) --quiet
 
 .PHONY: test-simt-waves waves-simt lint-simt
 test-simt-waves: $(SIMT_BIN)
@@ -105,5 +107,50 @@ lint-simt: $(BUILD)/gen/isa_defs.vh
 	yosys -q -p "read_verilog -I$(BUILD)/gen -Irtl $(SIMT_RTL); hierarchy -check -top simt_core; proc; check -assert"
 	@echo "lint-simt: clean (verilator -Wall at LANES 8/4/32, WARPS 4/3/1 and per file, iverilog -g2012, yosys check -assert)"
 
-TEST_TARGETS     += test-simt-sim test-simt-cosim test-simt-cosim-failure test-simt-waves lint-simt
+TEST_TARGETS     += test-simt-sim test-simt-cosim test-simt-cosim-failure test-simt-waves lint-simt test-simt-cp
 LINT_TARGETS     += lint-simt
+
+# ------------------------------------------------------------------ CP phase of one GPU on the RTL (real traces)
+# Two bundled traces: each draw's vertex shading on the core (lockstep, every instruction checked), assembly
+# and clipping in C; P2G inputs and masks equal to the golden model's; the stream then through the P2G RTL.
+SIMT_CP_OUT   := $(BUILD)/simt-cp
+SIMT_CP_CASES ?= oa-dm4-f215:16:diag glmark2-refract:5:linear
+SIMT_CP_PRIMS ?= 1200
+.PHONY: test-simt-cp
+ifneq ($(SIMT_HAVE_FPU),)
+test-simt-cp: $(SIMT_BIN) $(BUILD)/cosim/p2g_16_2/cosim-p2g
+	@mkdir -p $(SIMT_CP_OUT); set -e; for c in $(SIMT_CP_CASES); do set -- $$(echo $$c | tr : ' '); \
+	  $(SIMT_BIN) --cp-trace traces/$$1.gpt --gpus $$2 --own $$3 --max-prims $(SIMT_CP_PRIMS) -o $(SIMT_CP_OUT)/$$1-$$2-$$3.txt --quiet \
+	    | grep -E 'CP phase|PASS|jobs'; \
+	  $(BUILD)/cosim/p2g_16_2/cosim-p2g --replay $(SIMT_CP_OUT)/$$1-$$2-$$3.txt --seed 1 --quiet | grep -E 'replaying|cycles,|PASS'; \
+	done
+else
+test-simt-cp:
+	@echo "test-simt-cp: needs rtl/simt_fpu.v (helper simtfpu; not on this branch yet): skipped"
+endif
+
+# ------------------------------------------------------------------ coverage (line + toggle of the lockstep run)
+$(BUILD)/cov/simt/cosim-simt: mk/simt.mk $(SIMT_RTL) rtl/lint.vlt sim/simt/simt_dut.cpp sim/simt/simt_dut.h $(BUILD)/cosim/obj/cosim_simt.o $(LIB) $(BUILD)/gen/isa_defs.vh
+	@mkdir -p $(@D) && rm -f $@
+	$(VERILATOR) --cc --exe --build -j 2 -Wall -Wno-DECLFILENAME --coverage-line --coverage-toggle --top-module simt_core -I$(BUILD)/gen -Irtl \
+	  -Mdir $(@D) -o cosim-simt $(VL_OPT) \
+	  -CFLAGS "-I$(abspath cmodel) -I$(abspath $(BUILD)/gen) -I$(abspath sim/simt) -DSIMT_DUT_LANES=8 -DSIMT_DUT_WARPS=4 -DSIMT_DUT_FPU_LAT=7 -DSIMT_DUT_SFU_LAT=7 -DSIMT_DUT_TEX_LAT=4" \
+	  -LDFLAGS "-lm -lz" rtl/lint.vlt $(SIMT_RTL) $(abspath sim/simt/simt_dut.cpp) $(abspath $(BUILD)/cosim/obj/cosim_simt.o) $(abspath $(LIB)) \
+	  >$(@D)/build.log 2>&1 || { tail -30 $(@D)/build.log; exit 1; }
+
+.PHONY: coverage-simt
+coverage-simt: $(BUILD)/cov/simt/cosim-simt
+	@mkdir -p out/coverage/simt
+	rm -f out/coverage/simt/coverage.dat
+	VL_COVERAGE_FILE=out/coverage/simt/coverage.dat $(BUILD)/cov/simt/cosim-simt --seed $(SIMT_SEED) --programs 400 --shaders --quiet $(SIMT_NOFP)
+	$(PYTHON) scripts/coverage_report.py --unit simt_core out/coverage/simt/coverage.dat | tee out/coverage/simt/summary.txt
+	verilator_coverage --annotate out/coverage/simt/annotated out/coverage/simt/coverage.dat >/dev/null
+	@echo "coverage-simt: annotated sources in out/coverage/simt/annotated/"
+COVERAGE_TARGETS += coverage-simt
+
+# ------------------------------------------------------------------ benchmark: lockstep speed
+# Fixed workload: seed 0x5eed, 300 random programs and the shader library, no waveform.
+.PHONY: bench-simt
+bench-simt: $(SIMT_BIN)
+	$(SIMT_BIN) --seed 0x5eed --programs 300 --shaders --quiet $(SIMT_NOFP) | grep 'cycles,'
+BENCH_TARGETS += bench-simt

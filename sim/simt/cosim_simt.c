@@ -23,6 +23,7 @@
 #include "simt_dut.h"
 #include "sys/sys.h"
 #include "sys/trace_scene.h"
+#include "trace/trace.h"
 
 #define HIST 24
 #define TEXQ 64
@@ -44,9 +45,11 @@ typedef struct {
     int quiet;
     const char *argv0;
     uint32_t max_static, depth;  /* generator (0: vary with the seed) */
+    const char *trace_progs;     /* run every program stored in these traces (comma-separated) */
+    const char *only;            /* only the trace program of this name */
 } opts_t;
 
-typedef enum { JOB_RANDOM, JOB_SHADER, JOB_FILE } job_kind_t;
+typedef enum { JOB_RANDOM, JOB_SHADER, JOB_FILE, JOB_TRACEPROG } job_kind_t;
 
 typedef struct {
     job_kind_t kind;
@@ -148,18 +151,6 @@ static int job_alloc(job_t *j, uint32_t nw)
     return 0;
 }
 
-static int job_load(job_t *j)
-{
-    uint32_t bad = 0;
-    if (isa_ctx_load(j->ctx, j->code, j->len, &bad) != ISA_OK) {
-        fprintf(stderr, "cosim-simt: %s: program does not load (pc %u)\n", j->name, bad);
-        return -1;
-    }
-    j->ctx->tex = sampler;
-    j->ctx->tex_user = NULL;
-    return 0;
-}
-
 /* no-FP bring-up mode: FP/SFU opcodes become integer ones with the same operand fields */
 static void strip_fp(uint64_t *code, uint32_t n)
 {
@@ -177,6 +168,20 @@ static void strip_fp(uint64_t *code, uint32_t n)
         if (nop != op)
             code[i] = (code[i] & ~(0x7full << ISA_F_OP_LO)) | ((uint64_t)nop << ISA_F_OP_LO);
     }
+}
+
+static int job_load(job_t *j, int no_fp)
+{
+    uint32_t bad = 0;
+    if (no_fp)
+        strip_fp(j->code, j->len);
+    if (isa_ctx_load(j->ctx, j->code, j->len, &bad) != ISA_OK) {
+        fprintf(stderr, "cosim-simt: %s: program does not load (pc %u)\n", j->name, bad);
+        return -1;
+    }
+    j->ctx->tex = sampler;
+    j->ctx->tex_user = NULL;
+    return 0;
 }
 
 static int job_random(job_t *j, const opts_t *o, simt_hw_params_t prm, uint64_t seed)
@@ -199,12 +204,10 @@ static int job_random(job_t *j, const opts_t *o, simt_hw_params_t prm, uint64_t 
     memcpy(j->code, prog.code, prog.len * sizeof(uint64_t));
     j->len = prog.len;
     isa_gen_free(&prog);
-    if (o->no_fp)
-        strip_fp(j->code, j->len);
     for (uint32_t w = 0; w < j->nw; w++)
         isa_gen_init_warp(&gp, seed * 64u + w + 1u, j->ctx, j->iw[w]);
     j->readback = o->readback_every > 0 && (seed % (uint64_t)o->readback_every) == 0;
-    return job_load(j);
+    return job_load(j, o->no_fp);
 }
 
 /* inputs for a given program: every lane active, attributes from the seed */
@@ -233,7 +236,7 @@ static void fill_inputs(job_t *j, uint64_t seed, uint32_t wid0)
 }
 
 static int job_asm(job_t *j, const char *name, const char *text, uint64_t seed, uint32_t nw, uint32_t wid0,
-                   job_kind_t kind)
+                   job_kind_t kind, int no_fp)
 {
     memset(j, 0, sizeof *j);
     j->kind = kind;
@@ -250,7 +253,80 @@ static int job_asm(job_t *j, const char *name, const char *text, uint64_t seed, 
     j->len = (uint32_t)n;
     fill_inputs(j, seed, wid0);
     j->readback = 1;
-    return job_load(j);
+    return job_load(j, no_fp);
+}
+
+/* a program given as instruction words (a trace's PROG), inputs from the seed */
+static int job_words(job_t *j, const char *name, const uint64_t *words, uint32_t n, uint64_t seed, uint32_t nw,
+                     int no_fp)
+{
+    memset(j, 0, sizeof *j);
+    j->kind = JOB_TRACEPROG;
+    j->seed = seed;
+    snprintf(j->name, sizeof j->name, "%s", name);
+    if (job_alloc(j, nw) || n > ISA_MAX_CODE)
+        return -1;
+    memcpy(j->code, words, n * sizeof *words);
+    j->len = n;
+    fill_inputs(j, seed, 0);
+    j->readback = 1;
+    return job_load(j, no_fp);
+}
+
+/* every program stored in a trace (PROG commands with instruction words) */
+typedef struct {
+    char name[96];
+    uint64_t *words;
+    uint32_t n;
+} tprog_t;
+
+static int load_trace_programs(const char *path, tprog_t **out, int *n_out)
+{
+    trace_error_t err;
+    trace_reader_t *r = trace_reader_open_file(path, 0, &err);
+    if (!r) {
+        fprintf(stderr, "cosim-simt: %s: %s\n", path, err.msg);
+        return -1;
+    }
+    trace_cmd_t cmd;
+    memset(&cmd, 0, sizeof cmd);
+    int rc, n = *n_out;
+    while ((rc = trace_reader_next(r, &cmd, &err)) == 1) {
+        if (cmd.type != TRACE_CMD_PROGRAM || cmd.u.program.n_words < 2)
+            continue;
+        tprog_t *np = realloc(*out, (size_t)(n + 1) * sizeof *np);
+        if (!np)
+            break;
+        *out = np;
+        tprog_t *t = &np[n];
+        uint32_t m = cmd.u.program.n_words / 2;
+        int dup = 0;
+        for (int k = 0; k < n && !dup; k++) {
+            dup = np[k].n == m;
+            for (uint32_t i = 0; i < m && dup; i++)
+                dup = np[k].words[i] == ((uint64_t)cmd.u.program.words[2 * i] | ((uint64_t)cmd.u.program.words[2 * i + 1] << 32));
+        }
+        if (dup)
+            continue;
+        t->words = malloc((m ? m : 1) * sizeof *t->words);
+        if (!t->words)
+            break;
+        for (uint32_t i = 0; i < m; i++)
+            t->words[i] = (uint64_t)cmd.u.program.words[2 * i] | ((uint64_t)cmd.u.program.words[2 * i + 1] << 32);
+        t->n = m;
+        const char *base = strrchr(path, '/');
+        snprintf(t->name, sizeof t->name, "%.40s prog %u %.40s", base ? base + 1 : path, cmd.u.program.id,
+                 cmd.u.program.name ? cmd.u.program.name : "");
+        n++;
+    }
+    trace_cmd_free(&cmd);
+    trace_reader_close(r);
+    if (rc < 0) {
+        fprintf(stderr, "cosim-simt: %s: %s\n", path, err.msg);
+        return -1;
+    }
+    *n_out = n;
+    return 0;
 }
 
 /* ------------------------------------------------------------------ comparison */
@@ -324,17 +400,21 @@ static void report(const ctx_t *c, const job_t *j, const fail_t *fl, const simt_
     char cmd[1024];
     int m = snprintf(cmd, sizeof cmd, "%s", o->argv0);
     if (j->kind == JOB_RANDOM)
-        m += snprintf(cmd + m, sizeof cmd - (size_t)m, " --seed 0x%" PRIx64 " --programs 1%s", j->seed,
-                      o->no_fp ? " --no-fp" : "");
+        m += snprintf(cmd + m, sizeof cmd - (size_t)m, " --seed 0x%" PRIx64 " --programs 1", j->seed);
     else if (j->kind == JOB_FILE)
         m += snprintf(cmd + m, sizeof cmd - (size_t)m, " --program %s --seed 0x%" PRIx64 " --warps %u --programs 0",
                       o->program, o->seed, o->warps);
+    else if (j->kind == JOB_TRACEPROG)
+        m += snprintf(cmd + m, sizeof cmd - (size_t)m, " --trace-programs %s --only '%s' --seed 0x%" PRIx64 " --programs 0",
+                      o->trace_progs, j->name, o->seed);
     else
         m += snprintf(cmd + m, sizeof cmd - (size_t)m, " --shader %s --seed 0x%" PRIx64 " --programs 0", j->name, j->seed);
     if (o->max_static)
         m += snprintf(cmd + m, sizeof cmd - (size_t)m, " --len %u", o->max_static);
     if (o->depth)
         m += snprintf(cmd + m, sizeof cmd - (size_t)m, " --depth %u", o->depth);
+    if (o->no_fp)
+        m += snprintf(cmd + m, sizeof cmd - (size_t)m, " --no-fp");
     if (o->inject)
         m += snprintf(cmd + m, sizeof cmd - (size_t)m, " --inject-fault %" PRIu64, o->inject_cycle);
     (void)m;
@@ -800,7 +880,7 @@ static int cp_run_vs(void *ctxp, const gpu_draw_t *d, uint32_t n, const float (*
     if (j.rb_words > 64)
         j.rb_words = 64;
     fail_t fl;
-    int rc = job_load(&j) ? 1 : run_job(v->c, &j, v->dut, v->hw, v->st, &fl, UINT64_MAX, 0, UINT64_MAX);
+    int rc = job_load(&j, 0) ? 1 : run_job(v->c, &j, v->dut, v->hw, v->st, &fl, UINT64_MAX, 0, UINT64_MAX);
     if (rc == 0)
         for (uint32_t t = 0; t < n; t++)
             for (uint32_t s = 0; s < 1 + GPU_MAX_VARYINGS; s++)
@@ -894,7 +974,7 @@ static int run_cp(ctx_t *c, simt_dut_t *dut, simt_hw_t *hw, stats_t *st, const c
         fprintf(f, "# C n W H tile_log2 mode sx0 sy0 sx1 sy1 | P gpu prim_id tag x0 y0 x1 y1 x2 y2 flags mask\n");
     }
     const sys_frame_t *fr = &s.frames[frame];
-    uint64_t prims = 0, draws = 0, mism = 0, skipped = 0;
+    uint64_t prims = 0, draws = 0, mism = 0, skipped = 0, partial = 0;
     for (uint32_t ci = 0; ci < fr->n && prims < max_prims && !rc; ci++) {
         const sys_cmd_t *cmd = &fr->cmds[ci];
         if (cmd->kind != SYS_CMD_DRAW)
@@ -940,6 +1020,9 @@ static int run_cp(ctx_t *c, simt_dut_t *dut, simt_hw_t *hw, stats_t *st, const c
             list[p].prim = p;
             list[p].tag = base + p;
         }
+        /* the primitive budget may end inside a draw: its first primitives (in draw order) are compared */
+        if (nr > max_prims - prims)
+            nr = (size_t)(max_prims - prims);
         if (gpu_project(&g, &dc, list, nr, proj) != 0) {
             fprintf(stderr, "cosim-simt: CP phase: draw %u (command %u): %s\n", cmd->src_index, ci,
                     vs.failed ? "the lockstep run of a vertex-shader batch failed (report above)" : g.err);
@@ -969,6 +1052,7 @@ static int run_cp(ctx_t *c, simt_dut_t *dut, simt_hw_t *hw, stats_t *st, const c
                 fprintf(f, "P %u %u %u %d %d %d %d %d %d %u %" PRIx64 "\n", gr->gpu, gr->p.prim_id, ci & 0xffffu, q->x[0],
                         q->y[0], q->x[1], q->y[1], q->x[2], q->y[2], q->flags, gr->mask);
         }
+        partial += nr < m;
         prims += nr;
         draws++;
         free(tags); free(by); free(list); free(proj);
@@ -977,8 +1061,8 @@ static int run_cp(ctx_t *c, simt_dut_t *dut, simt_hw_t *hw, stats_t *st, const c
         fclose(f);
     printf("cosim-simt: CP phase %s frame %u (%u GPUs, %s): %" PRIu64 " draws, %" PRIu64 " primitives, %" PRIu64
            " vertices shaded on the RTL in %" PRIu64 " warp batches; %" PRIu64 " primitives differ from the golden model"
-           " (%" PRIu64 " draws skipped: not an MVP program or not in one batch)\n",
-           trace, frame, gpus, own == P2G_MODE_DIAG ? "diag" : "linear", draws, prims, vs.verts, vs.calls, mism, skipped);
+           " (%" PRIu64 " draws skipped: not an ISA vertex program or not in one batch; %" PRIu64 " draw cut short by --max-prims)\n",
+           trace, frame, gpus, own == P2G_MODE_DIAG ? "diag" : "linear", draws, prims, vs.verts, vs.calls, mism, skipped, partial);
     if (!rc && (mism || prims == 0)) {
         fprintf(stderr, "cosim-simt: CP phase FAIL: %s\n", prims ? "P2G inputs/masks differ from the golden model" : "no primitive compared");
         rc = 1;
@@ -999,6 +1083,7 @@ static void usage(void)
             "usage: cosim-simt [--seed S] [--programs N] [--no-fp] [--len N] [--depth D] [--shaders | --shader NAME]\n"
             "                  [--program FILE.s [--warps N]] [--readback-every N] [--out-dir DIR] [--window W]\n"
             "                  [--waves FILE.fst] [--gtkw VIEW.gtkw] [--inject-fault CYCLE] [--quiet]\n"
+            "                  [--trace-programs A.gpt,B.gpt [--only NAME]]\n"
             "       cosim-simt --cp-trace TRACE.gpt [--frame K] [--gpus N] [--own diag|linear] [--max-prims P] [-o STREAM]\n");
 }
 
@@ -1055,6 +1140,8 @@ int main(int argc, char **argv)
         else if (!strcmp(a, "--waves") && v) o.waves = v;
         else if (!strcmp(a, "--gtkw") && v) o.gtkw_template = v;
         else if (!strcmp(a, "--cp-trace") && v) cp_trace = v;
+        else if (!strcmp(a, "--trace-programs") && v) o.trace_progs = v;
+        else if (!strcmp(a, "--only") && v) o.only = v;
         else if (!strcmp(a, "--frame") && v) cp_frame = (uint32_t)strtoul(v, NULL, 0);
         else if (!strcmp(a, "--gpus") && v) cp_gpus = (uint32_t)strtoul(v, NULL, 0);
         else if (!strcmp(a, "--own") && v) cp_own = !strcmp(v, "linear") ? P2G_MODE_LINEAR : P2G_MODE_DIAG;
@@ -1082,8 +1169,17 @@ int main(int argc, char **argv)
                c.prm.warps, c.prm.fpu_lat, c.prm.sfu_lat, c.prm.tex_lat, o.seed, o.no_fp ? " (no FP/SFU opcodes)" : "");
 
     /* job list: file program, shaders, random programs */
-    enum { MAXJ = 64 };
-    struct { job_kind_t kind; const char *name; char *text; uint64_t seed; uint32_t nw, wid0; } plan[MAXJ];
+    enum { MAXJ = 1024 };
+    static struct { job_kind_t kind; const char *name; char *text; uint64_t seed; uint32_t nw, wid0; const tprog_t *tp; } plan[MAXJ];
+    tprog_t *tprogs = NULL;
+    int n_tprogs = 0;
+    if (o.trace_progs) {
+        char list[4096];
+        snprintf(list, sizeof list, "%s", o.trace_progs);
+        for (char *tok = strtok(list, ","); tok; tok = strtok(NULL, ","))
+            if (load_trace_programs(tok, &tprogs, &n_tprogs))
+                return 2;
+    }
     int np = 0;
     char *file_text = NULL;
     if (o.program) {
@@ -1104,6 +1200,12 @@ int main(int argc, char **argv)
             continue;
         plan[np].kind = JOB_SHADER; plan[np].name = nm; plan[np].text = (char *)isa_shader_source(nm);
         plan[np].seed = o.seed + (uint64_t)s; plan[np].nw = c.prm.warps; plan[np].wid0 = 0; np++;
+    }
+    for (int k = 0; k < n_tprogs && np < MAXJ; k++) {
+        if (o.only && strcmp(o.only, tprogs[k].name))
+            continue;
+        plan[np].kind = JOB_TRACEPROG; plan[np].name = tprogs[k].name; plan[np].text = NULL; plan[np].tp = &tprogs[k];
+        plan[np].seed = o.seed + (uint64_t)k; plan[np].nw = c.prm.warps; plan[np].wid0 = 0; np++;
     }
     if (one_shader && np == 0) {
         fprintf(stderr, "cosim-simt: unknown shader %s\n", one_shader);
@@ -1131,8 +1233,10 @@ int main(int argc, char **argv)
     uint64_t total = (uint64_t)np + o.programs;
     for (uint64_t k = 0; k < total && !rc; k++) {
         int ok;
-        if (k < (uint64_t)np)
-            ok = job_asm(&j, plan[k].name, plan[k].text, plan[k].seed, plan[k].nw, plan[k].wid0, plan[k].kind);
+        if (k < (uint64_t)np && plan[k].kind == JOB_TRACEPROG)
+            ok = job_words(&j, plan[k].name, plan[k].tp->words, plan[k].tp->n, plan[k].seed, plan[k].nw, o.no_fp);
+        else if (k < (uint64_t)np)
+            ok = job_asm(&j, plan[k].name, plan[k].text, plan[k].seed, plan[k].nw, plan[k].wid0, plan[k].kind, o.no_fp);
         else
             ok = job_random(&j, &o, c.prm, o.seed + (k - (uint64_t)np));
         if (ok != 0) {
@@ -1158,8 +1262,10 @@ int main(int argc, char **argv)
                 c2.n_hist = 0;
                 /* re-create the job: the interpreter state was consumed */
                 job_t j2;
-                int ok2 = k < (uint64_t)np ? job_asm(&j2, plan[k].name, plan[k].text, plan[k].seed, plan[k].nw, plan[k].wid0, plan[k].kind)
-                                           : job_random(&j2, &o, c.prm, o.seed + (k - (uint64_t)np));
+                int ok2 = k < (uint64_t)np && plan[k].kind == JOB_TRACEPROG
+                              ? job_words(&j2, plan[k].name, plan[k].tp->words, plan[k].tp->n, plan[k].seed, plan[k].nw, o.no_fp)
+                          : k < (uint64_t)np ? job_asm(&j2, plan[k].name, plan[k].text, plan[k].seed, plan[k].nw, plan[k].wid0, plan[k].kind, o.no_fp)
+                                             : job_random(&j2, &o, c.prm, o.seed + (k - (uint64_t)np));
                 simt_hw_t *h2 = calloc(1, sizeof *h2);
                 if (ok2 == 0 && h2 && simt_hw_init(h2, c.prm) == 0)
                     run_job(&c2, &j2, d2, h2, &s2, &f2, from, 1, fl.cycle + 2);
@@ -1183,6 +1289,9 @@ int main(int argc, char **argv)
     simt_hw_free(hw);
     free(hw);
     free(file_text);
+    for (int k = 0; k < n_tprogs; k++)
+        free(tprogs[k].words);
+    free(tprogs);
     clock_gettime(CLOCK_MONOTONIC, &t1);
     double sec = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
     if (o.waves) {
