@@ -86,6 +86,8 @@ SIMT_TEST_PROGRAMS ?= 600
 SIMT_TRACE_PROGS ?= traces/oa-dm4-f215.gpt,traces/glmark2-refract.gpt,traces/glmark2-terrain.gpt,traces/glmark2-shadow.gpt,traces/glmark2-desktop-blur.gpt
 test-simt-cosim: $(SIMT_BIN)
 	$(SIMT_BIN) --seed $(SIMT_SEED) --programs $(SIMT_TEST_PROGRAMS) --shaders --trace-programs $(SIMT_TRACE_PROGS) $(SIMT_NOFP) --quiet
+	$(SIMT_BIN) --program tests/simt/nest15.s --programs 0 --quiet $(SIMT_NOFP)
+	$(SIMT_BIN) --program tests/simt/nest17.s --programs 0 --quiet $(SIMT_NOFP)
 
 .PHONY: test-simt-waves waves-simt lint-simt
 test-simt-waves: $(SIMT_BIN)

@@ -179,10 +179,20 @@ extern "C" void simt_dut_eval(simt_dut_t *d, const simt_hw_in_t *in, simt_hw_out
     }
 }
 
+// Rising edge, then the falling edge. Nothing in the core is sensitive to the falling clock edge, so without a
+// waveform the falling-edge evaluation is folded into the next simt_dut_eval (same results, a third fewer
+// evaluations); with a waveform it is evaluated and dumped as usual.
 extern "C" void simt_dut_clock(simt_dut_t *d)
 {
     edge(d, 1, 4000);
-    edge(d, 0, 5000);
+#if VM_TRACE
+    if (d->fst && d->dump) {
+        edge(d, 0, 5000);
+        return;
+    }
+#endif
+    d->top->clk_i = 0;
+    d->time += 5000;
 }
 
 extern "C" void simt_dut_dump(simt_dut_t *d, int on) { d->dump = on; }

@@ -199,7 +199,7 @@ static void test_stack_overflow(void **state)
         n += snprintf(src + n, sizeof src - (size_t)n, "isetp.eq p0, r1, %d\n@p0 bra J%d, J%d\n", d, d, d);
     n += snprintf(src + n, sizeof src - (size_t)n, "nop\n");
     for (int d = 16; d >= 0; d--)
-        n += snprintf(src + n, sizeof src - (size_t)n, "J%d:\n", d);
+        n += snprintf(src + n, sizeof src - (size_t)n, "J%d:\niadd r3, r3, 1\n", d);   /* distinct joins */
     snprintf(src + n, sizeof src - (size_t)n, "exit\n");
     simt_hw_params_t p = {8, 2, 7, 7, 4};
     run_t *r = new_run(p, 2);
@@ -210,8 +210,8 @@ static void test_stack_overflow(void **state)
     isa_warp_init(r->iw[0], 0, 0xffffffffu);
     isa_warp_init(r->iw[1], 1, 0x1u);   /* one lane: never diverges, finishes */
     int st = run(r);
-    assert_int_equal(st, ISA_ERR_STACK);
     free_run(r);
+    assert_int_equal(st, ISA_ERR_STACK);
 }
 
 /* Issue rate and latency: independent integer instructions on 4 warps issue one warp instruction every

@@ -1,0 +1,14 @@
+# Timing constraints of the SIMT core (rtl/simt_core.v) for the OSU 0.18 um flow (docs/simt.md, synthesis).
+# Units are those of the liberty file: ns and pF.
+#
+# Target clock 200 MHz (the issue's goal for the default configuration). The storage arrays (simt_ram:
+# register banks, per-thread memories, constants, instructions) are SRAM macros: black boxes here
+# (constraints/simt_ram_macro.v), so paths into and out of them start/end at the macro pins with no access
+# time; docs/simt.md lists the macro sizes and what that leaves out.
+create_clock -name clk -period 5.0 [get_ports clk_i]
+
+set_input_delay  0.5 -clock clk [delete_from_list [all_inputs] [get_ports {clk_i rst_ni}]]
+set_output_delay 0.5 -clock clk [all_outputs]
+set_driving_cell -lib_cell BUFX2 -pin Y [delete_from_list [all_inputs] [get_ports {clk_i}]]
+set_load 0.01 [all_outputs]
+set_false_path -from [get_ports rst_ni]
