@@ -6,9 +6,9 @@
 SIMT_CORE_RTL := rtl/simt_ram.v rtl/simt_decode.v rtl/simt_warp.v rtl/simt_lane.v rtl/simt_core.v
 # every other rtl/simt_*.v file is the FP/SFU datapath; until it exists, a zero-result placeholder with the
 # same ports lets the integer/control/memory part be built (cosim --no-fp only)
-SIMT_FPU_RTL  := $(filter-out $(SIMT_CORE_RTL),$(wildcard rtl/simt_*.v))
+SIMT_DATAPATH_RTL := $(filter-out $(SIMT_CORE_RTL),$(wildcard rtl/simt_*.v))
 SIMT_HAVE_FPU := $(if $(wildcard rtl/simt_fpu.v),1,)
-SIMT_DP_RTL   := $(if $(SIMT_HAVE_FPU),$(SIMT_FPU_RTL),sim/simt/simt_fpu_stub.v)
+SIMT_DP_RTL   := $(if $(SIMT_HAVE_FPU),$(SIMT_DATAPATH_RTL),sim/simt/simt_fpu_stub.v)
 SIMT_RTL      := $(SIMT_CORE_RTL) $(SIMT_DP_RTL)
 SIMT_NOFP     := $(if $(SIMT_HAVE_FPU),,--no-fp)
 # parameter sets: LANES_WARPS_FPULAT_SFULAT_TEXLAT
@@ -26,7 +26,7 @@ $(BUILD)/cosim/simt_$(1)/cosim-simt: mk/simt.mk $(SIMT_RTL) rtl/lint.vlt sim/sim
 	@mkdir -p $$(@D) && rm -f $$@
 	$(VERILATOR) --cc --exe --build -j 2 -Wall -Wno-DECLFILENAME --trace-fst --top-module simt_core -I$(BUILD)/gen -Irtl \
 	  -GLANES=$(call simt_p,$(1),1) -GWARPS=$(call simt_p,$(1),2) -GFPU_LAT=$(call simt_p,$(1),3) \
-	  -GSFU_LAT=$(call simt_p,$(1),4) -GTEX_LAT=$(call simt_p,$(1),5) -Mdir $$(@D) -o cosim-simt $(VL_OPT) \
+	  -GSFU_LAT=$(call simt_p,$(1),4) -GTEX_LAT=$(call simt_p,$(1),5) -GTABLE_DIR='"$(abspath defs)"' -Mdir $$(@D) -o cosim-simt $(VL_OPT) \
 	  -CFLAGS "-I$(abspath cmodel) -I$(abspath $(BUILD)/gen) -I$(abspath sim/simt) -DSIMT_DUT_LANES=$(call simt_p,$(1),1) -DSIMT_DUT_WARPS=$(call simt_p,$(1),2) -DSIMT_DUT_FPU_LAT=$(call simt_p,$(1),3) -DSIMT_DUT_SFU_LAT=$(call simt_p,$(1),4) -DSIMT_DUT_TEX_LAT=$(call simt_p,$(1),5)" \
 	  -LDFLAGS "-lm -lz" \
 	  rtl/lint.vlt $(SIMT_RTL) $(abspath sim/simt/simt_dut.cpp) $(abspath $(BUILD)/cosim/obj/cosim_simt.o) $(abspath $(LIB)) \
@@ -81,7 +81,7 @@ test-simt-sim: sim-simt
 # ------------------------------------------------------------------ lockstep tests, waves, lint
 # Test run: random programs (divergence, nested reconvergence, loops, breaks, predicated exits, every
 # instruction class, memory, tex), every library shader, the CP-phase vertex shader on trace vertices.
-SIMT_TEST_PROGRAMS ?= 600
+SIMT_TEST_PROGRAMS ?= 150
 # the programs the bundled traces run (every distinct PROG of these traces)
 SIMT_TRACE_PROGS ?= traces/oa-dm4-f215.gpt,traces/glmark2-refract.gpt,traces/glmark2-terrain.gpt,traces/glmark2-shadow.gpt,traces/glmark2-desktop-blur.gpt
 test-simt-cosim: $(SIMT_BIN)
@@ -135,7 +135,7 @@ endif
 $(BUILD)/cov/simt/cosim-simt: mk/simt.mk $(SIMT_RTL) rtl/lint.vlt sim/simt/simt_dut.cpp sim/simt/simt_dut.h $(BUILD)/cosim/obj/cosim_simt.o $(LIB) $(BUILD)/gen/isa_defs.vh
 	@mkdir -p $(@D) && rm -f $@
 	$(VERILATOR) --cc --exe --build -j 2 -Wall -Wno-DECLFILENAME --coverage-line --coverage-toggle --top-module simt_core -I$(BUILD)/gen -Irtl \
-	  -Mdir $(@D) -o cosim-simt $(VL_OPT) \
+	  -GTABLE_DIR='"$(abspath defs)"' -Mdir $(@D) -o cosim-simt $(VL_OPT) \
 	  -CFLAGS "-I$(abspath cmodel) -I$(abspath $(BUILD)/gen) -I$(abspath sim/simt) -DSIMT_DUT_LANES=8 -DSIMT_DUT_WARPS=4 -DSIMT_DUT_FPU_LAT=7 -DSIMT_DUT_SFU_LAT=7 -DSIMT_DUT_TEX_LAT=4" \
 	  -LDFLAGS "-lm -lz" rtl/lint.vlt $(SIMT_RTL) $(abspath sim/simt/simt_dut.cpp) $(abspath $(BUILD)/cosim/obj/cosim_simt.o) $(abspath $(LIB)) \
 	  >$(@D)/build.log 2>&1 || { tail -30 $(@D)/build.log; exit 1; }
@@ -156,3 +156,32 @@ COVERAGE_TARGETS += coverage-simt
 bench-simt: $(SIMT_BIN)
 	$(SIMT_BIN) --seed 0x5eed --programs 300 --shaders --quiet $(SIMT_NOFP) | grep 'cycles,'
 BENCH_TARGETS += bench-simt
+
+# ------------------------------------------------------------------ synthesis (docs/simt.md section 6)
+# OSU 0.18 um + OpenSTA: the default configuration (LANES=8 WARPS=4) and a small one (LANES=4 WARPS=2); the
+# storage arrays are SRAM macros (black boxes, constraints/simt_ram_macro.v). iCE40 HX8K: the smallest
+# configuration (LANES=1 WARPS=1) with its memories as block RAM, placed with nextpnr (seed 1): it does not
+# fit (the ISA's per-thread state alone is ~650 kbit, the device has 128 kbit), recorded as such.
+SIMT_SYNTH_OUT   := out/synth/simt
+SIMT_SYNTH_FILES := $(filter-out rtl/simt_ram.v,$(SIMT_RTL)) constraints/simt_ram_macro.v
+SIMT_SYNTH_OSU   ?= default LANES=4:WARPS=2
+simt_stag = $(subst :,_,$(subst =,,$1))
+define SIMT_SYNTH_OSU_RULES
+$(SIMT_SYNTH_OUT)/simt_core-$(call simt_stag,$(1))/osu.stat: $(SIMT_SYNTH_FILES) constraints/simt_core.sdc $(BUILD)/gen/isa_defs.vh
+	$$(SYNTH_ENV) VINC=$(BUILD)/gen SDC=constraints/simt_core.sdc $$(SYNTH_FLOW) osu $$(@D) simt_core $(1) $(SIMT_SYNTH_FILES)
+$(SIMT_SYNTH_OUT)/simt_core-$(call simt_stag,$(1))/sta.log: $(SIMT_SYNTH_OUT)/simt_core-$(call simt_stag,$(1))/osu.stat
+	$$(SYNTH_ENV) SDC=constraints/simt_core.sdc $$(SYNTH_FLOW) sta $$(@D) simt_core
+SIMT_SYNTH_RESULTS += $(SIMT_SYNTH_OUT)/simt_core-$(call simt_stag,$(1))/sta.log
+endef
+SIMT_SYNTH_RESULTS :=
+$(foreach p,$(SIMT_SYNTH_OSU),$(eval $(call SIMT_SYNTH_OSU_RULES,$(p))))
+
+SIMT_ICE40_DIR := $(SIMT_SYNTH_OUT)/simt_core-ice40-LANES1_WARPS1
+$(SIMT_ICE40_DIR)/pnr-seed1.status: $(SIMT_RTL) $(BUILD)/gen/isa_defs.vh
+	$(SYNTH_ENV) VINC=$(BUILD)/gen $(SYNTH_FLOW) ice40 $(@D) simt_core LANES=1:WARPS=1 $(SIMT_RTL)
+	$(SYNTH_ENV) $(SYNTH_FLOW) pnr $(@D) 1
+
+.PHONY: synth-simt
+synth-simt: $(SIMT_SYNTH_RESULTS) $(SIMT_ICE40_DIR)/pnr-seed1.status
+	$(PYTHON) scripts/simt_synth_summary.py $(dir $(SIMT_SYNTH_RESULTS)) $(SIMT_ICE40_DIR) | tee $(SIMT_SYNTH_OUT)/summary.md
+SYNTH_TARGETS += synth-simt

@@ -570,6 +570,12 @@ void simt_hw_clock(simt_hw_t *h, const simt_hw_in_t *in)
     /* (h) per-warp control: scoreboard, settle (one pop per cycle), fetch return, fetch, overflow */
     for (uint32_t w = 0; w < W; w++) {
         simt_hw_warp_t *ws = &h->w[w];
+        /* (the overflow check below sees the scoreboard of this cycle: the clear takes effect at the edge) */
+        int ovf_err = 0;
+        if ((int)w != iw && ws->run && ws->settled && ws->ibuf_v) {
+            simt_hw_dec_t d = simt_hw_decode(ws->ibuf);
+            ovf_err = !hazard(ws, ws->ibuf, &d) && overflow(ws, ws->ibuf);
+        }
         if (sb_clr && sb_clr_w == w) {
             ws->sb_reg &= ~sb_clr_r;
             ws->sb_pred &= ~sb_clr_p;
@@ -589,12 +595,9 @@ void simt_hw_clock(simt_hw_t *h, const simt_hw_in_t *in)
                 else
                     ws->settled = 1;
             }
-        } else if (ws->run && ws->settled && ws->ibuf_v) {
-            simt_hw_dec_t d = simt_hw_decode(ws->ibuf);
-            if (!hazard(ws, ws->ibuf, &d) && overflow(ws, ws->ibuf)) {
-                ws->run = 0;
-                ws->err = 1;
-            }
+        } else if (ovf_err) {
+            ws->run = 0;
+            ws->err = 1;
         }
     }
     if (h->fetch_v) {
