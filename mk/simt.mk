@@ -163,12 +163,12 @@ BENCH_TARGETS += bench-simt
 # configuration (LANES=1 WARPS=1) with its memories as block RAM, placed with nextpnr (seed 1): it does not
 # fit (the ISA's per-thread state alone is ~650 kbit, the device has 128 kbit), recorded as such.
 SIMT_SYNTH_OUT   := out/synth/simt
-SIMT_SYNTH_FILES := $(filter-out rtl/simt_ram.v,$(SIMT_RTL)) constraints/simt_ram_macro.v
+SIMT_SYNTH_FILES := $(BUILD)/gen/isa_defs.vh $(filter-out rtl/simt_ram.v,$(SIMT_RTL)) constraints/simt_ram_macro.v
 SIMT_SYNTH_OSU   ?= default LANES=4:WARPS=2
 simt_stag = $(subst :,_,$(subst =,,$1))
 define SIMT_SYNTH_OSU_RULES
 $(SIMT_SYNTH_OUT)/simt_core-$(call simt_stag,$(1))/osu.stat: $(SIMT_SYNTH_FILES) constraints/simt_core.sdc $(BUILD)/gen/isa_defs.vh
-	$$(SYNTH_ENV) VINC=$(BUILD)/gen SDC=constraints/simt_core.sdc $$(SYNTH_FLOW) osu $$(@D) simt_core $(1) $(SIMT_SYNTH_FILES)
+	$$(SYNTH_ENV) SDC=constraints/simt_core.sdc $$(SYNTH_FLOW) osu $$(@D) simt_core $(1) $(SIMT_SYNTH_FILES)
 $(SIMT_SYNTH_OUT)/simt_core-$(call simt_stag,$(1))/sta.log: $(SIMT_SYNTH_OUT)/simt_core-$(call simt_stag,$(1))/osu.stat
 	$$(SYNTH_ENV) SDC=constraints/simt_core.sdc $$(SYNTH_FLOW) sta $$(@D) simt_core
 SIMT_SYNTH_RESULTS += $(SIMT_SYNTH_OUT)/simt_core-$(call simt_stag,$(1))/sta.log
@@ -178,7 +178,7 @@ $(foreach p,$(SIMT_SYNTH_OSU),$(eval $(call SIMT_SYNTH_OSU_RULES,$(p))))
 
 SIMT_ICE40_DIR := $(SIMT_SYNTH_OUT)/simt_core-ice40-LANES1_WARPS1
 $(SIMT_ICE40_DIR)/pnr-seed1.status: $(SIMT_RTL) $(BUILD)/gen/isa_defs.vh
-	$(SYNTH_ENV) VINC=$(BUILD)/gen $(SYNTH_FLOW) ice40 $(@D) simt_core LANES=1:WARPS=1 $(SIMT_RTL)
+	$(SYNTH_ENV) $(SYNTH_FLOW) ice40 $(@D) simt_core LANES=1:WARPS=1 $(BUILD)/gen/isa_defs.vh $(SIMT_RTL)
 	$(SYNTH_ENV) $(SYNTH_FLOW) pnr $(@D) 1
 
 .PHONY: synth-simt
