@@ -3,9 +3,9 @@
 # Verilator unit lockstep (sim/simt_fpu), Icarus testbench (tb/simt_fpu), lint, synthesis rows, bench.
 # See docs/simt-fpu.md.
 
-SIMT_FPU_RTL := rtl/simt_fp_pipe.v rtl/simt_fp_lzc.v rtl/simt_fp_mul_csa.v \
+SIMT_FPU_RTL := rtl/simt_fp_pipe.v rtl/simt_fp_lzc.v rtl/simt_fp_mul_csa.v rtl/simt_fp_kadd.v \
                 rtl/simt_fp_mul.v rtl/simt_fp_add.v rtl/simt_fp_cvt.v rtl/simt_fp_cmp.v rtl/simt_fpu.v
-SIMT_SFU_RTL := rtl/simt_fp_pipe.v rtl/simt_fp_lzc.v rtl/simt_fp_mul_csa.v \
+SIMT_SFU_RTL := rtl/simt_fp_pipe.v rtl/simt_fp_lzc.v rtl/simt_fp_mul_csa.v rtl/simt_fp_kadd.v \
                 rtl/simt_sfu_rom.v rtl/simt_sfu_reduce.v rtl/simt_sfu_quad.v rtl/simt_sfu_pack.v rtl/simt_sfu.v
 SIMT_LANE_RTL := $(sort $(SIMT_FPU_RTL) $(SIMT_SFU_RTL))
 SIMT_FPU_INC := $(BUILD)/gen/isa_defs.vh
@@ -13,29 +13,34 @@ SIMT_FPU_SEED ?= 0x5eed
 VERILATOR    ?= verilator
 SIMT_FPU_VL_OPT := -MAKEFLAGS "OPT_FAST=-O2 OPT_GLOBAL=-O2 OPT_SLOW=-O1"
 # Latency pairs co-simulated (FPU_SFU): the defaults, and every boundary merged into a wire at least once
-SIMT_FPU_VARIANTS := 7_7
+SIMT_FPU_VARIANTS := 8_8
 
 simt_fpu_lf = $(word 1,$(subst _, ,$1))
 simt_fpu_ls = $(word 2,$(subst _, ,$1))
 
-$(BUILD)/cosim/obj/cosim_simt_fpu.o: sim/simt_fpu/cosim_simt_fpu.c sim/simt_fpu/simt_fpu_dut.h | $(GEN_HDRS)
+$(BUILD)/cosim/obj/cosim_simt_fpu.o: sim/simt_fpu/cosim_simt_fpu.c sim/simt_fpu/simt_fpu_dut.h sim/simt_fpu/simt_fpu_stim.h | $(GEN_HDRS)
 	@mkdir -p $(@D)
 	$(CC) $(CWARN) $(COPT) $(CPPFLAGS_COMMON) -Isim/simt_fpu -c $< -o $@
 
+$(BUILD)/cosim/obj/simt_fpu_stim.o: sim/simt_fpu/simt_fpu_stim.c sim/simt_fpu/simt_fpu_stim.h | $(GEN_HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(CWARN) $(COPT) $(CPPFLAGS_COMMON) -Isim/simt_fpu -c $< -o $@
+SIMT_FPU_CO := $(BUILD)/cosim/obj/cosim_simt_fpu.o $(BUILD)/cosim/obj/simt_fpu_stim.o
+
 define SIMT_FPU_VARIANT_RULES
-$(BUILD)/cosim/simt_fpu_$(1)/cosim-simt-fpu: mk/simt_fpu.mk $(SIMT_LANE_RTL) $(SIMT_FPU_INC) rtl/lint.vlt sim/simt_fpu/simt_lane_top.v sim/simt_fpu/simt_fpu_dut.cpp sim/simt_fpu/simt_fpu_dut.h $(BUILD)/cosim/obj/cosim_simt_fpu.o $(LIB) $(ISA_SFU_HEX)
+$(BUILD)/cosim/simt_fpu_$(1)/cosim-simt-fpu: mk/simt_fpu.mk $(SIMT_LANE_RTL) $(SIMT_FPU_INC) rtl/lint.vlt sim/simt_fpu/simt_lane_top.v sim/simt_fpu/simt_fpu_dut.cpp sim/simt_fpu/simt_fpu_dut.h $(SIMT_FPU_CO) $(LIB) $(ISA_SFU_HEX)
 	@mkdir -p $$(@D) && rm -f $$@
 	$(VERILATOR) --cc --exe --build -j 2 -Wall --trace-fst --top-module simt_lane_top -I$(BUILD)/gen \
 	  -GLAT_FPU=$(call simt_fpu_lf,$(1)) -GLAT_SFU=$(call simt_fpu_ls,$(1)) -GTABLE_DIR='"$(abspath defs)"' \
 	  -Mdir $$(@D) -o cosim-simt-fpu $(SIMT_FPU_VL_OPT) \
 	  -CFLAGS "-I$(abspath cmodel) -I$(abspath $(BUILD)/gen) -I$(abspath sim/simt_fpu) -DSIMT_DUT_LAT_FPU=$(call simt_fpu_lf,$(1)) -DSIMT_DUT_LAT_SFU=$(call simt_fpu_ls,$(1))" \
 	  rtl/lint.vlt $(SIMT_LANE_RTL) sim/simt_fpu/simt_lane_top.v $(abspath sim/simt_fpu/simt_fpu_dut.cpp) \
-	  $(abspath $(BUILD)/cosim/obj/cosim_simt_fpu.o) $(abspath $(LIB)) -LDFLAGS -lm \
+	  $(abspath $(SIMT_FPU_CO)) $(abspath $(LIB)) -LDFLAGS -lm \
 	  >$$(@D)/build.log 2>&1 || { tail -30 $$(@D)/build.log; exit 1; }
 endef
 $(foreach v,$(SIMT_FPU_VARIANTS),$(eval $(call SIMT_FPU_VARIANT_RULES,$(v))))
 SIMT_FPU_COSIM_BINS := $(foreach v,$(SIMT_FPU_VARIANTS),$(BUILD)/cosim/simt_fpu_$(v)/cosim-simt-fpu)
-SIMT_FPU_COSIM := $(BUILD)/cosim/simt_fpu_7_7/cosim-simt-fpu
+SIMT_FPU_COSIM := $(BUILD)/cosim/simt_fpu_8_8/cosim-simt-fpu
 
 .PHONY: cosim-simt-fpu-build cosim-simt-fpu test-simt-fpu-cosim test-simt-fpu-cosim-failure lint-simt-fpu
 cosim-simt-fpu-build: $(SIMT_FPU_COSIM_BINS)
@@ -66,11 +71,60 @@ lint-simt-fpu: $(SIMT_FPU_INC)
 	  $(VERILATOR) --lint-only -Wall $(SIMT_FPU_LINT_INC) rtl/lint.vlt $(SIMT_FPU_RTL) --top-module simt_fpu -GLAT=$$L; \
 	  $(VERILATOR) --lint-only -Wall $(SIMT_FPU_LINT_INC) rtl/lint.vlt $(SIMT_SFU_RTL) --top-module simt_sfu -GLAT=$$L; done
 	@for f in $(SIMT_LANE_RTL); do $(VERILATOR) --lint-only -Wall $(SIMT_FPU_LINT_INC) -Irtl $$f || exit 1; done
-	iverilog -g2012 -Wall -Wno-timescale $(SIMT_FPU_LINT_INC) -o /dev/null -s simt_fpu $(SIMT_FPU_RTL)
-	iverilog -g2012 -Wall -Wno-timescale $(SIMT_FPU_LINT_INC) -o /dev/null -s simt_sfu $(SIMT_SFU_RTL)
+	iverilog -g2012 -Wall -Wno-timescale -Wno-sensitivity-entire-array $(SIMT_FPU_LINT_INC) -o /dev/null -s simt_fpu $(SIMT_FPU_RTL)
+	iverilog -g2012 -Wall -Wno-timescale -Wno-sensitivity-entire-array $(SIMT_FPU_LINT_INC) -o /dev/null -s simt_sfu $(SIMT_SFU_RTL)
 	yosys -q -p "read_verilog $(SIMT_FPU_LINT_INC) $(SIMT_FPU_RTL); hierarchy -check -top simt_fpu; proc; check -assert"
 	yosys -q -p "read_verilog $(SIMT_FPU_LINT_INC) $(SIMT_SFU_RTL); hierarchy -check -top simt_sfu; proc; check -assert"
 	@echo "lint-simt-fpu: clean (verilator -Wall at LAT 1/3/7/9 and per file, iverilog -g2012, yosys check -assert)"
 
 TEST_TARGETS += test-simt-fpu-cosim test-simt-fpu-cosim-failure lint-simt-fpu
 LINT_TARGETS += lint-simt-fpu
+
+# ------------------------------------------------------------------ Icarus self-checking testbench
+# Vectors from C (a stride-sample of every lockstep phase + random; expected values from the ISA definition).
+# Latency pairs FPU_SFU: the defaults, fewer registers (boundaries merged), LAT 1 (one register), extra delay.
+SIMT_FPU_TB_LATS ?= 8_8 3_2 1_1 9_12
+SIMT_FPU_TB_PER  ?= 150
+$(BUILD)/tb/simt-fpu-vectors: tb/simt_fpu/simt_fpu_vectors.c $(BUILD)/cosim/obj/simt_fpu_stim.o $(LIB)
+	@mkdir -p $(@D)
+	$(CC) $(CWARN) $(COPT) $(CPPFLAGS_COMMON) -Isim/simt_fpu $< $(BUILD)/cosim/obj/simt_fpu_stim.o $(LIB) -lm -o $@
+
+$(BUILD)/tb/tb_simt_fpu_%.vvp: tb/simt_fpu/tb_simt_fpu.v $(SIMT_LANE_RTL) $(SIMT_FPU_INC)
+	@mkdir -p $(@D)
+	iverilog -g2012 -Wall -Wno-timescale -Wno-sensitivity-entire-array -I$(BUILD)/gen -o $@ -s tb_simt_fpu \
+	  -P tb_simt_fpu.LAT_FPU=$(call simt_fpu_lf,$*) -P tb_simt_fpu.LAT_SFU=$(call simt_fpu_ls,$*) $< $(SIMT_LANE_RTL)
+
+$(BUILD)/tb/simt_fpu.vec: $(BUILD)/tb/simt-fpu-vectors
+	$< --seed $(SIMT_FPU_SEED) --per-phase $(SIMT_FPU_TB_PER) -o $@
+
+.PHONY: sim-simt-fpu test-simt-fpu-sim
+sim-simt-fpu: $(BUILD)/tb/simt_fpu.vec $(foreach l,$(SIMT_FPU_TB_LATS),$(BUILD)/tb/tb_simt_fpu_$(l).vvp)
+	@set -e; for l in $(SIMT_FPU_TB_LATS); do \
+	  vvp -n $(BUILD)/tb/tb_simt_fpu_$$l.vvp +vectors=$(BUILD)/tb/simt_fpu.vec +nrec=$$(wc -l < $(BUILD)/tb/simt_fpu.vec) +gap=7 \
+	    | tee $(BUILD)/tb/simt_fpu_$$l.log; grep -q '^PASS' $(BUILD)/tb/simt_fpu_$$l.log; done
+
+# The testbench must catch a wrong result: flip one bit of one expected FPU and one expected SFU result.
+test-simt-fpu-sim: sim-simt-fpu
+	@set -e; for u in 0 1; do \
+	  awk -v u=$$u 'BEGIN{n=0} $$1==u {n++; if (n==700) {x=substr($$8,8,1); $$8=substr($$8,1,7) (x=="0"?"1":"0")}} {print}' \
+	    $(BUILD)/tb/simt_fpu.vec > $(BUILD)/tb/simt_fpu_bad$$u.vec; \
+	  vvp -n $(BUILD)/tb/tb_simt_fpu_8_8.vvp +vectors=$(BUILD)/tb/simt_fpu_bad$$u.vec +nrec=$$(wc -l < $(BUILD)/tb/simt_fpu.vec) \
+	    > $(BUILD)/tb/simt_fpu_bad$$u.log 2>&1 || true; \
+	  if grep -q '^FAIL' $(BUILD)/tb/simt_fpu_bad$$u.log && ! grep -q '^PASS' $(BUILD)/tb/simt_fpu_bad$$u.log; then \
+	    echo "test-simt-fpu-sim: corrupted vector caught: $$(grep -m1 '^FAIL' $(BUILD)/tb/simt_fpu_bad$$u.log)"; \
+	  else echo "test-simt-fpu-sim: FAIL: the testbench accepted a corrupted expected result (unit $$u)"; exit 1; fi; done
+
+TEST_TARGETS += test-simt-fpu-sim
+
+# ------------------------------------------------------------------ dense sweeps (make test-long) and speed
+# test-long: 12.6M conversion vectors (4096 significands per exponent x 4 modes x 3 ops), 2.3M SFU table-segment
+# vectors (256 exponents/periods per entry point), 10M structured + 5M uniform FPU, 10M random SFU.
+.PHONY: test-long-simt-fpu bench-simt-fpu
+test-long-simt-fpu: $(SIMT_FPU_COSIM)
+	$< --seed $(or $(SEED),$(SIMT_FPU_SEED)) --cvt-mants 4096 --seg-scales 256 --struct 10000000 --random 5000000 --srandom 10000000 --quiet
+test-long: test-long-simt-fpu
+
+# Fixed workload (seed 0x5eed, the default test run without idle cycles): results compared per second.
+bench-simt-fpu: $(SIMT_FPU_COSIM)
+	@$< --seed 0x5eed --gap 0 --quiet | grep -E 'results compared|PASS|FAIL'
+BENCH_TARGETS += bench-simt-fpu

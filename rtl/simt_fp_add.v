@@ -67,7 +67,9 @@ module simt_fp_add #(
   wire [49:0] sh = {1'b1, r1_fs, 26'd0} >> r1_d;
   wire [27:0] mbx = {1'b0, sh[49:24], sh[23:0] != 24'd0};
   wire [27:0] max = {2'b01, r1_fb, 3'b000};
-  wire [27:0] a2_r = r1_sub ? (max - mbx) : (max + mbx);
+  wire [27:0] a2_r;   // max - mbx = max + ~mbx + 1 (no borrow: max >= mbx)
+  wire        a2_co;
+  simt_fp_kadd #(.W(28)) u_add (.a_i(max), .b_i(r1_sub ? ~mbx : mbx), .ci_i(r1_sub), .s_o(a2_r), .co_o(a2_co));
 
   wire        r2_spec, r2_sign;
   wire [31:0] r2_sres;
@@ -98,17 +100,22 @@ module simt_fp_add #(
 
   // ---------------------------------------------------------------- A4
   wire        up = r3_g & (r3_st | r3_m[0]);
-  wire [24:0] mr = {1'b0, r3_m} + {24'd0, up};
-  wire signed [9:0] e4 = $signed(r3_e) + $signed({9'd0, mr[24]});
+  wire [23:0] mr;
+  wire        mc;   // rounding carry: exponent + 1 (carry-select below)
+  simt_fp_kadd #(.W(24)) u_inc (.a_i(r3_m), .b_i(24'd0), .ci_i(up), .s_o(mr), .co_o(mc));
+  wire signed [9:0] e = $signed(r3_e);
+  wire [7:0]  e1  = r3_e[7:0] + 8'd1;
+  wire        ovf = mc ? (e >= 10'sd254) : (e >= 10'sd255);
+  wire        unf = mc ? (e <= -10'sd1) : (e <= 10'sd0);
   reg [31:0] a4_s;
   always @* begin
     if (r3_spec)              a4_s = r3_sres;
     else if (r3_zero)         a4_s = 32'd0;
-    else if (e4 >= 10'sd255)  a4_s = {r3_sign, 8'hff, 23'd0};
-    else if (e4 <= 10'sd0)    a4_s = {r3_sign, 31'd0};
-    else                      a4_s = {r3_sign, e4[7:0], mr[22:0]};
+    else if (ovf)             a4_s = {r3_sign, 8'hff, 23'd0};
+    else if (unf)             a4_s = {r3_sign, 31'd0};
+    else                      a4_s = {r3_sign, mc ? e1 : r3_e[7:0], mr[22:0]};
   end
   assign s_o = a4_s;
-  wire unused_ok = &{1'b0, mr[23]};
+  wire unused_ok = &{1'b0, mr[23], a2_co};
 endmodule
 `default_nettype wire

@@ -50,7 +50,9 @@ module simt_fp_cvt #(
   wire [7:0]  sh8  = 8'd150 - e;
   wire [23:0] fmask = ~(24'hffffff << sh8[4:0]);
   wire        i_neg = (kind_i == K_I2F) && a_i[31];
-  wire [31:0] mag  = i_neg ? (~a_i + 32'd1) : a_i;
+  wire [31:0] mag;
+  wire        mag_co;
+  simt_fp_kadd #(.W(32)) u_neg (.a_i(i_neg ? ~a_i : a_i), .b_i(32'd0), .ci_i(i_neg), .s_o(mag), .co_o(mag_co));
 
   // c1 result class: 0 = computed below, else final value in c1_fix
   reg        c1_fixed;
@@ -98,9 +100,12 @@ module simt_fp_cvt #(
   // ---------------------------------------------------------------- C2
   // f2i negative: -(q + up) = ~q + !up; positive: q + up (q + up < 2^31 for e <= 157, < 2^32 for e <= 158)
   wire        neg  = (r1_kind == K_F2I) && r1_s;
-  wire [31:0] ires = (r1_v ^ {32{neg}}) + {31'd0, neg ^ r1_up};
+  wire [31:0] ires;
+  wire        ires_co;
+  simt_fp_kadd #(.W(32)) u_ires (.a_i(r1_v ^ {32{neg}}), .b_i(32'd0), .ci_i(neg ^ r1_up), .s_o(ires), .co_o(ires_co));
   // frnd: v = m | mask + 1 (round up; may carry to 2^24: exponent + 1) or m & ~mask
-  wire [24:0] fr   = {1'b0, r1_v[23:0]} + {24'd0, r1_up};
+  wire [24:0] fr;
+  simt_fp_kadd #(.W(24)) u_fr (.a_i(r1_v[23:0]), .b_i(24'd0), .ci_i(r1_up), .s_o(fr[23:0]), .co_o(fr[24]));
   wire [31:0] fres = fr[24] ? {r1_s, r1_e + 8'd1, 23'd0} : {r1_s, r1_e, fr[22:0]};
   // i2f/u2f: normalise (msb to bit 31); exponent 158 - lz
   wire [5:0]  lz;
@@ -119,10 +124,11 @@ module simt_fp_cvt #(
 
   // ---------------------------------------------------------------- C3
   wire        rup = r2_n[7] & ((r2_n[6:0] != 7'd0) | r2_n[8]);
-  wire [24:0] rm  = {1'b0, r2_n[31:8]} + {24'd0, rup};
+  wire [24:0] rm;
+  simt_fp_kadd #(.W(24)) u_rm (.a_i(r2_n[31:8]), .b_i(24'd0), .ci_i(rup), .s_o(rm[23:0]), .co_o(rm[24]));
   wire [7:0]  re  = r2_e + {7'd0, rm[24]};
   wire [31:0] c3  = r2_tof ? {r2_s, re, rm[22:0]} : r2_fin;
   simt_fp_pipe #(.W(32), .EN(E3)) u_r3 (.clk_i(clk_i), .rst_ni(rst_ni), .d_i(c3), .q_o(r_o));
-  wire unused_ok = &{1'b0, lz[5], fr[23], rm[23], sh8[7:5]};
+  wire unused_ok = &{1'b0, lz[5], fr[23], rm[23], sh8[7:5], mag_co, ires_co};
 endmodule
 `default_nettype wire

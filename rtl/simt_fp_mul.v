@@ -44,34 +44,43 @@ module simt_fp_mul #(
     .q_o({r1_s, r1_c, r1_esum, r1_sign, r1_nan, r1_inf, r1_zero}));
 
   // ---------------------------------------------------------------- M2
-  wire [47:0] prod = r1_s + r1_c;   // in [2^46, 2^48): both significands are in [2^23, 2^24)
+  wire [47:0] prod;   // in [2^46, 2^48): both significands are in [2^23, 2^24)
+  wire        prod_co;
+  simt_fp_kadd #(.W(48)) u_cpa (.a_i(r1_s), .b_i(r1_c), .ci_i(1'b0), .s_o(prod), .co_o(prod_co));
+  // biased exponent before the rounding carry: ea + eb - 127 + hi (-125 .. 382)
+  wire signed [10:0] m2_be = $signed({2'b00, r1_esum}) - 11'sd127 + $signed({10'd0, m2_hi});
   wire        m2_hi = prod[47];
   wire [23:0] m2_m  = m2_hi ? prod[47:24] : prod[46:23];
   wire        m2_g  = m2_hi ? prod[23] : prod[22];
   wire        m2_st = m2_hi ? (prod[22:0] != 23'd0) : (prod[21:0] != 22'd0);
 
   wire [23:0] r2_m;
-  wire [8:0]  r2_esum;
-  wire        r2_hi, r2_g, r2_st, r2_sign, r2_nan, r2_inf, r2_zero;
-  simt_fp_pipe #(.W(24 + 3 + 9 + 4), .EN(E2)) u_r2 (.clk_i(clk_i), .rst_ni(rst_ni),
-    .d_i({m2_m, m2_hi, m2_g, m2_st, r1_esum, r1_sign, r1_nan, r1_inf, r1_zero}),
-    .q_o({r2_m, r2_hi, r2_g, r2_st, r2_esum, r2_sign, r2_nan, r2_inf, r2_zero}));
+  wire [10:0] r2_be;
+  wire        r2_g, r2_st, r2_sign, r2_nan, r2_inf, r2_zero;
+  simt_fp_pipe #(.W(24 + 2 + 11 + 4), .EN(E2)) u_r2 (.clk_i(clk_i), .rst_ni(rst_ni),
+    .d_i({m2_m, m2_g, m2_st, m2_be, r1_sign, r1_nan, r1_inf, r1_zero}),
+    .q_o({r2_m, r2_g, r2_st, r2_be, r2_sign, r2_nan, r2_inf, r2_zero}));
 
   // ---------------------------------------------------------------- M3
   wire        up = r2_g & (r2_st | r2_m[0]);
-  wire [24:0] mr = {1'b0, r2_m} + {24'd0, up};
-  // biased exponent = ea + eb - 127 + hi + carry (ea, eb in 1..254 here: -125 .. 383)
-  wire signed [10:0] be = $signed({2'b00, r2_esum}) - 11'sd127 + $signed({10'd0, r2_hi}) + $signed({10'd0, mr[24]});
+  wire [23:0] mr;
+  wire        mc;   // rounding carry: significand 2^24 -> 2^23, exponent + 1
+  simt_fp_kadd #(.W(24)) u_inc (.a_i(r2_m), .b_i(24'd0), .ci_i(up), .s_o(mr), .co_o(mc));
+  // exponent + carry as a carry-select: both outcomes precomputed from r2_be, chosen by mc
+  wire signed [10:0] be = $signed(r2_be);
+  wire [7:0]  be1 = r2_be[7:0] + 8'd1;
+  wire        ovf = mc ? (be >= 11'sd254) : (be >= 11'sd255);
+  wire        unf = mc ? (be <= -11'sd1) : (be <= 11'sd0);
   reg [31:0] m3_p;
   always @* begin
     if (r2_nan)                 m3_p = 32'h7fc00000;
     else if (r2_inf)            m3_p = {r2_sign, 8'hff, 23'd0};
     else if (r2_zero)           m3_p = {r2_sign, 31'd0};
-    else if (be >= 11'sd255)    m3_p = {r2_sign, 8'hff, 23'd0};
-    else if (be <= 11'sd0)      m3_p = {r2_sign, 31'd0};
-    else                        m3_p = {r2_sign, be[7:0], mr[22:0]};
+    else if (ovf)               m3_p = {r2_sign, 8'hff, 23'd0};
+    else if (unf)               m3_p = {r2_sign, 31'd0};
+    else                        m3_p = {r2_sign, mc ? be1 : r2_be[7:0], mr[22:0]};
   end
   simt_fp_pipe #(.W(32), .EN(E3)) u_r3 (.clk_i(clk_i), .rst_ni(rst_ni), .d_i(m3_p), .q_o(p_o));
-  wire unused_ok = &{1'b0, mr[23]};
+  wire unused_ok = &{1'b0, mr[23], prod_co};
 endmodule
 `default_nettype wire

@@ -40,7 +40,9 @@ module simt_fp_mul_csa #(
   reg [W-1:0] t [0:WB-1];
   reg [W-1:0] n [0:WB-1];
   integer lv, g, j, ni;
-  always @* begin
+  // Sensitive to the inputs only: xe, t, n, maj are temporaries written before they are read (with @*, an
+  // event simulator would re-run the block on its own writes).
+  always @(x_i or y_i) begin
     maj = {W{1'b0}};
     sum_o = {W{1'b0}};
     carry_o = {W{1'b0}};

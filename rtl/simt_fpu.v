@@ -18,7 +18,8 @@
 // multiplier produces (including -0 and +0). fmin/fmax/fsetp (simt_fp_cmp) and the conversions
 // (simt_fp_cvt) run beside it and are multiplexed in at the last stage.
 //
-// Pipeline: seven stages ending in the boundaries B1..B7 (each a register or a wire, see LAT):
+// Pipeline: the input register B0, then seven stages ending in the boundaries B1..B7 (each boundary a
+// register or a wire, see LAT):
 //   stage 1  modifiers, FTZ, operand selection; multiplier M1 (partial products, CSA tree); compare; cvt C1
 //   stage 2  multiplier M2 (48-bit carry-propagate add, guard/sticky); cvt C2
 //   stage 3  multiplier M3 (round, pack product); cvt C3
@@ -26,13 +27,13 @@
 //   stage 5  adder A2 (align, add/subtract)
 //   stage 6  adder A3 (leading zeros, normalise)
 //   stage 7  adder A4 (round, pack); result multiplexer
-// LAT (legal range 1..64, default 7): the fixed latency in cycles from valid_i to valid_o; fully
-// pipelined (one operation per cycle, no stall, no ready). LAT >= 7: all seven boundaries are registers
-// and LAT-7 further output registers are added; LAT < 7: LAT of the boundaries are registers, spread
-// evenly (boundary i is a register iff floor(i*LAT/7) > floor((i-1)*LAT/7); B7 always is), at a lower
-// clock frequency. Only the valid bits are reset.
+// LAT (legal range 1..64, default 8): the fixed latency in cycles from valid_i to valid_o; fully
+// pipelined (one operation per cycle, no stall, no ready). LAT >= 8: all eight boundaries B0..B7 are
+// registers and LAT-8 further output registers are added; LAT < 8: LAT of the boundaries are registers,
+// spread evenly (boundary Bk-1 is a register iff floor(k*LAT/8) > floor((k-1)*LAT/8), k = 1..8; the output
+// boundary B7 always is), at a lower clock frequency. Only the valid bits are reset.
 module simt_fpu #(
-  parameter integer LAT = 7
+  parameter integer LAT = 8
 ) (
   input  wire        clk_i,
   input  wire        rst_ni,
@@ -50,7 +51,7 @@ module simt_fpu #(
   output wire [31:0] res_o,
   output wire        pred_o
 );
-  localparam integer NB = 7;                     // internal boundaries
+  localparam integer NB = 8;                     // internal boundaries B0..B7
   localparam integer L  = (LAT < NB) ? LAT : NB;
   localparam integer XD = (LAT > NB) ? LAT - NB : 0;   // extra output registers
   function integer en(input integer i);
@@ -62,18 +63,29 @@ module simt_fpu #(
     end
   endgenerate
 
+  // ---------------------------------------------------------------- B0: input register
+  // The operands arrive from the core's operand registers/register file with an input delay; registering
+  // them first gives stage 1 (the multiplier's CSA tree, the conversion shifter) a whole cycle.
+  wire        valid0, na0, aa0, nb0, nc0;
+  wire [6:0]  op0;
+  wire [3:0]  cc0;
+  wire [31:0] a0, b0, c0;
+  simt_fp_pipe #(.W(1), .EN(en(1)), .RST(1)) u_v0 (.clk_i(clk_i), .rst_ni(rst_ni), .d_i(valid_i), .q_o(valid0));
+  simt_fp_pipe #(.W(7 + 4 + 4 + 96), .EN(en(1))) u_in (.clk_i(clk_i), .rst_ni(rst_ni),
+    .d_i({op_i, cc_i, na_i, aa_i, nb_i, nc_i, a_i, b_i, c_i}), .q_o({op0, cc0, na0, aa0, nb0, nc0, a0, b0, c0}));
+
   // ---------------------------------------------------------------- stage 1: decode, modifiers, FTZ
-  wire is_fadd  = op_i == `ISA_OP_FADD;
-  wire is_fmul  = op_i == `ISA_OP_FMUL;
-  wire is_fmad  = op_i == `ISA_OP_FMAD;
-  wire is_fmin  = op_i == `ISA_OP_FMIN;
-  wire is_fmax  = op_i == `ISA_OP_FMAX;
-  wire is_fsetp = op_i == `ISA_OP_FSETP;
-  wire is_frnd  = op_i == `ISA_OP_FRND;
-  wire is_f2i   = op_i == `ISA_OP_F2I;
-  wire is_f2u   = op_i == `ISA_OP_F2U;
-  wire is_i2f   = op_i == `ISA_OP_I2F;
-  wire is_u2f   = op_i == `ISA_OP_U2F;
+  wire is_fadd  = op0 == `ISA_OP_FADD;
+  wire is_fmul  = op0 == `ISA_OP_FMUL;
+  wire is_fmad  = op0 == `ISA_OP_FMAD;
+  wire is_fmin  = op0 == `ISA_OP_FMIN;
+  wire is_fmax  = op0 == `ISA_OP_FMAX;
+  wire is_fsetp = op0 == `ISA_OP_FSETP;
+  wire is_frnd  = op0 == `ISA_OP_FRND;
+  wire is_f2i   = op0 == `ISA_OP_F2I;
+  wire is_f2u   = op0 == `ISA_OP_F2U;
+  wire is_i2f   = op0 == `ISA_OP_I2F;
+  wire is_u2f   = op0 == `ISA_OP_U2F;
   wire is_arith = is_fadd | is_fmul | is_fmad;
   wire is_cmp   = is_fmin | is_fmax | is_fsetp;
   wire is_cvt   = is_frnd | is_f2i | is_f2u | is_i2f | is_u2f;
@@ -82,10 +94,10 @@ module simt_fpu #(
   function [31:0] ftz(input [31:0] x);
     ftz = (x[30:23] == 8'd0) ? {x[31], 31'd0} : x;
   endfunction
-  wire [31:0] am = {(a_i[31] & ~aa_i) ^ na_i, a_i[30:0]};
+  wire [31:0] am = {(a0[31] & ~aa0) ^ na0, a0[30:0]};
   wire [31:0] fa = ftz(am);
-  wire [31:0] fb = ftz({b_i[31] ^ nb_i, b_i[30:0]});
-  wire [31:0] fc = ftz({c_i[31] ^ nc_i, c_i[30:0]});
+  wire [31:0] fb = ftz({b0[31] ^ nb0, b0[30:0]});
+  wire [31:0] fc = ftz({c0[31] ^ nc0, c0[30:0]});
   wire [31:0] mul_y = is_fadd ? 32'h3f800000 : fb;
   wire [31:0] add_z = is_fadd ? fb : is_fmad ? fc : 32'h80000000;
   // result select: 0 multiply-add, 1 compare/convert, 2 zero (not an FPU op); fsetp also sets pred
@@ -94,19 +106,19 @@ module simt_fpu #(
   // compare (one stage)
   wire [31:0] cmin, cmax;
   wire        cpred;
-  simt_fp_cmp u_cmp (.a_i(fa), .b_i(fb), .cc_i(cc_i), .min_o(cmin), .max_o(cmax), .pred_o(cpred));
+  simt_fp_cmp u_cmp (.a_i(fa), .b_i(fb), .cc_i(cc0), .min_o(cmin), .max_o(cmax), .pred_o(cpred));
   wire [31:0] cres1 = is_fmin ? cmin : is_fmax ? cmax : {31'd0, cpred};
   wire        pred1 = is_fsetp & cpred;
 
   // conversions (three stages, boundaries B1..B3 inside)
   wire [2:0] kind = is_frnd ? 3'd0 : is_f2i ? 3'd1 : is_f2u ? 3'd2 : is_i2f ? 3'd3 : is_u2f ? 3'd4 : 3'd7;
   wire [31:0] cvt3;
-  simt_fp_cvt #(.E1(en(1)), .E2(en(2)), .E3(en(3))) u_cvt (.clk_i(clk_i), .rst_ni(rst_ni),
-    .kind_i(kind), .mode_i(cc_i[1:0]), .a_i(is_int ? a_i : fa), .r_o(cvt3));
+  simt_fp_cvt #(.E1(en(2)), .E2(en(3)), .E3(en(4))) u_cvt (.clk_i(clk_i), .rst_ni(rst_ni),
+    .kind_i(kind), .mode_i(cc0[1:0]), .a_i(is_int ? a0 : fa), .r_o(cvt3));
 
   // multiplier (three stages, boundaries B1..B3 inside)
   wire [31:0] prod3;
-  simt_fp_mul #(.E1(en(1)), .E2(en(2)), .E3(en(3))) u_mul (.clk_i(clk_i), .rst_ni(rst_ni),
+  simt_fp_mul #(.E1(en(2)), .E2(en(3)), .E3(en(4))) u_mul (.clk_i(clk_i), .rst_ni(rst_ni),
     .x_i(fa), .y_i(mul_y), .p_o(prod3));
 
   // what travels beside the multiplier and the converter through B1..B3
@@ -115,19 +127,19 @@ module simt_fpu #(
   wire [31:0] z2, z3, z4;
   wire [31:0] c2_, c3_, c4_;
   wire        p2, p3, p4, ic2, ic3, ic4;
-  simt_fp_pipe #(.W(1), .EN(en(1)), .RST(1)) u_v1 (.clk_i(clk_i), .rst_ni(rst_ni), .d_i(valid_i), .q_o(v1));
-  simt_fp_pipe #(.W(1), .EN(en(2)), .RST(1)) u_v2 (.clk_i(clk_i), .rst_ni(rst_ni), .d_i(v1), .q_o(v2));
-  simt_fp_pipe #(.W(1), .EN(en(3)), .RST(1)) u_v3 (.clk_i(clk_i), .rst_ni(rst_ni), .d_i(v2), .q_o(v3));
-  simt_fp_pipe #(.W(2 + 32 + 32 + 1 + 1), .EN(en(1))) u_s1 (.clk_i(clk_i), .rst_ni(rst_ni),
+  simt_fp_pipe #(.W(1), .EN(en(2)), .RST(1)) u_v1 (.clk_i(clk_i), .rst_ni(rst_ni), .d_i(valid0), .q_o(v1));
+  simt_fp_pipe #(.W(1), .EN(en(3)), .RST(1)) u_v2 (.clk_i(clk_i), .rst_ni(rst_ni), .d_i(v1), .q_o(v2));
+  simt_fp_pipe #(.W(1), .EN(en(4)), .RST(1)) u_v3 (.clk_i(clk_i), .rst_ni(rst_ni), .d_i(v2), .q_o(v3));
+  simt_fp_pipe #(.W(2 + 32 + 32 + 1 + 1), .EN(en(2))) u_s1 (.clk_i(clk_i), .rst_ni(rst_ni),
     .d_i({sel1, add_z, cres1, pred1, is_cmp}), .q_o({sel_2, z2, c2_, p2, ic2}));
-  simt_fp_pipe #(.W(2 + 32 + 32 + 1 + 1), .EN(en(2))) u_s2 (.clk_i(clk_i), .rst_ni(rst_ni),
+  simt_fp_pipe #(.W(2 + 32 + 32 + 1 + 1), .EN(en(3))) u_s2 (.clk_i(clk_i), .rst_ni(rst_ni),
     .d_i({sel_2, z2, c2_, p2, ic2}), .q_o({sel_3, z3, c3_, p3, ic3}));
-  simt_fp_pipe #(.W(2 + 32 + 32 + 1 + 1), .EN(en(3))) u_s3 (.clk_i(clk_i), .rst_ni(rst_ni),
+  simt_fp_pipe #(.W(2 + 32 + 32 + 1 + 1), .EN(en(4))) u_s3 (.clk_i(clk_i), .rst_ni(rst_ni),
     .d_i({sel_3, z3, c3_, p3, ic3}), .q_o({sel_4, z4, c4_, p4, ic4}));
 
   // ---------------------------------------------------------------- stages 4..7: adder
   wire [31:0] sum7;
-  simt_fp_add #(.E1(en(4)), .E2(en(5)), .E3(en(6))) u_add (.clk_i(clk_i), .rst_ni(rst_ni),
+  simt_fp_add #(.E1(en(5)), .E2(en(6)), .E3(en(7))) u_add (.clk_i(clk_i), .rst_ni(rst_ni),
     .a_i(prod3), .b_i(z4), .s_o(sum7));
 
   wire [31:0] side4 = ic4 ? c4_ : cvt3;
@@ -135,14 +147,14 @@ module simt_fpu #(
   wire [1:0]  sel_5, sel_6, sel_7;
   wire [31:0] side5, side6, side7;
   wire        p5, p6, p7;
-  simt_fp_pipe #(.W(1), .EN(en(4)), .RST(1)) u_v4 (.clk_i(clk_i), .rst_ni(rst_ni), .d_i(v3), .q_o(v4));
-  simt_fp_pipe #(.W(1), .EN(en(5)), .RST(1)) u_v5 (.clk_i(clk_i), .rst_ni(rst_ni), .d_i(v4), .q_o(v5));
-  simt_fp_pipe #(.W(1), .EN(en(6)), .RST(1)) u_v6 (.clk_i(clk_i), .rst_ni(rst_ni), .d_i(v5), .q_o(v6));
-  simt_fp_pipe #(.W(2 + 32 + 1), .EN(en(4))) u_s4 (.clk_i(clk_i), .rst_ni(rst_ni),
+  simt_fp_pipe #(.W(1), .EN(en(5)), .RST(1)) u_v4 (.clk_i(clk_i), .rst_ni(rst_ni), .d_i(v3), .q_o(v4));
+  simt_fp_pipe #(.W(1), .EN(en(6)), .RST(1)) u_v5 (.clk_i(clk_i), .rst_ni(rst_ni), .d_i(v4), .q_o(v5));
+  simt_fp_pipe #(.W(1), .EN(en(7)), .RST(1)) u_v6 (.clk_i(clk_i), .rst_ni(rst_ni), .d_i(v5), .q_o(v6));
+  simt_fp_pipe #(.W(2 + 32 + 1), .EN(en(5))) u_s4 (.clk_i(clk_i), .rst_ni(rst_ni),
     .d_i({sel_4, side4, p4}), .q_o({sel_5, side5, p5}));
-  simt_fp_pipe #(.W(2 + 32 + 1), .EN(en(5))) u_s5 (.clk_i(clk_i), .rst_ni(rst_ni),
+  simt_fp_pipe #(.W(2 + 32 + 1), .EN(en(6))) u_s5 (.clk_i(clk_i), .rst_ni(rst_ni),
     .d_i({sel_5, side5, p5}), .q_o({sel_6, side6, p6}));
-  simt_fp_pipe #(.W(2 + 32 + 1), .EN(en(6))) u_s6 (.clk_i(clk_i), .rst_ni(rst_ni),
+  simt_fp_pipe #(.W(2 + 32 + 1), .EN(en(7))) u_s6 (.clk_i(clk_i), .rst_ni(rst_ni),
     .d_i({sel_6, side6, p6}), .q_o({sel_7, side7, p7}));
 
   // ---------------------------------------------------------------- stage 7: result multiplexer, B7
@@ -150,11 +162,11 @@ module simt_fpu #(
   wire        v8;
   wire [31:0] res8;
   wire        pred8;
-  simt_fp_pipe #(.W(1), .EN(en(7)), .RST(1)) u_v7 (.clk_i(clk_i), .rst_ni(rst_ni), .d_i(v6), .q_o(v8));
-  simt_fp_pipe #(.W(33), .EN(en(7))) u_s7 (.clk_i(clk_i), .rst_ni(rst_ni),
+  simt_fp_pipe #(.W(1), .EN(en(8)), .RST(1)) u_v7 (.clk_i(clk_i), .rst_ni(rst_ni), .d_i(v6), .q_o(v8));
+  simt_fp_pipe #(.W(33), .EN(en(8))) u_s7 (.clk_i(clk_i), .rst_ni(rst_ni),
     .d_i({res7, p7}), .q_o({res8, pred8}));
 
-  // ---------------------------------------------------------------- extra latency (LAT > 7)
+  // ---------------------------------------------------------------- extra latency (LAT > 8)
   wire [XD:0]    xv;
   wire [33*XD+32:0] xd;
   assign xv[0] = v8;

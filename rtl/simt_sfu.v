@@ -8,7 +8,8 @@
 // A = a_i with AA (absolute value) then NA (negate), as for every FP-typed opcode (cmodel/isa/isa_exec.c),
 // then flushed (FTZ). Any other opcode gives res_o = 0.
 //
-// Pipeline: seven stages ending in the boundaries B1..B7 (each a register or a wire, see LAT):
+// Pipeline: the input register B0, then seven stages ending in the boundaries B1..B7 (each boundary a
+// register or a wire, see LAT):
 //   stage 1  modifiers, FTZ, classification, special results; ex2 fixed-point X; sin/cos P = M * 2^65/pi
 //   stage 2  reduction: sin/cos turns U and quadrant, ex2 n and t; ROM address, d, exponent, sign
 //   stage 3  ROM read, d*d
@@ -16,12 +17,13 @@
 //   stage 5  Y = C0 + ...; lg2 V = u*2^30 + max(Y,0); magnitude R, exponent E, sign
 //   stage 6  leading zeros, normalise
 //   stage 7  round, pack, specials
-// LAT (legal range 1..64, default 7): fixed latency valid_i -> valid_o; fully pipelined (one operation
-// per cycle). LAT >= 7: every boundary is a register plus LAT-7 output registers; LAT < 7: LAT boundaries
-// are registers, spread evenly (boundary i iff floor(i*LAT/7) > floor((i-1)*LAT/7); B7 always).
+// LAT (legal range 1..64, default 8): fixed latency valid_i -> valid_o; fully pipelined (one operation
+// per cycle). LAT >= 8: every boundary B0..B7 is a register plus LAT-8 output registers; LAT < 8: LAT
+// boundaries are registers, spread evenly (Bk-1 iff floor(k*LAT/8) > floor((k-1)*LAT/8), k = 1..8; the
+// output boundary B7 always).
 // TABLE_DIR: directory of the .hex tables as seen from the tool's working directory (see simt_sfu_rom).
 module simt_sfu #(
-  parameter integer LAT = 7,
+  parameter integer LAT = 8,
   parameter TABLE_DIR = "defs"
 ) (
   input  wire        clk_i,
@@ -34,7 +36,7 @@ module simt_sfu #(
   output wire        valid_o,
   output wire [31:0] res_o
 );
-  localparam integer NB = 7;
+  localparam integer NB = 8;   // boundaries B0..B7
   localparam integer L  = (LAT < NB) ? LAT : NB;
   localparam integer XD = (LAT > NB) ? LAT - NB : 0;
   function integer en(input integer i);
@@ -46,11 +48,19 @@ module simt_sfu #(
     end
   endgenerate
 
+  // ---------------------------------------------------------------- B0: input register
+  wire        valid0, na0, aa0;
+  wire [6:0]  op0;
+  wire [31:0] a0;
+  simt_fp_pipe #(.W(1), .EN(en(1)), .RST(1)) u_v0 (.clk_i(clk_i), .rst_ni(rst_ni), .d_i(valid_i), .q_o(valid0));
+  simt_fp_pipe #(.W(7 + 2 + 32), .EN(en(1))) u_in (.clk_i(clk_i), .rst_ni(rst_ni),
+    .d_i({op_i, na_i, aa_i, a_i}), .q_o({op0, na0, aa0, a0}));
+
   // ---------------------------------------------------------------- stage 1: decode, modifiers, FTZ
-  wire [2:0] fn = (op_i == `ISA_OP_RCP) ? 3'd0 : (op_i == `ISA_OP_RSQ) ? 3'd1 :
-                  (op_i == `ISA_OP_EX2) ? 3'd2 : (op_i == `ISA_OP_LG2) ? 3'd3 :
-                  (op_i == `ISA_OP_SIN) ? 3'd4 : (op_i == `ISA_OP_COS) ? 3'd5 : 3'd7;
-  wire [31:0] am = {(a_i[31] & ~aa_i) ^ na_i, a_i[30:0]};
+  wire [2:0] fn = (op0 == `ISA_OP_RCP) ? 3'd0 : (op0 == `ISA_OP_RSQ) ? 3'd1 :
+                  (op0 == `ISA_OP_EX2) ? 3'd2 : (op0 == `ISA_OP_LG2) ? 3'd3 :
+                  (op0 == `ISA_OP_SIN) ? 3'd4 : (op0 == `ISA_OP_COS) ? 3'd5 : 3'd7;
+  wire [31:0] am = {(a0[31] & ~aa0) ^ na0, a0[30:0]};
   wire [31:0] fa = (am[30:23] == 8'd0) ? {am[31], 31'd0} : am;
 
   wire        spec2, dir2, sign2, lg2_2;
@@ -60,19 +70,19 @@ module simt_sfu #(
   wire signed [8:0] u2;
   wire [9:0]  addr2;
   wire [22:0] d2;
-  simt_sfu_reduce #(.E1(en(1)), .E2(en(2))) u_red (.clk_i(clk_i), .rst_ni(rst_ni), .fn_i(fn), .a_i(fa),
+  simt_sfu_reduce #(.E1(en(2)), .E2(en(3))) u_red (.clk_i(clk_i), .rst_ni(rst_ni), .fn_i(fn), .a_i(fa),
     .spec_o(spec2), .sres_o(sres2), .direct_o(dir2), .rdir_o(rdir2), .sign_o(sign2), .e_o(e2),
     .lg2_o(lg2_2), .u_o(u2), .addr_o(addr2), .d_o(d2));
 
   // ---------------------------------------------------------------- stages 3..5: table and polynomial
   wire signed [35:0] y5;
-  simt_sfu_quad #(.E1(en(3)), .E2(en(4)), .TABLE_DIR(TABLE_DIR)) u_quad (.clk_i(clk_i), .rst_ni(rst_ni),
+  simt_sfu_quad #(.E1(en(4)), .E2(en(5)), .TABLE_DIR(TABLE_DIR)) u_quad (.clk_i(clk_i), .rst_ni(rst_ni),
     .addr_i(addr2), .d_i(d2), .y_o(y5));
   localparam integer SW = 1 + 32 + 1 + 8 + 1 + 10 + 1 + 9;
   wire [SW-1:0] side3, side5;
-  simt_fp_pipe #(.W(SW), .EN(en(3))) u_s3 (.clk_i(clk_i), .rst_ni(rst_ni),
+  simt_fp_pipe #(.W(SW), .EN(en(4))) u_s3 (.clk_i(clk_i), .rst_ni(rst_ni),
     .d_i({spec2, sres2, dir2, rdir2, sign2, e2, lg2_2, u2}), .q_o(side3));
-  simt_fp_pipe #(.W(SW), .EN(en(4))) u_s4 (.clk_i(clk_i), .rst_ni(rst_ni), .d_i(side3), .q_o(side5));
+  simt_fp_pipe #(.W(SW), .EN(en(5))) u_s4 (.clk_i(clk_i), .rst_ni(rst_ni), .d_i(side3), .q_o(side5));
   wire        spec5, dir5, sign5, lg2_5;
   wire [31:0] sres5;
   wire [7:0]  rdir5;
@@ -81,8 +91,10 @@ module simt_sfu #(
   assign {spec5, sres5, dir5, rdir5, sign5, e5, lg2_5, u5} = side5;
   // lg2: V = u*2^30 + max(Y, 0) (|V| < 2^37); others: R = max(Y, 0), sign from the reduction
   wire signed [39:0] yc = y5[35] ? 40'sd0 : {{4{1'b0}}, y5};
-  wire signed [39:0] vv = $signed({{1{u5[8]}}, u5, 30'd0}) + yc;
-  wire [39:0] vabs = vv[39] ? (~vv + 40'd1) : vv;
+  wire [39:0] vv, vabs;
+  wire        vv_co, va_co;
+  simt_fp_kadd #(.W(40)) u_v (.a_i({u5[8], u5, 30'd0}), .b_i(yc), .ci_i(1'b0), .s_o(vv), .co_o(vv_co));
+  simt_fp_kadd #(.W(40)) u_vabs (.a_i(vv[39] ? ~vv : vv), .b_i(40'd0), .ci_i(vv[39]), .s_o(vabs), .co_o(va_co));
   wire [39:0] r5 = dir5 ? {32'd0, rdir5} : lg2_5 ? vabs : yc;
   wire        s5 = dir5 ? sign5 : lg2_5 ? vv[39] : sign5;
 
@@ -90,29 +102,30 @@ module simt_sfu #(
   wire [31:0] sres6;
   wire [39:0] r6;
   wire [9:0]  e6;
-  simt_fp_pipe #(.W(1 + 32 + 1 + 40 + 10), .EN(en(5))) u_s5 (.clk_i(clk_i), .rst_ni(rst_ni),
+  simt_fp_pipe #(.W(1 + 32 + 1 + 40 + 10), .EN(en(6))) u_s5 (.clk_i(clk_i), .rst_ni(rst_ni),
     .d_i({spec5, sres5, s5, r5, e5}), .q_o({spec6, sres6, sign6, r6, e6}));
 
   // ---------------------------------------------------------------- stages 6..7: normalise, round, pack
   wire [31:0] f7;
-  simt_sfu_pack #(.E1(en(6))) u_pack (.clk_i(clk_i), .rst_ni(rst_ni), .spec_i(spec6), .sres_i(sres6),
+  simt_sfu_pack #(.E1(en(7))) u_pack (.clk_i(clk_i), .rst_ni(rst_ni), .spec_i(spec6), .sres_i(sres6),
     .sign_i(sign6), .r_i(r6), .e_i(e6), .f_o(f7));
+  wire unused_ok = &{1'b0, vv_co, va_co};
   // valid and "not an SFU op" travel beside the data
   wire [6:0] vv_q;   // valid after B1..B7
   wire [5:0] no_q;   // not an SFU opcode, after B1..B6
-  simt_fp_pipe #(.W(2), .EN(en(1)), .RST(1)) u_v1 (.clk_i(clk_i), .rst_ni(rst_ni), .d_i({valid_i, fn == 3'd7}), .q_o({vv_q[0], no_q[0]}));
+  simt_fp_pipe #(.W(2), .EN(en(2)), .RST(1)) u_v1 (.clk_i(clk_i), .rst_ni(rst_ni), .d_i({valid0, fn == 3'd7}), .q_o({vv_q[0], no_q[0]}));
   genvar i;
   generate
     for (i = 1; i < 6; i = i + 1) begin : g_v
-      simt_fp_pipe #(.W(2), .EN(en(i + 1)), .RST(1)) u_v (.clk_i(clk_i), .rst_ni(rst_ni),
+      simt_fp_pipe #(.W(2), .EN(en(i + 2)), .RST(1)) u_v (.clk_i(clk_i), .rst_ni(rst_ni),
         .d_i({vv_q[i-1], no_q[i-1]}), .q_o({vv_q[i], no_q[i]}));
     end
   endgenerate
   wire [31:0] res8;
-  simt_fp_pipe #(.W(1), .EN(en(7)), .RST(1)) u_v7 (.clk_i(clk_i), .rst_ni(rst_ni), .d_i(vv_q[5]), .q_o(vv_q[6]));
-  simt_fp_pipe #(.W(32), .EN(en(7))) u_r7 (.clk_i(clk_i), .rst_ni(rst_ni), .d_i(no_q[5] ? 32'd0 : f7), .q_o(res8));
+  simt_fp_pipe #(.W(1), .EN(en(8)), .RST(1)) u_v7 (.clk_i(clk_i), .rst_ni(rst_ni), .d_i(vv_q[5]), .q_o(vv_q[6]));
+  simt_fp_pipe #(.W(32), .EN(en(8))) u_r7 (.clk_i(clk_i), .rst_ni(rst_ni), .d_i(no_q[5] ? 32'd0 : f7), .q_o(res8));
 
-  // ---------------------------------------------------------------- extra latency (LAT > 7)
+  // ---------------------------------------------------------------- extra latency (LAT > 8)
   wire [XD:0]    xv;
   wire [32*XD+31:0] xd;
   assign xv[0] = vv_q[6];

@@ -34,12 +34,17 @@ module simt_sfu_pack #(
     .q_o({r_spec, r_sres, r_sign, r_zero, r_m, r_g, r_st, r_be}));
 
   wire        up = r_g & (r_st | r_m[0]);
-  wire [24:0] mr = {1'b0, r_m} + {24'd0, up};
-  wire signed [11:0] be = $signed(r_be) + $signed({11'd0, mr[24]});
+  wire [23:0] mr;
+  wire        mc;   // rounding carry: exponent + 1 (carry-select)
+  simt_fp_kadd #(.W(24)) u_inc (.a_i(r_m), .b_i(24'd0), .ci_i(up), .s_o(mr), .co_o(mc));
+  wire signed [11:0] be = $signed(r_be);
+  wire [7:0]  bep1 = r_be[7:0] + 8'd1;
+  wire        ovf = mc ? (be >= 12'sd254) : (be >= 12'sd255);
+  wire        unf = mc ? (be <= -12'sd1) : (be <= 12'sd0);
   assign f_o = r_spec ? r_sres :
                r_zero ? {r_sign, 31'd0} :
-               (be >= 12'sd255) ? {r_sign, 8'hff, 23'd0} :
-               (be <= 12'sd0) ? {r_sign, 31'd0} : {r_sign, be[7:0], mr[22:0]};
+               ovf ? {r_sign, 8'hff, 23'd0} :
+               unf ? {r_sign, 31'd0} : {r_sign, mc ? bep1 : r_be[7:0], mr[22:0]};
   wire unused_ok = &{1'b0, mr[23]};
 endmodule
 `default_nettype wire

@@ -72,11 +72,15 @@ module simt_sfu_reduce #(
   // ex2: |X| = m * 2^(e - 150 + 30) truncated = {m, 13 zeros} >> (133 - e), e <= 133 here
   wire [7:0]  xsh  = 8'd133 - e;
   wire [36:0] xmag = {m, 13'd0} >> xsh;
-  wire [37:0] x1   = s ? (~{1'b0, xmag} + 38'd1) : {1'b0, xmag};
+  wire [37:0] x1;
+  wire        x1_co;
+  simt_fp_kadd #(.W(38)) u_xneg (.a_i(s ? ~{1'b0, xmag} : {1'b0, xmag}), .b_i(38'd0), .ci_i(s), .s_o(x1), .co_o(x1_co));
   // sin/cos: P = m * K (88 bits)
   wire [87:0] p_s, p_c;   // K * m: 24 partial products of the constant K
   simt_fp_mul_csa #(.WA(64), .WB(24), .W(88)) u_k (.x_i(K), .y_i(m), .sum_o(p_s), .carry_o(p_c));
-  wire [87:0] p1 = p_s + p_c;
+  wire [87:0] p1;
+  wire        p1_co;
+  simt_fp_kadd #(.W(88)) u_kcpa (.a_i(p_s), .b_i(p_c), .ci_i(1'b0), .s_o(p1), .co_o(p1_co));
   // R1 -> R2: P (sin/cos) or X (ex2) share one field
   wire [87:0] pv1 = (fn_i == F_EX2) ? {50'd0, x1} : p1;
 
@@ -155,6 +159,6 @@ module simt_sfu_reduce #(
   simt_fp_pipe #(.W(1 + 32 + 1 + 8 + 1 + 10 + 1 + 9 + 10 + 23), .EN(E2)) u_r2 (.clk_i(clk_i), .rst_ni(rst_ni),
     .d_i({r1_spec, r1_sres, dir2, rdir2, sgn2, e2, lg2_2, u, addr2, d2}),
     .q_o({spec_o, sres_o, direct_o, rdir_o, sign_o, e_o, lg2_o, u_o, addr_o, d_o}));
-  wire unused_ok = &{1'b0, psh[157:32], uabs[8], r1_pv[87:38]};
+  wire unused_ok = &{1'b0, psh[157:32], uabs[8], r1_pv[87:38], p1_co, x1_co};
 endmodule
 `default_nettype wire

@@ -83,7 +83,9 @@ osu)
   per=$(sed -n 's/.*create_clock.*-period[[:space:]]*\([0-9.][0-9.]*\).*/\1/p' "$SDC" | head -1)
   [ -n "$per" ] || die "no 'create_clock ... -period P' in $SDC"
   dps=$(awk -v p="$per" 'BEGIN { printf "%d", p * 1000 }')
-  run "$out/osu.log" "$YOSYS" -p "read_liberty -lib $LIB; $(front_end "$top" "$params" "$@") synth -flatten -top $top; dfflibmap -liberty $LIB; abc -liberty $LIB -constr $CONSTR -D $dps; opt_clean -purge; setundef -zero; autoname; check -assert; $NO_LATCH tee -o $out/osu.stat stat -liberty $LIB; write_verilog -noattr -noexpr $out/osu.v"
+  run "$out/osu.log" "$YOSYS" -p "read_liberty -lib $LIB; $(front_end "$top" "$params" "$@") synth -flatten -top $top; dfflibmap -liberty $LIB; abc -liberty $LIB -constr $CONSTR -D $dps; opt_clean -purge; setundef -zero; splitnets; opt_clean -purge; autoname; check -assert; $NO_LATCH tee -o $out/osu.stat stat -liberty $LIB; write_verilog -noattr -noexpr $out/osu.v"
+  # (splitnets above leaves one-bit nets only, which removes most such assigns, including those whose two sides
+  # are lists of different lengths, e.g. { a[3:2], b[1:0] } = { 2'h0, x, y }.)
   # OpenSTA 2019 cannot parse a concatenation on the left of an assign (Yosys writes one when several output
   # bits are constants or copies of other bits, e.g. the always-zero top bit of a flit): split those into
   # one assign per bit (no other line changes).

@@ -4,8 +4,8 @@
 // with independent inputs, so one verilated model (one C harness, sim/simt_fpu/cosim_simt_fpu.c) drives
 // both. Not part of the core: the core instantiates the units itself (rtl/simt_fpu.v, rtl/simt_sfu.v).
 module simt_lane_top #(
-  parameter integer LAT_FPU = 7,
-  parameter integer LAT_SFU = 7,
+  parameter integer LAT_FPU = 8,
+  parameter integer LAT_SFU = 8,
   parameter TABLE_DIR = "defs"
 ) (
   input  wire        clk_i,
