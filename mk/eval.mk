@@ -32,7 +32,7 @@ eval_comma := ,
 .PHONY: eval-jobs run-eval eval-report bench-eval test-eval
 eval-jobs: $(EVAL_TRACE_TOOL)
 	@$(PYTHON) scripts/eval_jobs.py --out $(EVAL_OUT) --sim $(EVAL_SIM) --trace-tool $(EVAL_TRACE_TOOL) \
-	  --traces $(call eval_list,$(EVAL_TRACES)) --sens-traces $(call eval_list,$(EVAL_SENS_TRACES)) \
+	  --traces "$(call eval_list,$(EVAL_TRACES))" --sens-traces "$(call eval_list,$(EVAL_SENS_TRACES))" \
 	  --sim-args "$(EVAL_SIM_ARGS)" $(EVAL_ARGS)
 
 run-eval: eval-jobs $(EVAL_SIM)

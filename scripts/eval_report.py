@@ -792,7 +792,7 @@ def paper_section(t13, t14, t16, t17, t18, t19):
         if v:
             m = max(v)
             rows.append(["line vs hub speedup difference, max", "< 1.82 % (line higher)",
-                         f"{m[0]:.2f} % ({m[1]}, {m[2]} N={m[3]})", "", "|line/hub - 1| of gpupd-batch/ra"])
+                         f"{m[0]:.2f} % ({m[1]}, {m[2]} N={m[3]})", "", "abs(line/hub - 1) of gpupd-batch/ra"])
     if not rows:
         return ""
     return ("\n### Beside the paper (numbers its section 5 states)\n\n" +
