@@ -81,7 +81,7 @@ test-simt-sim: sim-simt
 # ------------------------------------------------------------------ lockstep tests, waves, lint
 # Test run: random programs (divergence, nested reconvergence, loops, breaks, predicated exits, every
 # instruction class, memory, tex), every library shader, the CP-phase vertex shader on trace vertices.
-SIMT_TEST_PROGRAMS ?= 150
+SIMT_TEST_PROGRAMS ?= 100
 # the programs the bundled traces run (every distinct PROG of these traces)
 SIMT_TRACE_PROGS ?= traces/oa-dm4-f215.gpt,traces/glmark2-refract.gpt,traces/glmark2-terrain.gpt,traces/glmark2-shadow.gpt,traces/glmark2-desktop-blur.gpt
 test-simt-cosim: $(SIMT_BIN)
@@ -144,7 +144,7 @@ $(BUILD)/cov/simt/cosim-simt: mk/simt.mk $(SIMT_RTL) rtl/lint.vlt sim/simt/simt_
 coverage-simt: $(BUILD)/cov/simt/cosim-simt
 	@mkdir -p out/coverage/simt
 	rm -f out/coverage/simt/coverage.dat
-	VL_COVERAGE_FILE=out/coverage/simt/coverage.dat $(BUILD)/cov/simt/cosim-simt --seed $(SIMT_SEED) --programs 400 --shaders --quiet $(SIMT_NOFP)
+	VL_COVERAGE_FILE=out/coverage/simt/coverage.dat $(BUILD)/cov/simt/cosim-simt --seed $(SIMT_SEED) --programs 150 --shaders --quiet $(SIMT_NOFP)
 	$(PYTHON) scripts/coverage_report.py --unit simt_core out/coverage/simt/coverage.dat | tee out/coverage/simt/summary.txt
 	verilator_coverage --annotate out/coverage/simt/annotated out/coverage/simt/coverage.dat >/dev/null
 	@echo "coverage-simt: annotated sources in out/coverage/simt/annotated/"
