@@ -137,7 +137,8 @@ $(BUILD)/cov/simt/cosim-simt: mk/simt.mk $(SIMT_RTL) rtl/lint.vlt sim/simt/simt_
 	$(VERILATOR) --cc --exe --build -j 2 -Wall -Wno-DECLFILENAME --coverage-line --coverage-toggle --top-module simt_core -I$(BUILD)/gen -Irtl \
 	  -GTABLE_DIR='"$(abspath defs)"' -Mdir $(@D) -o cosim-simt $(VL_OPT) \
 	  -CFLAGS "-I$(abspath cmodel) -I$(abspath $(BUILD)/gen) -I$(abspath sim/simt) -DSIMT_DUT_LANES=8 -DSIMT_DUT_WARPS=4 -DSIMT_DUT_FPU_LAT=7 -DSIMT_DUT_SFU_LAT=7 -DSIMT_DUT_TEX_LAT=4" \
-	  -LDFLAGS "-lm -lz" rtl/lint.vlt $(SIMT_RTL) $(abspath sim/simt/simt_dut.cpp) $(abspath $(BUILD)/cosim/obj/cosim_simt.o) $(abspath $(LIB)) \
+	  rtl/lint.vlt $(SIMT_RTL) $(abspath sim/simt/simt_dut.cpp) $(abspath $(BUILD)/cosim/obj/cosim_simt.o) $(abspath $(LIB)) \
+	  -LDFLAGS "-Wl,--no-as-needed -lz -lm" \
 	  >$(@D)/build.log 2>&1 || { tail -30 $(@D)/build.log; exit 1; }
 
 .PHONY: coverage-simt
