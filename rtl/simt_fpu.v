@@ -1,7 +1,7 @@
 `timescale 1ns/1ps
 `default_nettype none
 `include "isa_defs.vh"
-// simt_fpu: the FP32 datapath of one SIMT lane (issue 10; interface: /work/coord/interfaces.md section 6;
+// simt_fpu: the FP32 datapath of one SIMT lane (issue 10; ports: docs/simt-fpu.md;
 // semantics: docs/isa.md section 5; algorithms, pipeline and verification: docs/simt-fpu.md).
 // Bit-exact to the soft-float of cmodel/isa/isa_fp.c for
 //   fadd fmul fmad fmin fmax fsetp frnd f2i f2u i2f u2f

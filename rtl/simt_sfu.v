@@ -1,8 +1,8 @@
 `timescale 1ns/1ps
 `default_nettype none
 `include "isa_defs.vh"
-// simt_sfu: the special function unit pipe of the SIMT core (issue 10; interface: /work/coord/interfaces.md
-// section 6; definition: docs/isa.md section 6; algorithms, pipeline, verification: docs/simt-fpu.md).
+// simt_sfu: the special function unit pipe of the SIMT core (issue 10; ports: docs/simt-fpu.md;
+// definition: docs/isa.md section 6; algorithms, pipeline, verification: docs/simt-fpu.md).
 // rcp rsq ex2 lg2 sin cos, bit-exact to cmodel/isa/isa_sfu.c, with the coefficient tables read from the
 // same files the C model compiles in (defs/sfu_*.hex, $readmemh, simt_sfu_rom). The operand is
 // A = a_i with AA (absolute value) then NA (negate), as for every FP-typed opcode (cmodel/isa/isa_exec.c),

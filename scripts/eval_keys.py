@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The gpupd-sim stats JSON keys the evaluation reads (/work/coord/interfaces.md section 4, docs/evaluation.md).
+"""The gpupd-sim stats JSON keys the evaluation reads (docs/timing.md section 4, docs/evaluation.md).
 
 `eval_keys.py FILE.json...` exits 1 naming the first missing key of each file; scripts/eval_job.sh runs it on
 every job's output before accepting it, scripts/eval_report.py imports check() and runs it again.
