@@ -23,7 +23,7 @@ import -window root "$OUT/screenshot.png"
 kill \$pid
 SH
 # two xvfb-run -a at once can collide: serialise on the shared lock when there is one
-lock=/work/coord/xvfb.lock; [ -w "$(dirname $lock)" ] || lock=$OUT/xvfb.lock
+lock="${TMPDIR:-/tmp}/gpupd-xvfb.lock"
 timeout 180 flock "$lock" xvfb-run -a -s "-screen 0 1600x1000x24" bash "$OUT/shot.sh"
 got=$(sed -n 's/^DISPLAYED //p' "$OUT/gtkwave.log")
 if [ "$got" != "$want" ]; then

@@ -39,7 +39,8 @@ def main():
     os.makedirs(w, exist_ok=True)
     env = dict(os.environ, LIBGL_ALWAYS_SOFTWARE='1', GALLIUM_DRIVER='llvmpipe', LP_NUM_THREADS='0')
     xvfb = ['xvfb-run', '-a', '-s', '-screen 0 1024x768x24']
-    lock = ['flock', '/work/coord/xvfb.lock'] if os.path.isdir('/work/coord') else []
+    # two xvfb-run -a at once can collide: serialise on one lock per machine
+    lock = ['flock', os.path.join(os.environ.get('TMPDIR', '/tmp'), 'gpupd-xvfb.lock')]
     raw = os.path.join(w, 'raw.trace')
     if os.path.exists(raw):
         os.remove(raw)
