@@ -269,6 +269,8 @@ static int parse_args(int argc, char **argv, opts_t *o)
 #undef NEED
     }
     if (o->mem_limit_mb) o->cfg.mem_limit_mb = o->mem_limit_mb;
+    /* --timeline alone uses the documented default window of 1024 cycles (it wrote an empty CSV before) */
+    if (o->timeline && !o->cfg.timeline_log2) o->cfg.timeline_log2 = 10;
     /* P2G mask soundness: on by default in render (one run; measured cost in docs/golden-model.md), off by
      * default in verify (every frame is compared with single anyway) and bench (measures speed). */
     if (!cm_given && !strcmp(argv[1], "render")) o->cfg.check_masks = 1;

@@ -79,6 +79,10 @@ grep -q -- "--timeline-window" "$D/out.txt" || fail "error message does not name
 expect 0 "$SIM" render --scene big --size 192x128 --prims 3000 --scheme gpupd-ra --gpus 2 --timeline "$D/tl.csv" --timeline-window 256 -q
 head -1 "$D/tl.csv" | grep -qx "gpu,cycle,window,unit,busy" || fail "timeline header"
 [ "$(wc -l < "$D/tl.csv")" -gt 24 ] || fail "timeline has no rows"
+# --timeline without --timeline-window: the default window (1024 cycles), never an empty CSV
+expect 0 "$SIM" render --scene big --size 192x128 --prims 3000 --scheme gpupd-ra --gpus 2 --timeline "$D/tl0.csv" -q
+[ "$(wc -l < "$D/tl0.csv")" -gt 1 ] || fail "--timeline without --timeline-window wrote no rows"
+awk -F, 'NR > 1 && $3 != 1024 { bad = 1 } END { exit bad }' "$D/tl0.csv" || fail "default timeline window is not 1024 cycles"
 if $PY -c "import matplotlib" 2>/dev/null; then
   $PY scripts/plot_timeline.py "$D/tl.csv" "$D/tl" --gpus 0,1 >/dev/null
   [ -s "$D/tl.png" ] || fail "plot_timeline wrote no PNG"
