@@ -115,6 +115,8 @@ systemc-system: $(SC_SYS)
 	$(SC_SYS) traces/glmark2-shadow.gpt 16 hub 20
 systemc: systemc-system
 test-systemc-system: $(SC_SYS)
+	@for bad in "0" "3 ring" "3 line 4 0 901" "3 line x"; do $(SC_SYS) traces/glmark2-shadow.gpt $$bad >/dev/null 2>&1; rc=$$?; \
+	  if [ $$rc -ne 2 ]; then echo "test-systemc-system: FAIL: bad arguments '$$bad' not refused with exit 2 (exit $$rc)"; exit 1; fi; done
 	$(SC_SYS) traces/glmark2-shadow.gpt 3 line 4 0 200 9
 	$(SC_SYS) traces/glmark2-shadow.gpt 16 hub 20 0 150 7
 	@mkdir -p out; if $(SC_SYS) traces/glmark2-shadow.gpt 3 line 4 300 > out/test-sc-system-fault.log 2>&1; then \

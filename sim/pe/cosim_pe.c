@@ -18,6 +18,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "common/args.h"
 #include "common/rng.h"
 #include "pe/pe_hw.h"
 #include "pe_dut.h"
@@ -264,21 +265,6 @@ static int run_scenario(ctx_t *c, pe_dut_t *dut, const pe_scen_t *s, const char 
 }
 
 /* ------------------------------------------------------------------------------------------ main */
-static int parse_list(const char *s, uint32_t *out, int *n)
-{
-    char buf[256];
-    if (strlen(s) >= sizeof buf) return -1;
-    strcpy(buf, s);
-    *n = 0;
-    for (char *save = NULL, *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-        char *end;
-        unsigned long v = strtoul(t, &end, 10);
-        if (*end || v < 1 || v > 64 || *n >= MAX_LIST) return -1;
-        out[(*n)++] = (uint32_t)v;
-    }
-    return *n ? 0 : -1;
-}
-
 static uint32_t clog2(uint32_t v) { uint32_t r = 0; while ((1u << r) < v) r++; return r; }
 
 /* Copy the saved view, pointing it at this FST and time, with the widths of this build's masks (MAX_GPUS) and
@@ -342,28 +328,35 @@ int main(int argc, char **argv)
     o.out_dir = "out/cosim/pe";
     o.window = 60;
     o.gtkw_template = "tb/pe/pe.gtkw";
+#define T "cosim-pe"
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        int bad = 0;
+        uint32_t u = 0;
+        uint64_t q = 0;
         if (!strcmp(a, "--quiet")) { o.quiet = 1; continue; }
-        if (!v) { usage(); return 2; }
+        if (!strcmp(a, "-h") || !strcmp(a, "--help")) { usage(); return 0; }
+        if (!v) { arg_need(T, a); usage(); return 2; }
+        /* every number through common/args.h: whole string, range checked, overflow rejected */
         if (!strcmp(a, "--seed")) {
             if (!strcmp(v, "random")) o.seed = (uint64_t)time(NULL) ^ ((uint64_t)clock() << 32);
-            else o.seed = strtoull(v, NULL, 0);
-        } else if (!strcmp(a, "--scenarios")) o.scenarios = (uint32_t)strtoul(v, NULL, 0);
-        else if (!strcmp(a, "--flits")) o.flits = strtoull(v, NULL, 0);
-        else if (!strcmp(a, "--gpus")) { if (parse_list(v, o.gpus, &o.n_gpus)) { usage(); return 2; } }
-        else if (!strcmp(a, "--golden")) o.golden = (uint32_t)strtoul(v, NULL, 0);
-        else if (!strcmp(a, "--size")) o.size = (uint32_t)strtoul(v, NULL, 0);
-        else if (!strcmp(a, "--scenario")) o.only = (int64_t)strtoull(v, NULL, 0);
+            else bad = arg_u64x(T, a, v, 0, UINT64_MAX, 1, &o.seed);
+        } else if (!strcmp(a, "--scenarios")) { bad = arg_u32(T, a, v, 0, 100000000u, &u); o.scenarios = u; }
+        else if (!strcmp(a, "--flits")) bad = arg_u64(T, a, v, 0, UINT64_MAX, &o.flits);
+        else if (!strcmp(a, "--gpus")) { bad = arg_u32_list(T, a, v, 1, 64, o.gpus, MAX_LIST, &u); o.n_gpus = (int)u; } else if (!strcmp(a, "--golden")) { bad = arg_u32(T, a, v, 0, UINT32_MAX, &u); o.golden = u; }
+        else if (!strcmp(a, "--size")) { bad = arg_u32(T, a, v, 2, 1000000, &u); o.size = u; }
+        else if (!strcmp(a, "--scenario")) { bad = arg_u64(T, a, v, 0, INT64_MAX, &q); o.only = (int64_t)q; }
         else if (!strcmp(a, "--out-dir")) o.out_dir = v;
-        else if (!strcmp(a, "--window")) o.window = (uint32_t)strtoul(v, NULL, 0);
+        else if (!strcmp(a, "--window")) { bad = arg_u32(T, a, v, 1, 1000000, &u); o.window = u; }
         else if (!strcmp(a, "--gtkw")) o.gtkw_template = v;
         else if (!strcmp(a, "--waves")) o.waves = v;
-        else if (!strcmp(a, "--inject-fault")) { o.inject = 1; o.inject_cycle = strtoull(v, NULL, 0); }
-        else if (!strcmp(a, "--inject-drop")) o.inject_drop = strtoull(v, NULL, 0);
-        else { usage(); return 2; }
+        else if (!strcmp(a, "--inject-fault")) { o.inject = 1; bad = arg_u64(T, a, v, 0, UINT64_MAX, &o.inject_cycle); }
+        else if (!strcmp(a, "--inject-drop")) bad = arg_u64(T, a, v, 1, UINT64_MAX, &o.inject_drop);
+        else { fprintf(stderr, T ": unknown argument '%s'\n", a); usage(); return 2; }
+        if (bad) return 2;
         i++;
     }
+#undef T
     if (o.size < 2 || o.size > 1000000) { fprintf(stderr, "cosim-pe: --size must be 2..1000000\n"); return 2; }
     pe_hw_params_t prm = pe_dut_params();
     int usable = 0;

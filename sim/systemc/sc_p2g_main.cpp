@@ -12,6 +12,7 @@
 #include "Vp2g_mapper.h"
 
 extern "C" {
+#include "common/args.h"
 #include "p2g/p2g.h"
 #include "p2g/p2g_hw.h"
 #include "p2g/p2g_stim.h"
@@ -141,7 +142,10 @@ int sc_main(int argc, char **argv) {
     tb.x0(x0); tb.y0(y0); tb.x1(x1); tb.y1(y1); tb.x2(x2); tb.y2(y2); tb.flags(flags);
     tb.out_valid(out_valid); tb.out_ready(out_ready); tb.out_id(out_id); tb.out_tag(out_tag);
     tb.out_mask(out_mask); tb.busy(busy);
-    if (argc > 1) tb.seed = std::strtoull(argv[1], nullptr, 0);
+    if (argc > 2 || (argc > 1 && arg_u64x("sc-p2g", "seed", argv[1], 0, UINT64_MAX, 1, &tb.seed))) {
+        std::fprintf(stderr, "usage: sc-p2g [seed]\n");
+        return 2;
+    }
     sc_start(sc_time(50, SC_MS));   // watchdog: 5 M cycles, far more than the run needs
     if (!tb.done) {
         std::printf("sc_p2g: FAIL: watchdog, the run did not finish (%" PRIu64 " masks checked)\n", tb.checked);

@@ -22,6 +22,7 @@
 #include "Vcd_gpu.h"
 
 extern "C" {
+#include "common/args.h"
 #include "sys/cdsys.h"
 #include "sys/flit.h"
 #include "sys/sys.h"
@@ -331,17 +332,23 @@ SC_MODULE(cycle_counter) {
 int sc_main(int argc, char **argv)
 {
     const char *trace = argc > 1 ? argv[1] : "traces/glmark2-shadow.gpt";
-    uint32_t n = argc > 2 ? (uint32_t)std::strtoul(argv[2], nullptr, 0) : 3;
-    bool hub = argc > 3 && !std::strcmp(argv[3], "hub");
-    uint32_t latency = argc > 4 ? (uint32_t)std::strtoul(argv[4], nullptr, 0) : 4;
-    uint64_t drop = argc > 5 ? std::strtoull(argv[5], nullptr, 0) : 0;
-    uint32_t stall_pm = argc > 6 ? (uint32_t)std::strtoul(argv[6], nullptr, 0) : 0;
-    uint64_t seed = argc > 7 ? std::strtoull(argv[7], nullptr, 0) : 1;
-    if (n < 1 || n > SC_MAX_GPUS || latency < 1 || stall_pm > 900) {
+    uint32_t n = 3, latency = 4, stall_pm = 0;
+    uint64_t drop = 0, seed = 1;
+    bool hub = false;
+    /* positional numbers through common/args.h: whole string, range checked, overflow rejected */
+    const char *T = "sc-system";
+    if ((argc > 2 && arg_u32(T, "N", argv[2], 1, SC_MAX_GPUS, &n)) ||
+        (argc > 3 && std::strcmp(argv[3], "line") && std::strcmp(argv[3], "hub") &&
+         arg_fail(T, "topology", argv[3], "unknown topology", "line or hub")) ||
+        (argc > 4 && arg_u32(T, "latency", argv[4], 1, 1000000, &latency)) ||
+        (argc > 5 && arg_u64(T, "drop-K", argv[5], 0, UINT64_MAX, &drop)) ||
+        (argc > 6 && arg_u32(T, "stall", argv[6], 0, 900, &stall_pm)) ||
+        (argc > 7 && arg_u64x(T, "seed", argv[7], 0, UINT64_MAX, 1, &seed)) || argc > 8) {
         std::fprintf(stderr, "usage: sc-system TRACE.gpt [N(1..%d)] [line|hub] [latency] [drop-K: GPU 1 loses its K-th PRIM, 0 none]\n"
                              "                 [stall per mille 0..900: P2G input gaps, PE tx/rx/out stalls] [seed]\n", SC_MAX_GPUS);
         return 2;
     }
+    hub = argc > 3 && !std::strcmp(argv[3], "hub");
     static cdsys_work_t w;
     char err[1024];
     if (cdsys_work_from_trace(trace, 0, n, SYS_SCHEME_GPUPD_RA, 0, P2G_MODE_DIAG, 1, &w, err, sizeof err)) {

@@ -39,5 +39,10 @@ eval "$cmd --out-dir $OUT/repro" >/dev/null 2>"$OUT/run2.err"; rc=$?
 [ $rc -ne 0 ] && grep -q "zero output comparisons" "$OUT/zero.out" || fail "a run with zero comparisons passed (exit $rc)"
 "$BIN" --seed 1 --scenarios 2 --gpus 17 >"$OUT/skip.out" 2>&1; rc=$?
 [ $rc -ne 0 ] || fail "a run whose only GPU count was skipped passed"
+# bad numbers are refused with exit 2 and a message naming the option (common/args.h), never read as 0
+for bad in "--size 1" "--scenarios 12x" "--seed 0x" "--window -3" "--flits 99999999999999999999" "--gpus 1,,2"; do
+  "$BIN" $bad >"$OUT/badarg.out" 2>&1; rc=$?
+  [ $rc -eq 2 ] && grep -qF -- "${bad%% *}" "$OUT/badarg.out" || fail "bad argument '$bad' not refused with exit 2 (exit $rc)"
+done
 if [ $fails -ne 0 ]; then echo "test_cosim_failure (pe): $fails FAILED (logs in $OUT)"; exit 1; fi
 echo "test_cosim_failure (pe): all passed (report, reproduce, FST window, .gtkw, lost flit caught, zero-comparison guards)"
