@@ -5,7 +5,7 @@
 SAN_TOOLS := $(patsubst cmodel/tools/%.c,$(BUILD)/san/bin/%,$(TOOL_SRCS))
 $(BUILD)/san/bin/%: cmodel/tools/%.c $(SANLIB) | $(GEN_HDRS)
 	@mkdir -p $(@D)
-	$(CC) $(CWARN) -O1 -g $(SANFLAGS) $(CPPFLAGS_COMMON) -MMD -MP $< $(SANLIB) $(LDLIBS_COMMON) -lz -o $@
+	$(CC) $(CWARN) -O1 -g $(SANFLAGS) $(CPPFLAGS_COMMON) -MMD -MP $< $(SANLIB) $(LDLIBS_COMMON) -lz -lzstd -o $@
 .PHONY: san-tools
 san-tools: $(SAN_TOOLS)
 
@@ -49,7 +49,7 @@ $(FUZZ_LIB): $(FUZZ_LIB_OBJS)
 	rm -f $@ && ar rcs $@ $^
 $(FUZZ_BINS): $(BUILD)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz_common.h $(FUZZ_LIB) | $(GEN_HDRS)
 	@mkdir -p $(@D)
-	$(CLANG) $(FUZZ_CFLAGS) -fsanitize=fuzzer $< $(FUZZ_LIB) -lz -lm -o $@
+	$(CLANG) $(FUZZ_CFLAGS) -fsanitize=fuzzer $< $(FUZZ_LIB) -lz -lzstd -lm -o $@
 
 .PHONY: fuzz-build test-fuzz fuzz
 fuzz-build: $(FUZZ_BINS) $(BUILD)/fuzz/fuzz_trace

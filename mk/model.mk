@@ -3,9 +3,9 @@
 
 SIM_TOOL := $(BUILD)/bin/gpupd-sim
 # PNG writing uses zlib
-$(SIM_TOOL): LDLIBS_COMMON += -lz
-$(BUILD)/tests/test_gpu_%: LDLIBS_COMMON += -lz
-$(BUILD)/tests/test_sys_%: LDLIBS_COMMON += -lz
+$(SIM_TOOL): LDLIBS_COMMON += -lz -lzstd
+$(BUILD)/tests/test_gpu_%: LDLIBS_COMMON += -lz -lzstd
+$(BUILD)/tests/test_sys_%: LDLIBS_COMMON += -lz -lzstd
 
 MODEL_OUT  := $(BUILD)/model
 

@@ -165,7 +165,7 @@ bench-p2g: $(P2G_COSIM_BINS)
 BENCH_TARGETS += bench-p2g
 
 # ------------------------------------------------------------------ real primitive streams (golden model tap)
-$(BUILD)/bin/gpupd-p2g-trace: LDLIBS_COMMON += -lz
+$(BUILD)/bin/gpupd-p2g-trace: LDLIBS_COMMON += -lz -lzstd
 P2G_REPLAY_OUT := $(BUILD)/p2g-replay
 # End to end on real traces: the golden model's CP-phase P2G stream of bundled frames (OpenArena, glmark2
 # render-to-texture, the 572k-triangle mesh scene) replayed through the RTL in lockstep, with backpressure;

@@ -1,8 +1,8 @@
 # N-GPU system: the CD system of cycle models (cmodel/sys/cdsys.h, gpupd-cdsys) and the system co-simulation
 # of N x (P2G RTL -> PE RTL) over the C link model (sim/system). See docs/system-cosim.md.
 
-$(BUILD)/bin/gpupd-cdsys: LDLIBS_COMMON += -lz
-$(BUILD)/tests/test_cdsys: LDLIBS_COMMON += -lz
+$(BUILD)/bin/gpupd-cdsys: LDLIBS_COMMON += -lz -lzstd
+$(BUILD)/tests/test_cdsys: LDLIBS_COMMON += -lz -lzstd
 
 # ------------------------------------------------------------------ system co-simulation (Verilator)
 # Each GPU is one verilated sim/system/cd_gpu.v (P2G mapper + PE side by side); the C harness is cdsys.c with the
@@ -11,7 +11,7 @@ SYS_PE_RTL   ?= $(PE_RTL)
 SYS_RTL      := $(P2G_RTL) $(SYS_PE_RTL) sim/system/cd_gpu.v
 SYS_VARIANTS := 16_2_8_8 64_4_8_8
 # LIBS=-lz: zlib after the C library archive (Verilator puts -LDFLAGS before the user objects and archives)
-SYS_VL_OPT   := -MAKEFLAGS "OPT_FAST=-O2 OPT_GLOBAL=-O2 OPT_SLOW=-O1 LIBS=-lz"
+SYS_VL_OPT   := -MAKEFLAGS "OPT_FAST=-O2 OPT_GLOBAL=-O2 OPT_SLOW=-O1 LIBS='-lz -lzstd'"
 sys_w = $(word $2,$(subst _, ,$1))
 
 $(BUILD)/cosim/obj/cosim_system.o: sim/system/cosim_system.c sim/system/sys_dut.h cmodel/sys/cdsys.h | $(GEN_HDRS)

@@ -35,6 +35,7 @@ ver glslang        bash -c 'command -v glslangValidator >/dev/null && dpkg-query
 ver spirv-opt      bash -c 'command -v spirv-opt >/dev/null && dpkg-query -W -f="spirv-tools \${Version}\n" spirv-tools'
 file_there spirv-grammar   /usr/include/spirv/unified1/spirv.core.grammar.json
 file_there cmocka.h        /usr/include/cmocka.h
+ver libzstd-dev    bash -c 'test -f /usr/include/zstd.h && dpkg-query -W -f="libzstd-dev \${Version}\n" libzstd-dev'
 file_there systemc.h       /usr/include/systemc.h
 file_there osu018-liberty  /usr/share/qflow/tech/osu018/osu018_stdcells.lib
 file_there ice40-chipdb    /usr/share/fpga-icestorm/chipdb/chipdb-8k.txt

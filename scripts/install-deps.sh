@@ -7,6 +7,7 @@ set -euo pipefail
 PKGS=(
   # build and C test framework
   build-essential make gcc g++ pkg-config libcmocka-dev zlib1g-dev libpng-dev
+  libzstd-dev                              # trace format 1.2: zstd-compressed chunks (docs/traces.md)
   clang llvm libclang-rt-14-dev            # libFuzzer + sanitizers for the trace reader fuzz target
   # HDL simulation and lint
   verilator iverilog libsystemc-dev

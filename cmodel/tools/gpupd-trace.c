@@ -23,7 +23,11 @@ static int usage(void)
             "       gpupd-trace dump FILE [OUT.txt]   lossless text dump (stdout by default)\n"
             "       gpupd-trace undump IN.txt OUT     text dump back to the binary (byte-identical)\n"
             "       gpupd-trace bench FILE...         reader throughput (MB/s, triangles/s)\n"
-            "       gpupd-trace synth OUT [ZLEVEL]    write the small synthetic test trace\n");
+            "       gpupd-trace synth OUT [ZLEVEL]    write the small synthetic test trace (zlib)\n"
+            "       gpupd-trace pack IN OUT [--codec zstd|zlib] [--level N]\n"
+            "                                         re-encode a trace compressed (format 1.2; default zstd level %d;\n"
+            "                                         OUT may be IN: replaced only when the new file is complete)\n",
+            TRACE_ZSTD_DEFAULT_LEVEL);
     return 2;
 }
 
@@ -455,6 +459,42 @@ int main(int argc, char **argv)
         int rc = trace_undump_text(in, argv[3], &err);   /* the output appears only if the whole text was valid */
         if (inf_close(in) && !rc) { fprintf(stderr, "gpupd-trace: %s: read error\n", argv[2]); return 1; }
         if (rc) { fprintf(stderr, "gpupd-trace: %s: %s\n", argv[2], err.msg); return 1; }
+        return 0;
+    }
+    if (!strcmp(c, "pack")) {
+        if (argc < 4) { fprintf(stderr, "gpupd-trace: pack needs IN and OUT\n"); usage(); return 2; }
+        trace_wopts_t o = {TRACE_VERSION_MINOR, TRACE_CODEC_ZSTD, TRACE_ZSTD_DEFAULT_LEVEL};
+        int level_set = 0;
+        uint32_t lv = 0;
+        const char *lvs = NULL;
+        for (int i = 4; i < argc; i++) {
+            const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+            if (!strcmp(a, "--codec")) {
+                if (!v) return arg_need("gpupd-trace", a), 2;
+                if (!strcmp(v, "zstd")) o.codec = TRACE_CODEC_ZSTD;
+                else if (!strcmp(v, "zlib")) o.codec = TRACE_CODEC_ZLIB;
+                else { fprintf(stderr, "gpupd-trace: --codec '%s': unknown codec (expected zstd or zlib)\n", v); return 2; }
+                i++;
+            } else if (!strcmp(a, "--level")) {
+                if (!v) return arg_need("gpupd-trace", a), 2;
+                lvs = v;
+                level_set = 1;
+                i++;
+            } else { fprintf(stderr, "gpupd-trace: pack: unknown option '%s'\n", a); usage(); return 2; }
+        }
+        if (level_set) {
+            if (arg_u32("gpupd-trace", "--level", lvs, 0, o.codec == TRACE_CODEC_ZSTD ? TRACE_ZSTD_MAX_LEVEL : 9, &lv))
+                return 2;
+            o.level = (int)lv;
+        } else if (o.codec == TRACE_CODEC_ZLIB) o.level = 9;
+        char ierr[600];
+        if (outf_check(argv[3], ierr, sizeof ierr)) { fprintf(stderr, "gpupd-trace: %s\n", ierr); return 2; }
+        trace_reader_t *r = open_or_die(argv[2]);
+        if (!r) return 1;
+        trace_error_t err = {0, ""};
+        int rc = trace_repack(r, argv[3], &o, &err);
+        trace_reader_close(r);
+        if (rc) { fprintf(stderr, "gpupd-trace: pack %s: %s\n", argv[2], err.msg); return 1; }
         return 0;
     }
     if (!strcmp(c, "synth")) {

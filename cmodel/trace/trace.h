@@ -2,7 +2,8 @@
  *
  * A trace is a little-endian chunked binary file: a 32-byte file header, then chunks
  * (20-byte chunk header: tag, flags, stored length, raw length, CRC-32 of the stored payload; the payload
- * optionally zlib-compressed). Commands arrive in application order:
+ * optionally compressed: zlib (1.0+) or zstd (1.2+), optionally after a byte transform (1.2+) that groups
+ * the bytes of 32-bit words into planes, see TRACE_CHUNK_*). Commands arrive in application order:
  *
  *   INFO            trace description (first chunk; read by trace_reader_open, see trace_reader_info)
  *   SURF            define / redefine a surface (texture, render target, default framebuffer)
@@ -16,8 +17,9 @@
  *
  * The reader validates every field (ranges, references to defined surfaces/programs, index bounds,
  * RAW dependencies) and reports the first problem as a trace_error_t naming the file byte offset.
- * It never allocates more than the remaining file size allows (times the zlib ratio bound) and never
- * more than TRACE_MAX_CHUNK_RAW per chunk.
+ * It never allocates more than the remaining file size allows (times the codec's ratio bound: zlib's
+ * 1032:1; for zstd the bound computed from the frame's block headers, and the frame's own content size
+ * must equal the chunk's raw length) and never more than TRACE_MAX_CHUNK_RAW per chunk.
  *
  * Ownership: a trace_cmd_t filled by trace_reader_next owns its arrays until trace_cmd_free (or the next
  * trace_reader_next on the same struct, which frees it first). The reader keeps each surface's METADATA
@@ -45,7 +47,7 @@
 #include <stdio.h>
 
 #define TRACE_VERSION_MAJOR 1
-#define TRACE_VERSION_MINOR 1   /* 1.1: mipmapped min filters (2..5) */
+#define TRACE_VERSION_MINOR 2   /* 1.1: mipmapped min filters (2..5); 1.2: zstd chunks, byte transforms */
 #define TRACE_FILE_HEADER_SIZE 32u
 #define TRACE_CHUNK_HEADER_SIZE 20u
 
@@ -57,6 +59,23 @@
 #define TRACE_MAX_DIM       16384u        /* surface / screen width and height */
 #define TRACE_MAX_CHUNK_RAW (256u << 20)  /* largest raw chunk payload accepted */
 #define TRACE_MAX_STR       65536u        /* longest string field */
+
+/* Chunk header flags (docs/trace-format.md, "Chunk header"):
+ *   bits 0-1  codec of the stored payload: 0 stored as is, 1 zlib (compress2 stream), 2 zstd (one frame
+ *             with its content size; format 1.2+), 3 invalid
+ *   bits 2-3  byte transform applied to the raw payload before compression (1.2+; only with a codec):
+ *             0 none, 1 SHUF4 (bytes of each 4-byte word split into 4 planes: byte 0 of every word, then
+ *             byte 1, ...; a tail of len % 4 bytes is kept as is at the end), 2 SHUF4_DELTA (SHUF4, then
+ *             each plane replaced by its byte differences: out[i] = in[i] - in[i-1] mod 256, in[-1] = 0),
+ *             3 invalid
+ *   bits 4-31 zero */
+#define TRACE_CHUNK_CODEC_MASK   0x3u
+#define TRACE_CHUNK_XFORM_SHIFT  2
+#define TRACE_CHUNK_XFORM_MASK   (0x3u << TRACE_CHUNK_XFORM_SHIFT)
+enum { TRACE_CODEC_NONE = 0, TRACE_CODEC_ZLIB = 1, TRACE_CODEC_ZSTD = 2 };
+enum { TRACE_XFORM_NONE = 0, TRACE_XFORM_SHUF4 = 1, TRACE_XFORM_SHUF4_DELTA = 2 };
+#define TRACE_ZSTD_MAX_LEVEL 19   /* zstd levels 1..19 (no --ultra levels: their windows cost memory) */
+#define TRACE_ZSTD_DEFAULT_LEVEL 19  /* gpupd-trace pack and the converter */
 
 /* ---- enums (values are the file encoding) ---- */
 enum { TRACE_SURF_COLOR = 0, TRACE_SURF_DEPTH = 1 };
@@ -220,7 +239,9 @@ typedef struct {
 typedef struct {
     trace_cmd_type_t type;
     uint64_t offset;          /* file offset of the chunk header (reader) */
-    int zflag;                /* reader: 1 if the chunk was compressed. writer: -1 auto, 0 raw, 1 zlib */
+    int zflag;                /* chunk header flags (codec | transform << 2, TRACE_CHUNK_*). reader: as read.
+                               * writer: -1 auto (the file's codec and level; transform and whether to
+                               * compress at all chosen per chunk), else exactly these flags */
     union {
         trace_surface_t surface;
         trace_program_t program;
@@ -258,7 +279,8 @@ int trace_reader_next(trace_reader_t *r, trace_cmd_t *cmd, trace_error_t *err);
 const trace_surface_t *trace_reader_surface(const trace_reader_t *r, uint32_t id);
 const trace_program_t *trace_reader_program(const trace_reader_t *r, uint32_t id);
 uint32_t trace_reader_zlevel(const trace_reader_t *r);   /* compression level recorded in the header */
-uint32_t trace_reader_minor(const trace_reader_t *r);    /* format minor version of the file (0 or 1) */
+uint32_t trace_reader_codec(const trace_reader_t *r);    /* codec of auto chunks in the header (ZLIB or ZSTD) */
+uint32_t trace_reader_minor(const trace_reader_t *r);    /* format minor version of the file (0, 1 or 2) */
 void trace_reader_close(trace_reader_t *r);
 
 /* ---- writer ---- */
@@ -273,6 +295,15 @@ trace_writer_t *trace_writer_open_mem(const trace_info_t *info, int zlevel, trac
  * the text undumper keeps the version of the dump, so binary -> text -> binary is byte-identical. */
 trace_writer_t *trace_writer_open_file_minor(const char *path, const trace_info_t *info, int zlevel, uint32_t minor,
                                              trace_error_t *err);
+/* The general form: codec TRACE_CODEC_ZLIB (level 0..9) or TRACE_CODEC_ZSTD (level 0..TRACE_ZSTD_MAX_LEVEL,
+ * format 1.2+) for chunks with zflag -1; level 0 stores auto chunks uncompressed. path NULL = memory writer. */
+typedef struct {
+    uint32_t minor;   /* format minor version written in the header (<= TRACE_VERSION_MINOR) */
+    uint32_t codec;   /* TRACE_CODEC_ZLIB or TRACE_CODEC_ZSTD */
+    int level;
+} trace_wopts_t;
+trace_writer_t *trace_writer_open(const char *path, const trace_info_t *info, const trace_wopts_t *o,
+                                  trace_error_t *err);
 /* Validates cmd exactly as the reader will (same checks), then writes it. 0 ok, -1 error. */
 int trace_writer_put(trace_writer_t *w, const trace_cmd_t *cmd, trace_error_t *err);
 /* Fill d->n_deps/deps from the surfaces written so far (what the reader will demand). */
@@ -282,6 +313,10 @@ void trace_writer_fill_deps(const trace_writer_t *w, trace_draw_t *d);
 int trace_writer_close(trace_writer_t *w, uint8_t **out, size_t *out_len, trace_error_t *err);
 /* Abandon without finishing: the temporary file is removed, an existing file at the path is untouched. */
 void trace_writer_abort(trace_writer_t *w);
+
+/* Re-encode a whole trace (gpupd-trace pack): every command of r written to path with zflag -1 (auto)
+ * under o; unknown chunks are kept. r must be freshly opened. 0 ok, -1 error (err; path untouched). */
+int trace_repack(trace_reader_t *r, const char *path, const trace_wopts_t *o, trace_error_t *err);
 
 /* ---- text dump (lossless) ---- */
 /* Dump a whole trace as text. 0 ok, -1 error (err filled; the text may be partial). */

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <zlib.h>
+#include <zstd.h>
 
 static const char TRACE_MAGIC[8] = {'G', 'P', 'U', 'P', 'D', 'T', 'R', 'C'};
 
@@ -837,6 +838,103 @@ void tr_encode_tend(const tr_validator_t *v, tr_buf_t *b)
 /* ------------------------------------------------------------------ chunk framing */
 /* zlib max expansion ratio is about 1032:1; anything claiming more is hostile. */
 static uint64_t max_raw_for(uint64_t stored) { return stored * 1032u + 64u; }
+/* zstd: the densest block is an RLE block, 3 header bytes + 1 byte for up to 128 KiB, so a frame of n
+ * bytes can never produce more than (n / 4 + 1) * 128 KiB. */
+static uint64_t max_raw_zstd(uint64_t stored) { return (stored / 4u + 1u) * 131072u; }
+
+/* Byte transforms (chunk flags bits 2-3, format 1.2; trace.h). SHUF4: the 4 bytes of each 32-bit word go
+ * to 4 planes (plane k = byte k of every word), a tail of n % 4 bytes stays at the end; SHUF4_DELTA: then
+ * every plane is replaced by its byte differences. Floats' sign/exponent bytes and the channels of RGBA8
+ * texels end up side by side, which the compressor then finds. */
+static void xform_fwd(int xf, const uint8_t *in, uint8_t *out, size_t n)
+{
+    size_t w = n / 4;
+    for (size_t k = 0; k < 4; k++) {
+        uint8_t prev = 0;
+        for (size_t i = 0; i < w; i++) {
+            uint8_t b = in[4 * i + k];
+            out[k * w + i] = xf == TRACE_XFORM_SHUF4_DELTA ? (uint8_t)(b - prev) : b;
+            prev = b;
+        }
+    }
+    if (n > 4 * w) memcpy(out + 4 * w, in + 4 * w, n - 4 * w);
+}
+static void xform_inv(int xf, const uint8_t *in, uint8_t *out, size_t n)
+{
+    size_t w = n / 4;
+    for (size_t k = 0; k < 4; k++) {
+        uint8_t acc = 0;
+        for (size_t i = 0; i < w; i++) {
+            uint8_t b = in[k * w + i];
+            acc = xf == TRACE_XFORM_SHUF4_DELTA ? (uint8_t)(acc + b) : b;
+            out[4 * i + k] = acc;
+        }
+    }
+    if (n > 4 * w) memcpy(out + 4 * w, in + 4 * w, n - 4 * w);
+}
+
+/* Decompress one chunk payload (CRC of the stored bytes already checked). The allocation is `raw` bytes,
+ * which the caller has bounded by TRACE_MAX_CHUNK_RAW and by what the stored bytes can expand to: for zlib
+ * the ratio bound, for zstd ZSTD_decompressBound() of the frame and the frame's own content size, which
+ * must both agree with the chunk header before anything is allocated. */
+static uint8_t *chunk_decode(uint32_t flags, const uint8_t *sbuf, uint32_t stored, uint32_t raw, void **dctx,
+                             const char *tn, uint64_t off, trace_error_t *err)
+{
+    unsigned codec = flags & TRACE_CHUNK_CODEC_MASK, xf = (flags & TRACE_CHUNK_XFORM_MASK) >> TRACE_CHUNK_XFORM_SHIFT;
+    if (codec == TRACE_CODEC_ZSTD) {
+        unsigned long long fsz = ZSTD_getFrameContentSize(sbuf, stored);
+        size_t flen = ZSTD_findFrameCompressedSize(sbuf, stored);
+        unsigned long long bound = max_raw_zstd(stored);
+        if (ZSTD_isError(flen) || fsz == ZSTD_CONTENTSIZE_ERROR) {
+            tr_err(err, off, "%s chunk: zstd data corrupt (not one valid zstd frame)", tn);
+            return NULL;
+        }
+        if (flen != stored) {
+            tr_err(err, off, "%s chunk: zstd frame ends after %zu of %" PRIu32 " stored bytes (one frame per chunk)",
+                   tn, flen, stored);
+            return NULL;
+        }
+        if (fsz != (unsigned long long)raw || bound < (unsigned long long)raw) {
+            tr_err(err, off, "%s chunk: zstd frame declares %s%llu bytes (can expand to at most %llu) but the chunk header "
+                   "says %" PRIu32, tn, fsz == ZSTD_CONTENTSIZE_UNKNOWN ? "unknown size " : "",
+                   fsz == ZSTD_CONTENTSIZE_UNKNOWN ? 0ull : fsz, bound, raw);
+            return NULL;
+        }
+    }
+    uint8_t *out = malloc(raw ? raw : 1);
+    if (!out) { tr_err(err, off, "out of memory"); return NULL; }
+    if (codec == TRACE_CODEC_ZLIB) {
+        uLongf dlen = raw;
+        int zr = uncompress(out, &dlen, sbuf, stored);
+        if (zr != Z_OK || dlen != raw) {
+            free(out);
+            tr_err(err, off, "%s chunk: zlib data corrupt (%s, %lu of %" PRIu32 " bytes)", tn,
+                   zr == Z_OK ? "short" : zError(zr), (unsigned long)dlen, raw);
+            return NULL;
+        }
+    } else {
+        if (!*dctx) {
+            *dctx = ZSTD_createDCtx();
+            /* Windows beyond 2^27 bytes (zstd's default limit) are refused rather than allocated. */
+            if (!*dctx) { free(out); tr_err(err, off, "out of memory"); return NULL; }
+        }
+        size_t dr = ZSTD_decompressDCtx(*dctx, out, raw, sbuf, stored);
+        if (ZSTD_isError(dr) || dr != raw) {
+            free(out);
+            tr_err(err, off, "%s chunk: zstd data corrupt (%s, %zu of %" PRIu32 " bytes)", tn,
+                   ZSTD_isError(dr) ? ZSTD_getErrorName(dr) : "short", ZSTD_isError(dr) ? (size_t)0 : dr, raw);
+            return NULL;
+        }
+    }
+    if (xf != TRACE_XFORM_NONE) {
+        uint8_t *t = malloc(raw ? raw : 1);
+        if (!t) { free(out); tr_err(err, off, "out of memory"); return NULL; }
+        xform_inv((int)xf, out, t, raw);
+        free(out);
+        out = t;
+    }
+    return out;
+}
 
 /* ------------------------------------------------------------------ reader */
 typedef struct {
@@ -849,7 +947,9 @@ struct trace_reader {
     uint64_t size, pos;
     unsigned opts;
     uint32_t zlevel;
+    uint32_t codec;       /* codec of auto chunks recorded in the header (TRACE_CODEC_ZLIB / ZSTD) */
     uint32_t minor;       /* format minor version in the header */
+    void *zstd_dctx;      /* ZSTD_DCtx, created at the first zstd chunk */
     trace_info_t info;
     tr_validator_t *v;
     trace_surface_t **surf;   /* n_surf entries (grown to the largest id seen) */
@@ -914,19 +1014,25 @@ static int r_chunk(trace_reader_t *r, uint32_t *tag, uint8_t **payload, uint32_t
     }
     char tn[5];
     tr_tagstr(*tag, tn);
-    if (flags & ~1u) {
-        tr_err(err, *chunk_off + 4, "%s chunk: unknown flags 0x%08" PRIx32, tn, flags);
+    uint32_t allowed = r->minor >= 2 ? (TRACE_CHUNK_CODEC_MASK | TRACE_CHUNK_XFORM_MASK) : 1u;
+    unsigned codec = flags & TRACE_CHUNK_CODEC_MASK, xf = (flags & TRACE_CHUNK_XFORM_MASK) >> TRACE_CHUNK_XFORM_SHIFT;
+    if ((flags & ~allowed) || codec == 3 || xf == 3 || (xf && !codec)) {
+        tr_err(err, *chunk_off + 4, "%s chunk: unknown flags 0x%08" PRIx32 " (format 1.%" PRIu32 ": %s)", tn, flags,
+               r->minor, r->minor >= 2 ? "bits 0-1 codec 0..2, bits 2-3 transform 0..2 (only with a codec), "
+               "others 0" : "only bit 0, zlib");
         return -1;
     }
-    *z = (int)(flags & 1u);
+    *z = (int)flags;
     if (stored > r->size - r->pos) {
         tr_err(err, *chunk_off + 8, "%s chunk: stored length %" PRIu32 " exceeds the %" PRIu64
                " bytes left in the file (truncated?)", tn, stored, r->size - r->pos);
         return -1;
     }
-    if (raw > TRACE_MAX_CHUNK_RAW || (*z ? raw > max_raw_for(stored) : raw != stored)) {
+    if (raw > TRACE_MAX_CHUNK_RAW || (codec == TRACE_CODEC_ZLIB ? raw > max_raw_for(stored)
+                                      : codec == TRACE_CODEC_NONE ? raw != stored : raw > max_raw_zstd(stored))) {
         tr_err(err, *chunk_off + 12, "%s chunk: raw length %" PRIu32 " impossible for stored length %" PRIu32
-               " (%s)", tn, raw, stored, *z ? "beyond zlib ratio or the chunk limit" : "uncompressed: must be equal");
+               " (%s)", tn, raw, stored, codec == TRACE_CODEC_NONE ? "uncompressed: must be equal"
+               : codec == TRACE_CODEC_ZLIB ? "beyond zlib ratio or the chunk limit" : "beyond zstd ratio or the chunk limit");
         return -1;
     }
     uint8_t *sbuf = malloc(stored ? stored : 1);
@@ -942,18 +1048,10 @@ static int r_chunk(trace_reader_t *r, uint32_t *tag, uint8_t **payload, uint32_t
         }
     }
     uint8_t *out = sbuf;
-    if (*z) {
-        out = malloc(raw ? raw : 1);
-        if (!out) { free(sbuf); tr_err(err, *chunk_off, "out of memory"); return -1; }
-        uLongf dlen = raw;
-        int zr = uncompress(out, &dlen, sbuf, stored);
+    if (codec != TRACE_CODEC_NONE) {
+        out = chunk_decode(flags, sbuf, stored, raw, &r->zstd_dctx, tn, *chunk_off + TRACE_CHUNK_HEADER_SIZE, err);
         free(sbuf);
-        if (zr != Z_OK || dlen != raw) {
-            free(out);
-            tr_err(err, *chunk_off + TRACE_CHUNK_HEADER_SIZE, "%s chunk: zlib data corrupt (%s, %lu of %" PRIu32
-                   " bytes)", tn, zr == Z_OK ? "short" : zError(zr), (unsigned long)dlen, raw);
-            return -1;
-        }
+        if (!out) return -1;
     }
     *payload = out;
     *raw_len = raw;
@@ -979,9 +1077,21 @@ static trace_reader_t *r_open(trace_reader_t *r, trace_error_t *err)
         goto fail;
     }
     if (rd32(h + 16) != 0) { tr_err(err, 16, "unknown header flags 0x%08" PRIx32, rd32(h + 16)); goto fail; }
-    r->zlevel = rd32(h + 20);
+    /* offset 20: level | auto codec << 8 (codec byte 0 = zlib, level 0..9; 2 = zstd, level 0..19, 1.2+) */
+    uint32_t hz = rd32(h + 20);
+    r->zlevel = hz & 0xffu;
+    r->codec = (hz >> 8) == 2 ? TRACE_CODEC_ZSTD : TRACE_CODEC_ZLIB;
     r->minor = min;
-    if (r->zlevel > 9) { tr_err(err, 20, "zlib level %" PRIu32 " > 9", r->zlevel); goto fail; }
+    if ((hz >> 8) != 0 && !((hz >> 8) == 2 && min >= 2)) {
+        tr_err(err, 20, "unknown compression codec %" PRIu32 " in the header (format 1.%u: %s)", hz >> 8, min,
+               min >= 2 ? "0 zlib or 2 zstd" : "0 zlib only");
+        goto fail;
+    }
+    if (r->zlevel > (r->codec == TRACE_CODEC_ZSTD ? TRACE_ZSTD_MAX_LEVEL : 9u)) {
+        tr_err(err, 20, "%s level %" PRIu32 " > %u", r->codec == TRACE_CODEC_ZSTD ? "zstd" : "zlib", r->zlevel,
+               r->codec == TRACE_CODEC_ZSTD ? TRACE_ZSTD_MAX_LEVEL : 9u);
+        goto fail;
+    }
     if (rd32(h + 24) != (uint32_t)crc32(0L, h, 24)) {
         tr_err(err, 24, "header CRC mismatch (stored %08" PRIx32 ", computed %08" PRIx32 "): corrupt header",
                rd32(h + 24), (uint32_t)crc32(0L, h, 24));
@@ -1041,6 +1151,7 @@ trace_reader_t *trace_reader_open_file(const char *path, unsigned opts, trace_er
 const trace_info_t *trace_reader_info(const trace_reader_t *r) { return &r->info; }
 uint32_t trace_reader_zlevel(const trace_reader_t *r) { return r->zlevel; }
 uint32_t trace_reader_minor(const trace_reader_t *r) { return r->minor; }
+uint32_t trace_reader_codec(const trace_reader_t *r) { return r->codec; }
 
 const trace_surface_t *trace_reader_surface(const trace_reader_t *r, uint32_t id)
 {
@@ -1150,6 +1261,7 @@ void trace_reader_close(trace_reader_t *r)
     free(r->prog);
     tr_validator_free(r->v);
     trace_info_free(&r->info);
+    ZSTD_freeDCtx(r->zstd_dctx);
     free(r);
 }
 
@@ -1160,7 +1272,9 @@ struct trace_writer {
     tr_buf_t mem;     /* memory writer output */
     int is_mem;
     int zlevel;
+    uint32_t codec;   /* codec of auto chunks: TRACE_CODEC_ZLIB or TRACE_CODEC_ZSTD */
     uint32_t minor;   /* format minor version written in the header */
+    void *zstd_cctx;  /* ZSTD_CCtx, created at the first zstd chunk */
     uint64_t pos;
     tr_validator_t *v;
     trace_info_t info;
@@ -1180,28 +1294,105 @@ static int w_out(trace_writer_t *w, const void *p, size_t n, trace_error_t *err)
     return 0;
 }
 
-/* Write one chunk; z: 0 raw, 1 zlib, -1 auto. */
+/* Compress n bytes with codec at level into a malloc'd buffer (*out, *olen). 0 ok, -1 failure. */
+static int w_compress(trace_writer_t *w, unsigned codec, int level, const uint8_t *p, size_t n, uint8_t **out,
+                      size_t *olen)
+{
+    *out = NULL;
+    if (codec == TRACE_CODEC_ZLIB) {
+        uLongf zlen = compressBound(n);
+        uint8_t *zb = malloc(zlen);
+        if (!zb || compress2(zb, &zlen, p, n, level) != Z_OK) { free(zb); return -1; }
+        *out = zb;
+        *olen = zlen;
+        return 0;
+    }
+    if (!w->zstd_cctx && !(w->zstd_cctx = ZSTD_createCCtx())) return -1;
+    size_t cap = ZSTD_compressBound(n);
+    uint8_t *zb = malloc(cap ? cap : 1);
+    if (!zb) return -1;
+    /* One frame with its content size and no zstd checksum (the chunk CRC covers the stored bytes);
+     * single-threaded, so the output depends only on the input, the level and the zstd version. */
+    ZSTD_CCtx *cc = w->zstd_cctx;
+    size_t r = ZSTD_CCtx_reset(cc, ZSTD_reset_session_and_parameters);
+    if (!ZSTD_isError(r)) r = ZSTD_CCtx_setParameter(cc, ZSTD_c_compressionLevel, level);
+    if (!ZSTD_isError(r)) r = ZSTD_CCtx_setParameter(cc, ZSTD_c_contentSizeFlag, 1);
+    if (!ZSTD_isError(r)) r = ZSTD_CCtx_setParameter(cc, ZSTD_c_checksumFlag, 0);
+    if (!ZSTD_isError(r)) r = ZSTD_compress2(cc, zb, cap, p, n);
+    if (ZSTD_isError(r)) { free(zb); return -1; }
+    *out = zb;
+    *olen = r;
+    return 0;
+}
+
+/* Write one chunk; z: -1 auto, else the chunk flags (codec | transform << 2). Auto: stored as is when
+ * shorter than 64 bytes, when the file's level is 0 or when compression does not make it smaller; else the
+ * file's codec at its level, after the byte transform (format 1.2) that compresses best at a fast level
+ * (ZSTD level 1 or zlib level 1 on each candidate, ties to the simpler one), all deterministic. */
 static int w_chunk(trace_writer_t *w, uint32_t tag, const uint8_t *p, size_t n, int z, trace_error_t *err)
 {
     if (n > TRACE_MAX_CHUNK_RAW) {
         tr_err(err, w->pos, "chunk payload of %zu bytes exceeds the %u-byte limit", n, TRACE_MAX_CHUNK_RAW);
         return -1;
     }
-    uint8_t *zb = NULL;
-    uLongf zlen = 0;
-    if (z != 0 && (z == 1 || (n >= 64 && w->zlevel > 0))) {
-        zlen = compressBound(n);
-        zb = malloc(zlen);
-        if (!zb || compress2(zb, &zlen, p, n, w->zlevel) != Z_OK) {
-            free(zb);
-            tr_err(err, w->pos, "zlib compression failed");
+    uint32_t allowed = w->minor >= 2 ? (TRACE_CHUNK_CODEC_MASK | TRACE_CHUNK_XFORM_MASK) : 1u;
+    if (z >= 0) {
+        unsigned c = (unsigned)z & TRACE_CHUNK_CODEC_MASK, x = ((unsigned)z & TRACE_CHUNK_XFORM_MASK) >> TRACE_CHUNK_XFORM_SHIFT;
+        if (((unsigned)z & ~allowed) || c == 3 || x == 3 || (x && !c)) {
+            tr_err(err, w->pos, "chunk flags %d not allowed in format 1.%" PRIu32, z, w->minor);
             return -1;
         }
-        if (z < 0 && zlen >= n) { free(zb); zb = NULL; }
     }
+    unsigned codec = 0, xf = 0;
+    int level = w->zlevel;
+    if (z >= 0) {
+        codec = (unsigned)z & TRACE_CHUNK_CODEC_MASK;
+        xf = ((unsigned)z & TRACE_CHUNK_XFORM_MASK) >> TRACE_CHUNK_XFORM_SHIFT;
+        /* an explicit codec other than the file's uses that codec's default level (zlib 6, zstd 0 = its
+         * default 3); the file's codec its level, also 0 (zlib: stored deflate blocks), as in format 1.0 */
+        if (codec != w->codec) level = codec == TRACE_CODEC_ZSTD ? 0 : 6;
+    } else if (n >= 64 && w->zlevel > 0) {
+        codec = w->codec;
+        if (w->minor >= 2 && n >= 256) {
+            /* choose the transform on a fast level */
+            size_t best = 0;
+            uint8_t *t = malloc(n);
+            if (!t) { tr_err(err, w->pos, "out of memory"); return -1; }
+            for (unsigned cand = TRACE_XFORM_NONE; cand <= TRACE_XFORM_SHUF4_DELTA; cand++) {
+                const uint8_t *src = p;
+                if (cand) { xform_fwd((int)cand, p, t, n); src = t; }
+                uint8_t *zb;
+                size_t zl;
+                if (w_compress(w, codec, 1, src, n, &zb, &zl)) { free(t); tr_err(err, w->pos, "compression failed"); return -1; }
+                free(zb);
+                if (cand == TRACE_XFORM_NONE || zl < best) { best = zl; xf = cand; }
+            }
+            free(t);
+        }
+    }
+    uint8_t *zb = NULL, *tbuf = NULL;
+    size_t zlen = 0;
+    if (codec) {
+        const uint8_t *src = p;
+        if (xf) {
+            tbuf = malloc(n ? n : 1);
+            if (!tbuf) { tr_err(err, w->pos, "out of memory"); return -1; }
+            xform_fwd((int)xf, p, tbuf, n);
+            src = tbuf;
+        }
+        if (w_compress(w, codec, level, src, n, &zb, &zlen)) {
+            free(tbuf);
+            tr_err(err, w->pos, "%s compression failed", codec == TRACE_CODEC_ZSTD ? "zstd" : "zlib");
+            return -1;
+        }
+        free(tbuf);
+        if (z < 0 && zlen >= n) { free(zb); zb = NULL; codec = 0; xf = 0; }
+        if (zlen > 0xffffffffu) { free(zb); tr_err(err, w->pos, "compressed chunk too large"); return -1; }
+    }
+    uint32_t flags = codec | xf << TRACE_CHUNK_XFORM_SHIFT;
     tr_buf_t h = {0};
     tb_u32(&h, tag);
-    tb_u32(&h, zb ? 1u : 0u);
+    tb_u32(&h, zb ? flags : 0u);
     tb_u32(&h, zb ? (uint32_t)zlen : (uint32_t)n);
     tb_u32(&h, (uint32_t)n);
     tb_u32(&h, zb ? (uint32_t)crc32(0L, zb, (uInt)zlen) : (uint32_t)crc32(0L, p, (uInt)n));
@@ -1215,7 +1406,16 @@ static int w_chunk(trace_writer_t *w, uint32_t tag, const uint8_t *p, size_t n, 
 
 static trace_writer_t *w_open(trace_writer_t *w, const trace_info_t *info, int zlevel, trace_error_t *err)
 {
-    if (zlevel < 0 || zlevel > 9) { tr_err(err, 0, "zlib level %d out of range 0..9", zlevel); goto fail; }
+    if (w->codec == TRACE_CODEC_ZSTD) {
+        if (w->minor < 2) { tr_err(err, 0, "zstd needs format 1.2 (writing 1.%" PRIu32 ")", w->minor); goto fail; }
+        if (zlevel < 0 || zlevel > TRACE_ZSTD_MAX_LEVEL) {
+            tr_err(err, 0, "zstd level %d out of range 0..%d", zlevel, TRACE_ZSTD_MAX_LEVEL);
+            goto fail;
+        }
+    } else if (w->codec != TRACE_CODEC_ZLIB) {
+        tr_err(err, 0, "unknown codec %" PRIu32 " (1 zlib, 2 zstd)", w->codec);
+        goto fail;
+    } else if (zlevel < 0 || zlevel > 9) { tr_err(err, 0, "zlib level %d out of range 0..9", zlevel); goto fail; }
     w->zlevel = zlevel;
     /* Validate INFO by encoding and decoding it. */
     tr_buf_t b = {0};
@@ -1230,7 +1430,7 @@ static trace_writer_t *w_open(trace_writer_t *w, const trace_info_t *info, int z
     tb_u16(&h, (uint16_t)w->minor);
     tb_u32(&h, TRACE_FILE_HEADER_SIZE);
     tb_u32(&h, 0);
-    tb_u32(&h, (uint32_t)zlevel);
+    tb_u32(&h, (uint32_t)zlevel | (w->codec == TRACE_CODEC_ZSTD ? 2u << 8 : 0u));
     if (!h.failed) tb_u32(&h, (uint32_t)crc32(0L, h.p, 24));
     tb_u32(&h, 0);
     int rc = h.failed ? -1 : w_out(w, h.p, h.len, err);
@@ -1246,6 +1446,27 @@ fail:
     return NULL;
 }
 
+trace_writer_t *trace_writer_open(const char *path, const trace_info_t *info, const trace_wopts_t *o,
+                                  trace_error_t *err)
+{
+    if (o->minor > TRACE_VERSION_MINOR) {
+        tr_err(err, 0, "format version 1.%u is newer than this writer (1.%u)", o->minor, (unsigned)TRACE_VERSION_MINOR);
+        return NULL;
+    }
+    trace_writer_t *w = calloc(1, sizeof *w);
+    if (!w) { tr_err(err, 0, "out of memory"); return NULL; }
+    if (path) {
+        char oerr[300];
+        if (outf_open(&w->of, path, 1, oerr, sizeof oerr)) { tr_err(err, 0, "%s", oerr); free(w); return NULL; }
+        w->f = w->of.f;
+    } else {
+        w->is_mem = 1;
+    }
+    w->minor = o->minor;
+    w->codec = o->codec;
+    return w_open(w, info, o->level, err);
+}
+
 trace_writer_t *trace_writer_open_file(const char *path, const trace_info_t *info, int zlevel, trace_error_t *err)
 {
     return trace_writer_open_file_minor(path, info, zlevel, TRACE_VERSION_MINOR, err);
@@ -1254,26 +1475,14 @@ trace_writer_t *trace_writer_open_file(const char *path, const trace_info_t *inf
 trace_writer_t *trace_writer_open_file_minor(const char *path, const trace_info_t *info, int zlevel, uint32_t minor,
                                              trace_error_t *err)
 {
-    if (minor > TRACE_VERSION_MINOR) {
-        tr_err(err, 0, "format version 1.%u is newer than this writer (1.%u)", minor, (unsigned)TRACE_VERSION_MINOR);
-        return NULL;
-    }
-    trace_writer_t *w = calloc(1, sizeof *w);
-    if (!w) { tr_err(err, 0, "out of memory"); return NULL; }
-    char oerr[300];
-    if (outf_open(&w->of, path, 1, oerr, sizeof oerr)) { tr_err(err, 0, "%s", oerr); free(w); return NULL; }
-    w->f = w->of.f;
-    w->minor = minor;
-    return w_open(w, info, zlevel, err);
+    trace_wopts_t o = {minor, TRACE_CODEC_ZLIB, zlevel};
+    return trace_writer_open(path, info, &o, err);
 }
 
 trace_writer_t *trace_writer_open_mem(const trace_info_t *info, int zlevel, trace_error_t *err)
 {
-    trace_writer_t *w = calloc(1, sizeof *w);
-    if (!w) { tr_err(err, 0, "out of memory"); return NULL; }
-    w->is_mem = 1;
-    w->minor = TRACE_VERSION_MINOR;
-    return w_open(w, info, zlevel, err);
+    trace_wopts_t o = {TRACE_VERSION_MINOR, TRACE_CODEC_ZLIB, zlevel};
+    return trace_writer_open(NULL, info, &o, err);
 }
 
 int trace_writer_put(trace_writer_t *w, const trace_cmd_t *cmd, trace_error_t *err)
@@ -1357,6 +1566,7 @@ int trace_writer_close(trace_writer_t *w, uint8_t **out, size_t *out_len, trace_
     free(w->mem.p);
     tr_validator_free(w->v);
     trace_info_free(&w->info);
+    ZSTD_freeCCtx(w->zstd_cctx);
     free(w);
     return rc;
 }
@@ -1368,7 +1578,24 @@ void trace_writer_abort(trace_writer_t *w)
     free(w->mem.p);
     tr_validator_free(w->v);
     trace_info_free(&w->info);
+    ZSTD_freeCCtx(w->zstd_cctx);
     free(w);
+}
+
+/* ------------------------------------------------------------------ re-pack */
+int trace_repack(trace_reader_t *r, const char *path, const trace_wopts_t *o, trace_error_t *err)
+{
+    trace_writer_t *w = trace_writer_open(path, trace_reader_info(r), o, err);
+    if (!w) return -1;
+    trace_cmd_t cmd = {0};
+    int rc;
+    while ((rc = trace_reader_next(r, &cmd, err)) == 1) {
+        cmd.zflag = -1;
+        if (trace_writer_put(w, &cmd, err)) { rc = -1; break; }
+    }
+    trace_cmd_free(&cmd);
+    if (rc < 0) { trace_writer_abort(w); return -1; }
+    return trace_writer_close(w, NULL, NULL, err);
 }
 
 /* ------------------------------------------------------------------ summary */

@@ -388,10 +388,12 @@ static void tx_cmd_body(tx_t *t, trace_cmd_t *c)
 {
     if (!t->reading) fprintf(t->f, " z %d", c->zflag < 0 ? 1 : c->zflag);
     else if (!tx_expect(t, "z") && !tx_value(t, "z")) {
-        /* 0 raw, 1 zlib, "auto": the writer decides (for generated text, e.g. the converter) */
+        /* the chunk flags: 0 raw, 1 zlib, (1.2) 2 zstd, plus 4 x the byte transform (docs/trace-format.md);
+         * "auto": the writer decides (for generated text, e.g. the converter). The writer checks the value. */
+        uint64_t x;
         if (!strcmp(t->tok, "auto")) c->zflag = -1;
-        else if (!strcmp(t->tok, "0") || !strcmp(t->tok, "1")) c->zflag = t->tok[0] - '0';
-        else tx_fail(t, "z must be 0, 1 or auto, found \"%.20s\"%s", t->tok, NULL);
+        else if (!t->tok_quoted && !parse_u64(t->tok, &x) && x <= 15) c->zflag = (int)x;
+        else tx_fail(t, "z must be the chunk flags 0..11 or auto, found \"%.20s\"%s", t->tok, NULL);
     }
     switch (c->type) {
     case TRACE_CMD_SURFACE: {
@@ -443,7 +445,7 @@ static void tx_cmd_body(tx_t *t, trace_cmd_t *c)
 
 static const char *cmd_keyword(trace_cmd_type_t ty) { return ty == TRACE_CMD_UNKNOWN ? "CHUNK" : trace_cmd_name(ty); }
 
-static void tx_info(tx_t *t, trace_info_t *info, uint32_t *zlevel, uint32_t *minor)
+static void tx_info(tx_t *t, trace_info_t *info, uint32_t *zlevel, uint32_t *minor, uint32_t *codec)
 {
     tx_word(t, TX_MAGIC);
     uint32_t maj = TRACE_VERSION_MAJOR, min = *minor;
@@ -451,7 +453,21 @@ static void tx_info(tx_t *t, trace_info_t *info, uint32_t *zlevel, uint32_t *min
     if (t->reading && !t->failed && (maj != TRACE_VERSION_MAJOR || min > TRACE_VERSION_MINOR))
         tx_fail(t, "unsupported text version%s%s", NULL, NULL);
     *minor = min;
-    tx_u32(t, "zlevel", zlevel); tx_nl(t);
+    tx_u32(t, "zlevel", zlevel);
+    /* format 1.2: the codec of auto chunks, "codec zlib|zstd" (optional when reading: zlib) */
+    if (!t->reading && *minor >= 2) fprintf(t->f, " codec %s", *codec == TRACE_CODEC_ZSTD ? "zstd" : "zlib");
+    else if (t->reading && !t->failed && min >= 2) {
+        if (tx_next(t) == 0) {
+            if (!t->tok_quoted && !strcmp(t->tok, "codec")) {
+                if (!tx_value(t, "codec")) {
+                    if (!strcmp(t->tok, "zstd")) *codec = TRACE_CODEC_ZSTD;
+                    else if (!strcmp(t->tok, "zlib")) *codec = TRACE_CODEC_ZLIB;
+                    else tx_fail(t, "codec must be zlib or zstd, found \"%.20s\"%s", t->tok, NULL);
+                }
+            } else t->peeked = 1;
+        }
+    }
+    tx_nl(t);
     tx_word(t, "INFO");
     tx_u32(t, "w", &info->width); tx_u32(t, "h", &info->height); tx_u32(t, "frames", &info->n_frames); tx_nl(t);
     tx_str(t, "  name", &info->name); tx_nl(t);
@@ -463,8 +479,8 @@ int trace_dump_text(trace_reader_t *r, FILE *out, trace_error_t *err)
 {
     tx_t t = {.f = out, .reading = 0, .err = err};
     trace_info_t info = *trace_reader_info(r);
-    uint32_t zl = trace_reader_zlevel(r), minor = trace_reader_minor(r);
-    tx_info(&t, &info, &zl, &minor);
+    uint32_t zl = trace_reader_zlevel(r), minor = trace_reader_minor(r), codec = trace_reader_codec(r);
+    tx_info(&t, &info, &zl, &minor, &codec);
     trace_cmd_t cmd = {0};
     int rc;
     while ((rc = trace_reader_next(r, &cmd, err)) == 1) {
@@ -501,13 +517,18 @@ int trace_undump_text(FILE *in, const char *out_path, trace_error_t *err)
     t.tok = malloc(TX_MAXTOK);
     if (!t.tok) { if (spool) fclose(spool); tr_err(err, 0, "out of memory"); return -1; }
     trace_info_t info = {0};
-    uint32_t zl = 0, minor = TRACE_VERSION_MINOR;
-    tx_info(&t, &info, &zl, &minor);
+    uint32_t zl = 0, minor = TRACE_VERSION_MINOR, codec = TRACE_CODEC_ZLIB;
+    tx_info(&t, &info, &zl, &minor, &codec);
     trace_writer_t *w = NULL;
     int rc = -1;
     if (t.failed) goto out;
-    if (zl > 9) { tx_fail(&t, "zlevel must be 0..9%s%s", NULL, NULL); goto out; }
-    w = trace_writer_open_file_minor(out_path, &info, (int)zl, minor, err);
+    if (zl > (codec == TRACE_CODEC_ZSTD ? TRACE_ZSTD_MAX_LEVEL : 9u)) {
+        tx_fail(&t, "zlevel must be 0..%s for %s", codec == TRACE_CODEC_ZSTD ? "19" : "9",
+                codec == TRACE_CODEC_ZSTD ? "zstd" : "zlib");
+        goto out;
+    }
+    trace_wopts_t wo = {minor, codec, (int)zl};
+    w = trace_writer_open(out_path, &info, &wo, err);
     if (!w) goto out;
     for (;;) {
         if (tx_next(&t)) { if (!t.failed) tx_fail(&t, "unexpected end of text (missing END)%s%s", NULL, NULL); break; }

@@ -93,6 +93,8 @@ def range_table(B, W, trace):
         (cds, "--gpus", 1, 64, "u"), (cds, "--frame", 0, 1000000, "u"), (cds, "--batch", 1, 1 << 30, "u"),
         (cds, "--latency", 1, 100000, "u"), (cds, "--hub-rate", 1, 64, "u"), (cds, "--cp-cost", 0, 100000, "u"),
         (cds, "--stall", 0, 900, "u"), (cds, "--jitter", 0, 1000, "u"), (cds, "--seed", 0, (1 << 64) - 1, "u"),
+        ([B + "/gpupd-trace", "pack", trace, W + "/pack.gpt"], "--level", 0, 19, "u"),
+        ([B + "/gpupd-trace", "pack", trace, W + "/pack.gpt", "--codec", "zlib"], "--level", 0, 9, "u"),
     ]
     return rows
 
@@ -531,7 +533,12 @@ def main():
         section_outputs(B, W, trace)
         notes.append("outputs")
     if "traces" in secs:
-        tfs = [trace] + [t for t in a.real_traces.split(",") if t]
+        # the synthetic trace as written (zlib) and re-packed as format 1.2 with zstd chunks
+        ztrace = os.path.join(W, "synthetic-zstd.gpt")
+        rc, _, err = run([B + "/gpupd-trace", "pack", trace, ztrace])
+        if rc:
+            fail("gpupd-trace pack of the synthetic trace", [B + "/gpupd-trace", "pack", trace, ztrace], err)
+        tfs = [trace, ztrace] + [t for t in a.real_traces.split(",") if t]
         t, r = section_traces(B, W, tfs, a.random_flips)
         notes.append(f"traces {t} corrupted copies ({r} rejected by validate, the same by render/p2g-trace/dump/info)")
     if "ub" in secs:

@@ -12,7 +12,12 @@
 
 #include "trace/trace.h"
 
+#include <zlib.h>
+
 static char tmpdir[] = "/tmp/test_trace_XXXXXX";
+
+static void expect_err(const uint8_t *b, size_t n, unsigned opts, const char *needle, uint64_t offset);
+static void wr32(uint8_t *p, uint32_t v);
 
 static uint8_t *slurp(const char *path, size_t *len)
 {
@@ -36,6 +41,22 @@ static uint8_t *synthetic(int zlevel, size_t *len)
     trace_error_t err;
     if (trace_write_synthetic(path, zlevel, &err)) fail_msg("synth: %s", err.msg);
     return slurp(path, len);
+}
+
+/* The synthetic trace re-packed as format 1.2 with zstd at `level` (trace_repack, as gpupd-trace pack). */
+static uint8_t *synthetic_zstd(int level, size_t *len)
+{
+    char in[256], out[256];
+    snprintf(in, sizeof in, "%s/synth-zs-src.gpt", tmpdir);
+    snprintf(out, sizeof out, "%s/synth-zstd-%d.gpt", tmpdir, level);
+    trace_error_t err;
+    if (trace_write_synthetic(in, 0, &err)) fail_msg("synth: %s", err.msg);
+    trace_reader_t *r = trace_reader_open_file(in, 0, &err);
+    assert_non_null(r);
+    trace_wopts_t o = {TRACE_VERSION_MINOR, TRACE_CODEC_ZSTD, level};
+    if (trace_repack(r, out, &o, &err)) fail_msg("repack: %s", err.msg);
+    trace_reader_close(r);
+    return slurp(out, len);
 }
 
 /* Read the whole buffer: 0 = valid, -1 = rejected (err filled). Counts draws/prims/deps. */
@@ -78,6 +99,121 @@ static void test_synthetic_reads_back(void **state)
         assert_int_equal(deps, 1);
         free(b);
     }
+}
+
+static uint32_t rd32le(const uint8_t *p) { return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24; }
+
+/* Format 1.2: zstd chunks (with byte transforms) read back to the same commands as the zlib original. */
+static void test_zstd_reads_back(void **state)
+{
+    (void)state;
+    size_t n;
+    uint8_t *b = synthetic_zstd(19, &n);
+    assert_int_equal(b[10], TRACE_VERSION_MINOR);
+    assert_int_equal(rd32le(b + 20), 19u | 2u << 8);   /* level | codec zstd << 8 */
+    trace_error_t err;
+    uint32_t draws, deps;
+    uint64_t prims;
+    if (read_all(b, n, 0, &err, &draws, &prims, &deps)) fail_msg("zstd: %s", err.msg);
+    assert_int_equal(draws, 4);
+    assert_int_equal(prims, 10);
+    assert_int_equal(deps, 1);
+    /* every chunk is stored or zstd; some are zstd, and some chose a byte transform */
+    int zstd = 0, xf = 0;
+    for (size_t pos = TRACE_FILE_HEADER_SIZE; pos < n;) {
+        uint32_t flags = rd32le(b + pos + 4), stored = rd32le(b + pos + 8);
+        uint32_t codec = flags & TRACE_CHUNK_CODEC_MASK;
+        assert_true(codec == TRACE_CODEC_NONE || codec == TRACE_CODEC_ZSTD);
+        zstd += codec == TRACE_CODEC_ZSTD;
+        xf += (flags & TRACE_CHUNK_XFORM_MASK) != 0;
+        pos += TRACE_CHUNK_HEADER_SIZE + stored;
+    }
+    assert_true(zstd >= 3);
+    assert_true(xf >= 1);
+    /* the same commands: the text dumps agree below their header line */
+    char p1[256], p2[256];
+    snprintf(p1, sizeof p1, "%s/synth-zs-src.gpt", tmpdir);
+    snprintf(p2, sizeof p2, "%s/synth-zstd-19.gpt", tmpdir);
+    char *txt[2];
+    size_t tl[2];
+    for (int k = 0; k < 2; k++) {
+        trace_reader_t *r = trace_reader_open_file(k ? p2 : p1, 0, &err);
+        assert_non_null(r);
+        FILE *f = open_memstream(&txt[k], &tl[k]);
+        assert_int_equal(trace_dump_text(r, f, &err), 0);
+        fclose(f);
+        trace_reader_close(r);
+    }
+    /* drop the header line and every chunk's "z N" (compression differs by design) */
+    for (int k = 0; k < 2; k++) {
+        char *o = txt[k], *q = strchr(txt[k], '\n');
+        for (const char *c = q; *c;) {
+            if (c[0] == ' ' && c[1] == 'z' && c[2] == ' ') { c += 3; while (*c && *c != ' ' && *c != '\n') c++; continue; }
+            *o++ = *c++;
+        }
+        *o = 0;
+    }
+    assert_string_equal(txt[0], txt[1]);
+    free(txt[0]);
+    free(txt[1]);
+    free(b);
+}
+
+/* Hostile zstd chunks: each one a clear error naming the chunk, never a crash or a large allocation. */
+static void test_zstd_hostile(void **state)
+{
+    (void)state;
+    size_t n;
+    uint8_t *b = synthetic_zstd(19, &n);
+    uint8_t *c = malloc(n + 64);
+    /* the first zstd chunk */
+    size_t zc = 0;
+    for (size_t pos = TRACE_FILE_HEADER_SIZE; pos < n; pos += TRACE_CHUNK_HEADER_SIZE + rd32le(b + pos + 8))
+        if ((rd32le(b + pos + 4) & TRACE_CHUNK_CODEC_MASK) == TRACE_CODEC_ZSTD) { zc = pos; break; }
+    assert_true(zc > 0);
+    uint32_t stored = rd32le(b + zc + 8), raw = rd32le(b + zc + 12);
+    /* raw length that disagrees with the frame's content size (header CRC covers only stored bytes) */
+    memcpy(c, b, n); wr32(c + zc + 12, raw + 1);
+    expect_err(c, n, 0, "zstd frame declares", zc + TRACE_CHUNK_HEADER_SIZE);
+    /* a raw length no zstd frame of this size can produce: refused before any allocation */
+    memcpy(c, b, n); wr32(c + zc + 12, TRACE_MAX_CHUNK_RAW);
+    expect_err(c, n, 0, "beyond zstd ratio", zc + 12);
+    /* codec 3, transform 3, transform without codec, unknown bits */
+    uint32_t bad[] = {3u, 2u | 3u << 2, 1u << 2, 2u | 1u << 4};
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        memcpy(c, b, n); wr32(c + zc + 4, bad[i]);
+        expect_err(c, n, 0, "unknown flags", zc + 4);
+    }
+    /* zstd chunks in a file that says 1.1 (header CRC fixed up) are refused: zstd needs 1.2 */
+    memcpy(c, b, n); c[10] = 1;
+    expect_err(c, n, TRACE_OPT_NO_CRC, "codec 2 in the header", 20);
+    memcpy(c, b, n); c[10] = 1; c[20] = 9; c[21] = 0;   /* header says zlib 9 (1.1), chunk says zstd */
+    wr32(c + 24, (uint32_t)crc32(0L, c, 24));
+    expect_err(c, n, 0, "unknown flags", zc + 4);
+    /* bytes after the frame inside the chunk (stored length grown, CRC checks off) */
+    memcpy(c, b, zc + TRACE_CHUNK_HEADER_SIZE + stored);
+    memset(c + zc + TRACE_CHUNK_HEADER_SIZE + stored, 0, 8);
+    memcpy(c + zc + TRACE_CHUNK_HEADER_SIZE + stored + 8, b + zc + TRACE_CHUNK_HEADER_SIZE + stored,
+           n - zc - TRACE_CHUNK_HEADER_SIZE - stored);
+    wr32(c + zc + 8, stored + 8);
+    expect_err(c, n + 8, TRACE_OPT_NO_CRC, "one frame per chunk", zc + TRACE_CHUNK_HEADER_SIZE);
+    /* every byte of the compressed payload flipped, CRC checks off so the decoder sees it: an error or
+     * (a flip in literal bytes) a valid trace, never a crash (ASan/UBSan build) */
+    int rejected = 0, total = 0;
+    for (size_t i = zc + TRACE_CHUNK_HEADER_SIZE; i < zc + TRACE_CHUNK_HEADER_SIZE + stored; i++)
+        for (int bit = 0; bit < 8; bit += 3) {
+            memcpy(c, b, n);
+            c[i] ^= (uint8_t)(1u << bit);
+            trace_error_t err = {0, ""};
+            if (read_all(c, n, TRACE_OPT_NO_CRC, &err, NULL, NULL, NULL)) {
+                rejected++;
+                assert_non_null(strstr(err.msg, "offset "));
+            }
+            total++;
+        }
+    assert_true(rejected > total / 4);
+    free(c);
+    free(b);
 }
 
 static trace_info_t mkinfo(void)
@@ -198,9 +334,9 @@ static void test_memory_roundtrip_fields(void **state)
 static void test_truncated_everywhere(void **state)
 {
     (void)state;
-    for (int z = 0; z <= 6; z += 6) {
+    for (int z = 0; z <= 12; z += 6) {
         size_t n;
-        uint8_t *b = synthetic(z, &n);
+        uint8_t *b = z == 12 ? synthetic_zstd(19, &n) : synthetic(z, &n);   /* 12: zstd (format 1.2) */
         for (size_t len = 0; len < n; len++) {
             uint8_t *cut = malloc(len ? len : 1);   /* exact size: ASan catches any over-read */
             memcpy(cut, b, len);
@@ -219,17 +355,19 @@ static void test_truncated_everywhere(void **state)
 static void test_flipped_bits_detected(void **state)
 {
     (void)state;
-    size_t n;
-    uint8_t *b = synthetic(6, &n);
-    for (size_t i = 0; i < n; i++)
-        for (int bit = 0; bit < 8; bit += 3) {
-            b[i] ^= (uint8_t)(1u << bit);
-            trace_error_t err = {0, ""};
-            if (read_all(b, n, 0, &err, NULL, NULL, NULL) == 0)
-                fail_msg("byte %zu bit %d flipped but the trace was accepted", i, bit);
-            b[i] ^= (uint8_t)(1u << bit);
-        }
-    free(b);
+    for (int k = 0; k < 2; k++) {
+        size_t n;
+        uint8_t *b = k ? synthetic_zstd(19, &n) : synthetic(6, &n);
+        for (size_t i = 0; i < n; i++)
+            for (int bit = 0; bit < 8; bit += 3) {
+                b[i] ^= (uint8_t)(1u << bit);
+                trace_error_t err = {0, ""};
+                if (read_all(b, n, 0, &err, NULL, NULL, NULL) == 0)
+                    fail_msg("%s: byte %zu bit %d flipped but the trace was accepted", k ? "zstd" : "zlib", i, bit);
+                b[i] ^= (uint8_t)(1u << bit);
+            }
+        free(b);
+    }
 }
 
 /* Specific documented errors. */
@@ -378,6 +516,30 @@ static void test_text_roundtrip(void **state)
         free(a);
         free(b);
     }
+    /* format 1.2, zstd: byte-identical too ("codec zstd" in the header line, z = chunk flags) */
+    {
+        size_t n1, n2;
+        uint8_t *a = synthetic_zstd(7, &n1);
+        char in[256], txt[256], out[256];
+        snprintf(in, sizeof in, "%s/synth-zstd-7.gpt", tmpdir);
+        snprintf(txt, sizeof txt, "%s/synth-zstd.txt", tmpdir);
+        snprintf(out, sizeof out, "%s/synth-zstd.rt.gpt", tmpdir);
+        trace_error_t err;
+        trace_reader_t *r = trace_reader_open_file(in, 0, &err);
+        assert_non_null(r);
+        FILE *f = fopen(txt, "w");
+        assert_int_equal(trace_dump_text(r, f, &err), 0);
+        fclose(f);
+        trace_reader_close(r);
+        f = fopen(txt, "r");
+        if (trace_undump_text(f, out, &err)) fail_msg("undump zstd: %s", err.msg);
+        fclose(f);
+        uint8_t *b2 = slurp(out, &n2);
+        assert_int_equal(n1, n2);
+        assert_memory_equal(a, b2, n1);
+        free(a);
+        free(b2);
+    }
     /* a bad index in the text is refused with its line */
     char txt[256], out[256];
     snprintf(txt, sizeof txt, "%s/bad.txt", tmpdir);
@@ -413,6 +575,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_synthetic_reads_back),
+        cmocka_unit_test(test_zstd_reads_back),
+        cmocka_unit_test(test_zstd_hostile),
         cmocka_unit_test(test_memory_roundtrip_fields),
         cmocka_unit_test(test_truncated_everywhere),
         cmocka_unit_test(test_flipped_bits_detected),

@@ -1420,6 +1420,9 @@ def main():
     ap.add_argument('--height', type=int, default=None, help='expected window height (as --width)')
     ap.add_argument('--ppd', help='glretrace --ppd output for this capture (per-draw pixel counts)')
     ap.add_argument('--max-tex-dim', type=int, default=128, help='downscale larger textures (0: keep)')
+    ap.add_argument('--zstd-level', type=int, default=19, choices=range(0, 20), metavar='0..19',
+                    help='zstd level of the trace (format 1.2; default 19; 0 = chunks stored uncompressed)')
+    ap.add_argument('--zlib', action='store_true', help='write format 1.1 with zlib level 9 instead of zstd')
     root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))   # the repository
     ap.add_argument('--tool', default=os.path.join(root, 'build/bin/gpupd-trace'))
     ap.add_argument('--assembler', default=os.path.join(root, 'build/bin/gpupd-as'))
@@ -1479,7 +1482,10 @@ def main():
         cv.note('no per-draw reference pixel counts')
     notes = '; '.join('%s x%d' % (k, v) for k, v in sorted(cv.notes.items()))
     name = a.name or os.path.splitext(os.path.basename(a.trace))[0]
-    head = ['GPUPD-TRACE-TEXT version 1 1 zlevel 9',
+    # format 1.2, zstd at --zstd-level (default 19; 0 = uncompressed) per chunk with the byte transform the
+    # writer picks (docs/trace-format.md); --zlib writes format 1.1 with zlib level 9 as before.
+    head = ['GPUPD-TRACE-TEXT version 1 1 zlevel 9' if a.zlib else
+            'GPUPD-TRACE-TEXT version 1 2 zlevel %d codec zstd' % a.zstd_level,
             'INFO w %d h %d frames %d' % (W, H, cv.frame_index),
             ' name %s' % qstr(name), ' source %s' % qstr(a.source or 'apitrace2gpupd.py %s frames %s' % (
                 os.path.basename(a.trace), ','.join(str(f) for f in cv.src_frames))), ' notes %s' % qstr(notes)]
