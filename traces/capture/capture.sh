@@ -127,16 +127,13 @@ do_oa() {
   local frames=${OA_FRAMES:-$(awk '$2 >= 300 && $2 <= 800 && $3 >= 5000 {print $1}' "$d/frames.txt" |
       awk -v n="$OA_NFRAMES" '{f[NR]=$1} END {for (i = 0; i < n && NR; i++) printf "%s ", f[1 + int(i * (NR - 1) / (n > 1 ? n - 1 : 1))]}')}
   [ -n "$frames" ] || { log "openarena: no frame with 300..800 draws"; return 1; }
-  local first=${frames%% *}
   for f in $frames; do
     local name=oa-dm4-f$f
     log "$name: trimming frame $f ($(awk -v f=$f '$1==f{print $2}' "$d/frames.txt") draw calls)"
     gltrim --frames=$f -o "$d/$name.trace" "$d/raw.trace" > "$d/$name.trim.log" 2>&1
-    # The first frame keeps its textures at full resolution (nothing approximated: an exact real-game frame
-    # for image validation); the others are downscaled to 64x64 to keep the repository small.
-    local mt=64
-    [ "$f" = "$first" ] && mt=0
-    MAXTEX=$mt SOURCE_DESC="openarena timedemo of $OA_DEMO (map oa_dm4, opengl1 renderer), apitrace frame $f, cut with gltrim" \
+    # Full-resolution textures (format 1.2 compresses them with zstd; OA_MAXTEX=64 gives the old 64x64
+    # downscaled textures, flagged TEX_APPROX, for a smaller repository).
+    MAXTEX=${OA_MAXTEX:-0} SOURCE_DESC="openarena timedemo of $OA_DEMO (map oa_dm4, opengl1 renderer), apitrace frame $f, cut with gltrim" \
       finish "$name" "$d/$name.trace" last
   done
   # One multi-frame trace (4 consecutive frames, for alternate-frame rendering): from the second chosen frame.
@@ -145,7 +142,7 @@ do_oa() {
   local name=oa-dm4-f${f0}x4
   log "$name: trimming frames $f0-$((f0 + 3))"
   gltrim --frames=$f0-$((f0 + 3)) -o "$d/$name.trace" "$d/raw.trace" > "$d/$name.trim.log" 2>&1
-  MAXTEX=64 SOURCE_DESC="openarena timedemo of $OA_DEMO (map oa_dm4, opengl1 renderer), apitrace frames $f0-$((f0 + 3)), cut with gltrim" \
+  MAXTEX=${OA_MAXTEX:-0} SOURCE_DESC="openarena timedemo of $OA_DEMO (map oa_dm4, opengl1 renderer), apitrace frames $f0-$((f0 + 3)), cut with gltrim" \
     finish "$name" "$d/$name.trace" last4
 }
 
