@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "gpu/gpu.h"
+#include "gpu/raster.h"
 
 #define NV (1 + GPU_MAX_VARYINGS)       /* vec4 slots per vertex: position + varyings */
 #define CLIP_MAX_VERTS 12
@@ -101,9 +102,114 @@ static int emit(const gpu_draw_t *d, const gpu_shaded_tri_t *in, const cvert_t *
     return cull_tri(d, out->x, out->y) ? 0 : 1;
 }
 
+static void proj_flag(const gpu_shaded_tri_t *in, gpu_projected_t *proj, uint32_t flags)
+{
+    memset(proj, 0, sizeof *proj);
+    proj->prim = in->prim;
+    proj->tag = in->tag;
+    proj->p2g.prim_id = in->tag;
+    proj->p2g.flags = flags;
+}
+
+/* Project mode for a line or point that needs no clipping: the P2G input is the bounding box of the
+ * pixel region the rasterizer will cover (the width included), given as three corners of that box:
+ * (min x, min y), (max x, max y), (min x, max y). p2g_mask only takes the box of its three vertices,
+ * so the mask is exactly that of the covered region's box; an empty region is culled. */
+static void proj_box(const gpu_draw_t *d, const gpu_screen_tri_t *o, gpu_projected_t *proj)
+{
+    int32_t px[4], py[4];
+    int n = gpu_prim_polygon(o, &d->st, px, py);
+    if (n == 0) { proj->p2g.flags = P2G_FLAG_CULLED; return; }
+    int32_t x0 = px[0], x1 = px[0], y0 = py[0], y1 = py[0];
+    for (int i = 1; i < n; i++) {
+        if (px[i] < x0) x0 = px[i];
+        if (px[i] > x1) x1 = px[i];
+        if (py[i] < y0) y0 = py[i];
+        if (py[i] > y1) y1 = py[i];
+    }
+    proj->p2g.x[0] = x0; proj->p2g.y[0] = y0;
+    proj->p2g.x[1] = x1; proj->p2g.y[1] = y1;
+    proj->p2g.x[2] = x0; proj->p2g.y[2] = y1;
+}
+
+/* CLIP for lines and points (GL 3.5/3.4 with a guard band, docs/golden-model.md section 1.1).
+ * Line: trivial reject when both ends are outside one frustum plane; otherwise the segment is clipped
+ * parametrically against near, far and the guard band (new ends interpolate every varying), never against
+ * the x/y frustum planes, so wide lines and the diamond-exit rule see the real end points inside the
+ * band. Point: discarded when its vertex is outside the view volume (GL). No culling (lines and points
+ * have no facing). */
+static int clip_line_point(const gpu_draw_t *d, const gpu_shaded_tri_t *in, gpu_mode_t mode, int kind,
+                           gpu_screen_tri_t *out, gpu_projected_t *proj)
+{
+    int nv = kind == GPU_KIND_LINE ? 2 : 1;
+    float gx, gy;
+    guard_factors(d, &gx, &gy);
+    for (int i = 0; i < nv; i++)
+        for (int c = 0; c < 4; c++)
+            if (in->v[i][0][c] != in->v[i][0][c]) {
+                if (mode == GPU_MODE_PROJECT) proj_flag(in, proj, P2G_FLAG_CULLED);
+                return mode == GPU_MODE_PROJECT;
+            }
+    for (int k = 0; k < 6; k++) {
+        int outside = 0;
+        for (int i = 0; i < nv; i++)
+            if (frustum_dist(in->v[i][0], k) < 0.0f) outside++;
+        if (outside == nv || (kind == GPU_KIND_POINT && outside)) {
+            if (mode == GPU_MODE_PROJECT) proj_flag(in, proj, P2G_FLAG_CULLED);
+            return mode == GPU_MODE_PROJECT;
+        }
+    }
+    cvert_t v[2];
+    for (int i = 0; i < nv; i++) memcpy(v[i].a, in->v[i], sizeof v[i].a);
+    unsigned need = 0;
+    for (int k = 0; k < 6; k++)
+        for (int i = 0; i < nv; i++)
+            if (plane_dist(in->v[i][0], k, gx, gy) < 0.0f) need |= 1u << k;
+    if (mode == GPU_MODE_PROJECT) {
+        proj_flag(in, proj, 0);
+        if (need) { proj->p2g.flags = P2G_FLAG_NEAR_CLIP; return 1; }
+    } else if (need) {
+        /* Liang-Barsky on the planes that matter */
+        float t0 = 0.0f, t1 = 1.0f;
+        for (int k = 0; k < 6; k++) {
+            if (!(need & (1u << k))) continue;
+            float d0 = plane_dist(in->v[0][0], k, gx, gy), d1 = plane_dist(in->v[1][0], k, gx, gy);
+            if (d0 < 0.0f && d1 < 0.0f) return 0;
+            if (d0 < 0.0f) { float t = d0 / (d0 - d1); if (t > t0) t0 = t; }
+            else if (d1 < 0.0f) { float t = d0 / (d0 - d1); if (t < t1) t1 = t; }
+        }
+        if (!(t0 < t1)) return 0;
+        for (int s = 0; s < NV; s++)
+            for (int c = 0; c < 4; c++) {
+                float a = in->v[0][s][c], b = in->v[1][s][c];
+                v[0].a[s][c] = a + t0 * (b - a);
+                v[1].a[s][c] = a + t1 * (b - a);
+            }
+    }
+    for (int i = 0; i < nv; i++)
+        if (!(v[i].a[0][3] > 0.0f)) {
+            if (mode == GPU_MODE_PROJECT) proj->p2g.flags = P2G_FLAG_CULLED;
+            return mode == GPU_MODE_PROJECT;
+        }
+    gpu_screen_tri_t tmp, *o = mode == GPU_MODE_PROJECT ? &tmp : &out[0];
+    memset(o, 0, sizeof *o);
+    o->prim = in->prim;
+    o->tag = in->tag;
+    o->kind = (uint8_t)kind;
+    for (int i = 0; i < 3; i++) {
+        const cvert_t *vi = &v[i < nv ? i : nv - 1];
+        to_window(d, vi->a[0], &o->x[i], &o->y[i], &o->z[i], &o->inv_w[i]);
+        memcpy(o->var[i], &vi->a[1], sizeof o->var[i]);
+    }
+    if (mode == GPU_MODE_PROJECT) { proj_box(d, o, proj); return 1; }
+    return 1;
+}
+
 int gpu_clip_triangle(const gpu_draw_t *d, const gpu_shaded_tri_t *in, gpu_mode_t mode,
                       gpu_screen_tri_t *out, gpu_projected_t *proj)
 {
+    int kind = gpu_topo_kind(d->topo);
+    if (kind != GPU_KIND_TRIANGLE) return clip_line_point(d, in, mode, kind, out, proj);
     float gx, gy;
     guard_factors(d, &gx, &gy);
 
@@ -180,6 +286,7 @@ int gpu_clip_triangle(const gpu_draw_t *d, const gpu_shaded_tri_t *in, gpu_mode_
         o->prim = in->prim;
         o->tag = in->tag;
         o->flags = 0;
+        o->kind = GPU_KIND_TRIANGLE;
         for (int i = 0; i < 3; i++) {
             to_window(d, in->v[i][0], &o->x[i], &o->y[i], &o->z[i], &o->inv_w[i]);
             memcpy(o->var[i], &in->v[i][1], sizeof o->var[i]);

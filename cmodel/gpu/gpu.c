@@ -34,6 +34,10 @@ uint32_t gpu_draw_prim_count(const gpu_draw_t *d)
     case GPU_TOPO_TRIANGLES: return d->count / 3;
     case GPU_TOPO_TRI_STRIP:
     case GPU_TOPO_TRI_FAN: return d->count >= 3 ? d->count - 2 : 0;
+    case GPU_TOPO_LINES: return d->count / 2;
+    case GPU_TOPO_LINE_STRIP: return d->count >= 2 ? d->count - 1 : 0;
+    case GPU_TOPO_LINE_LOOP: return d->count >= 2 ? d->count : 0;   /* closing segment v[n-1] -> v[0] */
+    case GPU_TOPO_POINTS: return d->count;
     default: return 0;
     }
 }
@@ -49,6 +53,8 @@ gpu_state_t gpu_state_default(int32_t rt, uint32_t w, uint32_t h)
     s.depth_near = 0.0f;
     s.depth_far = 1.0f;
     s.depth_func = GPU_CMP_LESS;
+    s.line_width = 1.0f;
+    s.point_size = 1.0f;
     for (int i = 0; i < GPU_MAX_RTS; i++) {
         s.rt[i] = -1;
         s.blend[i].src_rgb = s.blend[i].src_a = GPU_BF_ONE;
@@ -207,6 +213,18 @@ int gpu_fetch_triangle(const gpu_draw_t *d, uint32_t prim, uint32_t vid[3])
     case GPU_TOPO_TRI_FAN:
         e[0] = 0; e[1] = prim + 1; e[2] = prim + 2;
         break;
+    case GPU_TOPO_LINES:
+        e[0] = 2 * prim; e[1] = e[2] = 2 * prim + 1;
+        break;
+    case GPU_TOPO_LINE_STRIP:
+        e[0] = prim; e[1] = e[2] = prim + 1;
+        break;
+    case GPU_TOPO_LINE_LOOP:
+        e[0] = prim; e[1] = e[2] = prim + 1 < d->count ? prim + 1 : 0;
+        break;
+    case GPU_TOPO_POINTS:
+        e[0] = e[1] = e[2] = prim;
+        break;
     default:
         return -1;
     }
@@ -230,7 +248,9 @@ const char *gpu_draw_check(const gpu_t *g, const gpu_draw_t *d)
     if (d->n_attribs == 0 || d->n_attribs > GPU_MAX_ATTRIBS) return "attribute count out of range (1..8)";
     if (d->n_varyings > GPU_MAX_VARYINGS) return "varying count out of range (0..8)";
     if (!d->attribs && d->n_vertices) return "no vertex data";
-    if (d->topo > GPU_TOPO_TRI_FAN) return "unknown primitive topology";
+    if (d->topo > GPU_TOPO_POINTS) return "unknown primitive topology";
+    if (!(d->st.line_width >= 0.0f && d->st.line_width <= 1024.0f) || !(d->st.point_size >= 0.0f && d->st.point_size <= 1024.0f))
+        return "line width or point size out of range (0..1024)";
     if (d->indices == NULL && (uint64_t)d->first + d->count > d->n_vertices) return "vertex range beyond the vertex buffer";
     if (d->indices && (uint64_t)d->first + d->count > d->n_indices) return "index range beyond the index buffer";
     if ((d->vs_kind == GPU_VS_ISA && !g->backend.run_vs) || (d->fs_kind == GPU_FS_ISA && !g->backend.run_fs))
@@ -382,10 +402,12 @@ static int vs_step(gpu_t *g)
         uint32_t pend_vid[VS_WARP];
         int src[VS_WARP / 3][3];        /* >= 0: warp lane; < 0: -(hit index + 1) */
         int np = 0, nh = 0;
+        const int nvp = gpu_topo_verts(d->topo);   /* distinct vertices per primitive: 3, 2 or 1 */
         gpu_vtx_tri_t *tris[VS_WARP / 3];
         for (size_t i = 0; i < n; i++) {
             tris[i] = (gpu_vtx_tri_t *)(g->q_vtx.buf + ((g->q_vtx.head + i) % g->q_vtx.cap) * g->q_vtx.item);
-            for (int k = 0; k < 3; k++) {
+            for (int k = nvp; k < 3; k++) src[i][k] = -1000;   /* repeated last vertex of a line/point: copied below */
+            for (int k = 0; k < nvp; k++) {
                 uint32_t vid = tris[i]->vid[k];
                 int c = vc_lookup(g, vid);
                 if (c >= 0) {
@@ -446,8 +468,10 @@ static int vs_step(gpu_t *g)
             gpu_shaded_tri_t *sh = gpu_queue_reserve(&g->q_shv);
             sh->prim = tris[i]->prim;
             sh->tag = tris[i]->tag;
-            for (int k = 0; k < 3; k++)
+            for (int k = 0; k < 3; k++) {
+                if (k >= nvp) { memcpy(sh->v[k], sh->v[nvp - 1], sizeof sh->v[k]); continue; }
                 memcpy(sh->v[k], src[i][k] >= 0 ? out[src[i][k]] : hit[-src[i][k] - 1], sizeof sh->v[k]);
+            }
             gpu_queue_commit(&g->q_shv);
         }
         for (int t = 0; t < np; t++) {      /* FIFO replacement */
@@ -459,7 +483,7 @@ static int vs_step(gpu_t *g)
         }
         for (size_t i = 0; i < n; i++) gpu_queue_pop(&g->q_vtx);
         g->stats.vs_invocations += (uint64_t)np;
-        g->stats.vs_cache_hits += 3 * (uint64_t)n - (uint64_t)np;
+        g->stats.vs_cache_hits += (uint64_t)nvp * n - (uint64_t)np;
         moved = 1;
     }
     return moved;

@@ -54,7 +54,19 @@ typedef struct {
     uint8_t shared;                     /* read-only data shared between GPUs (never written) */
 } gpu_surface_t;
 
-typedef enum { GPU_TOPO_TRIANGLES = 0, GPU_TOPO_TRI_STRIP = 1, GPU_TOPO_TRI_FAN = 2 } gpu_topo_t;
+typedef enum {
+    GPU_TOPO_TRIANGLES = 0, GPU_TOPO_TRI_STRIP = 1, GPU_TOPO_TRI_FAN = 2,
+    /* lines and points (docs/golden-model.md section 1.1): a primitive still travels as a 3-vertex item,
+     * with its last vertex repeated (line: v0 v1 v1, point: v0 v0 v0), and is told apart by its kind */
+    GPU_TOPO_LINES = 3, GPU_TOPO_LINE_STRIP = 4, GPU_TOPO_LINE_LOOP = 5, GPU_TOPO_POINTS = 6
+} gpu_topo_t;
+/* Primitive kind of a topology (gpu_screen_tri_t.kind) and its number of distinct vertices. */
+typedef enum { GPU_KIND_TRIANGLE = 0, GPU_KIND_LINE = 1, GPU_KIND_POINT = 2 } gpu_prim_kind_t;
+static inline int gpu_topo_kind(int topo)
+{
+    return topo == GPU_TOPO_POINTS ? GPU_KIND_POINT : topo >= GPU_TOPO_LINES ? GPU_KIND_LINE : GPU_KIND_TRIANGLE;
+}
+static inline int gpu_topo_verts(int topo) { return 3 - gpu_topo_kind(topo); }
 typedef enum { GPU_CULL_NONE = 0, GPU_CULL_BACK = 1, GPU_CULL_FRONT = 2, GPU_CULL_BOTH = 3 } gpu_cull_t;
 typedef enum {                          /* OpenGL order */
     GPU_CMP_NEVER = 0, GPU_CMP_LESS, GPU_CMP_EQUAL, GPU_CMP_LEQUAL,
@@ -109,6 +121,9 @@ typedef struct {
     float alpha_ref;
     uint8_t poly_offset;                /* glPolygonOffset: z += factor * max|dz/dx|,|dz/dy| + units / 2^24 */
     float poly_factor, poly_units;
+    /* lines and points (GL aliased rasterization; 0 means 1) */
+    float line_width;                   /* glLineWidth: rounded to an integer >= 1 */
+    float point_size;                   /* glPointSize: rounded to an integer >= 1 */
 } gpu_state_t;
 
 /* Built-in programs. They are the reference the ISA shader library (cmodel/shaders/) is checked
@@ -145,7 +160,7 @@ typedef struct {
     gpu_state_t st;
 } gpu_draw_t;
 
-/* Number of triangles a draw issues. */
+/* Number of primitives (triangles, line segments or points) a draw issues. */
 uint32_t gpu_draw_prim_count(const gpu_draw_t *d);
 
 /* Optional shader backend (ISA interpreter adapter). Each call shades a batch of up to 32 threads.
@@ -185,6 +200,7 @@ typedef struct {                        /* q_tri: screen-space triangle ready fo
     float inv_w[3];
     float var[3][GPU_MAX_VARYINGS][4];  /* varyings (not divided by w) */
     uint32_t flags;                     /* P2G_FLAG_* (project mode) */
+    uint8_t kind;                       /* gpu_prim_kind_t: line = vertices 0-1, point = vertex 0 */
 } gpu_screen_tri_t;
 
 typedef struct {                        /* q_quad / q_fs / q_rop: a 2x2 quad */

@@ -74,7 +74,8 @@ static void rand_color(sg_rng_t *r, float c[4], float alpha)
 static int rand_draw(sys_scene_t *s, sg_rng_t *r, uint32_t frame, int32_t rt, int32_t depth, uint32_t w, uint32_t h,
                      uint32_t n, gpu_topo_t topo, int indexed, float size)
 {
-    uint32_t nv = topo == GPU_TOPO_TRIANGLES ? 3 * n : n + 2;
+    uint32_t nv = topo == GPU_TOPO_TRIANGLES ? 3 * n : topo == GPU_TOPO_LINES ? 2 * n
+                : (topo == GPU_TOPO_POINTS || topo == GPU_TOPO_LINE_LOOP) ? n : topo == GPU_TOPO_LINE_STRIP ? n + 1 : n + 2;
     float *v = mk_verts(s, nv);
     if (!v) return -1;
     float cx = sg_f(r, -8, 8), cy = sg_f(r, -6, 6), cz = sg_f(r, -30, -1);
@@ -295,6 +296,37 @@ static int scene_rtt(sys_scene_t *s, uint32_t w, uint32_t h, sg_rng_t *r)
     return 0;
 }
 
+/* Lines and points (docs/golden-model.md 1.1): line lists, strips and loops of widths 1..6 and points of
+ * sizes 1..9 (odd and even), random 3D positions (some crossing the near plane), depth tested, a few
+ * blended, behind a background of triangles: every scheme must give the same pixels and every P2G mask
+ * must hold (--check-masks) for wide primitives across tile borders. */
+static int scene_lines(sys_scene_t *s, uint32_t w, uint32_t h, uint32_t prims, sg_rng_t *r)
+{
+    int32_t col = sys_scene_add_surface(s, w, h, GPU_FMT_RGBA8, NULL);
+    int32_t dep = sys_scene_add_surface(s, w, h, GPU_FMT_DEPTH24, NULL);
+    if (col < 0 || dep < 0) return -1;
+    s->display = col;
+    if (!clear(s, 0, col, 0xFF201008u) || !clear(s, 0, dep, GPU_DEPTH_MAX)) return -1;
+    uint32_t per = prims / 14 ? prims / 14 : 1;
+    if (rand_draw(s, r, 0, col, dep, w, h, per, GPU_TOPO_TRIANGLES, 0, 2.0f)) return -1;
+    if (rand_draw(s, r, 0, col, dep, w, h, per, GPU_TOPO_TRI_STRIP, 1, 1.0f)) return -1;
+    static const gpu_topo_t topo[4] = {GPU_TOPO_LINES, GPU_TOPO_LINE_STRIP, GPU_TOPO_LINE_LOOP, GPU_TOPO_POINTS};
+    for (int i = 0; i < 12; i++) {
+        gpu_topo_t t = topo[i % 4];
+        if (rand_draw(s, r, 0, col, dep, w, h, per, t, i % 3 == 1, t == GPU_TOPO_POINTS ? 4.0f : 2.5f)) return -1;
+        sys_cmd_t *c = &s->frames[0].cmds[s->frames[0].n - 1];
+        c->draw.st.line_width = 1.0f + (float)(i % 6) * (i >= 6 ? 1.0f : 0.75f);   /* 1 .. 6, halves included */
+        c->draw.st.point_size = 1.0f + (float)i * 0.75f;                           /* 1 .. 9.25 */
+        if (i % 5 == 4) {
+            c->draw.st.blend[0] = (gpu_blend_t){1, GPU_BEQ_ADD, GPU_BEQ_ADD, GPU_BF_SRC_ALPHA, GPU_BF_ONE_MINUS_SRC_ALPHA,
+                                                GPU_BF_ONE, GPU_BF_ONE_MINUS_SRC_ALPHA};
+            c->draw.st.depth_write = 0;
+        }
+        if (i % 4 == 2) c->draw.st.cull = GPU_CULL_BACK;   /* no effect on lines and points (GL) */
+    }
+    return 0;
+}
+
 static int scene_big(sys_scene_t *s, uint32_t w, uint32_t h, uint32_t prims, sg_rng_t *r)
 {
     int32_t col = sys_scene_add_surface(s, w, h, GPU_FMT_RGBA8, NULL);
@@ -322,6 +354,7 @@ int sys_scene_synth(sys_scene_t *s, const char *name, uint32_t w, uint32_t h, ui
     if (!strcmp(name, "tris")) rc = scene_tris(s, w, h, prims ? prims : 600, &r);
     else if (!strcmp(name, "rtt")) rc = scene_rtt(s, w, h, &r);
     else if (!strcmp(name, "big")) rc = scene_big(s, w, h, prims ? prims : 20000, &r);
+    else if (!strcmp(name, "lines")) rc = scene_lines(s, w, h, prims ? prims : 1400, &r);
     else rc = -1;
     if (rc) sys_scene_free(s);
     return rc;

@@ -133,8 +133,8 @@ static int contains(const char *s, const char *w) { return s && strstr(s, w) != 
 static int on_draw(ts_t *t, const trace_cmd_t *c)
 {
     const trace_draw_t *d = &c->u.draw;
-    /* draws that cannot produce a pixel are dropped (counted): no triangle, empty viewport, no target */
-    if (d->n_indices < 3 || d->state.vp_w == 0 || d->state.vp_h == 0 || (d->n_color == 0 && d->depth == TRACE_NONE)) {
+    /* draws that cannot produce a pixel are dropped (counted): no primitive, empty viewport, no target */
+    if (trace_draw_prims(d) == 0 || d->state.vp_w == 0 || d->state.vp_h == 0 || (d->n_color == 0 && d->depth == TRACE_NONE)) {
         t->info->skipped++;
         return 0;
     }
@@ -144,7 +144,9 @@ static int on_draw(ts_t *t, const trace_cmd_t *c)
     o->ref_pixels = d->ref_pixels;
     o->src_index = d->index;
     gpu_draw_t *g = &o->draw;
-    g->topo = GPU_TOPO_TRIANGLES;
+    static const gpu_topo_t topo_of[TRACE_PRIM_MAX + 1] = {GPU_TOPO_TRIANGLES, GPU_TOPO_LINES, GPU_TOPO_LINE_STRIP,
+                                                            GPU_TOPO_LINE_LOOP, GPU_TOPO_POINTS};
+    g->topo = topo_of[d->prim <= TRACE_PRIM_MAX ? d->prim : 0];
     g->n_attribs = 3;
     g->n_varyings = 2;
     g->n_vertices = d->n_verts;
@@ -251,6 +253,8 @@ static int on_draw(ts_t *t, const trace_cmd_t *c)
     st->poly_offset = (uint8_t)(ts->poly_offset_en != 0);
     st->poly_factor = ts->poly_factor;
     st->poly_units = ts->poly_units;
+    st->line_width = d->line_width;
+    st->point_size = d->point_size;
     if (d->n_color > GPU_MAX_RTS) return ts_fail(t, "draw has more colour targets than the model supports (4)", c->offset);
     for (uint32_t r = 0; r < d->n_color; r++) st->rt[r] = surf_of(t, d->color[r]);
     st->depth_rt = surf_of(t, d->depth);

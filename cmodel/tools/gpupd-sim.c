@@ -54,7 +54,7 @@ static void usage(FILE *f)
 {
     fprintf(f,
             "usage:\n"
-            "  gpupd-sim render (--trace FILE | --scene tris|rtt|big) [--frame K] [--scheme S] [--gpus N]\n"
+            "  gpupd-sim render (--trace FILE | --scene tris|rtt|big|lines) [--frame K] [--scheme S] [--gpus N]\n"
             "                   [--topology line|hub] [--batch 4096] [--latency L] [--tile-log2 5]\n"
             "                   [--own diag|linear] [--shaders auto|builtin|isa] [-o frame.png] [--stats out.json]\n"
             "                   [--latency L] [--send-rate R] [--hub-rate H]   (network steps, flits/step)\n"
@@ -140,8 +140,8 @@ static int parse_args(int argc, char **argv, opts_t *o)
         if (!strcmp(a, "--trace")) { NEED(); o->trace = v; }
         else if (!strcmp(a, "--scene")) {
             NEED();
-            if (strcmp(v, "tris") && strcmp(v, "rtt") && strcmp(v, "big"))
-                return arg_fail(T, a, v, "unknown scene", "tris, rtt or big");
+            if (strcmp(v, "tris") && strcmp(v, "rtt") && strcmp(v, "big") && strcmp(v, "lines"))
+                return arg_fail(T, a, v, "unknown scene", "tris, rtt, big or lines");
             o->scene = v;
         }
         else if (!strcmp(a, "-o") || !strcmp(a, "--out")) { NEED(); if (check_out(a, v)) return -1; o->out = v; }
@@ -688,10 +688,15 @@ static int cmd_validate(opts_t *o)
             fprintf(f, "{\"trace\": \"%s\", \"frame\": %u, \"width\": %u, \"height\": %u, \"draws\": %u, \"approx_fs\": %u, "
                        "\"approx_other\": %u, \"image_exact\": %.6f, \"image_close8\": %.6f, \"psnr_db\": %.3f, \"draws_with_ref\": %u, "
                        "\"draws_exact\": %u, \"draws_within_1pct\": %u, \"draws_within_10pct\": %u, \"pixels_model\": %llu, "
-                       "\"pixels_ref\": %llu, \"pixels_abs_diff\": %llu}\n",
+                       "\"pixels_ref\": %llu, \"pixels_abs_diff\": %llu, ",
                     ti.name, o->cfg.frame, rw, rh, ti.draws, ti.approx_fs, ti.approx_other, (double)exact / (double)n,
                     (double)close / (double)n, psnr, nd, nexact, n1, n10, (unsigned long long)sum_model, (unsigned long long)sum_ref,
                     (unsigned long long)sum_abs);
+            /* per draw of the frame (the model's draws, in order): [model pixels, reference pixels or -1] */
+            fprintf(f, "\"per_draw\": [");
+            for (uint32_t i = 0; i < r.n_draws_frame; i++)
+                fprintf(f, "%s[%llu, %lld]", i ? ", " : "", (unsigned long long)r.draw_pixels[i], (long long)r.draw_ref_pixels[i]);
+            fprintf(f, "]}\n");
             if (outf_commit(&of, oerr, sizeof oerr)) { fprintf(stderr, "gpupd-sim: --json: %s\n", oerr); rc = 2; }
         }
     }

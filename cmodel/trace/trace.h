@@ -47,7 +47,7 @@
 #include <stdio.h>
 
 #define TRACE_VERSION_MAJOR 1
-#define TRACE_VERSION_MINOR 2   /* 1.1: mipmapped min filters (2..5); 1.2: zstd chunks, byte transforms */
+#define TRACE_VERSION_MINOR 2   /* 1.1: mipmapped min filters (2..5); 1.2: zstd chunks, byte transforms, line/point topologies */
 #define TRACE_FILE_HEADER_SIZE 32u
 #define TRACE_CHUNK_HEADER_SIZE 20u
 
@@ -82,7 +82,14 @@ enum { TRACE_SURF_COLOR = 0, TRACE_SURF_DEPTH = 1 };
 enum { TRACE_FMT_RGBA8 = 1, TRACE_FMT_DEPTH24 = 2, TRACE_FMT_DEPTH32F = 3 };  /* bytes/texel 4,4,4 */
 enum { TRACE_SURF_F_DEFAULT_FB = 1u, TRACE_SURF_F_HAS_DATA = 2u };
 enum { TRACE_STAGE_VERTEX = 0, TRACE_STAGE_FRAGMENT = 1 };
-enum { TRACE_PRIM_TRIANGLES = 0 };
+/* DRAW prim: 0 triangle list (every version); 1.2 adds lines, line strips, line loops and points. */
+enum { TRACE_PRIM_TRIANGLES = 0, TRACE_PRIM_LINES = 1, TRACE_PRIM_LINE_STRIP = 2, TRACE_PRIM_LINE_LOOP = 3,
+       TRACE_PRIM_POINTS = 4, TRACE_PRIM_MAX = 4 };
+/* trace_draw_t.prim_flags (1.2): GL line/point state kept for reference; the model does not render it
+ * (the converter sets TRACE_DRAW_F_PRIM_APPROX on a draw it affects). */
+enum { TRACE_PRIMF_LINE_SMOOTH = 1u, TRACE_PRIMF_POINT_SMOOTH = 2u, TRACE_PRIMF_LINE_STIPPLE = 4u,
+       TRACE_PRIMF_PROGRAM_POINT_SIZE = 8u, TRACE_PRIMF_POINT_SPRITE = 16u, TRACE_PRIMF_ALL = 31u };
+#define TRACE_MAX_LINE_WIDTH 1024.0f      /* line_width / point_size range: (0, 1024] */
 enum { TRACE_SEM_POSITION = 0, TRACE_SEM_COLOR = 1, TRACE_SEM_TEXCOORD0 = 2, TRACE_SEM_TEXCOORD1 = 3,
        TRACE_SEM_NORMAL = 4, TRACE_SEM_GENERIC = 5 };
 /* Compare functions: GL order (GL_NEVER + i). */
@@ -107,7 +114,8 @@ enum { TRACE_DRAW_F_FS_APPROX = 1u,      /* fragment program is the closest libr
        TRACE_DRAW_F_VS_APPROX = 2u,      /* vertex program approximated (e.g. texgen, lighting dropped) */
        TRACE_DRAW_F_STATE_APPROX = 4u,   /* some render state not representable (stencil, fog, ...) */
        TRACE_DRAW_F_TEX_APPROX = 8u,     /* texture content/sampler approximated */
-       TRACE_DRAW_F_ALL = 15u };
+       TRACE_DRAW_F_PRIM_APPROX = 16u,   /* (1.2) line/point rasterization approximated (smooth, stipple, sprite) */
+       TRACE_DRAW_F_ALL = 31u };
 
 typedef enum {
     TRACE_CMD_NONE = 0,
@@ -206,13 +214,13 @@ typedef struct {
 typedef struct {
     uint32_t index;           /* draw number within the frame, 0, 1, ... */
     uint32_t src_call;        /* call number in the original capture */
-    uint32_t prim;            /* TRACE_PRIM_TRIANGLES */
+    uint32_t prim;            /* TRACE_PRIM_* (only TRACE_PRIM_TRIANGLES before format 1.2) */
     uint32_t n_verts;
     uint32_t n_attribs;       /* 1..TRACE_MAX_ATTRIBS; attribs[0] is the position */
     trace_attr_t attribs[TRACE_MAX_ATTRIBS];
     uint32_t stride;          /* floats per vertex = sum of comps (derived, not stored) */
     float *verts;             /* n_verts * stride floats, interleaved */
-    uint32_t n_indices;       /* multiple of 3 */
+    uint32_t n_indices;       /* triangles: multiple of 3; lines: multiple of 2; strips, loops, points: any */
     uint32_t *indices;        /* each < n_verts */
     uint32_t vs_prog, fs_prog;                 /* PROG ids (or TRACE_NONE) */
     uint32_t n_vs_consts; float *vs_consts;    /* n vec4s */
@@ -228,6 +236,10 @@ typedef struct {
     uint32_t deps[TRACE_MAX_TEX];              /* surface ids, in texture-unit order */
     int64_t ref_pixels;       /* pixels drawn on the reference (glretrace --ppd), -1 unknown */
     uint32_t flags;           /* TRACE_DRAW_F_* */
+    /* format 1.2 (stored after flags; files of minor < 2 read as 1, 1, 0) */
+    float line_width;         /* glLineWidth, 0 < w <= TRACE_MAX_LINE_WIDTH */
+    float point_size;         /* glPointSize, same range */
+    uint32_t prim_flags;      /* TRACE_PRIMF_* */
 } trace_draw_t;
 
 typedef struct {
@@ -259,8 +271,18 @@ void trace_cmd_free(trace_cmd_t *cmd);   /* frees owned arrays, leaves cmd as TR
 void trace_info_free(trace_info_t *info);
 const char *trace_cmd_name(trace_cmd_type_t t);
 uint32_t trace_fourcc(const char tag[4]);
-/* Number of triangles of a draw (n_indices / 3). */
-static inline uint32_t trace_draw_prims(const trace_draw_t *d) { return d->n_indices / 3u; }
+/* Number of primitives of a draw: triangles (n_indices / 3), line segments or points. */
+static inline uint32_t trace_draw_prims(const trace_draw_t *d)
+{
+    switch (d->prim) {
+    case TRACE_PRIM_LINES: return d->n_indices / 2u;
+    case TRACE_PRIM_LINE_STRIP: return d->n_indices >= 2 ? d->n_indices - 1u : 0u;
+    case TRACE_PRIM_LINE_LOOP: return d->n_indices >= 2 ? d->n_indices : 0u;
+    case TRACE_PRIM_POINTS: return d->n_indices;
+    default: return d->n_indices / 3u;
+    }
+}
+const char *trace_prim_name(uint32_t prim);   /* "triangles", "lines", "line_strip", "line_loop", "points" */
 
 /* ---- streaming reader ---- */
 typedef struct trace_reader trace_reader_t;

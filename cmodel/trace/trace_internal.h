@@ -8,6 +8,7 @@ typedef struct {
     uint8_t *p;
     size_t len, cap;
     int failed;
+    uint32_t minor;      /* format minor version being encoded (DRAW fields of 1.2) */
 } tr_buf_t;
 
 int tb_reserve(tr_buf_t *b, size_t extra);

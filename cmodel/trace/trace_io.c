@@ -91,6 +91,7 @@ void trace_draw_init(trace_draw_t *d)
     d->vs_prog = d->fs_prog = TRACE_NONE;
     d->depth = TRACE_NONE;
     d->ref_pixels = -1;
+    d->line_width = d->point_size = 1.0f;
     trace_state_default(&d->state, 0, 0);
 }
 
@@ -184,6 +185,7 @@ typedef struct {
     const char *what;    /* chunk name */
     trace_error_t *err;
     int failed;
+    uint32_t minor;      /* format minor version of the file (DRAW fields of 1.2) */
 } tr_cur_t;
 
 static void cur_fail(tr_cur_t *c, const char *fmt, ...)
@@ -444,6 +446,7 @@ int tr_encode_cmd(tr_buf_t *b, const trace_cmd_t *cmd, uint32_t *tag)
         tb_u32(b, d->n_deps); tb_u32s(b, d->deps, d->n_deps <= TRACE_MAX_TEX ? d->n_deps : 0);
         tb_u64(b, (uint64_t)d->ref_pixels);
         tb_u32(b, d->flags);
+        if (b->minor >= 2) { tb_f32(b, d->line_width); tb_f32(b, d->point_size); tb_u32(b, d->prim_flags); }
         break;
     }
     case TRACE_CMD_UNKNOWN:
@@ -521,8 +524,9 @@ static void dec_draw(tr_cur_t *c, trace_draw_t *d)
 {
     d->index = cur_u32(c, "index");
     d->src_call = cur_u32(c, "src_call");
-    d->prim = cur_u32_max(c, "prim", TRACE_PRIM_TRIANGLES);
     size_t at = c->pos;
+    d->prim = cur_u32_max(c, "prim", c->minor >= 2 ? TRACE_PRIM_MAX : TRACE_PRIM_TRIANGLES);
+    at = c->pos;
     d->n_attribs = cur_u32_max(c, "n_attribs", TRACE_MAX_ATTRIBS);
     if (!c->failed && d->n_attribs == 0) { c->pos = at; cur_fail(c, "n_attribs is 0 (position required)"); }
     d->stride = 0;
@@ -546,9 +550,13 @@ static void dec_draw(tr_cur_t *c, trace_draw_t *d)
     d->verts = cur_f32s(c, (size_t)d->n_verts * d->stride, "vertex data");
     at = c->pos;
     d->n_indices = cur_count(c, "n_indices", 4, 3u << 26);
-    if (!c->failed && d->n_indices % 3) {
+    if (!c->failed && d->prim == TRACE_PRIM_TRIANGLES && d->n_indices % 3) {
         c->pos = at;
         cur_fail(c, "n_indices = %" PRIu32 " is not a multiple of 3 (triangle list)", d->n_indices);
+    }
+    if (!c->failed && d->prim == TRACE_PRIM_LINES && d->n_indices % 2) {
+        c->pos = at;
+        cur_fail(c, "n_indices = %" PRIu32 " is not a multiple of 2 (line list)", d->n_indices);
     }
     if (c->failed) return;
     d->indices = cur_alloc(c, (size_t)d->n_indices * 4);
@@ -595,7 +603,30 @@ static void dec_draw(tr_cur_t *c, trace_draw_t *d)
     at = c->pos;
     d->ref_pixels = cur_i64(c, "ref_pixels");
     if (!c->failed && d->ref_pixels < -1) { c->pos = at; cur_fail(c, "ref_pixels = %" PRId64 " < -1", d->ref_pixels); }
-    d->flags = cur_u32_max(c, "flags", TRACE_DRAW_F_ALL);
+    d->flags = cur_u32_max(c, "flags", c->minor >= 2 ? TRACE_DRAW_F_ALL : 15u);
+    d->line_width = d->point_size = 1.0f;
+    d->prim_flags = 0;
+    if (c->minor >= 2) {
+        at = c->pos;
+        d->line_width = cur_finite(c, "line_width");
+        if (!c->failed && !(d->line_width > 0.0f && d->line_width <= TRACE_MAX_LINE_WIDTH)) {
+            c->pos = at;
+            cur_fail(c, "line_width = %g out of range (0, %g]", (double)d->line_width, (double)TRACE_MAX_LINE_WIDTH);
+        }
+        at = c->pos;
+        d->point_size = cur_finite(c, "point_size");
+        if (!c->failed && !(d->point_size > 0.0f && d->point_size <= TRACE_MAX_LINE_WIDTH)) {
+            c->pos = at;
+            cur_fail(c, "point_size = %g out of range (0, %g]", (double)d->point_size, (double)TRACE_MAX_LINE_WIDTH);
+        }
+        d->prim_flags = cur_u32_max(c, "prim_flags", TRACE_PRIMF_ALL);
+    }
+}
+
+const char *trace_prim_name(uint32_t prim)
+{
+    static const char *const names[] = {"triangles", "lines", "line_strip", "line_loop", "points"};
+    return prim <= TRACE_PRIM_MAX ? names[prim] : "unknown";
 }
 
 /* Decode one chunk payload into cmd (type by tag). On error cmd is freed. */
@@ -1108,7 +1139,7 @@ static trace_reader_t *r_open(trace_reader_t *r, trace_error_t *err)
         tr_err(err, coff, "first chunk must be INFO");
         goto fail;
     }
-    tr_cur_t c = {pl, raw, 0, coff + TRACE_CHUNK_HEADER_SIZE, coff, z, "INFO", err, 0};
+    tr_cur_t c = {pl, raw, 0, coff + TRACE_CHUNK_HEADER_SIZE, coff, z, "INFO", err, 0, 0};
     int rc = dec_info(&c, &r->info);
     free(pl);
     if (rc) goto fail;
@@ -1215,7 +1246,7 @@ int trace_reader_next(trace_reader_t *r, trace_cmd_t *cmd, trace_error_t *err)
     if (r_chunk(r, &tag, &pl, &raw, &z, &coff, &e)) goto fail;
     char tn[5];
     tr_tagstr(tag, tn);
-    tr_cur_t c = {pl, raw, 0, coff + TRACE_CHUNK_HEADER_SIZE, coff, z, tn, &e, 0};
+    tr_cur_t c = {pl, raw, 0, coff + TRACE_CHUNK_HEADER_SIZE, coff, z, tn, &e, 0, r->minor};
     if (tag == trace_fourcc("INFO")) { free(pl); tr_err(&e, coff, "second INFO chunk"); goto fail; }
     if (tag == trace_fourcc("TEND")) {
         uint32_t nf = cur_u32(&c, "n_frames"), nd = cur_u32(&c, "n_draws"), nc = cur_u32(&c, "n_clears");
@@ -1422,7 +1453,7 @@ static trace_writer_t *w_open(trace_writer_t *w, const trace_info_t *info, int z
     tr_encode_info(&b, info);
     if (b.failed) { free(b.p); tr_err(err, 0, "out of memory"); goto fail; }
     tr_cur_t c = {b.p, b.len, 0, TRACE_FILE_HEADER_SIZE + TRACE_CHUNK_HEADER_SIZE, TRACE_FILE_HEADER_SIZE, 0,
-                  "INFO", err, 0};
+                  "INFO", err, 0, 0};
     if (dec_info(&c, &w->info)) { free(b.p); goto fail; }
     tr_buf_t h = {0};
     tb_bytes(&h, TRACE_MAGIC, 8);
@@ -1489,6 +1520,7 @@ int trace_writer_put(trace_writer_t *w, const trace_cmd_t *cmd, trace_error_t *e
 {
     if (w->failed) { tr_err(err, w->pos, "writer already failed"); return -1; }
     tr_buf_t b = {0};
+    b.minor = w->minor;
     uint32_t tag = 0;
     if (tr_encode_cmd(&b, cmd, &tag)) {
         free(b.p);
@@ -1517,7 +1549,7 @@ int trace_writer_put(trace_writer_t *w, const trace_cmd_t *cmd, trace_error_t *e
     trace_cmd_t chk;
     char tn[5];
     tr_tagstr(tag, tn);
-    tr_cur_t c = {b.p, b.len, 0, w->pos + TRACE_CHUNK_HEADER_SIZE, w->pos, 0, tn, err, 0};
+    tr_cur_t c = {b.p, b.len, 0, w->pos + TRACE_CHUNK_HEADER_SIZE, w->pos, 0, tn, err, 0, w->minor};
     if (dec_cmd(&c, tag, &chk) || tr_validate(w->v, &chk, w->pos, err)) {
         if (!c.failed) trace_cmd_free(&chk);
         free(b.p);

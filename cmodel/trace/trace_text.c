@@ -27,6 +27,7 @@ typedef struct {
     size_t tok_len;
     int tok_quoted;
     int peeked;
+    uint32_t minor;      /* format minor version of the dump (1.2: DRAW line_width/point_size/prim_flags) */
 } tx_t;
 
 static void tx_fail(tx_t *t, const char *fmt, const char *a, const char *b)
@@ -312,7 +313,12 @@ static void tx_u32s(tx_t *t, const char *rowlabel, uint32_t *v, size_t n, size_t
 static void tx_draw(tx_t *t, trace_draw_t *d)
 {
     tx_u32(t, "index", &d->index); tx_u32(t, "call", &d->src_call); tx_u32(t, "prim", &d->prim);
-    tx_u32(t, "flags", &d->flags); tx_i64(t, "ref_pixels", &d->ref_pixels); tx_nl(t);
+    tx_u32(t, "flags", &d->flags); tx_i64(t, "ref_pixels", &d->ref_pixels);
+    if (t->minor >= 2) {
+        tx_f32(t, "line_width", &d->line_width); tx_f32(t, "point_size", &d->point_size);
+        tx_u32(t, "prim_flags", &d->prim_flags);
+    }
+    tx_nl(t);
     tx_word(t, "  attribs");
     tx_u32(t, NULL, &d->n_attribs);
     if (t->reading && !t->failed && (d->n_attribs == 0 || d->n_attribs > TRACE_MAX_ATTRIBS))
@@ -453,6 +459,7 @@ static void tx_info(tx_t *t, trace_info_t *info, uint32_t *zlevel, uint32_t *min
     if (t->reading && !t->failed && (maj != TRACE_VERSION_MAJOR || min > TRACE_VERSION_MINOR))
         tx_fail(t, "unsupported text version%s%s", NULL, NULL);
     *minor = min;
+    t->minor = min;
     tx_u32(t, "zlevel", zlevel);
     /* format 1.2: the codec of auto chunks, "codec zlib|zstd" (optional when reading: zlib) */
     if (!t->reading && *minor >= 2) fprintf(t->f, " codec %s", *codec == TRACE_CODEC_ZSTD ? "zstd" : "zlib");

@@ -28,7 +28,13 @@ import ffgen  # noqa: E402  (fixed-function state -> GLSL)
 
 NONE = 0xFFFFFFFF
 SEM_POSITION, SEM_COLOR, SEM_TEXCOORD0, SEM_TEXCOORD1, SEM_NORMAL, SEM_GENERIC = range(6)
-F_FS_APPROX, F_VS_APPROX, F_STATE_APPROX, F_TEX_APPROX = 1, 2, 4, 8
+F_FS_APPROX, F_VS_APPROX, F_STATE_APPROX, F_TEX_APPROX, F_PRIM_APPROX = 1, 2, 4, 8, 16
+# DRAW prim (format 1.2) and the primitive-list modes the format keeps as they are
+PRIM_TRIANGLES, PRIM_LINES, PRIM_LINE_STRIP, PRIM_LINE_LOOP, PRIM_POINTS = 0, 1, 2, 3, 4
+LINE_POINT_MODES = {'GL_LINES': PRIM_LINES, 'GL_LINE_STRIP': PRIM_LINE_STRIP, 'GL_LINE_LOOP': PRIM_LINE_LOOP,
+                    'GL_POINTS': PRIM_POINTS}
+# prim_flags: GL line/point state the model does not render (the draw is flagged F_PRIM_APPROX)
+PRIMF_LINE_SMOOTH, PRIMF_POINT_SMOOTH, PRIMF_LINE_STIPPLE, PRIMF_PROGRAM_POINT_SIZE, PRIMF_POINT_SPRITE = 1, 2, 4, 8, 16
 
 CMP = {'GL_NEVER': 0, 'GL_LESS': 1, 'GL_EQUAL': 2, 'GL_LEQUAL': 3, 'GL_GREATER': 4, 'GL_NOTEQUAL': 5,
        'GL_GEQUAL': 6, 'GL_ALWAYS': 7}
@@ -174,6 +180,27 @@ def decode_array(blob, size, gltype, stride, offset, first, count, normalized):
     return out
 
 
+def prim_indices(mode, idx):
+    """Primitive list -> (DRAW prim, index list): triangle modes become triangle lists; lines, line strips,
+    line loops and points keep their topology (format 1.2); (None, None) for an unknown mode."""
+    if mode in LINE_POINT_MODES:
+        prim = LINE_POINT_MODES[mode]
+        n = len(idx)
+        if prim == PRIM_LINES:
+            return prim, list(idx[:n - n % 2])
+        if prim in (PRIM_LINE_STRIP, PRIM_LINE_LOOP):
+            return prim, list(idx) if n >= 2 else []
+        return prim, list(idx)
+    t = tri_indices(mode, idx)
+    return (None, None) if t is None else (PRIM_TRIANGLES, t)
+
+
+def prim_count(prim, n):
+    """Primitives of an index list of n entries (trace_draw_prims)."""
+    return {PRIM_TRIANGLES: n // 3, PRIM_LINES: n // 2, PRIM_LINE_STRIP: max(n - 1, 0),
+            PRIM_LINE_LOOP: n if n >= 2 else 0, PRIM_POINTS: n}[prim]
+
+
 def tri_indices(mode, idx):
     """Primitive list -> triangle list indices, or None if the mode has no triangles."""
     n = len(idx)
@@ -255,6 +282,8 @@ class Converter:
         self.mode = 'GL_MODELVIEW'
         self.stacks = {'GL_MODELVIEW': [list(IDENT)], 'GL_PROJECTION': [list(IDENT)], 'GL_TEXTURE': [list(IDENT)]}
         self.caps = set(['GL_DITHER', 'GL_MULTISAMPLE'])
+        self.line_width = 1.0               # glLineWidth / glPointSize (format 1.2)
+        self.point_size = 1.0
         self.tex_enabled = set()            # units with GL_TEXTURE_2D enabled (fixed function)
         self.viewport = [0, 0, self.W, self.H]
         self.scissor = [0, 0, self.W, self.H]
@@ -463,24 +492,49 @@ class Converter:
         for cap, what in (('GL_STENCIL_TEST', 'stencil test'), ('GL_FOG' if not fog_ok else '-', 'fog'),
                           ('GL_LIGHTING', 'lighting'),
                           ('GL_CLIP_PLANE0', 'user clip plane'), ('GL_CLIP_DISTANCE0', 'user clip plane'),
-                          ('GL_TEXTURE_GEN_S', 'texgen'), ('GL_LINE_SMOOTH', 'line smoothing')):
+                          ('GL_TEXTURE_GEN_S', 'texgen')):
             if cap in self.caps:
                 self.note('draws with %s (ignored)' % what)
                 flags |= F_STATE_APPROX if what not in ('lighting', 'texgen') else F_VS_APPROX
         return flags
+
+    def prim_state(self, prim, vs_src):
+        """GL line/point state of a line or point draw that the model does not render (prim_flags):
+        each one is flagged (F_PRIM_APPROX) and noted, never silently dropped."""
+        if prim == PRIM_TRIANGLES:
+            return 0
+        c, f = self.caps, 0
+        if prim == PRIM_POINTS:
+            if 'GL_POINT_SMOOTH' in c:
+                f |= PRIMF_POINT_SMOOTH
+                self.note('points with GL_POINT_SMOOTH (drawn aliased)')
+            if 'GL_POINT_SPRITE' in c:
+                f |= PRIMF_POINT_SPRITE
+                self.note('point sprites (drawn as aliased points, no gl_PointCoord)')
+            if re.search(r'\bgl_PointSize\b', vs_src or '') and ('GL_PROGRAM_POINT_SIZE' in c or 'GL_VERTEX_PROGRAM_POINT_SIZE' in c):
+                f |= PRIMF_PROGRAM_POINT_SIZE
+                self.note('points sized by the vertex program (gl_PointSize ignored: glPointSize used)')
+        else:
+            if 'GL_LINE_SMOOTH' in c:
+                f |= PRIMF_LINE_SMOOTH
+                self.note('lines with GL_LINE_SMOOTH (drawn aliased)')
+            if 'GL_LINE_STIPPLE' in c:
+                f |= PRIMF_LINE_STIPPLE
+                self.note('stippled lines (drawn solid)')
+        return f
 
     # ------------------------------------------------------------------ draws
     def emit_draw(self, call_no, mode, idx_list, fetch):
         """fetch(sem) -> list of per-vertex tuples for the vertices idx_list refers to (None if absent)."""
         if not self.emitting():
             return
-        tris = tri_indices(mode, idx_list)
+        prim, tris = prim_indices(mode, idx_list)
         if tris is None:
-            self.note('%s draws skipped (no triangles)' % mode)
+            self.note('%s draws skipped (unknown primitive mode)' % mode)
             return
         self.stats['draws'] += 1
         if not tris:
-            self.note('draws with no complete triangle skipped')
+            self.note('draws with no complete primitive skipped')
             return
         used = sorted(set(tris))
         remap = {v: i for i, v in enumerate(used)}
@@ -490,6 +544,9 @@ class Converter:
         attrs, vs_name, fs_name, vs_origin, fs_origin, vconsts, cost, texunits, flags = draw[:9]
         fconsts = draw[9] if len(draw) > 9 else []
         flags |= self.unsupported_state()
+        pflags = self.prim_state(prim, vs_origin if prim == PRIM_POINTS else '')
+        if pflags:
+            flags |= F_PRIM_APPROX
         col, dep, rt_size = self.targets()
         # textures (resolved to surfaces before targets so SURFs precede the DRAW)
         tex_lines = []
@@ -523,7 +580,8 @@ class Converter:
         vs = self.program_id(0, vs_name, vs_origin)
         fs = self.program_id(1, fs_name, fs_origin)
         ref = self.ppd.get(call_no, -1)
-        lines = ['DRAW z auto index %d call %d prim 0 flags %d ref_pixels %d' % (self.draw_index, call_no, flags, ref)]
+        lines = ['DRAW z auto index %d call %d prim %d flags %d ref_pixels %d line_width %s point_size %s prim_flags %d' % (
+            self.draw_index, call_no, prim, flags, ref, f32(self.line_width), f32(self.point_size), pflags)]
         lines.append('  attribs %d ' % len(attrs) + ' '.join('sem %d comps %d' % (s, n) for s, n, _ in attrs))
         lines.append('  verts %d' % len(used))
         for i in range(len(used)):
@@ -553,7 +611,9 @@ class Converter:
         self.w('\n'.join(lines))
         self.draw_index += 1
         self.stats['emitted'] += 1
-        self.stats['prims'] += len(tris) // 3
+        self.stats['prims'] += prim_count(prim, len(tris))
+        if prim != PRIM_TRIANGLES:
+            self.stats['line_point_draws'] += 1
         if self.color_mask:
             self.written.update(col)
         if dep != NONE and 'GL_DEPTH_TEST' in self.caps and self.depth_mask:
@@ -1313,6 +1373,10 @@ class Converter:
         elif n == 'glShadeModel':
             if g('mode') == 'GL_FLAT':
                 self.note('flat shading requested (interpolated)')
+        elif n == 'glLineWidth':
+            self.line_width = min(max(float(g('width')), 1.0 / 256), 1024.0)
+        elif n == 'glPointSize':
+            self.point_size = min(max(float(g('size')), 1.0 / 256), 1024.0)
         elif n == 'glPolygonMode':
             if 'FILL' not in str(g('mode')):
                 self.note('glPolygonMode %s ignored' % g('mode'))
@@ -1422,7 +1486,7 @@ def main():
     ap.add_argument('--max-tex-dim', type=int, default=128, help='downscale larger textures (0: keep)')
     ap.add_argument('--zstd-level', type=int, default=19, choices=range(0, 20), metavar='0..19',
                     help='zstd level of the trace (format 1.2; default 19; 0 = chunks stored uncompressed)')
-    ap.add_argument('--zlib', action='store_true', help='write format 1.1 with zlib level 9 instead of zstd')
+    ap.add_argument('--zlib', action='store_true', help='write zlib level 9 instead of zstd (format 1.1, or 1.2 if the trace has line/point draws)')
     root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))   # the repository
     ap.add_argument('--tool', default=os.path.join(root, 'build/bin/gpupd-trace'))
     ap.add_argument('--assembler', default=os.path.join(root, 'build/bin/gpupd-as'))
@@ -1483,8 +1547,15 @@ def main():
     notes = '; '.join('%s x%d' % (k, v) for k, v in sorted(cv.notes.items()))
     name = a.name or os.path.splitext(os.path.basename(a.trace))[0]
     # format 1.2, zstd at --zstd-level (default 19; 0 = uncompressed) per chunk with the byte transform the
-    # writer picks (docs/trace-format.md); --zlib writes format 1.1 with zlib level 9 as before.
-    head = ['GPUPD-TRACE-TEXT version 1 1 zlevel 9' if a.zlib else
+    # writer picks (docs/trace-format.md); --zlib writes format 1.1 with zlib level 9 as before, unless the
+    # trace has line or point draws (DRAW prim 1..4 exist from 1.2 on): then format 1.2 with zlib level 9.
+    lines_points = cv.stats['line_point_draws'] > 0
+    if a.zlib and not lines_points:
+        cv.out = [re.sub(r' line_width \S+ point_size \S+ prim_flags \d+$', '', x, count=1, flags=re.M)
+                  if x.startswith('DRAW ') else x
+                  for x in cv.out]
+    head = [('GPUPD-TRACE-TEXT version 1 2 zlevel 9 codec zlib' if lines_points else
+             'GPUPD-TRACE-TEXT version 1 1 zlevel 9') if a.zlib else
             'GPUPD-TRACE-TEXT version 1 2 zlevel %d codec zstd' % a.zstd_level,
             'INFO w %d h %d frames %d' % (W, H, cv.frame_index),
             ' name %s' % qstr(name), ' source %s' % qstr(a.source or 'apitrace2gpupd.py %s frames %s' % (
@@ -1493,7 +1564,7 @@ def main():
     if a.text:
         with open(a.text, 'w') as f:
             f.write(text)
-    sys.stderr.write('%s: %d frames, %d draws (%d emitted), %d triangles, %d clears\n' % (
+    sys.stderr.write('%s: %d frames, %d draws (%d emitted), %d primitives, %d clears\n' % (
         name, cv.frame_index, cv.stats['draws'], cv.stats['emitted'], cv.stats['prims'], cv.stats['clears']))
     for k, v in sorted(cv.notes.items()):
         sys.stderr.write('  not reproduced: %s x%d\n' % (k, v))
