@@ -35,6 +35,7 @@ test-model-identical: $(SIM_TOOL)
 	$(SIM_TOOL) verify --scene tris --size 200x136 --prims 900 --gpus $(MODEL_GPUS) --topology both --check-masks --diff-dir $(MODEL_OUT)/diff; \
 	$(SIM_TOOL) verify --scene rtt --size 160x120 --frame 1 --gpus $(MODEL_GPUS) --topology both --check-masks --diff-dir $(MODEL_OUT)/diff; \
 	$(SIM_TOOL) verify --scene big --size 192x128 --prims 9000 --batch 1000 --gpus $(MODEL_GPUS) --schemes gpupd-batch,gpupd-ra --topology both --check-masks --diff-dir $(MODEL_OUT)/diff; \
+	$(SIM_TOOL) verify --scene lines --size 200x136 --gpus $(MODEL_GPUS) --topology both --check-masks --diff-dir $(MODEL_OUT)/diff; \
 	$(BUILD)/bin/gpupd-trace synth $(MODEL_OUT)/synthetic.gpt; \
 	$(SIM_TOOL) verify --trace $(MODEL_OUT)/synthetic.gpt --frame 1 --gpus $(MODEL_GPUS) --topology both --diff-dir $(MODEL_OUT)/diff -q; \
 	for t in $(MODEL_BENCH_TRACES); do \

@@ -11,6 +11,10 @@ FUZZ_SECONDS  ?= 30
 # Share of comparable draws of each bundled trace whose converted geometry must reproduce the reference
 # pixel count within 2% (gpupd-trace coverage).
 TRACE_COVERAGE_MIN ?= 95
+# Bundled traces with no draw the independent coverage rasterizer can compare (it takes triangles drawn by
+# MVP * position programs only): glmark2-ideas (every vertex program displaces or is not MVP; line strips).
+# Their per-draw counts are checked by test-model-validate (the golden model against glretrace --ppd) instead.
+TRACE_COVERAGE_SKIP := traces/glmark2-ideas.gpt
 CLANG         ?= clang
 
 # Every bundled trace validates, round-trips binary -> text -> binary, is described by info, and its converted
@@ -27,11 +31,11 @@ test-trace-roundtrip: $(TRACE_TOOL)
 	  b=$$d/$$(basename $$t .gpt); \
 	  $(TRACE_TOOL) validate $$t >/dev/null; \
 	  $(TRACE_TOOL) info $$t >/dev/null; \
-	  case $$t in traces/*) c=$$($(TRACE_TOOL) coverage $$t); \
+	  case " $(TRACE_COVERAGE_SKIP) " in *" $$t "*) ;; *) case $$t in traces/*) c=$$($(TRACE_TOOL) coverage $$t); \
 	    p=$$(echo "$$c" | sed -n 's/.*within 2% (\([0-9.]*\)%).*/\1/p'); \
 	    if [ -z "$$p" ] || [ $${p%.*} -lt $(TRACE_COVERAGE_MIN) ]; then echo "FAIL: $$c"; \
 	      echo "  fewer than $(TRACE_COVERAGE_MIN)% of the draws match their glretrace --ppd pixel count;" \
-	      "reproduce: $(TRACE_TOOL) coverage-draws $$t"; exit 1; fi;; esac; \
+	      "reproduce: $(TRACE_TOOL) coverage-draws $$t"; exit 1; fi;; esac;; esac; \
 	  $(TRACE_TOOL) dump $$t $$b.txt; \
 	  if [ $$(stat -c %s $$t) -le $(TRACE_RT_FULL_MAX) ]; then \
 	    $(TRACE_TOOL) undump $$b.txt $$b.rt.gpt; \

@@ -111,22 +111,15 @@ static void proj_flag(const gpu_shaded_tri_t *in, gpu_projected_t *proj, uint32_
     proj->p2g.flags = flags;
 }
 
-/* Project mode for a line or point that needs no clipping: the P2G input is the bounding box of the
- * pixel region the rasterizer will cover (the width included), given as three corners of that box:
- * (min x, min y), (max x, max y), (min x, max y). p2g_mask only takes the box of its three vertices,
- * so the mask is exactly that of the covered region's box; an empty region is culled. */
+/* Project mode for a line or point that needs no clipping: the P2G input is the pixel box holding every
+ * pixel the rasterizer will cover (the width included, gpu_lp_region), given as three vertices on the
+ * centres of its corner pixels: (x0, y0), (x1, y1), (x0, y1). p2g_mask takes the pixel-centre box of its
+ * three vertices, which is then exactly that box; an empty region is culled. */
 static void proj_box(const gpu_draw_t *d, const gpu_screen_tri_t *o, gpu_projected_t *proj)
 {
-    int32_t px[4], py[4];
-    int n = gpu_prim_polygon(o, &d->st, px, py);
-    if (n == 0) { proj->p2g.flags = P2G_FLAG_CULLED; return; }
-    int32_t x0 = px[0], x1 = px[0], y0 = py[0], y1 = py[0];
-    for (int i = 1; i < n; i++) {
-        if (px[i] < x0) x0 = px[i];
-        if (px[i] > x1) x1 = px[i];
-        if (py[i] < y0) y0 = py[i];
-        if (py[i] > y1) y1 = py[i];
-    }
+    gpu_lp_t lp;
+    if (!gpu_lp_region(o, &d->st, &lp)) { proj->p2g.flags = P2G_FLAG_CULLED; return; }
+    int32_t x0 = lp.bx0 * 256 + 128, x1 = lp.bx1 * 256 + 128, y0 = lp.by0 * 256 + 128, y1 = lp.by1 * 256 + 128;
     proj->p2g.x[0] = x0; proj->p2g.y[0] = y0;
     proj->p2g.x[1] = x1; proj->p2g.y[1] = y1;
     proj->p2g.x[2] = x0; proj->p2g.y[2] = y1;

@@ -22,26 +22,31 @@ static int32_t gl_int_size(float v, int ties_up)
     return n < 1 ? 1 : n;
 }
 
-/* |value - nearest pixel centre| in 1/256 px for the pixel holding v */
-static int32_t centre_off(int32_t v) { return v - (floor_div256(v) * 256 + 128); }
+/* offset of v from the centre of the pixel holding it, 1/256 px */
+static int64_t centre_off(int64_t v) { return v - ((int64_t)floor_div256(v) * 256 + 128); }
 
-/* Columns of an x-major line from (a, ya) to (b, yb) with a < b (1/256 px) that GL's diamond-exit rule
- * produces: [*c0, *c1]. Interior columns always; the start column if the start lies left of (or on) its
+/* floor and ceil of a / b for b > 0 */
+static int64_t fdiv(int64_t a, int64_t b) { return a >= 0 ? a / b : -((-a + b - 1) / b); }
+static int64_t cdiv(int64_t a, int64_t b) { return -fdiv(-a, b); }
+
+/* Major-axis pixels [*c0, *c1] an x-major line from (a, ya) to (b, yb), a < b (1/256 px), produces by GL's
+ * diamond-exit rule: interior columns always; the start column if the start lies left of (or on) its
  * centre, or inside its pixel's diamond |dx| + |dy| < 1/2; the end column if the end lies right of its
  * centre and outside its diamond (for |slope| <= 1 a segment cannot enter and leave a diamond otherwise). */
 static void diamond_columns(int64_t a, int64_t ya, int64_t b, int64_t yb, int32_t *c0, int32_t *c1)
 {
     int32_t s = floor_div256(a), e = floor_div256(b);
-    int64_t sa = a - ((int64_t)s * 256 + 128), eb = b - ((int64_t)e * 256 + 128);
-    int64_t sy = centre_off((int32_t)ya), ey = centre_off((int32_t)yb);
-    int start_in = llabs(sa) + llabs(sy) < 128;
-    int end_in = llabs(eb) + llabs(ey) < 128;
+    int64_t sa = centre_off(a), eb = centre_off(b);
+    int start_in = llabs(sa) + llabs(centre_off(ya)) < 128;
+    int end_in = llabs(eb) + llabs(centre_off(yb)) < 128;
     *c0 = (sa <= 0 || start_in) ? s : s + 1;
     *c1 = (eb > 0 && !end_in) ? e : e - 1;
 }
 
-int gpu_prim_polygon(const gpu_screen_tri_t *t, const gpu_state_t *st, int32_t px[4], int32_t py[4])
+int gpu_lp_region(const gpu_screen_tri_t *t, const gpu_state_t *st, gpu_lp_t *lp)
 {
+    memset(lp, 0, sizeof *lp);
+    lp->kind = t->kind;
     if (t->kind == GPU_KIND_POINT) {
         int32_t n = gl_int_size(st->point_size, 0);
         int32_t b[2];
@@ -49,37 +54,56 @@ int gpu_prim_polygon(const gpu_screen_tri_t *t, const gpu_state_t *st, int32_t p
             int32_t v = k ? t->y[0] : t->x[0];
             b[k] = (n & 1) ? floor_div256(v) - (n - 1) / 2 : floor_div256((int64_t)v + 128) - n / 2;
         }
-        int32_t x0 = b[0] * 256, y0 = b[1] * 256, x1 = (b[0] + n) * 256, y1 = (b[1] + n) * 256;
-        px[0] = x0; py[0] = y0; px[1] = x1; py[1] = y0; px[2] = x1; py[2] = y1; px[3] = x0; py[3] = y1;
-        return 4;
+        lp->bx0 = b[0]; lp->by0 = b[1]; lp->bx1 = b[0] + n - 1; lp->by1 = b[1] + n - 1;
+        return 1;
     }
-    /* line: work in a frame where the line is x-major and runs towards +x, then map back */
     int64_t dx = (int64_t)t->x[1] - t->x[0], dy = (int64_t)t->y[1] - t->y[0];
     if (dx == 0 && dy == 0) return 0;
-    int transpose = llabs(dy) > llabs(dx);
-    int64_t u0 = transpose ? t->y[0] : t->x[0], v0 = transpose ? t->x[0] : t->y[0];
-    int64_t u1 = transpose ? t->y[1] : t->x[1], v1 = transpose ? t->x[1] : t->y[1];
-    int mirror = u1 < u0;
-    if (mirror) { u0 = -u0; u1 = -u1; }
+    lp->xmajor = llabs(dx) >= llabs(dy);
+    lp->x0 = t->x[0]; lp->y0 = t->y[0]; lp->dx = dx; lp->dy = dy;
+    lp->half = (int64_t)gl_int_size(st->line_width, 1) * 128;
+    /* major axis u, minor v; the diamond rule in a frame where u grows from start to end */
+    int64_t u0 = lp->xmajor ? t->x[0] : t->y[0], v0 = lp->xmajor ? t->y[0] : t->x[0];
+    int64_t u1 = lp->xmajor ? t->x[1] : t->y[1], v1 = lp->xmajor ? t->y[1] : t->x[1];
     int32_t c0, c1;
-    diamond_columns(u0, v0, u1, v1, &c0, &c1);
+    if (u1 > u0) diamond_columns(u0, v0, u1, v1, &c0, &c1);
+    else {      /* mirrored: u -> -u, pixel c -> -c - 1 */
+        int32_t m0, m1;
+        diamond_columns(-u0, v0, -u1, v1, &m0, &m1);
+        c0 = -m1 - 1;
+        c1 = -m0 - 1;
+    }
     if (c0 > c1) return 0;
-    int64_t half = (int64_t)gl_int_size(st->line_width, 1) * 128;
-    double slope = (double)(v1 - v0) / (double)(u1 - u0);
-    int64_t ua = (int64_t)c0 * 256, ub = ((int64_t)c1 + 1) * 256;
-    int64_t va = v0 + llrint((double)(ua - u0) * slope), vb = v0 + llrint((double)(ub - u0) * slope);
-    int64_t U[4] = {ua, ub, ub, ua}, V[4] = {va - half, vb - half, vb + half, va + half};
-    for (int i = 0; i < 4; i++) {
-        int64_t uu = mirror ? -U[i] : U[i];
-        px[i] = (int32_t)(transpose ? V[i] : uu);
-        py[i] = (int32_t)(transpose ? uu : V[i]);
+    lp->c0 = c0; lp->c1 = c1;
+    /* minor-axis extent: the line at the centres of the first and last column, +- half (monotone) */
+    int64_t du = u1 - u0, dv = v1 - v0;
+    if (du < 0) { du = -du; dv = -dv; }
+    int64_t lo = INT64_MAX, hi = INT64_MIN;
+    for (int k = 0; k < 2; k++) {
+        int64_t fu = (int64_t)(k ? c1 : c0) * 256 + 128;
+        int64_t num = (fu - u0) * dv;
+        int64_t vl = v0 + fdiv(num, du) - lp->half, vh = v0 + cdiv(num, du) + lp->half;
+        if (vl < lo) lo = vl;
+        if (vh > hi) hi = vh;
     }
-    /* mirroring and transposing each flip the orientation: restore counter-clockwise */
-    if (mirror != transpose) {
-        int32_t tx = px[1], ty = py[1];
-        px[1] = px[3]; py[1] = py[3]; px[3] = tx; py[3] = ty;
-    }
-    return 4;
+    /* pixels whose centres lie in [lo, hi] (ties included: conservative) */
+    int32_t r0 = (int32_t)cdiv(lo - 128, 256), r1 = (int32_t)fdiv(hi - 128, 256);
+    if (lp->xmajor) { lp->bx0 = c0; lp->bx1 = c1; lp->by0 = r0; lp->by1 = r1; }
+    else { lp->by0 = c0; lp->by1 = c1; lp->bx0 = r0; lp->bx1 = r1; }
+    return 1;
+}
+
+int gpu_lp_covers(const gpu_lp_t *lp, int32_t px, int32_t py)
+{
+    if (px < lp->bx0 || px > lp->bx1 || py < lp->by0 || py > lp->by1) return 0;
+    if (lp->kind == GPU_KIND_POINT) return 1;
+    int64_t fx = (int64_t)px * 256 + 128 - lp->x0, fy = (int64_t)py * 256 + 128 - lp->y0;
+    /* x-major: fy - Y(fx) = (fy dx - fx dy) / dx must lie in [-half, half); y-major: fx - X(fy) likewise */
+    int64_t n, d;
+    if (lp->xmajor) { n = fy * lp->dx - fx * lp->dy; d = lp->dx; }
+    else { n = fx * lp->dy - fy * lp->dx; d = lp->dy; }
+    if (d < 0) { n = -n; d = -d; }
+    return n >= -lp->half * d && n < lp->half * d;
 }
 
 /* raster rectangle = pixel-centre box of [minx, maxx] x [miny, maxy] clipped to viewport, scissor, surface */
@@ -88,24 +112,17 @@ static int rast_rect(gpu_rast_t *r, int32_t minx, int32_t maxx, int32_t miny, in
 
 static int rast_setup_line_point(gpu_rast_t *r, const gpu_state_t *st, uint32_t w, uint32_t h)
 {
-    if (gpu_prim_polygon(&r->t, st, r->px, r->py) == 0) { r->empty = 1; return 0; }
-    int32_t minx = r->px[0], maxx = r->px[0], miny = r->py[0], maxy = r->py[0];
-    for (int i = 0; i < 4; i++) {
-        int j = (i + 1) % 4;
-        r->pex[i] = r->px[j] - r->px[i];
-        r->pey[i] = r->py[j] - r->py[i];
-        r->ptl[i] = (r->pey[i] < 0) || (r->pey[i] == 0 && r->pex[i] < 0);
-        minx = min32(minx, r->px[i]); maxx = max32(maxx, r->px[i]);
-        miny = min32(miny, r->py[i]); maxy = max32(maxy, r->py[i]);
-    }
+    if (!gpu_lp_region(&r->t, st, &r->lp)) { r->empty = 1; return 0; }
     if (r->t.kind == GPU_KIND_LINE) {
         /* attributes vary along the major axis only (GL's wide-line interpolation, as llvmpipe) */
-        double ddx = (double)r->t.x[1] - r->t.x[0], ddy = (double)r->t.y[1] - r->t.y[0];
-        if (fabs(ddx) >= fabs(ddy)) { r->lt_x = 1.0 / ddx; r->lt_y = 0.0; r->lt_c = -(double)r->t.x[0] / ddx; }
+        double ddx = (double)r->lp.dx, ddy = (double)r->lp.dy;
+        if (r->lp.xmajor) { r->lt_x = 1.0 / ddx; r->lt_y = 0.0; r->lt_c = -(double)r->t.x[0] / ddx; }
         else { r->lt_x = 0.0; r->lt_y = 1.0 / ddy; r->lt_c = -(double)r->t.y[0] / ddy; }
     }
     r->area2 = 1;
-    return rast_rect(r, minx, maxx, miny, maxy, st, w, h);
+    /* rast_rect takes a 1/256 box and keeps the pixel centres inside: give it the pixel box's centres */
+    return rast_rect(r, r->lp.bx0 * 256 + 128, r->lp.bx1 * 256 + 128, r->lp.by0 * 256 + 128, r->lp.by1 * 256 + 128,
+                     st, w, h);
 }
 
 int gpu_rast_setup(gpu_rast_t *r, const gpu_screen_tri_t *t, const gpu_state_t *st, uint32_t w, uint32_t h)
@@ -179,16 +196,6 @@ static int rast_rect(gpu_rast_t *r, int32_t minx, int32_t maxx, int32_t miny, in
     return 1;
 }
 
-/* coverage of a pixel centre by a line/point quadrilateral */
-static int poly_in(const gpu_rast_t *r, int64_t fx, int64_t fy)
-{
-    for (int i = 0; i < 4; i++) {
-        int64_t e = (int64_t)r->pex[i] * (fy - r->py[i]) - (int64_t)r->pey[i] * (fx - r->px[i]);
-        if (e < 0 || (e == 0 && !r->ptl[i])) return 0;
-    }
-    return 1;
-}
-
 static int64_t edge_at(const gpu_rast_t *r, int i, int64_t fx, int64_t fy)
 {
     int a = (i + 1) % 3;
@@ -199,7 +206,7 @@ int gpu_rast_covers(const gpu_rast_t *r, int32_t px, int32_t py)
 {
     if (r->empty || px < r->rx0 || px > r->rx1 || py < r->ry0 || py > r->ry1) return 0;
     int64_t fx = (int64_t)px * 256 + 128, fy = (int64_t)py * 256 + 128;
-    if (r->t.kind != GPU_KIND_TRIANGLE) return poly_in(r, fx, fy);
+    if (r->t.kind != GPU_KIND_TRIANGLE) return gpu_lp_covers(&r->lp, px, py);
     for (int i = 0; i < 3; i++) {
         int64_t e = edge_at(r, i, fx, fy);
         if (e < 0 || (e == 0 && !r->topleft[i])) return 0;
@@ -207,7 +214,7 @@ int gpu_rast_covers(const gpu_rast_t *r, int32_t px, int32_t py)
     return 1;
 }
 
-/* lines and points: coverage by the quadrilateral; depth and varyings from vertex 0 (point) or along the
+/* lines and points: coverage by gpu_lp_covers; depth and varyings from vertex 0 (point) or along the
  * line's major axis (perspective-correct varyings, linear depth; no polygon offset: GL applies it to
  * filled polygons only) */
 static uint8_t quad_line_point(const gpu_rast_t *r, int32_t qx, int32_t qy, uint32_t n_var, gpu_quad_t *q)
@@ -216,7 +223,7 @@ static uint8_t quad_line_point(const gpu_rast_t *r, int32_t qx, int32_t qy, uint
     for (int i = 0; i < 4; i++) {
         int32_t px = qx + (i & 1), py = qy + (i >> 1);
         int in = !(px < r->rx0 || px > r->rx1 || py < r->ry0 || py > r->ry1);
-        if (in && poly_in(r, (int64_t)px * 256 + 128, (int64_t)py * 256 + 128)) cover |= (uint8_t)(1u << i);
+        if (in && gpu_lp_covers(&r->lp, px, py)) cover |= (uint8_t)(1u << i);
     }
     q->cover = cover;
     q->live = cover;

@@ -7,6 +7,16 @@
 
 #include "gpu/gpu.h"
 
+/* The pixels a line or point covers (gpu_lp_region). */
+typedef struct {
+    int kind;                       /* GPU_KIND_LINE or GPU_KIND_POINT */
+    int32_t bx0, by0, bx1, by1;     /* inclusive pixel box holding every covered pixel (the P2G input) */
+    int xmajor;                     /* line: |dx| >= |dy| */
+    int32_t c0, c1;                 /* line: pixel columns (x-major) or rows (y-major) produced, inclusive */
+    int64_t x0, y0, dx, dy;         /* line: first end and direction, 1/256 px */
+    int64_t half;                   /* line: half the integer width, 1/256 px */
+} gpu_lp_t;
+
 typedef struct {
     gpu_screen_tri_t t;             /* vertices reordered to positive (counter-clockwise) area */
     int64_t area2;                  /* twice the area, in (1/256 px)^2, > 0 */
@@ -16,11 +26,8 @@ typedef struct {
     int32_t qx, qy;                 /* iterator: next quad to visit */
     double zoff;                    /* polygon offset added to the interpolated depth */
     int empty;
-    /* lines and points (t.kind != GPU_KIND_TRIANGLE): the covered region is a convex quadrilateral
-     * (gpu_prim_polygon), edge i from corner i to corner (i+1)%4, counter-clockwise */
-    int32_t px[4], py[4];
-    int32_t pex[4], pey[4];
-    uint8_t ptl[4];                 /* top-left rule per edge */
+    /* lines and points (t.kind != GPU_KIND_TRIANGLE): gpu_lp_region */
+    gpu_lp_t lp;
     double lt_x, lt_y, lt_c;        /* line parameter t = lt_x * fx + lt_y * fy + lt_c (fx, fy in 1/256 px) */
 } gpu_rast_t;
 
@@ -28,16 +35,18 @@ typedef struct {
  * Returns 0 if it covers no pixel centre (empty), 1 otherwise. */
 int gpu_rast_setup(gpu_rast_t *r, const gpu_screen_tri_t *t, const gpu_state_t *st, uint32_t w, uint32_t h);
 
-/* The pixel region a line or point covers, as GL's aliased rasterization defines it (docs/golden-model.md
- * section 1.1), as a counter-clockwise convex quadrilateral in 1/256 pixel: every pixel centre strictly
- * inside is covered, a centre on an edge by the top-left rule (as triangles). Line (t->kind LINE, ends
- * vertices 0 and 1): width w = max(1, round(st->line_width)); an x-major line covers, in every pixel
- * column it produces, the w pixels whose centres lie within w/2 vertically of the line at the column
- * centre; the columns produced follow the diamond-exit rule at the two ends (w = 1 is exactly GL's
- * diamond-exit line). Y-major lines transpose this. Point (vertex 0): the s x s pixel square of GL's
- * aliased points, s = max(1, round(st->point_size)) (odd s: centred on the pixel holding the point;
- * even s: on the nearest pixel corner). Returns 4 (corners written) or 0 (covers nothing). */
-int gpu_prim_polygon(const gpu_screen_tri_t *t, const gpu_state_t *st, int32_t px[4], int32_t py[4]);
+/* The pixels a line or point covers, as GL's aliased rasterization defines them (docs/golden-model.md
+ * section 1.1). Line (t->kind LINE, ends = vertices 0 and 1), width w = max(1, round(st->line_width)):
+ * an x-major line (|dx| >= |dy|) produces, in each pixel column c0..c1, the w pixels whose centres lie
+ * within w/2 vertically of the line at the column centre (a centre exactly w/2 below is in, exactly w/2
+ * above is out); the columns follow GL's diamond-exit rule at the two ends, so w = 1 is exactly GL's
+ * diamond-exit line. Y-major lines swap x and y (a centre exactly w/2 left of the line is in, right is
+ * out). These tie rules are llvmpipe's on a window-system framebuffer. Point (vertex 0): GL's aliased
+ * s x s square, s = max(1, round(st->point_size)), centred on the pixel holding the point (odd s) or on
+ * the nearest pixel corner (even s). Returns 1 with *lp filled, 0 if it covers no pixel. */
+int gpu_lp_region(const gpu_screen_tri_t *t, const gpu_state_t *st, gpu_lp_t *lp);
+/* Pixel (px, py) covered by the region (its box and, for lines, the width test)? */
+int gpu_lp_covers(const gpu_lp_t *lp, int32_t px, int32_t py);
 
 /* Coverage of pixel (px, py): 1 if its centre is inside (top-left rule). */
 int gpu_rast_covers(const gpu_rast_t *r, int32_t px, int32_t py);

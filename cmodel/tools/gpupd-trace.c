@@ -87,7 +87,7 @@ static int cmd_info(int argc, char **argv, int table)
             printf("  resolution    %ux%u\n", s.width, s.height);
             printf("  frames        %u\n", s.frames);
             printf("  draws         %u (max %u per frame), clears %u\n", s.draws, s.max_draws_per_frame, s.clears);
-            printf("  primitives    %" PRIu64 " triangles (%" PRIu64 " vertices, %" PRIu64 " indices)\n", s.prims,
+            printf("  primitives    %" PRIu64 " (triangles, line segments, points; %" PRIu64 " vertices, %" PRIu64 " indices)\n", s.prims,
                    s.verts, s.indices);
             printf("  surfaces      %u definitions, programs %u\n", s.surfaces, s.programs);
             printf("  rt switches   %u\n", s.rt_switches);
@@ -132,16 +132,20 @@ static int cmd_draws(const char *path)
     trace_error_t err;
     int rc;
     uint32_t frame = 0;
-    printf("frame\tdraw\tcall\tprims\tverts\tvs\tfs\tcolor\tdepth\ttex\tdeps\tref_pixels\tflags\n");
+    printf("frame\tdraw\tcall\tprims\tverts\tvs\tfs\tcolor\tdepth\ttex\tdeps\tref_pixels\tflags\ttopology\n");
     while ((rc = trace_reader_next(r, &cmd, &err)) == 1) {
         if (cmd.type == TRACE_CMD_FRAME_BEGIN) frame = cmd.u.frame.index;
         if (cmd.type != TRACE_CMD_DRAW) continue;
         const trace_draw_t *d = &cmd.u.draw;
         const trace_program_t *vs = trace_reader_program(r, d->vs_prog), *fs = trace_reader_program(r, d->fs_prog);
-        printf("%u\t%u\t%u\t%u\t%u\t%s\t%s\t%d\t%d\t%u\t%u\t%" PRId64 "\t%u\n", frame, d->index, d->src_call,
+        char topo[64];
+        if (d->prim == TRACE_PRIM_TRIANGLES) snprintf(topo, sizeof topo, "triangles");
+        else if (d->prim == TRACE_PRIM_POINTS) snprintf(topo, sizeof topo, "points:%g", (double)d->point_size);
+        else snprintf(topo, sizeof topo, "%s:%g", trace_prim_name(d->prim), (double)d->line_width);
+        printf("%u\t%u\t%u\t%u\t%u\t%s\t%s\t%d\t%d\t%u\t%u\t%" PRId64 "\t%u\t%s\n", frame, d->index, d->src_call,
                trace_draw_prims(d), d->n_verts, vs ? vs->name : "-", fs ? fs->name : "-",
                d->n_color ? (int)d->color[0] : -1, d->depth == TRACE_NONE ? -1 : (int)d->depth, d->n_tex, d->n_deps,
-               d->ref_pixels, d->flags);
+               d->ref_pixels, d->flags, topo);
     }
     trace_cmd_free(&cmd);
     trace_reader_close(r);
@@ -341,9 +345,12 @@ static int cmd_coverage(const char *path, int verbose)
                                                    : d->depth != TRACE_NONE ? trace_reader_surface(r, d->depth) : NULL;
             if (ts) { tw = ts->width; th = ts->height; }
             cov_depth_t *z = d->depth != TRACE_NONE && dbs[d->depth].z ? &dbs[d->depth] : NULL;
-            int64_t ours = cov_draw(d, z, tw, th);
+            /* lines and points: this independent checker rasterizes triangles only (the golden model's line and
+             * point rasterizer is checked against llvmpipe by gpupd-sim validate and test-shader-diff) */
+            int64_t ours = d->prim == TRACE_PRIM_TRIANGLES ? cov_draw(d, z, tw, th) : -1;
             const char *note = "";
-            if (d->state.alpha_test && d->state.alpha_func != TRACE_CMP_ALWAYS) note = "alpha-test (not compared)";
+            if (d->prim != TRACE_PRIM_TRIANGLES) note = "lines/points (not compared)";
+            else if (d->state.alpha_test && d->state.alpha_func != TRACE_CMP_ALWAYS) note = "alpha-test (not compared)";
             else if (d->flags & TRACE_DRAW_F_VS_APPROX) note = "vertex program approximated (not compared)";
             else if (vs_not_mvp(r, d)) note = "vertex program is not MVP * position (not compared)";
             else if (d->ref_pixels < 0 || ours < 0) note = "no reference";

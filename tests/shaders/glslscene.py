@@ -11,6 +11,17 @@ Draws, in a 160x120 window (client arrays, no VBOs):
  3. fixed function: two texture units (lightmap-style MODULATE then ADD) with vertex colour
  4. fixed function: DECAL + GL_REPEAT/CLAMP/MIRRORED wraps on a minified, mipmapped texture
 Renders 2 frames (the converter takes the last one) and exits.
+
+With --lines it draws lines and points instead (the line/point part of the differential test, issue 11
+item 4; docs/golden-model.md section 1.1), in the same window:
+ 0. a depth-tested background quad
+ 1. GLSL line strip, width 1, per-vertex colour (varying interpolated along the line), every slope class:
+    horizontal, vertical, 45 degrees, shallow and steep, ends on pixel centres, edges and corners
+ 2-4. fixed-function GL_LINES of widths 2, 3 and 4.5 (rounds to 5 as llvmpipe does), depth tested
+ 5. GL_LINE_LOOP, width 1
+ 6-9. GL_POINTS of sizes 1, 2, 3 and 6 (odd and even), some on pixel corners
+ 10. a perspective line strip crossing the near plane (clipped), width 2
+ 11. GL_LINE_SMOOTH lines (antialiased in GL: the converter must flag the draw, never pass it as exact)
 """
 import argparse
 import ctypes
@@ -118,12 +129,140 @@ def checker(n, c0, c1, k):
     return bytes(px)
 
 
+GL_LINES, GL_LINE_LOOP, GL_LINE_STRIP, GL_POINTS = 0x0001, 0x0002, 0x0003, 0x0000
+GL_LINE_SMOOTH, GL_BLEND, GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA = 0x0B20, 0x0BE2, 0x0302, 0x0303
+VS_LINE = b"""
+attribute vec2 position;
+attribute vec4 color;
+varying vec4 v_c;
+void main() { v_c = color; gl_Position = vec4(position, 0.25, 1.0); }
+"""
+FS_LINE = b"""
+varying vec4 v_c;
+void main() { gl_FragColor = v_c; }
+"""
+
+
+def lines_scene(gl, dpy, win, w, h):
+    """Lines and points (see the module docstring). Coordinates are given in pixels (window origin bottom
+    left) and turned into NDC, so the ends sit exactly where a test wants them."""
+    f = ctypes.c_float
+    keep = []
+
+    def arr(vals):
+        x = (ctypes.c_float * len(vals))(*vals)
+        keep.append(x)
+        return x
+
+    def ndc(pts):
+        out = []
+        for x, y in pts:
+            out += [2.0 * x / w - 1.0, 2.0 * y / h - 1.0]
+        return out
+
+    def shader(kind, src):
+        s = gl.glCreateShader(kind)
+        gl.glShaderSource(s, 1, (ctypes.c_char_p * 1)(src), None)
+        gl.glCompileShader(s)
+        return s
+    prog = gl.glCreateProgram()
+    gl.glAttachShader(prog, shader(GL_VERTEX_SHADER, VS_LINE))
+    gl.glAttachShader(prog, shader(GL_FRAGMENT_SHADER, FS_LINE))
+    gl.glBindAttribLocation(prog, 0, b'position')
+    gl.glBindAttribLocation(prog, 1, b'color')
+    gl.glLinkProgram(prog)
+    gl.glViewport(0, 0, w, h)
+    gl.glEnable(GL_DEPTH_TEST)
+    # slope classes, ends on centres (x.5), edges (x.0 / y.5) and corners (x.0, y.0)
+    strip = [(5.5, 5.5), (40.5, 5.5), (40.5, 40.5), (10.0, 10.0), (30.0, 70.25), (70.0, 80.0), (150.5, 60.0),
+             (100.25, 115.75), (95.0, 30.0), (131.0, 30.0), (131.0, 5.0), (155.75, 20.5)]
+    for frame in range(2):
+        gl.glClearColor(f(0.1), f(0.1), f(0.12), f(1.0))
+        gl.glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT)
+        gl.glUseProgram(0)
+        gl.glEnableClientState(GL_VERTEX_ARRAY)
+        gl.glEnableClientState(GL_COLOR_ARRAY)
+        # 0: background quad at z = 0 (in front of nothing, behind the z = 0.25 lines)
+        gl.glVertexPointer(3, GL_FLOAT, 0, arr([0.0, -0.5, 0.0, 0.9, -0.5, 0.0, 0.0, 0.4, 0.0, 0.9, 0.4, 0.0]))
+        gl.glColorPointer(4, GL_FLOAT, 0, arr([0.3, 0.3, 0.35, 1] * 4))
+        gl.glDrawArrays(GL_TRIANGLE_STRIP, 0, 4)
+        gl.glDisableClientState(GL_VERTEX_ARRAY)
+        gl.glDisableClientState(GL_COLOR_ARRAY)
+        # 1: GLSL line strip, width 1, colour interpolated along each segment
+        gl.glUseProgram(prog)
+        cols = []
+        for i in range(len(strip)):
+            cols += [0.2 + 0.8 * (i % 3 == 0), 0.2 + 0.8 * (i % 3 == 1), 0.2 + 0.8 * (i % 3 == 2), 1.0]
+        gl.glVertexAttribPointer(0, 2, GL_FLOAT, GL_FALSE, 0, arr(ndc(strip)))
+        gl.glVertexAttribPointer(1, 4, GL_FLOAT, GL_FALSE, 0, arr(cols))
+        gl.glEnableVertexAttribArray(0)
+        gl.glEnableVertexAttribArray(1)
+        gl.glDrawArrays(GL_LINE_STRIP, 0, len(strip))
+        gl.glDisableVertexAttribArray(0)
+        gl.glDisableVertexAttribArray(1)
+        gl.glUseProgram(0)
+        gl.glEnableClientState(GL_VERTEX_ARRAY)
+        gl.glEnableClientState(GL_COLOR_ARRAY)
+
+        def ff(mode, pts, z, col, width=None, size=None):
+            v = []
+            for x, y in pts:
+                v += [2.0 * x / w - 1.0, 2.0 * y / h - 1.0, z]
+            gl.glVertexPointer(3, GL_FLOAT, 0, arr(v))
+            c = []
+            for i in range(len(pts)):
+                c += [col[0], col[1] * (0.5 + 0.5 * (i % 2)), col[2], 1.0]
+            gl.glColorPointer(4, GL_FLOAT, 0, arr(c))
+            if width is not None:
+                gl.glLineWidth(f(width))
+            if size is not None:
+                gl.glPointSize(f(size))
+            gl.glDrawArrays(mode, 0, len(pts))
+        # 2-4: wide lines (x-major, y-major, diagonal), partly behind the background quad (z 0.5 > 0)
+        ff(GL_LINES, [(8.5, 95.5), (60.5, 100.0), (20.0, 60.0), (26.0, 118.5), (70.25, 20.75), (110.75, 64.25)],
+           0.5, (1.0, 0.6, 0.1), width=2.0)
+        ff(GL_LINES, [(75.0, 100.5), (150.0, 90.0), (140.5, 10.5), (145.5, 110.5), (12.0, 30.0), (60.0, 44.0)],
+           -0.5, (0.2, 0.9, 0.9), width=3.0)
+        ff(GL_LINES, [(30.5, 80.0), (120.0, 110.0), (100.0, 5.5), (90.0, 55.5)], -0.3, (0.9, 0.3, 0.9), width=4.5)
+        gl.glLineWidth(f(1.0))
+        # 5: line loop
+        ff(GL_LINE_LOOP, [(50.0, 50.0), (75.5, 52.5), (70.0, 75.0), (48.25, 70.75)], -0.6, (1.0, 1.0, 0.3))
+        # 6-9: points
+        ff(GL_POINTS, [(3.5, 115.5), (10.0, 112.0), (15.25, 108.75), (120.5, 100.5)], -0.7, (1, 1, 1), size=1.0)
+        ff(GL_POINTS, [(20.5, 115.5), (26.0, 112.0), (31.25, 108.75), (120.5, 80.5)], -0.7, (1, 0.3, 0.3), size=2.0)
+        ff(GL_POINTS, [(40.5, 115.5), (46.0, 112.0), (52.25, 107.75), (130.5, 70.5)], -0.7, (0.3, 1, 0.3), size=3.0)
+        ff(GL_POINTS, [(60.5, 112.5), (72.0, 108.0), (84.75, 110.25), (150.5, 40.5)], 0.9, (0.3, 0.3, 1), size=6.0)
+        gl.glPointSize(f(1.0))
+        # 10: perspective line strip crossing the near plane (clip w from 1 down to -0.5)
+        gl.glVertexPointer(4, GL_FLOAT, 0, arr([-0.9, -0.9, 0.0, 1.0, 0.2, -0.6, 0.4, 0.6, 0.5, 0.7, 1.2, -0.5]))
+        gl.glColorPointer(4, GL_FLOAT, 0, arr([1, 0, 0, 1, 0, 1, 0, 1, 0, 0, 1, 1]))
+        gl.glLineWidth(f(2.0))
+        gl.glDrawArrays(GL_LINE_STRIP, 0, 3)
+        gl.glLineWidth(f(1.0))
+        # 11: smooth (antialiased) lines: flagged by the converter
+        gl.glEnable(GL_LINE_SMOOTH)
+        gl.glEnable(GL_BLEND)
+        gl.glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA)
+        ff(GL_LINES, [(100.0, 100.0), (155.0, 117.0)], -0.8, (1, 1, 1), width=2.0)
+        gl.glDisable(GL_BLEND)
+        gl.glDisable(GL_LINE_SMOOTH)
+        gl.glLineWidth(f(1.0))
+        gl.glDisableClientState(GL_COLOR_ARRAY)
+        gl.glDisableClientState(GL_VERTEX_ARRAY)
+        gl.glXSwapBuffers(dpy, win)
+    gl.glFinish()
+    return 0
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('--width', type=int, default=160)
     ap.add_argument('--height', type=int, default=120)
+    ap.add_argument('--lines', action='store_true', help='draw the line/point scene instead')
     a = ap.parse_args()
     gl, dpy, win = glwin.open_window(a.width, a.height)
+    if a.lines:
+        return lines_scene(gl, dpy, win, a.width, a.height)
     f = ctypes.c_float
 
     def shader(kind, src):

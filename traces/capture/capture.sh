@@ -4,7 +4,7 @@
 # (the demo file recorded once is kept in traces/capture/demos/), and a real-mesh scene, all on Mesa
 # llvmpipe under Xvfb; reference images with `glretrace -s`, per-draw pixel counts with `glretrace --ppd`.
 #
-#   traces/capture/capture.sh [all|glmark2|oa|mesh|one NAME] (default all)   -- or: make traces
+#   traces/capture/capture.sh [all|glmark2|ideas|oa|mesh|one NAME] (default all)   -- or: make traces
 #   traces/capture/capture.sh record-oa-demo      re-record the OpenArena demo (not deterministic: bots)
 #   traces/capture/capture.sh test OUTDIR          tiny capture + conversion used by make test-trace-convert
 #
@@ -75,6 +75,13 @@ do_glmark2() {
   glmark2_scene "desktop:effect=blur:windows=4:passes=1:duration=0.6" glmark2-desktop-blur 40
   glmark2_scene "terrain:duration=0.6" glmark2-terrain 10
   glmark2_scene "build:model=bunny:use-vbo=true:duration=0.6" glmark2-build-bunny 40
+  do_ideas
+}
+
+# glmark2 `ideas`: line strips (the desk lamp's cord and the paper's scribbles) among triangle strips and fans:
+# the bundled trace with lines (format 1.2; docs/golden-model.md section 1.1)
+do_ideas() {
+  glmark2_scene "ideas:duration=0.6" glmark2-ideas 40
 }
 
 # ---------------------------------------------------------------- OpenArena
@@ -192,6 +199,7 @@ case "${1:-all}" in
   all) do_glmark2; do_oa; do_oa_hd; do_mesh ;;
   oa-hd) do_oa_hd ;;
   glmark2) do_glmark2 ;;
+  ideas) do_ideas ;;
   oa) do_oa ;;
   mesh) do_mesh ;;
   record-oa-demo) record_oa_demo ;;
@@ -217,5 +225,5 @@ case "${1:-all}" in
     ref=$OUT/$name.png; [ -f "$ref" ] || ref=$(ls "$OUT/$name".f*.png | tail -1)
     "$ROOT/build/bin/gpupd-sim" validate --trace "$OUT/$name.gpt" --ref "$ref" --diff "$WORK/$name/diff.png" \
       --json "$WORK/$name/validate.json" ;;
-  *) echo "usage: $0 [all|glmark2|oa|mesh|record-oa-demo|test OUTDIR|convert RAW.trace NAME [FRAMES]]" >&2; exit 2 ;;
+  *) echo "usage: $0 [all|glmark2|ideas|oa|mesh|record-oa-demo|test OUTDIR|convert RAW.trace NAME [FRAMES]]" >&2; exit 2 ;;
 esac
