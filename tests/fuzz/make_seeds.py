@@ -48,7 +48,8 @@ def shrink_surface(block):
 
 
 def shrink_draw(block, tris):
-    """Keep the first `tris` triangles; re-index the vertices they use."""
+    """Keep the first `tris` primitives (triangles; lines, strip/loop segments or points in format 1.2);
+    re-index the vertices they use."""
     text = "\n".join(block)
     m = re.search(r"\n\s*indices (\d+)\n((?:\s*i [^\n]*\n)*)", text + "\n")
     vm = re.search(r"\n\s*verts (\d+)\n((?:\s*v [^\n]*\n)*)", text + "\n")
@@ -56,7 +57,10 @@ def shrink_draw(block, tris):
         return block
     idx = [int(x) for x in " ".join(l.strip()[2:] for l in m.group(2).strip("\n").split("\n") if l.strip()).split()]
     verts = [l for l in vm.group(2).strip("\n").split("\n") if l.strip()]
-    idx = idx[:3 * tris]
+    pm = re.search(r"\bprim (\d+)", block[0])
+    prim = int(pm.group(1)) if pm else 0
+    keep = 3 * tris if prim == 0 else 2 * tris if prim == 1 else tris + 1   # whole primitives (format 1.2)
+    idx = idx[:keep]
     used = sorted(set(idx))
     remap = {v: k for k, v in enumerate(used)}
     new_idx = [remap[i] for i in idx]

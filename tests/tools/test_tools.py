@@ -538,7 +538,10 @@ def main():
         rc, _, err = run([B + "/gpupd-trace", "pack", trace, ztrace])
         if rc:
             fail("gpupd-trace pack of the synthetic trace", [B + "/gpupd-trace", "pack", trace, ztrace], err)
-        tfs = [trace, ztrace] + [t for t in a.real_traces.split(",") if t]
+        # and a small format-1.2 trace with every line and point topology, widths and sizes
+        # (tests/fuzz/seeds/trace/lines-points.gpt, from test-shader-diff)
+        lp = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "fuzz", "seeds", "trace", "lines-points.gpt")
+        tfs = [trace, ztrace, os.path.normpath(lp)] + [t for t in a.real_traces.split(",") if t]
         t, r = section_traces(B, W, tfs, a.random_flips)
         notes.append(f"traces {t} corrupted copies ({r} rejected by validate, the same by render/p2g-trace/dump/info)")
     if "ub" in secs:

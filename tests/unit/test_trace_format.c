@@ -5,6 +5,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -489,6 +490,158 @@ static void test_writer_rejects(void **state)
     assert_non_null(strstr(err.msg, "wrote 0 frames but INFO declares 1"));
 }
 
+/* Format 1.2: line and point topologies with width, size and prim_flags round-trip; the reader rejects a
+ * line list with an odd index count and a width out of range; a 1.1 file carries no such draw (prim and
+ * flag 16 out of range there) and reads back with width 1, size 1, prim_flags 0. */
+static trace_writer_t *frame_writer(trace_writer_t *w)
+{
+    trace_cmd_t c;
+    memset(&c, 0, sizeof c);
+    c.type = TRACE_CMD_SURFACE;
+    c.u.surface = (trace_surface_t){0, TRACE_SURF_COLOR, TRACE_FMT_RGBA8, 16, 8, TRACE_SURF_F_DEFAULT_FB, 0, NULL, "fb"};
+    put(w, &c);
+    memset(&c, 0, sizeof c);
+    c.type = TRACE_CMD_FRAME_BEGIN;
+    put(w, &c);
+    return w;
+}
+
+static void line_draw(trace_cmd_t *c, float *v, uint32_t *idx, uint32_t prim, uint32_t n_idx)
+{
+    memset(c, 0, sizeof *c);
+    c->type = TRACE_CMD_DRAW;
+    trace_draw_init(&c->u.draw);
+    trace_draw_t *d = &c->u.draw;
+    d->prim = prim;
+    d->n_verts = 3;
+    d->verts = v;
+    d->n_indices = n_idx;
+    d->indices = idx;
+    d->n_color = 1;
+    d->color[0] = 0;
+    trace_state_default(&d->state, 16, 8);
+}
+
+static void test_lines_points_format(void **state)
+{
+    (void)state;
+    trace_error_t err;
+    trace_info_t info = mkinfo();
+    float v[12] = {0, 0, 0, 1, 1, 0, 0, 1, 1, 1, 0, 1};
+    uint32_t idx[4] = {0, 1, 2, 0};
+    trace_writer_t *w = frame_writer(trace_writer_open_mem(&info, 0, &err));
+    trace_cmd_t c;
+    line_draw(&c, v, idx, TRACE_PRIM_LINE_STRIP, 4);
+    c.u.draw.line_width = 2.5f;
+    c.u.draw.point_size = 3.0f;
+    c.u.draw.prim_flags = TRACE_PRIMF_LINE_SMOOTH;
+    c.u.draw.flags = TRACE_DRAW_F_PRIM_APPROX;
+    put(w, &c);
+    line_draw(&c, v, idx, TRACE_PRIM_POINTS, 3);
+    c.u.draw.index = 1;
+    c.u.draw.point_size = 6.0f;
+    put(w, &c);
+    /* rejected: odd line list, zero width, NaN size */
+    line_draw(&c, v, idx, TRACE_PRIM_LINES, 3);
+    c.u.draw.index = 2;
+    assert_int_equal(trace_writer_put(w, &c, &err), -1);
+    if (!strstr(err.msg, "n_indices = 3 is not a multiple of 2 (line list)")) fail_msg("got: %s", err.msg);
+    trace_writer_abort(w);
+    w = frame_writer(trace_writer_open_mem(&info, 0, &err));
+    line_draw(&c, v, idx, TRACE_PRIM_LINES, 4);
+    c.u.draw.line_width = 0.0f;
+    assert_int_equal(trace_writer_put(w, &c, &err), -1);
+    if (!strstr(err.msg, "line_width = 0 out of range")) fail_msg("got: %s", err.msg);
+    trace_writer_abort(w);
+    w = frame_writer(trace_writer_open_mem(&info, 0, &err));
+    line_draw(&c, v, idx, TRACE_PRIM_POINTS, 4);
+    c.u.draw.point_size = NAN;
+    assert_int_equal(trace_writer_put(w, &c, &err), -1);
+    if (!strstr(err.msg, "point_size")) fail_msg("got: %s", err.msg);
+    trace_writer_abort(w);
+
+    /* the two good draws read back */
+    w = frame_writer(trace_writer_open_mem(&info, 0, &err));
+    line_draw(&c, v, idx, TRACE_PRIM_LINE_STRIP, 4);
+    c.u.draw.line_width = 2.5f;
+    c.u.draw.prim_flags = TRACE_PRIMF_LINE_SMOOTH;
+    c.u.draw.flags = TRACE_DRAW_F_PRIM_APPROX;
+    put(w, &c);
+    line_draw(&c, v, idx, TRACE_PRIM_POINTS, 3);
+    c.u.draw.index = 1;
+    c.u.draw.point_size = 6.0f;
+    put(w, &c);
+    memset(&c, 0, sizeof c);
+    c.type = TRACE_CMD_FRAME_END;
+    put(w, &c);
+    uint8_t *buf = NULL;
+    size_t len = 0;
+    assert_int_equal(trace_writer_close(w, &buf, &len, &err), 0);
+    trace_reader_t *r = trace_reader_open_mem(buf, len, 0, &err);
+    assert_non_null(r);
+    assert_int_equal(trace_reader_minor(r), 2);
+    trace_cmd_t k;
+    memset(&k, 0, sizeof k);
+    int draws = 0;
+    while (trace_reader_next(r, &k, &err) == 1) {
+        if (k.type != TRACE_CMD_DRAW) continue;
+        const trace_draw_t *d = &k.u.draw;
+        if (draws == 0) {
+            assert_int_equal(d->prim, TRACE_PRIM_LINE_STRIP);
+            assert_int_equal(trace_draw_prims(d), 3);
+            assert_true(d->line_width == 2.5f && d->point_size == 1.0f);
+            assert_int_equal(d->prim_flags, TRACE_PRIMF_LINE_SMOOTH);
+            assert_int_equal(d->flags, TRACE_DRAW_F_PRIM_APPROX);
+        } else {
+            assert_int_equal(d->prim, TRACE_PRIM_POINTS);
+            assert_int_equal(trace_draw_prims(d), 3);
+            assert_true(d->point_size == 6.0f && d->line_width == 1.0f);
+        }
+        draws++;
+    }
+    assert_int_equal(draws, 2);
+    trace_cmd_free(&k);
+    trace_reader_close(r);
+    free(buf);
+
+    /* format 1.1: no line topology, no flag 16; a triangle draw reads back with the 1.2 defaults */
+    char path[256];
+    snprintf(path, sizeof path, "%s/v11.gpt", tmpdir);
+    w = frame_writer(trace_writer_open_file_minor(path, &info, 0, 1, &err));
+    line_draw(&c, v, idx, TRACE_PRIM_LINES, 4);
+    assert_int_equal(trace_writer_put(w, &c, &err), -1);
+    if (!strstr(err.msg, "prim = 1 out of range (max 0)")) fail_msg("got: %s", err.msg);
+    trace_writer_abort(w);
+    w = frame_writer(trace_writer_open_file_minor(path, &info, 0, 1, &err));
+    line_draw(&c, v, idx, TRACE_PRIM_TRIANGLES, 3);
+    c.u.draw.flags = TRACE_DRAW_F_PRIM_APPROX;
+    assert_int_equal(trace_writer_put(w, &c, &err), -1);
+    if (!strstr(err.msg, "flags = 16 out of range (max 15)")) fail_msg("got: %s", err.msg);
+    trace_writer_abort(w);
+    w = frame_writer(trace_writer_open_file_minor(path, &info, 0, 1, &err));
+    line_draw(&c, v, idx, TRACE_PRIM_TRIANGLES, 3);
+    c.u.draw.line_width = 7.0f;     /* not stored in 1.1 */
+    put(w, &c);
+    memset(&c, 0, sizeof c);
+    c.type = TRACE_CMD_FRAME_END;
+    put(w, &c);
+    assert_int_equal(trace_writer_close(w, NULL, NULL, &err), 0);
+    r = trace_reader_open_file(path, 0, &err);
+    assert_non_null(r);
+    assert_int_equal(trace_reader_minor(r), 1);
+    memset(&k, 0, sizeof k);
+    draws = 0;
+    while (trace_reader_next(r, &k, &err) == 1)
+        if (k.type == TRACE_CMD_DRAW) {
+            assert_true(k.u.draw.line_width == 1.0f && k.u.draw.point_size == 1.0f && k.u.draw.prim_flags == 0);
+            draws++;
+        }
+    assert_int_equal(draws, 1);
+    trace_cmd_free(&k);
+    trace_reader_close(r);
+    remove(path);
+}
+
 /* Text dump -> undump is byte-identical, and a damaged text names its line. */
 static void test_text_roundtrip(void **state)
 {
@@ -583,6 +736,7 @@ int main(void)
         cmocka_unit_test(test_documented_errors),
         cmocka_unit_test(test_writer_rejects),
         cmocka_unit_test(test_text_roundtrip),
+        cmocka_unit_test(test_lines_points_format),
     };
     return cmocka_run_group_tests_name("trace_format", tests, setup, teardown);
 }
