@@ -168,10 +168,10 @@ BENCH_TARGETS += bench-p2g
 $(BUILD)/bin/gpupd-p2g-trace: LDLIBS_COMMON += -lz -lzstd
 P2G_REPLAY_OUT := $(BUILD)/p2g-replay
 # End to end on real traces: the golden model's CP-phase P2G stream of bundled frames (OpenArena, glmark2
-# render-to-texture, the 572k-triangle mesh scene) replayed through the RTL in lockstep, with backpressure;
+# render-to-texture, the 572k-triangle mesh scene, glmark2-ideas with line strips: P2G boxes of lines) replayed through the RTL in lockstep, with backpressure;
 # every mask checked against the cycle model, p2g_mask() and the mask the golden model used.
 P2G_REPLAY_CASES := oa-dm4-f215:16:diag:16_2 oa-dm4-f109:3:linear:16_2 glmark2-refract:5:linear:64_4 \
-                    glmark2-terrain:64:diag:64_4 mesh-bunnies:33:linear:64_4
+                    glmark2-terrain:64:diag:64_4 mesh-bunnies:33:linear:64_4 glmark2-ideas:7:diag:16_2
 .PHONY: test-p2g-replay
 test-p2g-replay: $(BUILD)/bin/gpupd-p2g-trace $(P2G_COSIM_BINS)
 	@mkdir -p $(P2G_REPLAY_OUT); set -e; for c in $(P2G_REPLAY_CASES); do \

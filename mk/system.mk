@@ -55,6 +55,7 @@ test-system-cosim: $(SYS_COSIM16)
 	$(SYS_COSIM16) --trace traces/glmark2-shadow.gpt --gpus 16 --topology hub --stall 150 --jitter 6 --seed 5 --quiet
 	$(SYS_COSIM16) --trace traces/oa-dm4-f109.gpt --gpus 16 --topology line --scheme gpupd-batch --own linear --latency 40 --stall 100 --seed 3 --quiet
 	$(SYS_COSIM16) --trace traces/glmark2-build-bunny.gpt --gpus 3 --topology hub --scheme gpupd --batch 4096 --stall 300 --jitter 20 --seed 11 --quiet
+	$(SYS_COSIM16) --trace traces/glmark2-ideas.gpt --gpus 5 --topology line --scheme gpupd-ra --stall 50 --seed 7 --quiet
 
 test-system-cosim-failure: $(SYS_COSIM16)
 	tests/system/test_cosim_failure.sh $< out/test/system-failure
