@@ -12,6 +12,7 @@
 
 typedef struct {
     float a[NV][4];
+    int made;                            /* 1: made by the clipper (window position computed in C, below) */
 } cvert_t;
 
 /* Signed distance of a clip-space position to plane k (>= 0: inside).
@@ -49,26 +50,57 @@ static void guard_factors(const gpu_draw_t *d, float *gx, float *gy)
     *gy = (hh + (float)GPU_GUARD) / hh;
 }
 
-/* Clip-space position -> fixed-point window position, window depth and 1/w. w must be > 0. */
-static void to_window(const gpu_draw_t *d, const float *p, int32_t *x, int32_t *y, float *z, float *iw)
+/* Clip-space position -> fixed-point window position, window depth and 1/w. w must be > 0.
+ * The arithmetic is Mesa llvmpipe's (the implementation the model is validated against, docs/validation.md;
+ * docs/golden-model.md section 1 "precision"): binary32 throughout, 1/w by a division, x/w by a product,
+ * then one fused multiply-add with the viewport scale and translation (Mesa's viewport transform), in the
+ * reference's framebuffer frame (y down for a window surface); snapping rounds (pos - 0.5) * 256 to the
+ * nearest integer, ties to even. The result is converted exactly to the model's y-up grid (pixel centre
+ * 256p + 128). wx, wy keep the unsnapped position for the depth plane (raster.c). */
+static void to_window_m(const gpu_draw_t *d, const float *p, int made, int32_t *x, int32_t *y, float *z,
+                        float *iw, float *wx, float *wy)
 {
-    double w = p[3];
-    double nx = p[0] / w, ny = p[1] / w, nz = p[2] / w;
-    double wx = (double)d->st.vp_x + (nx + 1.0) * 0.5 * (double)d->st.vp_w;
-    double wy = (double)d->st.vp_y + (ny + 1.0) * 0.5 * (double)d->st.vp_h;
-    double fx = wx * GPU_SUBPIX, fy = wy * GPU_SUBPIX;
-    if (fx < P2G_COORD_MIN) fx = P2G_COORD_MIN;
-    if (fx > P2G_COORD_MAX) fx = P2G_COORD_MAX;
-    if (fy < P2G_COORD_MIN) fy = P2G_COORD_MIN;
-    if (fy > P2G_COORD_MAX) fy = P2G_COORD_MAX;
-    *x = (int32_t)llrint(fx);
-    *y = (int32_t)llrint(fy);
-    double n = d->st.depth_near, f = d->st.depth_far;
-    double zw = (f - n) * 0.5 * nz + (n + f) * 0.5;
-    if (zw < 0.0) zw = 0.0;
-    if (zw > 1.0) zw = 1.0;
-    *z = (float)zw;
-    *iw = (float)(1.0 / w);
+    const gpu_state_t *st = &d->st;
+    float oow = 1.0f / p[3];
+    float hw = 0.5f * (float)st->vp_w, hh = 0.5f * (float)st->vp_h;
+    float sx = hw, tx = hw + (float)st->vp_x;
+    float sy = hh, ty = hh + (float)st->vp_y;
+    if (st->y_down) {
+        sy = -sy;
+        ty = -ty + (float)st->fb_h;
+    }
+    double n = st->depth_near, f = st->depth_far;
+    float sz = (float)(0.5 * (f - n)), tz = (float)(0.5 * (n + f));
+    float fx, fy, fz;
+    if (!made) {
+        fx = fmaf(p[0] * oow, sx, tx);
+        fy = fmaf(p[1] * oow, sy, ty);
+        fz = fmaf(p[2] * oow, sz, tz);
+    } else {            /* a vertex made by clipping: Mesa's clipper transforms it without fusing */
+        float px = p[0] * oow, py = p[1] * oow, pz = p[2] * oow;
+        px = px * sx; py = py * sy; pz = pz * sz;
+        fx = px + tx; fy = py + ty; fz = pz + tz;
+    }
+    float lx = (fx - 0.5f) * (float)GPU_SUBPIX, ly = (fy - 0.5f) * (float)GPU_SUBPIX;
+    /* the P2G's coordinate range (the guard band keeps real geometry inside it) */
+    const float lo = (float)(P2G_COORD_MIN + 2 * GPU_SUBPIX), hi = (float)(P2G_COORD_MAX - 2 * GPU_SUBPIX);
+    if (!(lx >= lo)) lx = lo;
+    if (lx > hi) lx = hi;
+    if (!(ly >= lo)) ly = lo;
+    if (ly > hi) ly = hi;
+    int32_t sxi = (int32_t)lrintf(lx), syi = (int32_t)lrintf(ly);
+    *x = sxi + GPU_SUBPIX / 2;
+    *y = st->y_down ? (int32_t)st->fb_h * GPU_SUBPIX - GPU_SUBPIX / 2 - syi : syi + GPU_SUBPIX / 2;
+    *wx = fx;
+    *wy = fy;
+    *z = fz;
+    *iw = oow;
+}
+
+static void to_window(const gpu_draw_t *d, const float *p, int32_t *x, int32_t *y, float *z, float *iw,
+                      float *wx, float *wy)
+{
+    to_window_m(d, p, 0, x, y, z, iw, wx, wy);
 }
 
 /* Culling decision on a snapped triangle: 1 = cull. */
@@ -86,8 +118,14 @@ static int cull_tri(const gpu_draw_t *d, const int32_t *x, const int32_t *y)
     }
 }
 
+/* Snapped window bounding box of the unclipped triangle (render mode clamps clipped vertices into it). */
+typedef struct {
+    int on;
+    int32_t x0, y0, x1, y1;
+} clamp_box_t;
+
 static int emit(const gpu_draw_t *d, const gpu_shaded_tri_t *in, const cvert_t *v0, const cvert_t *v1,
-                const cvert_t *v2, gpu_screen_tri_t *out)
+                const cvert_t *v2, const clamp_box_t *cb, gpu_screen_tri_t *out)
 {
     const cvert_t *v[3] = {v0, v1, v2};
     for (int i = 0; i < 3; i++)
@@ -95,8 +133,16 @@ static int emit(const gpu_draw_t *d, const gpu_shaded_tri_t *in, const cvert_t *
     memset(out, 0, sizeof *out);
     out->prim = in->prim;
     out->tag = in->tag;
+    out->has_win = 1;
     for (int i = 0; i < 3; i++) {
-        to_window(d, v[i]->a[0], &out->x[i], &out->y[i], &out->z[i], &out->inv_w[i]);
+        to_window_m(d, v[i]->a[0], v[i]->made, &out->x[i], &out->y[i], &out->z[i], &out->inv_w[i], &out->wx[i],
+                    &out->wy[i]);
+        if (cb->on) {
+            if (out->x[i] < cb->x0) out->x[i] = cb->x0;
+            if (out->x[i] > cb->x1) out->x[i] = cb->x1;
+            if (out->y[i] < cb->y0) out->y[i] = cb->y0;
+            if (out->y[i] > cb->y1) out->y[i] = cb->y1;
+        }
         memcpy(out->var[i], &v[i]->a[1], sizeof out->var[i]);
     }
     return cull_tri(d, out->x, out->y) ? 0 : 1;
@@ -191,11 +237,25 @@ static int clip_line_point(const gpu_draw_t *d, const gpu_shaded_tri_t *in, gpu_
     o->kind = (uint8_t)kind;
     for (int i = 0; i < 3; i++) {
         const cvert_t *vi = &v[i < nv ? i : nv - 1];
-        to_window(d, vi->a[0], &o->x[i], &o->y[i], &o->z[i], &o->inv_w[i]);
+        to_window(d, vi->a[0], &o->x[i], &o->y[i], &o->z[i], &o->inv_w[i], &o->wx[i], &o->wy[i]);
         memcpy(o->var[i], &vi->a[1], sizeof o->var[i]);
     }
     if (mode == GPU_MODE_PROJECT) { proj_box(d, o, proj); return 1; }
     return 1;
+}
+
+/* Mesa's view-volume planes in its clipper's order (draw_pipe_clip.c): x <= w, x >= -w, y <= w, y >= -w,
+ * z >= -w (near), z <= w (far); distance as its 4-term dot product (the zero terms change nothing). */
+static float view_dist(const float *p, int k)
+{
+    switch (k) {
+    case 0: return p[3] - p[0];
+    case 1: return p[0] + p[3];
+    case 2: return p[3] - p[1];
+    case 3: return p[1] + p[3];
+    case 4: return p[2] + p[3];
+    default: return p[3] - p[2];
+    }
 }
 
 int gpu_clip_triangle(const gpu_draw_t *d, const gpu_shaded_tri_t *in, gpu_mode_t mode,
@@ -257,9 +317,9 @@ int gpu_clip_triangle(const gpu_draw_t *d, const gpu_shaded_tri_t *in, gpu_mode_
         /* the same snapping and culling the render side applies (positions only) */
         int32_t x[3], y[3];
         for (int i = 0; i < 3; i++) {
-            float z, iw;
+            float z, iw, wx, wy;
             if (!(in->v[i][0][3] > 0.0f)) { proj->p2g.flags = P2G_FLAG_CULLED; return 1; }
-            to_window(d, in->v[i][0], &x[i], &y[i], &z, &iw);
+            to_window(d, in->v[i][0], &x[i], &y[i], &z, &iw, &wx, &wy);
         }
         if (cull_tri(d, x, y)) {
             proj->p2g.flags = P2G_FLAG_CULLED;
@@ -272,45 +332,86 @@ int gpu_clip_triangle(const gpu_draw_t *d, const gpu_shaded_tri_t *in, gpu_mode_
         return 1;
     }
 
-    if (!need) {
-        gpu_screen_tri_t *o = &out[0];
+    /* Render mode. Clipping follows Mesa's clipper (draw_pipe_clip.c), the reference the model is validated
+     * against (docs/golden-model.md section 1): against the view volume itself (no guard band), planes in its
+     * order, each new vertex interpolated from the vertex outside the plane (t = d_out / (d_out - d_in)),
+     * the polygon emitted as triangles (v[i-1], v[i], v[0]). The classification above (CP phase) keeps the
+     * guard band: a triangle inside the guard band is sent by the bounding box of its unclipped vertices, so
+     * the vertices of its clipped pieces are clamped into that box (a rounding of the clipper can move them
+     * by 1/256 pixel; the pieces then never cover a pixel outside the box the P2G mask was computed from). */
+    unsigned rneed = 0;
+    for (int k = 0; k < 6; k++)
         for (int i = 0; i < 3; i++)
-            if (!(in->v[i][0][3] > 0.0f)) return 0;
-        o->prim = in->prim;
-        o->tag = in->tag;
-        o->flags = 0;
-        o->kind = GPU_KIND_TRIANGLE;
+            if (view_dist(in->v[i][0], k) < 0.0f) rneed |= 1u << k;
+    clamp_box_t cb = {0, 0, 0, 0, 0};
+    if (!need) {
+        int32_t x[3], y[3];
         for (int i = 0; i < 3; i++) {
-            to_window(d, in->v[i][0], &o->x[i], &o->y[i], &o->z[i], &o->inv_w[i]);
-            memcpy(o->var[i], &in->v[i][1], sizeof o->var[i]);
+            float z, iw, wx, wy;
+            if (!(in->v[i][0][3] > 0.0f)) return 0;
+            to_window(d, in->v[i][0], &x[i], &y[i], &z, &iw, &wx, &wy);
         }
-        return cull_tri(d, o->x, o->y) ? 0 : 1;
+        if (!rneed) {
+            gpu_screen_tri_t *o = &out[0];
+            memset(o, 0, sizeof *o);
+            o->prim = in->prim;
+            o->tag = in->tag;
+            o->has_win = 1;
+            for (int i = 0; i < 3; i++) {
+                to_window(d, in->v[i][0], &o->x[i], &o->y[i], &o->z[i], &o->inv_w[i], &o->wx[i], &o->wy[i]);
+                memcpy(o->var[i], &in->v[i][1], sizeof o->var[i]);
+            }
+            return cull_tri(d, o->x, o->y) ? 0 : 1;
+        }
+        cb.on = 1;
+        cb.x0 = cb.x1 = x[0];
+        cb.y0 = cb.y1 = y[0];
+        for (int i = 1; i < 3; i++) {
+            if (x[i] < cb.x0) cb.x0 = x[i];
+            if (x[i] > cb.x1) cb.x1 = x[i];
+            if (y[i] < cb.y0) cb.y0 = y[i];
+            if (y[i] > cb.y1) cb.y1 = y[i];
+        }
     }
-
-    /* Sutherland-Hodgman against the planes that matter */
-    cvert_t poly[2][CLIP_MAX_VERTS];
+    cvert_t poly[2][CLIP_MAX_VERTS + 1];
     int n = 3, cur = 0;
-    for (int i = 0; i < 3; i++) memcpy(poly[0][i].a, in->v[i], sizeof poly[0][i].a);
-    for (int k = 0; k < 6 && n > 0; k++) {
-        if (!(need & (1u << k))) continue;
+    for (int i = 0; i < 3; i++) {
+        memcpy(poly[0][i].a, in->v[i], sizeof poly[0][i].a);
+        poly[0][i].made = 0;
+    }
+    for (int k = 0; k < 6 && n >= 3; k++) {
+        if (!(rneed & (1u << k))) continue;
         int m = 0;
         cvert_t *src = poly[cur], *dst = poly[cur ^ 1];
-        for (int i = 0; i < n; i++) {
-            const cvert_t *a = &src[i], *b = &src[(i + 1) % n];
-            float da = plane_dist(a->a[0], k, gx, gy), db = plane_dist(b->a[0], k, gx, gy);
-            if (da >= 0.0f && m < CLIP_MAX_VERTS) dst[m++] = *a;
-            if ((da >= 0.0f) != (db >= 0.0f) && m < CLIP_MAX_VERTS) {
-                float t = da / (da - db);
-                cvert_t *o = &dst[m++];
-                for (int s = 0; s < NV; s++)
-                    for (int c = 0; c < 4; c++) o->a[s][c] = a->a[s][c] + t * (b->a[s][c] - a->a[s][c]);
+        src[n] = src[0];
+        float dprev = view_dist(src[0].a[0], k);
+        for (int i = 1; i <= n; i++) {
+            const cvert_t *vp = &src[i - 1], *vc = &src[i];
+            float dc = view_dist(vc->a[0], k);
+            int diff;
+            if (dprev >= 0.0f) {
+                if (m < CLIP_MAX_VERTS) dst[m++] = *vp;
+                diff = dc < 0.0f;
+            } else {
+                diff = !(dc < 0.0f);
             }
+            if (diff && m < CLIP_MAX_VERTS) {
+                const cvert_t *vo, *vi;
+                float t;
+                if (dc < 0.0f) { t = dc / (dc - dprev); vo = vc; vi = vp; }     /* going out */
+                else { t = dprev / (dprev - dc); vo = vp; vi = vc; }           /* coming in */
+                cvert_t *o = &dst[m++];
+                o->made = 1;
+                for (int s = 0; s < NV; s++)
+                    for (int c = 0; c < 4; c++) o->a[s][c] = vo->a[s][c] + t * (vi->a[s][c] - vo->a[s][c]);
+            }
+            dprev = dc;
         }
         n = m;
         cur ^= 1;
     }
     int cnt = 0;
-    for (int i = 1; i + 1 < n && cnt < GPU_CLIP_MAX_OUT; i++)
-        cnt += emit(d, in, &poly[cur][0], &poly[cur][i], &poly[cur][i + 1], &out[cnt]);
+    for (int i = 2; i < n && cnt < GPU_CLIP_MAX_OUT; i++)
+        cnt += emit(d, in, &poly[cur][i - 1], &poly[cur][i], &poly[cur][0], &cb, &out[cnt]);
     return cnt;
 }

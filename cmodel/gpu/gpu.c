@@ -55,6 +55,8 @@ gpu_state_t gpu_state_default(int32_t rt, uint32_t w, uint32_t h)
     s.depth_func = GPU_CMP_LESS;
     s.line_width = 1.0f;
     s.point_size = 1.0f;
+    s.y_down = 1;
+    s.fb_h = h;
     for (int i = 0; i < GPU_MAX_RTS; i++) {
         s.rt[i] = -1;
         s.blend[i].src_rgb = s.blend[i].src_a = GPU_BF_ONE;

@@ -124,6 +124,11 @@ typedef struct {
     /* lines and points (GL aliased rasterization; 0 means 1) */
     float line_width;                   /* glLineWidth: rounded to an integer >= 1 */
     float point_size;                   /* glPointSize: rounded to an integer >= 1 */
+    /* Frame of the reference implementation's framebuffer (docs/golden-model.md section 1, "precision"):
+     * y_down = 1 for a window surface (Mesa stores it top row first: window y = fb_h - GL y, GL's top-left
+     * fill rule), 0 for a texture / FBO target (y as GL's, which makes the rule bottom-left in GL terms). */
+    uint8_t y_down;
+    uint32_t fb_h;                      /* height of the render target (pixels), used when y_down = 1 */
 } gpu_state_t;
 
 /* Built-in programs. They are the reference the ISA shader library (cmodel/shaders/) is checked
@@ -201,6 +206,8 @@ typedef struct {                        /* q_tri: screen-space triangle ready fo
     float var[3][GPU_MAX_VARYINGS][4];  /* varyings (not divided by w) */
     uint32_t flags;                     /* P2G_FLAG_* (project mode) */
     uint8_t kind;                       /* gpu_prim_kind_t: line = vertices 0-1, point = vertex 0 */
+    uint8_t has_win;                    /* 1: wx, wy hold the unsnapped window position (CLIP sets it) */
+    float wx[3], wy[3];                 /* window position in the reference frame (y down if st.y_down) */
 } gpu_screen_tri_t;
 
 typedef struct {                        /* q_quad / q_fs / q_rop: a 2x2 quad */

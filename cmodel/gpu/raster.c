@@ -125,6 +125,46 @@ static int rast_setup_line_point(gpu_rast_t *r, const gpu_state_t *st, uint32_t 
                      st, w, h);
 }
 
+/* Depth plane as Mesa llvmpipe sets it up (lp_state_setup.c; docs/golden-model.md section 1 "precision"):
+ * binary32 from the unsnapped window positions, anchored at vertex 0 of the reference's vertex order
+ * (a clockwise triangle in the reference's frame is reordered v1 v0 v2) and at the pixel centre, so that
+ * the depth of pixel (x, y) of that frame is fma(dzdy, y, fma(dzdx, x, a0)). */
+static void depth_plane(gpu_rast_t *r, const gpu_screen_tri_t *t, const gpu_state_t *st, uint32_t h)
+{
+    float wx[3], wy[3];
+    int64_t X[3], Y[3];
+    r->y_down = st->y_down;
+    r->h = (int32_t)h;
+    for (int i = 0; i < 3; i++) {
+        X[i] = (int64_t)t->x[i] - GPU_SUBPIX / 2;
+        Y[i] = st->y_down ? (int64_t)h * GPU_SUBPIX - GPU_SUBPIX / 2 - t->y[i] : (int64_t)t->y[i] - GPU_SUBPIX / 2;
+        wx[i] = t->has_win ? t->wx[i] : (float)(X[i] + GPU_SUBPIX / 2) / (float)GPU_SUBPIX;
+        wy[i] = t->has_win ? t->wy[i] : (float)(Y[i] + GPU_SUBPIX / 2) / (float)GPU_SUBPIX;
+    }
+    int64_t area = (X[0] - X[1]) * (Y[2] - Y[0]) - (X[2] - X[0]) * (Y[0] - Y[1]);
+    int o[3] = {0, 1, 2};
+    if (area < 0) { o[0] = 1; o[1] = 0; }
+    float x0 = wx[o[0]], y0 = wy[o[0]], z0 = t->z[o[0]];
+    float dx01 = x0 - wx[o[1]], dy01 = y0 - wy[o[1]];
+    float dx20 = wx[o[2]] - x0, dy20 = wy[o[2]] - y0;
+    float e = dx01 * dy20, f = dy01 * dx20;
+    float ooa = 1.0f / (e - f);
+    float dx20o = dx20 * ooa, dy20o = dy20 * ooa, dx01o = dx01 * ooa, dy01o = dy01 * ooa;
+    float da01 = z0 - t->z[o[1]], da20 = t->z[o[2]] - z0;
+    float t1 = da01 * dy20o, t2 = da20 * dy01o;
+    r->zdx = t1 - t2;
+    float t3 = da20 * dx01o, t4 = da01 * dx20o;
+    r->zdy = t3 - t4;
+    float p1 = r->zdx * (x0 - 0.5f), p2 = r->zdy * (y0 - 0.5f);
+    float s = p1 + p2;
+    r->za0 = z0 - s;
+    float n = st->depth_near, fa = st->depth_far;
+    r->zlo = n < fa ? n : fa;
+    r->zhi = n < fa ? fa : n;
+    if (r->zlo < 0.0f) r->zlo = 0.0f;
+    if (r->zhi > 1.0f) r->zhi = 1.0f;
+}
+
 int gpu_rast_setup(gpu_rast_t *r, const gpu_screen_tri_t *t, const gpu_state_t *st, uint32_t w, uint32_t h)
 {
     memset(r, 0, sizeof *r);
@@ -148,12 +188,15 @@ int gpu_rast_setup(gpu_rast_t *r, const gpu_screen_tri_t *t, const gpu_state_t *
         area = -area;
     }
     r->area2 = area;
+    depth_plane(r, t, st, h);
     for (int i = 0; i < 3; i++) {
         int a = (i + 1) % 3, b = (i + 2) % 3;
         r->ex[i] = r->t.x[b] - r->t.x[a];
         r->ey[i] = r->t.y[b] - r->t.y[a];
-        /* y up, interior on the left of a->b: a left edge goes down, a top edge goes in -x */
-        r->topleft[i] = (r->ey[i] < 0) || (r->ey[i] == 0 && r->ex[i] < 0);
+        /* y up, interior on the left of a->b: a left edge goes down; a horizontal edge counts if it is a
+         * top edge (goes in -x) on a window surface, a bottom edge (goes in +x) on a texture target: the
+         * reference's top-left rule in its own frame, which is y down for windows, y up for textures */
+        r->topleft[i] = (r->ey[i] < 0) || (r->ey[i] == 0 && (st->y_down ? r->ex[i] < 0 : r->ex[i] > 0));
     }
     if (st->poly_offset) {
         /* depth slope per pixel from the plane through the three vertices */
@@ -277,10 +320,14 @@ uint8_t gpu_rast_quad(const gpu_rast_t *r, int32_t qx, int32_t qy, uint32_t n_va
     for (int i = 0; i < 4; i++) {
         double l[3];
         for (int k = 0; k < 3; k++) l[k] = (double)e[i][k] * inv_area;
-        double z = l[0] * r->t.z[0] + l[1] * r->t.z[1] + l[2] * r->t.z[2] + r->zoff;
-        if (z < 0.0) z = 0.0;
-        if (z > 1.0) z = 1.0;
-        q->depth[i] = (uint32_t)llrint(z * (double)GPU_DEPTH_MAX);
+        int32_t px = qx + (i & 1), py = qy + (i >> 1);
+        float fpy = (float)(r->y_down ? r->h - 1 - py : py);
+        float z = fmaf(r->zdy, fpy, fmaf(r->zdx, (float)px, r->za0));
+        if (r->zoff != 0.0) z += (float)r->zoff;
+        if (!(z >= r->zlo)) z = r->zlo;
+        if (z > r->zhi) z = r->zhi;
+        float zs = z * (float)GPU_DEPTH_MAX;
+        q->depth[i] = (uint32_t)lrintf(zs);
         double pw[3], sum = 0.0;
         for (int k = 0; k < 3; k++) { pw[k] = l[k] * r->t.inv_w[k]; sum += pw[k]; }
         double is = sum != 0.0 ? 1.0 / sum : 0.0;

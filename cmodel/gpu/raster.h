@@ -25,6 +25,10 @@ typedef struct {
     int32_t rx0, ry0, rx1, ry1;     /* raster rectangle (inclusive pixels): box ∩ viewport ∩ scissor ∩ surface */
     int32_t qx, qy;                 /* iterator: next quad to visit */
     double zoff;                    /* polygon offset added to the interpolated depth */
+    float za0, zdx, zdy;            /* depth plane in the reference frame: z = za0 + zdx*x + zdy*y (binary32) */
+    float zlo, zhi;                 /* depth range the fragment depth is clamped to */
+    uint8_t y_down;                 /* pixel row of the plane: h - 1 - py (window surface) or py */
+    int32_t h;
     int empty;
     /* lines and points (t.kind != GPU_KIND_TRIANGLE): gpu_lp_region */
     gpu_lp_t lp;

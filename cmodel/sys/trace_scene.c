@@ -14,6 +14,7 @@ typedef struct {
     int32_t map[TRACE_MAX_ID + 1];
     const char *fs_name[TRACE_MAX_ID + 1];
     const gpu_isa_prog_t *prog[TRACE_MAX_ID + 1];   /* programs that carry ISA words */
+    uint8_t dfb[TRACE_MAX_ID + 1];                   /* 1: the surface is the default framebuffer's */
     char *names;                 /* storage for program names */
     sys_trace_info_t *info;
     char *err;
@@ -85,6 +86,7 @@ static int on_surface(ts_t *t, const trace_cmd_t *c)
     id = sys_scene_add_surface(t->s, ts->width, ts->height, fmt, init);
     if (id < 0) return ts_fail(t, "more surfaces than the model supports (GPU_MAX_SURFACES = 1024)", c->offset);
     t->map[ts->id] = id;
+    t->dfb[ts->id] = (uint8_t)((ts->flags & TRACE_SURF_F_DEFAULT_FB) != 0);
     if ((ts->flags & TRACE_SURF_F_DEFAULT_FB) && fmt == GPU_FMT_RGBA8 && t->s->display < 0) t->s->display = id;
     return 0;
 }
@@ -258,6 +260,13 @@ static int on_draw(ts_t *t, const trace_cmd_t *c)
     if (d->n_color > GPU_MAX_RTS) return ts_fail(t, "draw has more colour targets than the model supports (4)", c->offset);
     for (uint32_t r = 0; r < d->n_color; r++) st->rt[r] = surf_of(t, d->color[r]);
     st->depth_rt = surf_of(t, d->depth);
+    /* the reference's framebuffer frame: window surfaces are y down (gpu_state_t.y_down) */
+    {
+        uint32_t tid = d->n_color ? d->color[0] : d->depth;
+        int32_t sid = surf_of(t, tid);
+        st->y_down = (uint8_t)(sid >= 0 && t->dfb[tid]);
+        st->fb_h = sid >= 0 ? t->s->surf[sid].h : ts->vp_h;
+    }
     for (uint32_t k = 0; k < d->n_tex; k++) {
         uint32_t u = d->tex[k].unit;
         if (u >= GPU_MAX_TEXTURES) return ts_fail(t, "draw uses a texture unit beyond the model's 16", c->offset);
