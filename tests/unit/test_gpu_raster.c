@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -243,6 +244,53 @@ static void test_clip_near_plane(void **state)
     assert_int_equal(gpu_clip_triangle(&d, &s, GPU_MODE_RENDER, out, NULL), 0);
 }
 
+/* The fill rule follows the target's frame (docs/golden-model.md section 1, precision): on a window surface
+ * (y_down = 1) a horizontal edge through pixel centres belongs to the triangle below it in GL terms (top
+ * edge), on a texture target (y_down = 0) to the one above it (bottom edge). Rectangle [2,6]x[1.5,3.5]:
+ * its bottom edge y = 1.5 and top edge y = 3.5 run through the centres of rows 1 and 3. */
+static void test_fill_rule_per_target(void **state)
+{
+    (void)state;
+    gpu_screen_tri_t a = tri_px(2, 1.5, 6, 1.5, 6, 3.5), b = tri_px(2, 1.5, 6, 3.5, 2, 3.5);
+    for (int down = 0; down < 2; down++) {
+        gpu_state_t st = gpu_state_default(0, 16, 16);
+        st.y_down = (uint8_t)down;
+        st.fb_h = 16;
+        int rows[16] = {0};
+        for (int k = 0; k < 2; k++) {
+            gpu_rast_t r;
+            assert_int_equal(gpu_rast_setup(&r, k ? &b : &a, &st, 16, 16), 1);
+            for (int y = 0; y < 16; y++)
+                for (int x = 0; x < 16; x++) rows[y] += gpu_rast_covers(&r, x, y);
+        }
+        /* 4 columns (x = 2..5) per covered row; row 2 always; row 3 (top edge) only on windows, row 1
+         * (bottom edge) only on texture targets */
+        assert_int_equal(rows[2], 4);
+        assert_int_equal(rows[3], down ? 4 : 0);
+        assert_int_equal(rows[1], down ? 0 : 4);
+        assert_int_equal(rows[0] + rows[4], 0);
+    }
+}
+
+/* Depth comes from binary32 plane coefficients at the pixel's integer coordinates in the reference frame:
+ * a plane with z = 0.25 + x / 64 (x of the window, y independent) gives, at pixel (5, 2), the centre
+ * x = 5.5: z = 0.25 + 5.5/64 = 0.3359375 exactly; z * (2^24 - 1) = 5636095.664 rounds to the binary32
+ * 5636095.5, stored ties-to-even as 5636096. */
+static void test_depth_plane_exact(void **state)
+{
+    (void)state;
+    gpu_screen_tri_t t = tri_px(0, 0, 16, 0, 0, 16);
+    t.z[0] = 0.25f; t.z[1] = 0.5f; t.z[2] = 0.25f;
+    gpu_state_t st = gpu_state_default(0, 16, 16);
+    gpu_rast_t r;
+    assert_int_equal(gpu_rast_setup(&r, &t, &st, 16, 16), 1);
+    gpu_quad_t q;
+    assert_int_not_equal(gpu_rast_quad(&r, 4, 2, 0, &q), 0);
+    float z = 0.3359375f;
+    assert_int_equal(q.depth[1], (uint32_t)lrintf(z * 16777215.0f));
+    assert_int_equal(q.depth[1], 5636096u);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -253,6 +301,8 @@ int main(void)
         cmocka_unit_test(test_zero_area_and_offscreen),
         cmocka_unit_test(test_clip_viewport_cull),
         cmocka_unit_test(test_clip_near_plane),
+        cmocka_unit_test(test_fill_rule_per_target),
+        cmocka_unit_test(test_depth_plane_exact),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

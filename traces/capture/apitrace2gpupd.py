@@ -278,6 +278,9 @@ class Converter:
         self.src_frames = []
         self.swap_calls = []
         self.stats = collections.Counter()
+        self.prior_need = {}                # texture -> (call, unit, w, h): content rendered before the frames
+        self.prior_tex = {}                 # texture -> (w, h, rgba bottom row first) from glretrace -D
+        self.prior_used = set()
         # GL state
         self.mode = 'GL_MODELVIEW'
         self.stacks = {'GL_MODELVIEW': [list(IDENT)], 'GL_PROJECTION': [list(IDENT)], 'GL_TEXTURE': [list(IDENT)]}
@@ -553,6 +556,16 @@ class Converter:
         deps = []
         for unit, name in texunits:
             t = self.textures[name]
+            psid = self.surface_key_id(('tex', name))
+            if t.rgba is None and not t.depth and psid not in self.written and self.emitting():
+                # content rendered before the converted frame(s): taken from the reference implementation's
+                # state at this draw (second pass, main(): glretrace -D), else left blank and flagged below
+                self.prior_need.setdefault(name, (call_no, unit, t.w, t.h))
+                pre = self.prior_tex.get(name)
+                if pre is not None and pre[0] == t.w and pre[1] == t.h:
+                    t.rgba = pre[2]
+                    t.version += 1
+                    self.prior_used.add(name)
             sid = self.ensure_tex_surface(name)
             if sid in self.tex_scaled:
                 flags |= F_TEX_APPROX
@@ -1468,6 +1481,41 @@ def fail(msg):
     return 1
 
 
+def prior_content(trace, need):
+    """{texture: (call, unit, w, h)} -> {texture: (w, h, rgba bottom row first)} from `glretrace -D call`
+    (the GL state after that draw: a texture it samples is unchanged by it). Runs llvmpipe like the reference
+    images (under xvfb-run when there is no X display). Textures it cannot read are left out (stay flagged)."""
+    import base64
+    import io
+    import json
+    try:
+        from PIL import Image
+    except ImportError:
+        sys.stderr.write('apitrace2gpupd: python3-pil missing: textures rendered before the frame stay blank\n')
+        return {}
+    env = dict(os.environ, LIBGL_ALWAYS_SOFTWARE='1', GALLIUM_DRIVER='llvmpipe', LP_NUM_THREADS='0')
+    out = {}
+    for name, (call, unit, w, h) in sorted(need.items(), key=lambda kv: kv[1][0]):
+        cmd = ['glretrace', '-D', str(call), trace]
+        if not os.environ.get('DISPLAY'):
+            cmd = ['xvfb-run', '-a', '-s', '-screen 0 1280x1024x24'] + cmd
+        r = subprocess.run(cmd, capture_output=True, env=env)
+        try:
+            st = json.loads(r.stdout.decode('utf-8', 'replace'), strict=False)
+            img = st['textures']['GL_TEXTURE%d, GL_TEXTURE_2D, level = 0' % unit]
+            im = Image.open(io.BytesIO(base64.b64decode(img['__data__']))).convert('RGBA')
+        except (ValueError, KeyError, OSError) as e:
+            sys.stderr.write('apitrace2gpupd: glretrace -D %d: texture unit %d not read (%s)\n' % (call, unit, e))
+            continue
+        if im.size != (w, h):
+            sys.stderr.write('apitrace2gpupd: glretrace -D %d: texture %dx%d, expected %dx%d\n' % (
+                call, im.size[0], im.size[1], w, h))
+            continue
+        # apitrace writes images top row first; traces store textures bottom row first
+        out[name] = (w, h, im.transpose(Image.FLIP_TOP_BOTTOM).tobytes())
+    return out
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument('trace')
@@ -1493,6 +1541,9 @@ def main():
     ap.add_argument('--shaders', default=os.path.join(root, 'cmodel/shaders'))
     ap.add_argument('--stats', action='store_true', help='print draws per frame and exit')
     ap.add_argument('--meta', help='write a JSON summary (frames, swap call numbers, counts, notes)')
+    ap.add_argument('--no-prior-content', action='store_true',
+                    help='do not take the content of textures rendered before the converted frame(s) from '
+                         'glretrace -D (they are then blank and their draws flagged TEX_APPROX)')
     a = ap.parse_args()
     if a.stats:
         counts = count_frames(a.trace)
@@ -1512,6 +1563,23 @@ def main():
     cv.run(p.stdout)
     if p.wait():
         return fail('apitrace pickle %s failed (not an apitrace capture?)' % a.trace)
+    if cv.prior_need and not a.no_prior_content:
+        # Textures sampled in the converted frame(s) whose content was rendered by earlier frames (e.g. glmark2
+        # desktop's window textures): take it from the reference implementation's state at the first draw that
+        # samples each one (glretrace -D on llvmpipe, the reference of the validation) and convert again with
+        # it as the texture's data. That content becomes initial data of the trace (not work of the frame).
+        prior = prior_content(a.trace, cv.prior_need)
+        if prior:
+            emit_frames = cv.emit_frames
+            cv = Converter(a)
+            cv.ppd = load_ppd(a.ppd)
+            cv.isa = assemble_library(a.assembler, a.shaders)
+            cv.emit_frames = emit_frames
+            cv.prior_tex = prior
+            p = subprocess.Popen(['apitrace', 'pickle', '--symbolic', a.trace], stdout=subprocess.PIPE)
+            cv.run(p.stdout)
+            if p.wait():
+                return fail('apitrace pickle %s failed on the second pass' % a.trace)
     # loud failures instead of an empty or wrong trace
     if cv.emit_frames is not None:
         missing = sorted(set(cv.emit_frames) - set(cv.src_frames))
@@ -1568,12 +1636,15 @@ def main():
         name, cv.frame_index, cv.stats['draws'], cv.stats['emitted'], cv.stats['prims'], cv.stats['clears']))
     for k, v in sorted(cv.notes.items()):
         sys.stderr.write('  not reproduced: %s x%d\n' % (k, v))
+    if cv.prior_used:
+        sys.stderr.write('  %d texture(s) rendered before the converted frame(s): content from glretrace -D '
+                         '(the reference implementation\'s state at the first draw sampling each)\n' % len(cv.prior_used))
     if a.meta:
         import json
         with open(a.meta, 'w') as f:
             json.dump({'name': name, 'frames': cv.src_frames, 'swap_calls': cv.swap_calls,
                        'draws': cv.stats['emitted'], 'triangles': cv.stats['prims'], 'clears': cv.stats['clears'],
-                       'notes': dict(cv.notes)}, f, indent=1, sort_keys=True)
+                       'notes': dict(cv.notes), 'prior_content': len(cv.prior_used)}, f, indent=1, sort_keys=True)
     if a.out:
         r = subprocess.run([a.tool, 'undump', '-', a.out], input=text.encode())
         if r.returncode:
