@@ -253,6 +253,24 @@ def main():
         return (sum(t[i] * t[79 - i] for i in range(80)), 0.0, 0.0, 1.0)
     frag_test('register-pressure', 'varying vec4 v; void main() { %s gl_FragColor = vec4(%s, 0.0, 0.0, 1.0); }' %
               (body, tot), INPUTS, spill, tol=(1e-5, 1e-4))
+    # early returns from a function (spirv-opt's merge-return makes them breaks out of a `switch` with only a
+    # default; glmark2 ideas' unitvec()): lanes take different returns, the values join after the call
+    def early(v, l):
+        if v[0] > 0.5:
+            r = (v[1], 1.0, 2.0)
+        elif v[1] < 0.0:
+            r = (-v[2], v[0], 3.0)
+        else:
+            r = (v[2] * 2.0, v[1] * 2.0, v[0] * 2.0)
+        return (r[0], r[1], r[2], r[0] + r[1])
+    frag_test('early-return', 'varying vec4 v; vec3 pick(vec4 a) { if (a.x > 0.5) return vec3(a.y, 1.0, 2.0); '
+              'if (a.y < 0.0) return vec3(-a.z, a.x, 3.0); return a.zyx * 2.0; } '
+              'void main() { vec3 r = pick(v); gl_FragColor = vec4(r, r.x + r.y); }',
+              [(0.75, 0.25, -1.5, 0.0), (0.25, -0.5, 1.25, 0.0), (-1.0, 0.5, 0.125, 0.0), (0.5, -2.0, 4.0, 0.0),
+               (2.0, -1.0, 8.0, 1.0)], early)
+    unsupported_test('reject-switch', VS_PASS, 'varying vec4 v; void main() { vec4 c = vec4(0.0); '
+                     'switch (int(v.x)) { case 0: c = v; break; case 1: c = v.yxzw; break; default: c = -v; } '
+                     'gl_FragColor = c; }', 'switch')
     # outside the subset: a clear error, never a silent stand-in
     unsupported_test('reject-derivatives', VS_PASS, 'varying vec4 v; void main() { gl_FragColor = vec4(dFdx(v.x)); }',
                      'derivatives')

@@ -358,10 +358,14 @@ class Converter:
         self.surf_emitted[('default', 'color')] = 0
         self.surf_emitted[('default', 'depth')] = 0
 
-    def ensure_tex_surface(self, name, as_target=False):
-        """Surface id for GL texture `name`, (re)defining it in the output when new or changed."""
+    def ensure_tex_surface(self, name, as_target=False, glsl=False):
+        """Surface id for GL texture `name`, (re)defining it in the output when new or changed. Texels are
+        stored as fixed-function texture environments see them (an ALPHA texture as (1, 1, 1, A), exact for
+        MODULATE/REPLACE on the library programs); a GLSL program's texture2D() returns GL's (0, 0, 0, A)
+        for an ALPHA base format, so GLSL draws (glsl=True) get their own copy of such a texture."""
         t = self.textures[name]
-        key = ('tex', name)
+        alpha_glsl = glsl and t.base == 'alpha' and t.rgba is not None and not t.depth
+        key = ('tex-alpha', name) if alpha_glsl else ('tex', name)
         sid = self.surface_key_id(key)
         if self.surf_emitted.get(key) == t.version:
             return sid
@@ -371,6 +375,10 @@ class Converter:
         flags = 0
         if t.rgba is not None and not t.depth:
             w, h, data = t.w, t.h, t.rgba
+            if alpha_glsl:
+                z = bytearray(data)
+                z[0::4] = z[1::4] = z[2::4] = bytes(len(z) // 4)
+                data = bytes(z)
             md = self.a.max_tex_dim
             if md and (w > md or h > md):
                 sx, sy = max(1, w // md) if w > md else 1, max(1, h // md) if h > md else 1
@@ -566,7 +574,7 @@ class Converter:
                     t.rgba = pre[2]
                     t.version += 1
                     self.prior_used.add(name)
-            sid = self.ensure_tex_surface(name)
+            sid = self.ensure_tex_surface(name, glsl=str(fs_name).startswith('glsl:') or str(vs_name).startswith('glsl:'))
             if sid in self.tex_scaled:
                 flags |= F_TEX_APPROX
             mn = 1 if 'LINEAR' in t.min_filter.split('_MIPMAP_')[0] else 0

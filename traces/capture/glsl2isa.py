@@ -617,6 +617,25 @@ class Compiler:
             cond, t, f = ta[0], ta[1], ta[2]
             if merge is not None and merge[0] == 'OpSelectionMerge':
                 mb = merge[1][0]
+                # an early exit directly in a breakable switch body (spirv-opt's merge-return turns
+                # `if (c) return x;` into `if (c) { x; break; }`): `if (c) { arm; break; } rest` is emitted
+                # as `if (c) { arm } else { rest }`, both arms joining at the switch merge
+                sw = ctx.get('sw')
+                if sw is not None and ctx['nest'] == ctx.get('sw_nest'):
+                    for arm, other, neg in ((t, f, False), (f, t, True)):
+                        ab = self.blocks.get(arm)
+                        if (other == mb and ab is not None and ab['insts'] and ab['insts'][-1][0] == 'OpBranch'
+                                and ab['insts'][-1][1][0] == sw
+                                and not any(n in ('OpSelectionMerge', 'OpLoopMerge') for n, _ in ab['insts'])):
+                            lj = self.label(sw)
+                            le = 'E%d' % bid
+                            g = self.pred_of(cond, neg=not neg)
+                            self.emit('%s bra %s, %s' % (g, le, lj))
+                            self.emit_range(arm, sw, dict(ctx, nest=ctx['nest'] + 1, sw=None))
+                            self.emit('bra %s' % lj)
+                            self.put_label(le)
+                            self.emit_range(mb, sw, ctx)
+                            return sw
                 # `if (c) break;` / `if (c) continue;` directly in a loop body: a guarded branch out
                 for arm, other, neg in ((t, f, False), (f, t, True)):
                     jb = self.blocks.get(arm)
@@ -674,6 +693,13 @@ class Compiler:
         if tname == 'OpUnreachable':
             return None
         if tname == 'OpSwitch':
+            # `switch (x) { default: ... }` with no case: a breakable block, what spirv-opt's merge-return makes
+            # of a function with early returns; branches to its merge are the early exits (handled above)
+            if merge is not None and merge[0] == 'OpSelectionMerge' and len(ta) == 2:
+                mb = merge[1][0]
+                self.emit_range(ta[1], mb, dict(ctx, sw=mb, sw_nest=ctx['nest']))
+                self.put_label(self.label(mb))
+                return mb
             raise Unsupported('switch statements')
         if tname == 'OpReturnValue':
             raise Unsupported('function calls left after inlining')
