@@ -364,7 +364,8 @@ class Converter:
         MODULATE/REPLACE on the library programs); a GLSL program's texture2D() returns GL's (0, 0, 0, A)
         for an ALPHA base format, so GLSL draws (glsl=True) get their own copy of such a texture."""
         t = self.textures[name]
-        alpha_glsl = glsl and t.base == 'alpha' and t.rgba is not None and not t.depth
+        alpha_glsl = (glsl and t.base == 'alpha' and t.rgba is not None and not t.depth
+                      and self.surf_ids.get(('tex', name)) not in self.written)   # never a stale copy of a render target
         key = ('tex-alpha', name) if alpha_glsl else ('tex', name)
         sid = self.surface_key_id(key)
         if self.surf_emitted.get(key) == t.version:
