@@ -103,7 +103,7 @@ BENCH_TARGETS += bench-model
 # approximation of compiled programs is checked by test-shader-agreement (docs/shader-compiler.md).
 .PHONY: test-model-isa
 test-model-isa: $(SIM_TOOL)
-	@set -e; mkdir -p $(MODEL_OUT)/diff; n=0; for args in "--scene tris --size 200x136 --prims 900" "--scene rtt --size 160x120 --frame 1" \
+	@set -e; mkdir -p $(MODEL_OUT)/diff; n=0; for args in "--scene tris --size 200x136 --prims 900" "--scene rtt --size 160x120 --frame 1" "--scene lines --size 200x136" \
 	    $(foreach t,$(MODEL_BENCH_TRACES),"--trace $(t)"); do \
 	  a=$$($(SIM_TOOL) render $$args --shaders auto -q | sed -n 's/.* hash \([0-9a-f]*\)$$/\1/p'); \
 	  b=$$($(SIM_TOOL) render $$args --shaders isa -q | sed -n 's/.* hash \([0-9a-f]*\)$$/\1/p'); \
