@@ -45,6 +45,12 @@ GL_TEXTURE0, GL_TEXTURE_ENV, GL_TEXTURE_ENV_MODE = 0x84C0, 0x2300, 0x2200
 GL_MODULATE, GL_ADD, GL_DECAL = 0x2100, 0x0104, 0x2101
 GL_VERTEX_ARRAY, GL_COLOR_ARRAY, GL_TEXTURE_COORD_ARRAY = 0x8074, 0x8076, 0x8078
 GL_GENERATE_MIPMAP = 0x8191
+GL_COMBINE, GL_COMBINE_RGB, GL_COMBINE_ALPHA, GL_RGB_SCALE = 0x8570, 0x8571, 0x8572, 0x8573
+GL_SRC0_RGB, GL_SRC0_ALPHA, GL_OPERAND0_RGB, GL_OPERAND0_ALPHA = 0x8580, 0x8588, 0x8590, 0x8598   # +n for n = 1, 2
+GL_INTERPOLATE, GL_ADD_SIGNED, GL_SUBTRACT, GL_DOT3_RGB = 0x8575, 0x8574, 0x84E7, 0x86AE
+GL_CONSTANT, GL_PRIMARY_COLOR, GL_PREVIOUS, GL_TEXTURE = 0x8576, 0x8577, 0x8578, 0x1702
+GL_SRC_COLOR, GL_ONE_MINUS_SRC_COLOR, GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA = 0x0300, 0x0301, 0x0302, 0x0303
+GL_TEXTURE_ENV_COLOR, GL_REPLACE = 0x2201, 0x1E01
 
 VS_LIT = b"""
 attribute vec3 position;
@@ -395,6 +401,54 @@ def main():
         gl.glVertexPointer(3, GL_FLOAT, 0, arr(v4))
         gl.glTexCoordPointer(2, GL_FLOAT, 0, arr([-2, -2, 3, -2, -2, 3, 3, 3]))
         gl.glDrawArrays(GL_TRIANGLE_STRIP, 0, 4)
+        # 5: fixed function GL_COMBINE on two units: unit 0 INTERPOLATE(texture, primary colour, constant alpha)
+        #    with alpha REPLACE(primary); unit 1 ADD_SIGNED(previous, 1 - texture) x2 (RGB_SCALE), alpha
+        #    MODULATE(previous, texture alpha)
+        def combine(u, rgb, alpha, srcs, ops, asrcs=(), aops=(), scale=None, color=None):
+            gl.glActiveTexture(GL_TEXTURE0 + u)
+            gl.glTexEnvi(GL_TEXTURE_ENV, GL_TEXTURE_ENV_MODE, GL_COMBINE)
+            gl.glTexEnvi(GL_TEXTURE_ENV, GL_COMBINE_RGB, rgb)
+            gl.glTexEnvi(GL_TEXTURE_ENV, GL_COMBINE_ALPHA, alpha)
+            for n, (sv, ov) in enumerate(zip(srcs, ops)):
+                gl.glTexEnvi(GL_TEXTURE_ENV, GL_SRC0_RGB + n, sv)
+                gl.glTexEnvi(GL_TEXTURE_ENV, GL_OPERAND0_RGB + n, ov)
+            for n, (sv, ov) in enumerate(zip(asrcs, aops)):
+                gl.glTexEnvi(GL_TEXTURE_ENV, GL_SRC0_ALPHA + n, sv)
+                gl.glTexEnvi(GL_TEXTURE_ENV, GL_OPERAND0_ALPHA + n, ov)
+            if scale is not None:
+                gl.glTexEnvf(GL_TEXTURE_ENV, GL_RGB_SCALE, f(scale))
+            if color is not None:
+                gl.glTexEnvfv(GL_TEXTURE_ENV, GL_TEXTURE_ENV_COLOR, arr(color))
+        gl.glColorPointer(4, GL_FLOAT, 0, arr([1, 0.2, 0.2, 0.8, 0.2, 1, 0.2, 0.6, 0.2, 0.2, 1, 1, 0.9, 0.9, 0.3, 0.4]))
+        gl.glEnableClientState(GL_COLOR_ARRAY)
+        v5 = [-0.95, -0.95, 0.2, -0.2, -0.95, 0.2, -0.95, -0.2, 0.2, -0.2, -0.2, 0.2]
+        gl.glVertexPointer(3, GL_FLOAT, 0, arr(v5))
+        for u, t, tcs in ((0, t_check, [0, 0, 1.5, 0, 0, 1.5, 1.5, 1.5]), (1, t_light, quad)):
+            gl.glActiveTexture(GL_TEXTURE0 + u)
+            gl.glClientActiveTexture(GL_TEXTURE0 + u)
+            gl.glEnable(GL_TEXTURE_2D)
+            gl.glBindTexture(GL_TEXTURE_2D, t)
+            gl.glEnableClientState(GL_TEXTURE_COORD_ARRAY)
+            gl.glTexCoordPointer(2, GL_FLOAT, 0, arr(tcs))
+        combine(0, GL_INTERPOLATE, GL_REPLACE, (GL_TEXTURE, GL_PRIMARY_COLOR, GL_CONSTANT),
+                (GL_SRC_COLOR, GL_SRC_COLOR, GL_SRC_ALPHA), (GL_PRIMARY_COLOR,), (GL_SRC_ALPHA,),
+                color=[0.2, 0.4, 0.6, 0.3])
+        combine(1, GL_ADD_SIGNED, GL_MODULATE, (GL_PREVIOUS, GL_TEXTURE), (GL_SRC_COLOR, GL_ONE_MINUS_SRC_COLOR),
+                (GL_PREVIOUS, GL_TEXTURE), (GL_SRC_ALPHA, GL_SRC_ALPHA), scale=2.0)
+        gl.glDrawArrays(GL_TRIANGLE_STRIP, 0, 4)
+        gl.glTexEnvf(GL_TEXTURE_ENV, GL_RGB_SCALE, f(1.0))
+        gl.glDisable(GL_TEXTURE_2D)
+        gl.glDisableClientState(GL_TEXTURE_COORD_ARRAY)
+        gl.glActiveTexture(GL_TEXTURE0)
+        gl.glClientActiveTexture(GL_TEXTURE0)
+        # 6: one unit: DOT3_RGB(texture, primary colour); alpha SUBTRACT(primary, 1 - texture alpha)
+        v6 = [0.3, 0.3, -0.2, 0.95, 0.3, -0.2, 0.3, 0.95, -0.2, 0.95, 0.95, -0.2]
+        gl.glVertexPointer(3, GL_FLOAT, 0, arr(v6))
+        gl.glTexCoordPointer(2, GL_FLOAT, 0, arr([0, 0, 2, 0, 0, 2, 2, 2]))
+        combine(0, GL_DOT3_RGB, GL_SUBTRACT, (GL_TEXTURE, GL_PRIMARY_COLOR), (GL_SRC_COLOR, GL_SRC_COLOR),
+                (GL_PRIMARY_COLOR, GL_TEXTURE), (GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA))
+        gl.glDrawArrays(GL_TRIANGLE_STRIP, 0, 4)
+        gl.glTexEnvi(GL_TEXTURE_ENV, GL_TEXTURE_ENV_MODE, GL_MODULATE)
         gl.glDisable(GL_TEXTURE_2D)
         gl.glDisableClientState(GL_TEXTURE_COORD_ARRAY)
         gl.glDisableClientState(GL_COLOR_ARRAY)

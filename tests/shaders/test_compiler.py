@@ -21,6 +21,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.join(ROOT, 'traces', 'capture'))
 import glsl2isa  # noqa: E402
+import ffgen  # noqa: E402
 
 passed, failed = 0, 0
 VS_PASS = 'attribute vec4 p; varying vec4 v; void main() { v = p; gl_Position = p; }'
@@ -147,6 +148,64 @@ def unsupported_test(name, vs, fs, needle):
 INPUTS = [(0.25, 0.5, 0.75, 1.0), (-1.5, 2.0, 0.125, -0.5), (3.0, -0.25, -2.0, 0.5), (0.0, 1.0, 4.0, 2.0)]
 
 
+# ---- fixed-function GL_COMBINE (traces/capture/ffgen.py), one test per construct. The statement ffgen
+# generates for unit 0 runs in a harness where the texel t0 is the lane's input, t1 / envcolor0 / the primary
+# colour / the previous colour are uniforms; the expected values follow GL 1.5 tables 3.19-3.21, written here
+# independently of ffgen.
+COMBINE_U = {'t1u': (0.9, 0.1, 0.6, 0.35), 'envcolor0': (0.2, 0.4, 0.6, 0.3), 'prim': (0.8, 0.25, 0.5, 0.7),
+             'prev': (0.3, 0.9, 0.45, 0.55)}
+COMBINE_IN = [(0.0, 0.5, 1.0, 0.25), (0.2, 0.7, 0.4, 1.0), (1.0, 0.0, 0.75, 0.6), (0.55, 0.33, 0.1, 0.0)]
+
+
+def combine_ref(st, t0):
+    src = {'GL_TEXTURE': t0, 'GL_TEXTURE1': COMBINE_U['t1u'], 'GL_CONSTANT': COMBINE_U['envcolor0'],
+           'GL_PRIMARY_COLOR': COMBINE_U['prim'], 'GL_PREVIOUS': COMBINE_U['prev']}
+
+    def arg_rgb(n):
+        s, op = src[st.get('GL_SRC%d_RGB' % n, ('GL_TEXTURE', 'GL_PREVIOUS', 'GL_CONSTANT')[n])], \
+            st.get('GL_OPERAND%d_RGB' % n, ('GL_SRC_COLOR', 'GL_SRC_COLOR', 'GL_SRC_ALPHA')[n])
+        return {'GL_SRC_COLOR': list(s[:3]), 'GL_ONE_MINUS_SRC_COLOR': [1 - x for x in s[:3]],
+                'GL_SRC_ALPHA': [s[3]] * 3, 'GL_ONE_MINUS_SRC_ALPHA': [1 - s[3]] * 3}[op]
+
+    def arg_a(n):
+        s, op = src[st.get('GL_SRC%d_ALPHA' % n, ('GL_TEXTURE', 'GL_PREVIOUS', 'GL_CONSTANT')[n])], \
+            st.get('GL_OPERAND%d_ALPHA' % n, 'GL_SRC_ALPHA')
+        return s[3] if op == 'GL_SRC_ALPHA' else 1 - s[3]
+
+    def f(fn, a):
+        return {'GL_REPLACE': lambda: a[0], 'GL_MODULATE': lambda: a[0] * a[1], 'GL_ADD': lambda: a[0] + a[1],
+                'GL_ADD_SIGNED': lambda: a[0] + a[1] - 0.5, 'GL_SUBTRACT': lambda: a[0] - a[1],
+                'GL_INTERPOLATE': lambda: a[0] * a[2] + a[1] * (1 - a[2])}[fn]()
+    frgb, fa = st.get('GL_COMBINE_RGB', 'GL_MODULATE'), st.get('GL_COMBINE_ALPHA', 'GL_MODULATE')
+    sr, sa = st.get('GL_RGB_SCALE', 1.0), st.get('GL_ALPHA_SCALE', 1.0)
+    clamp = lambda x: min(max(x, 0.0), 1.0)
+    if frgb.startswith('GL_DOT3'):
+        a0, a1 = arg_rgb(0), arg_rgb(1)
+        d = 4 * sum((a0[k] - 0.5) * (a1[k] - 0.5) for k in range(3))
+        rgb = [d] * 3
+        al = d if frgb == 'GL_DOT3_RGBA' else f(fa, [arg_a(n) for n in range(3)])
+    else:
+        ar = [arg_rgb(n) for n in range(3)]
+        rgb = [f(frgb, [ar[n][k] for n in range(3)]) for k in range(3)]
+        al = f(fa, [arg_a(n) for n in range(3)])
+    if frgb == 'GL_DOT3_RGBA':
+        sa = sr
+    return tuple(clamp(x * sr) for x in rgb) + (clamp(al * sa),)
+
+
+def combine_test(name, st):
+    code = ffgen.combine_code(0, ffgen.combine(st))
+    fs = ('varying vec4 v; uniform vec4 t1u; uniform vec4 envcolor0; uniform vec4 prim; uniform vec4 prev; '
+          'void main() { vec4 v_color = prim; vec4 t0 = v; vec4 t1 = t1u; vec4 c = prev; %s gl_FragColor = c; }' % code)
+    try:    # the compiler drops uniforms a program does not read: set only those it kept
+        used = glsl2isa.compile_program(VS_PASS, fs, 'p')['bindings']['uniforms']
+    except glsl2isa.Unsupported as e:
+        check(False, name, str(e))
+        return
+    frag_test(name, fs, COMBINE_IN, lambda v, l: combine_ref(st, v),
+              uniforms={k: u for k, u in COMBINE_U.items() if k in used}, tol=(1e-6, 1e-6))
+
+
 def main():
     global ARGS
     ap = argparse.ArgumentParser()
@@ -271,6 +330,31 @@ def main():
     unsupported_test('reject-switch', VS_PASS, 'varying vec4 v; void main() { vec4 c = vec4(0.0); '
                      'switch (int(v.x)) { case 0: c = v; break; case 1: c = v.yxzw; break; default: c = -v; } '
                      'gl_FragColor = c; }', 'switch')
+    # fixed-function GL_COMBINE texture environments (ffgen), one per function / operand / source / scale
+    combine_test('ff-combine-replace-defaults', {'GL_COMBINE_RGB': 'GL_REPLACE'})
+    combine_test('ff-combine-modulate-operands', {'GL_OPERAND0_RGB': 'GL_ONE_MINUS_SRC_COLOR',
+                                                  'GL_OPERAND1_RGB': 'GL_SRC_ALPHA',
+                                                  'GL_OPERAND1_ALPHA': 'GL_ONE_MINUS_SRC_ALPHA'})
+    combine_test('ff-combine-add-scale', {'GL_COMBINE_RGB': 'GL_ADD', 'GL_COMBINE_ALPHA': 'GL_ADD',
+                                          'GL_SRC1_RGB': 'GL_PRIMARY_COLOR', 'GL_RGB_SCALE': 2.0,
+                                          'GL_ALPHA_SCALE': 4.0})
+    combine_test('ff-combine-add-signed', {'GL_COMBINE_RGB': 'GL_ADD_SIGNED', 'GL_COMBINE_ALPHA': 'GL_ADD_SIGNED',
+                                           'GL_OPERAND1_RGB': 'GL_ONE_MINUS_SRC_ALPHA', 'GL_RGB_SCALE': 4.0})
+    combine_test('ff-combine-interpolate-constant', {'GL_COMBINE_RGB': 'GL_INTERPOLATE',
+                                                     'GL_COMBINE_ALPHA': 'GL_INTERPOLATE',
+                                                     'GL_SRC1_RGB': 'GL_PRIMARY_COLOR',
+                                                     'GL_OPERAND2_ALPHA': 'GL_ONE_MINUS_SRC_ALPHA'})
+    combine_test('ff-combine-subtract-crossbar', {'GL_COMBINE_RGB': 'GL_SUBTRACT', 'GL_COMBINE_ALPHA': 'GL_SUBTRACT',
+                                                  'GL_SRC0_RGB': 'GL_TEXTURE1', 'GL_SRC1_RGB': 'GL_TEXTURE',
+                                                  'GL_OPERAND1_RGB': 'GL_SRC_ALPHA', 'GL_SRC0_ALPHA': 'GL_TEXTURE1'})
+    combine_test('ff-combine-dot3-rgb', {'GL_COMBINE_RGB': 'GL_DOT3_RGB', 'GL_SRC1_RGB': 'GL_PRIMARY_COLOR'})
+    combine_test('ff-combine-dot3-rgba', {'GL_COMBINE_RGB': 'GL_DOT3_RGBA', 'GL_SRC1_RGB': 'GL_CONSTANT',
+                                          'GL_RGB_SCALE': 2.0})
+    try:
+        ffgen.generate([(0, 'GL_COMBINE', 'rgba', False, {'GL_SRC0_RGB': 'GL_TEXTURE3'})])
+        check(False, 'ff-combine-reject-disabled-unit', 'generated, but unit 3 is not enabled')
+    except ffgen.Unsupported as e:
+        check('not enabled' in str(e), 'ff-combine-reject-disabled-unit', str(e))
     # outside the subset: a clear error, never a silent stand-in
     unsupported_test('reject-derivatives', VS_PASS, 'varying vec4 v; void main() { gl_FragColor = vec4(dFdx(v.x)); }',
                      'derivatives')

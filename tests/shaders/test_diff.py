@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 """Differential test of compiled shaders against llvmpipe: tests/shaders/glslscene.py (GLSL lighting with a
 loop and a function, discard, vertex texture fetch, fixed-function multitexture, DECAL, mirrored repeat,
-mipmaps) is drawn by Mesa llvmpipe under Xvfb and captured with apitrace; the converter compiles its
+mipmaps, GL_COMBINE texture environments: INTERPOLATE with a constant, ADD_SIGNED with RGB_SCALE 2 and
+ONE_MINUS_SRC_COLOR, DOT3_RGB, SUBTRACT with ONE_MINUS_SRC_ALPHA) is drawn by Mesa llvmpipe under Xvfb and captured with apitrace; the converter compiles its
 programs to the ISA; the golden model renders the converted frame on the ISA interpreter.
 
 Checks: every draw carries compiled or generated programs (no library stand-in, no approximation flag);
@@ -67,14 +68,14 @@ def main():
     gpt = os.path.join(out, 'scene.gpt')
     draws = subprocess.run([os.path.join(ROOT, 'build/bin/gpupd-trace'), 'draws', gpt], capture_output=True,
                            text=True).stdout.strip().split('\n')[1:]
-    check(len(draws) == 5, 'five draws converted', '(got %d)' % len(draws))
+    check(len(draws) == 7, 'seven draws converted', '(got %d)' % len(draws))
     for line in draws:
         f = line.split('\t')
         check(f[5].split(':')[0] in ('glsl', 'ff') and f[6].split(':')[0] in ('glsl', 'ff') and f[12] == '0',
               'draw %s: compiled programs, not approximated' % f[1], line)
     repro = '(reproduce: traces/capture/capture.sh convert %s scene; gpupd-sim validate --trace %s --ref %s/scene.png ' \
             '--diff diff.png)' % (raw, gpt, out)
-    check(j['draws_with_ref'] == 5 and j['draws_exact'] == 5, 'per-draw pixel counts exact',
+    check(j['draws_with_ref'] == 7 and j['draws_exact'] == 7, 'per-draw pixel counts exact',
           '%d of %d %s' % (j['draws_exact'], j['draws_with_ref'], repro))
     within = 100.0 * j['image_close8']
     check(within >= a.min_within, 'image within 8/255 >= %.1f %%' % a.min_within, '(%.2f %%) %s' % (within, repro))

@@ -305,6 +305,7 @@ class Converter:
         self.bound_tex = collections.defaultdict(int)   # unit -> texture name
         self.tex_env = collections.defaultdict(lambda: 'GL_MODULATE')
         self.env_color = collections.defaultdict(lambda: [0.0, 0.0, 0.0, 0.0])
+        self.combine_state = collections.defaultdict(dict)   # unit -> GL_COMBINE parameters set (ffgen.combine)
         self.fog = {'mode': 'GL_EXP', 'start': 0.0, 'end': 1.0, 'density': 1.0, 'color': [0.0, 0.0, 0.0, 0.0]}
         self.textures = collections.defaultdict(Texture)
         self.client_arrays = {}            # 'vertex'/'color'/'normal'/('tex',u) -> (size,type,stride,blob_or_off,buf)
@@ -698,7 +699,8 @@ class Converter:
     def ff_generated(self, arrays, used, pos, colors, units, envs, texmat, fog):
         """fixed-function state as a generated ISA program (multitexture, texture environments, texture
         matrix, fog): exact, unlike the library stand-in."""
-        spec = [(u, e, self.textures[self.bound_tex[u]].base, texmat and i == 0) for i, (u, e) in enumerate(zip(units, envs))]
+        spec = [(u, e, self.textures[self.bound_tex[u]].base, texmat and i == 0,
+                 dict(self.combine_state[u]) if e == 'GL_COMBINE' else None) for i, (u, e) in enumerate(zip(units, envs))]
         comp = self.ff_program(spec, fog)
         if not isinstance(comp, dict):
             self.note('fixed-function program not generated (%s)' % comp)
@@ -717,7 +719,7 @@ class Converter:
         for u in units:
             uv['texmat%d' % u] = self.stacks['GL_TEXTURE'][-1]
             uv['envcolor%d' % u] = self.env_color[u]
-        origin = 'fixed-function: %s%s' % (', '.join('unit%d %s (%s)' % (u, e, b) for u, e, b, _ in spec),
+        origin = 'fixed-function: %s%s' % (', '.join('unit%d %s (%s)' % (u, e, b) for u, e, b, _, _ in spec),
                                            ', fog %s' % fog if fog else '')
         cost = (4 + 1 + 2 * len(units) + (4 if fog else 0), 1 + len(units) + (3 if fog else 0), len(units))
         return self.program_draw(comp, 'ff', attr, 'position', pos, lambda n: uv.get(n, []),
@@ -962,7 +964,10 @@ class Converter:
 
     def ff_program(self, units, fog):
         """generated program for fixed-function state (traces/capture/ffgen.py), compiled once per state."""
-        vs, fs, key = ffgen.generate(units, fog)
+        try:
+            vs, fs, key = ffgen.generate(units, fog)
+        except ffgen.Unsupported as e:
+            return str(e)
         comp = self.compile_glsl(vs, fs, 'position')
         if isinstance(comp, dict):
             comp['key'] = key[3:]
@@ -1229,12 +1234,18 @@ class Converter:
                 self.fog[p[7:].lower()] = float(v[0] if isinstance(v, (list, tuple)) else v)
             elif p == 'GL_FOG_COLOR' and isinstance(v, (list, tuple)):
                 self.fog['color'] = [float(x) for x in v][:4]
-        elif n in ('glTexEnvfv', 'glTexEnviv'):
-            if g('pname') == 'GL_TEXTURE_ENV_COLOR':
-                self.env_color[self.active_unit] = [float(x) for x in g('params')][:4]
-        elif n in ('glTexEnvi', 'glTexEnvf'):
-            if g('pname') == 'GL_TEXTURE_ENV_MODE':
-                self.tex_env[self.active_unit] = str(g('param'))
+        elif n in ('glTexEnvfv', 'glTexEnviv') and g('pname') == 'GL_TEXTURE_ENV_COLOR':
+            self.env_color[self.active_unit] = [float(x) for x in g('params')][:4]
+        elif n in ('glTexEnvi', 'glTexEnvf', 'glTexEnvfv', 'glTexEnviv'):
+            pn = str(g('pname'))
+            v = g('param', g('params'))
+            if isinstance(v, (list, tuple)):
+                v = v[0] if len(v) == 1 else v
+            if pn == 'GL_TEXTURE_ENV_MODE':
+                self.tex_env[self.active_unit] = env_enum(v)
+            elif pn.replace('GL_SOURCE', 'GL_SRC') in ffgen.COMBINE_DEFAULTS:
+                k = pn.replace('GL_SOURCE', 'GL_SRC')
+                self.combine_state[self.active_unit][k] = float(v) if k.endswith('_SCALE') else env_enum(v)
         elif n == 'glPixelStorei':
             if g('pname') == 'GL_UNPACK_ALIGNMENT':
                 self.unpack_align = g('param')
@@ -1488,6 +1499,21 @@ def assemble_library(assembler, shader_dir):
 def fail(msg):
     sys.stderr.write('apitrace2gpupd: error: %s\n' % msg)
     return 1
+
+
+ENV_ENUMS = {0x1E01: 'GL_REPLACE', 0x2100: 'GL_MODULATE', 0x0104: 'GL_ADD', 0x2101: 'GL_DECAL', 0x0BE2: 'GL_BLEND',
+             0x8570: 'GL_COMBINE', 0x8574: 'GL_ADD_SIGNED', 0x8575: 'GL_INTERPOLATE', 0x84E7: 'GL_SUBTRACT',
+             0x86AE: 'GL_DOT3_RGB', 0x86AF: 'GL_DOT3_RGBA', 0x1702: 'GL_TEXTURE', 0x8576: 'GL_CONSTANT',
+             0x8577: 'GL_PRIMARY_COLOR', 0x8578: 'GL_PREVIOUS', 0x0300: 'GL_SRC_COLOR',
+             0x0301: 'GL_ONE_MINUS_SRC_COLOR', 0x0302: 'GL_SRC_ALPHA', 0x0303: 'GL_ONE_MINUS_SRC_ALPHA'}
+ENV_ENUMS.update({0x84C0 + k: 'GL_TEXTURE%d' % k for k in range(32)})
+
+
+def env_enum(v):
+    """a texture-environment enum as apitrace shows it: a name, or a number when passed through glTexEnvf"""
+    if isinstance(v, (int, float)) and not isinstance(v, bool):
+        return ENV_ENUMS.get(int(v), str(v))
+    return str(v)
 
 
 def prior_content(trace, need):
