@@ -2,9 +2,10 @@
 # Units are those of the liberty file: ns and pF.
 #
 # Target clock 200 MHz (the issue's goal for the default configuration). The storage arrays (simt_ram:
-# register banks, per-thread memories, constants, instructions) are SRAM macros: black boxes here
-# (constraints/simt_ram_macro.v), so paths into and out of them start/end at the macro pins with no access
-# time; docs/simt.md lists the macro sizes and what that leaves out.
+# register banks, per-thread memories, constants, instructions) and the SFU table are macros: Liberty models
+# written by scripts/simt_sram_lib.py (scripts/simt_synth.sh), with a read access time and input setup of 0 ns by
+# default, so paths into and out of them are timed up to the macro pins and the STA reports the slack that is
+# left for the macros' own timing (docs/simt.md, synthesis).
 create_clock -name clk -period 5.0 [get_ports clk_i]
 
 set_input_delay  0.5 -clock clk [delete_from_list [all_inputs] [get_ports {clk_i rst_ni}]]

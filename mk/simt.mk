@@ -104,10 +104,14 @@ lint-simt: $(BUILD)/gen/isa_defs.vh
 	$(SIMT_LINT_TOP) $(SIMT_RTL) --top-module simt_core
 	$(SIMT_LINT_TOP) $(SIMT_RTL) --top-module simt_core -GLANES=4 -GWARPS=3 -GTEX_LAT=9
 	$(SIMT_LINT_TOP) $(SIMT_RTL) --top-module simt_core -GLANES=32 -GWARPS=1
+	$(SIMT_LINT_TOP) $(SIMT_RTL) --top-module simt_core $(addprefix -G,$(subst :, ,$(SIMT_ICE40_PARAMS)))   # the iCE40 configuration
+	$(SIMT_LINT_TOP) $(SIMT_RTL) --top-module simt_core -GLANES=2 -GWARPS=2 -GRF_WORDS=32 -GMEM_WORDS=2 -GCONST_WORDS=2 -GIMEM_DEPTH=2 -GSTACK_DEPTH=4
 	@for f in $(SIMT_CORE_RTL); do verilator --lint-only -Wall -Wno-DECLFILENAME -I$(BUILD)/gen -Irtl $$f $(if $(SIMT_HAVE_FPU),,sim/simt/simt_fpu_stub.v) --top-module $$(basename $$f .v) || exit 1; done   # each file on its own
 	iverilog -g2012 -Wall -Wno-timescale -I$(BUILD)/gen -Irtl -o /dev/null -s simt_core $(SIMT_RTL)
+	iverilog -g2012 -Wall -Wno-timescale -I$(BUILD)/gen -Irtl -o /dev/null -s simt_core $(addprefix -Psimt_core.,$(subst :, ,$(SIMT_ICE40_PARAMS))) $(SIMT_RTL)
 	yosys -q -p "read_verilog -I$(BUILD)/gen -Irtl $(SIMT_RTL); hierarchy -check -top simt_core; proc; check -assert"
-	@echo "lint-simt: clean (verilator -Wall at LANES 8/4/32, WARPS 4/3/1 and per file, iverilog -g2012, yosys check -assert)"
+	yosys -q -p "read_verilog -I$(BUILD)/gen -Irtl $(SIMT_RTL); chparam $(foreach kv,$(subst :, ,$(SIMT_ICE40_PARAMS)),-set $(subst =, ,$(kv))) simt_core; hierarchy -check -top simt_core; proc; check -assert"
+	@echo "lint-simt: clean (verilator -Wall at LANES 8/4/32, WARPS 4/3/1, the iCE40 and a minimal reduced configuration, and per file; iverilog -g2012 and yosys check -assert at the default and the iCE40 configuration)"
 
 TEST_TARGETS     += test-simt-sim test-simt-cosim test-simt-cosim-failure test-simt-waves lint-simt test-simt-cp
 LINT_TARGETS     += lint-simt
@@ -159,30 +163,46 @@ bench-simt: $(SIMT_BIN)
 BENCH_TARGETS += bench-simt
 
 # ------------------------------------------------------------------ synthesis (docs/simt.md section 6)
-# OSU 0.18 um + OpenSTA: the default configuration (LANES=8 WARPS=4) and a small one (LANES=4 WARPS=2); the
-# storage arrays are SRAM macros (black boxes, constraints/simt_ram_macro.v). iCE40 HX8K: the smallest
-# configuration (LANES=1 WARPS=1) with its memories as block RAM, placed with nextpnr (seed 1): it does not
-# fit (the ISA's per-thread state alone is ~650 kbit, the device has 128 kbit), recorded as such.
+# OSU 0.18 um (scripts/simt_synth.sh): hierarchical mapping (every distinct module once), OpenSTA on the whole
+# netlist, 200 MHz target (constraints/simt_core.sdc); storage arrays and the SFU table are macros (Liberty
+# models from scripts/simt_sram_lib.py, access time 0: the STA reports the slack left for it).
+#   simt_core-<params>   the default configuration (LANES 8, WARPS 4, FPU/SFU latency 8)
+#   simt_sfu-rommacro    the SFU pipe alone, its table as a ROM macro (the flat synth-simt-sfu row of
+#                        mk/synth.mk maps the table to cells)
+# iCE40 HX8K (scripts/synth_flow.sh ice40 + nextpnr seed 1): a reduced configuration that fits (SIMT_ICE40_PARAMS;
+# what it cannot run: docs/simt.md). `make synth-simt` prints out/synth/simt/summary.md.
 SIMT_SYNTH_OUT   := out/synth/simt
-SIMT_SYNTH_FILES := $(BUILD)/gen/isa_defs.vh $(filter-out rtl/simt_ram.v,$(SIMT_RTL)) constraints/simt_ram_macro.v
-SIMT_SYNTH_OSU   ?= default LANES=4:WARPS=2
+SIMT_SYNTH_FILES := $(BUILD)/gen/isa_defs.vh $(SIMT_RTL)
+SIMT_SYNTH_OSU   ?= LANES=8:WARPS=4:FPU_LAT=8:SFU_LAT=8
+SIMT_SYNTH_SCRIPT := scripts/simt_synth.sh
+SIMT_SYNTH_DEPS  := $(SIMT_SYNTH_FILES) $(SIMT_SYNTH_SCRIPT) scripts/simt_sram_lib.py scripts/synth_sta.tcl \
+                    $(SYNTH_OSU_CONSTR) $(ISA_SFU_HEX)
 simt_stag = $(subst :,_,$(subst =,,$1))
+# SIMT_SYNTH_OSU_RULES(top, params, sdc, dir)
 define SIMT_SYNTH_OSU_RULES
-$(SIMT_SYNTH_OUT)/simt_core-$(call simt_stag,$(1))/osu.stat: $(SIMT_SYNTH_FILES) constraints/simt_core.sdc $(BUILD)/gen/isa_defs.vh
-	$$(SYNTH_ENV) SDC=constraints/simt_core.sdc $$(SYNTH_FLOW) osu $$(@D) simt_core $(1) $(SIMT_SYNTH_FILES)
-$(SIMT_SYNTH_OUT)/simt_core-$(call simt_stag,$(1))/sta.log: $(SIMT_SYNTH_OUT)/simt_core-$(call simt_stag,$(1))/osu.stat
-	$$(SYNTH_ENV) SDC=constraints/simt_core.sdc $$(SYNTH_FLOW) sta $$(@D) simt_core
-SIMT_SYNTH_RESULTS += $(SIMT_SYNTH_OUT)/simt_core-$(call simt_stag,$(1))/sta.log
+$(4)/osu.stat: $(SIMT_SYNTH_DEPS) $(3)
+	$$(SYNTH_ENV) SDC=$(3) $(SIMT_SYNTH_SCRIPT) osu $$(@D) $(1) $(2) $(SIMT_SYNTH_FILES)
+$(4)/sta.log: $(4)/osu.stat scripts/synth_sta.tcl
+	$$(SYNTH_ENV) SDC=$(3) $(SIMT_SYNTH_SCRIPT) sta $$(@D) $(1)
+SIMT_SYNTH_RESULTS += $(4)/sta.log
 endef
 SIMT_SYNTH_RESULTS :=
-$(foreach p,$(SIMT_SYNTH_OSU),$(eval $(call SIMT_SYNTH_OSU_RULES,$(p))))
+$(foreach p,$(SIMT_SYNTH_OSU),$(eval $(call SIMT_SYNTH_OSU_RULES,simt_core,$(p),constraints/simt_core.sdc,$(SIMT_SYNTH_OUT)/simt_core-$(call simt_stag,$(p)))))
+$(eval $(call SIMT_SYNTH_OSU_RULES,simt_sfu,default,constraints/simt_sfu.sdc,$(SIMT_SYNTH_OUT)/simt_sfu-rommacro))
 
-SIMT_ICE40_DIR := $(SIMT_SYNTH_OUT)/simt_core-ice40-LANES1_WARPS1
-$(SIMT_ICE40_DIR)/pnr-seed1.status: $(SIMT_RTL) $(BUILD)/gen/isa_defs.vh
-	$(SYNTH_ENV) $(SYNTH_FLOW) ice40 $(@D) simt_core LANES=1:WARPS=1 $(BUILD)/gen/isa_defs.vh $(SIMT_RTL)
+# iCE40: one lane, one warp, 16 registers and 16 attribute/local/output words per thread, 64 constants, 256
+# instructions, an 8-entry stack, no SFU, FPU latency 4 (docs/simt.md says what this cannot run).
+SIMT_ICE40_PARAMS ?= LANES=1:WARPS=1:RF_WORDS=16:MEM_WORDS=16:CONST_WORDS=64:IMEM_DEPTH=256:STACK_DEPTH=8:HAS_SFU=0:FPU_LAT=4:SFU_LAT=1:TEX_LAT=4
+SIMT_ICE40_DIR := $(SIMT_SYNTH_OUT)/simt_core-ice40-reduced
+$(SIMT_ICE40_DIR)/ice40.json: $(SIMT_SYNTH_FILES) $(SYNTH_FLOW) scripts/synth_wrap.py
+	$(SYNTH_ENV) $(SYNTH_FLOW) ice40 $(@D) simt_core $(SIMT_ICE40_PARAMS) $(SIMT_SYNTH_FILES)
+$(SIMT_ICE40_DIR)/pnr-seed1.status: $(SIMT_ICE40_DIR)/ice40.json
 	$(SYNTH_ENV) $(SYNTH_FLOW) pnr $(@D) 1
 
-.PHONY: synth-simt
+.PHONY: synth-simt synth-simt-core synth-simt-ice40
+synth-simt-core: $(SIMT_SYNTH_RESULTS)
+synth-simt-ice40: $(SIMT_ICE40_DIR)/pnr-seed1.status
 synth-simt: $(SIMT_SYNTH_RESULTS) $(SIMT_ICE40_DIR)/pnr-seed1.status
-	$(PYTHON) scripts/simt_synth_summary.py $(dir $(SIMT_SYNTH_RESULTS)) $(SIMT_ICE40_DIR) | tee $(SIMT_SYNTH_OUT)/summary.md
+	$(PYTHON) scripts/simt_synth_summary.py --json $(SIMT_SYNTH_OUT)/summary.json $(dir $(SIMT_SYNTH_RESULTS)) $(SIMT_ICE40_DIR) \
+	  | tee $(SIMT_SYNTH_OUT)/summary.md
 SYNTH_TARGETS += synth-simt

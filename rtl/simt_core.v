@@ -26,7 +26,16 @@ module simt_core #(
     parameter integer FPU_LAT = 7,   // simt_fpu latency
     parameter integer SFU_LAT = 7,   // simt_sfu latency
     parameter integer TEX_LAT = 4,   // texture port latency (>= 1)
-    parameter TABLE_DIR = "defs"     // SFU tables (defs/sfu_*.hex)
+    parameter TABLE_DIR = "defs",    // SFU tables (defs/sfu_*.hex)
+    // Reduced configurations (small FPGAs; docs/simt.md, synthesis). The defaults are the ISA's sizes; smaller
+    // values store fewer words and take every address modulo the size, so only programs that stay below the
+    // sizes run as the ISA defines (the lockstep tests use the defaults).
+    parameter integer RF_WORDS = 64,      // registers stored per thread (2..64, power of 2)
+    parameter integer MEM_WORDS = 64,     // attribute/local/output words per thread (2..64, power of 2)
+    parameter integer CONST_WORDS = 256,  // constant bank words (2..256, power of 2)
+    parameter integer IMEM_DEPTH = 4096,  // instruction memory words (2..4096, power of 2)
+    parameter integer STACK_DEPTH = 32,   // reconvergence stack entries per warp (4, 8, 16, 32)
+    parameter integer HAS_SFU = 1         // 0: no SFU pipes (rcp rsq ex2 lg2 sin cos write 0)
 ) (
     input  wire                  clk_i,
     input  wire                  rst_ni,
@@ -142,7 +151,7 @@ module simt_core #(
             assign w_freq[gw] = 1'b0;
         end
         for (gw = 0; gw < WARPS; gw = gw + 1) begin : g_warp
-            simt_warp u_warp (
+            simt_warp #(.STACK_DEPTH(STACK_DEPTH)) u_warp (
                 .clk_i(clk_i), .rst_ni(rst_ni), .prog_len_i(prog_len_i),
                 .launch_i(launch_i && launch_warp_i == gw[4:0]), .launch_mask_i(launch_mask_i),
                 .launch_wid_i(launch_wid_i),
@@ -181,8 +190,9 @@ module simt_core #(
     wire [15:0] fsel_pc = w_pc[fsel*16 +: 16];
     wire fetch_ok = fsel_v && {1'b0, fsel_pc} < {4'd0, prog_len_i};
 
-    simt_ram #(.DW(64), .DEPTH(4096), .AW(12)) u_imem (.clk_i(clk_i), .we_i(imem_we_i), .waddr_i(imem_addr_i),
-        .wdata_i(imem_data_i), .raddr_i(fsel_pc[11:0]), .rdata_o(imem_rdata));
+    localparam integer IAW = $clog2(IMEM_DEPTH);
+    simt_ram #(.DW(64), .DEPTH(IMEM_DEPTH), .AW(IAW)) u_imem (.clk_i(clk_i), .we_i(imem_we_i),
+        .waddr_i(imem_addr_i[IAW-1:0]), .wdata_i(imem_data_i), .raddr_i(fsel_pc[IAW-1:0]), .rdata_o(imem_rdata));
 
     always @(posedge clk_i or negedge rst_ni) begin
         if (!rst_ni) begin
@@ -309,7 +319,8 @@ module simt_core #(
     genvar gl;
     generate
         for (gl = 0; gl < LANES; gl = gl + 1) begin : g_lane
-            simt_lane #(.LANE(gl), .LANES(LANES), .RAW(RAW), .RDEPTH(RDEPTH), .FPU_LAT(FPU_LAT)) u_lane (
+            simt_lane #(.LANE(gl), .LANES(LANES), .RAW(RAW), .RDEPTH(RDEPTH), .FPU_LAT(FPU_LAT),
+                        .RF_WORDS(RF_WORDS), .MEM_WORDS(MEM_WORDS), .CONST_WORDS(CONST_WORDS)) u_lane (
                 .clk_i(clk_i), .rst_ni(rst_ni),
                 .host_attr_we_i(host_attr), .host_sr_we_i(host_sr), .host_sr_sel_i(attr_word_i[0]),
                 .host_row_i(host_row), .host_word_i(attr_word_i[5:0]), .host_data_i(attr_data_i[gl*32 +: 32]),
@@ -332,6 +343,7 @@ module simt_core #(
     genvar gs;
     generate
         for (gs = 0; gs < NSFU; gs = gs + 1) begin : g_sfu
+          if (HAS_SFU != 0) begin : g_on
             wire [31:0] sfu_a = opa[(s1_minor_q * NSFU + gs) * 32 +: 32];
             wire        sfu_vo;
             simt_sfu #(.LAT(SFU_LAT), .TABLE_DIR(TABLE_DIR)) u_sfu (
@@ -341,6 +353,9 @@ module simt_core #(
             // verilator lint_off UNUSEDSIGNAL
             wire unused_sfu = sfu_vo;
             // verilator lint_on UNUSEDSIGNAL
+          end else begin : g_off
+            assign sfu_res[gs*32 +: 32] = 32'd0;
+          end
         end
     endgenerate
     wire [LANES*32-1:0] sfu_spread;
@@ -495,7 +510,7 @@ module simt_core #(
     // verilator lint_off UNUSEDSIGNAL
     wire unused_ok = &{1'b0, s0_nu0, s0_nu1, s0_nu2, s0_nu3, s0_nu4, s0_nu5, s0_nu6, s0_nu7, s0_nu8, s0_nu9,
                        s0_nu10, s1_nu0, s1_nu1, s1_nu2, s1_nu3, s1_nu4, s1_nu5, s1_nu6, s1_nu7, s1_nu8, s1_nu9,
-                       s1_nu10, w_sb, w_sp};
+                       s1_nu10, w_sb, w_sp, imem_addr_i, fsel_pc};
     // verilator lint_on UNUSEDSIGNAL
 endmodule
 

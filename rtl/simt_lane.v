@@ -15,7 +15,12 @@ module simt_lane #(
     parameter integer LANES = 8,
     parameter integer RAW = 7,        // row-address width: {warp, row}
     parameter integer RDEPTH = 128,   // rows: WARPS * 32 / LANES
-    parameter integer FPU_LAT = 4
+    parameter integer FPU_LAT = 4,
+    // reduced configurations (synthesis for small FPGAs, docs/simt.md): per-thread words actually stored; an
+    // address is taken modulo the size, so programs must stay below it (the ISA has 64 / 64 / 256)
+    parameter integer RF_WORDS = 64,     // registers per thread (r63 = rz is never stored): 2..64, power of 2
+    parameter integer MEM_WORDS = 64,    // attribute, local and output words per thread: 2..64, power of 2
+    parameter integer CONST_WORDS = 256  // constant bank words: 2..256, power of 2
 ) (
     input  wire            clk_i,
     input  wire            rst_ni,
@@ -62,8 +67,21 @@ module simt_lane #(
     input  wire [RAW+5:0]  rf_waddr_i,
     input  wire [31:0]     rf_wdata_i
 );
-    localparam integer AW = RAW + 6;
-    localparam integer DEPTH = RDEPTH * 64;
+    localparam integer RB = $clog2(RF_WORDS);
+    localparam integer MB = $clog2(MEM_WORDS);
+    localparam integer CB = $clog2(CONST_WORDS);
+    localparam integer RFAW = RAW + RB;          // register bank address {row, register}
+    localparam integer AW = RAW + MB;            // attribute/local/output address {row, word}
+    localparam integer RFDEPTH = RDEPTH * RF_WORDS;
+    localparam integer DEPTH = RDEPTH * MEM_WORDS;
+    // verilator lint_off UNUSEDSIGNAL
+    function [RFAW-1:0] rf_addr(input [RAW+5:0] x);   // {row, 6-bit register} -> bank address
+        rf_addr = {x[RAW+5:6], x[RB-1:0]};
+    endfunction
+    function [AW-1:0] mwa(input [RAW+5:0] x);     // {row, 6-bit word} -> memory address
+        mwa = {x[RAW+5:6], x[MB-1:0]};
+    endfunction
+    // verilator lint_on UNUSEDSIGNAL
 
     // ---------------------------------------------------------------- instruction fields
     wire [6:0]  op  = s1_insn_i[`ISA_F_OP_HI:`ISA_F_OP_LO];
@@ -81,16 +99,16 @@ module simt_lane #(
     wire        is_tex = op == `ISA_OP_TEX;
 
     // ---------------------------------------------------------------- register-file bank (3R1W)
-    wire [31:0] rfa, rfb, rfc;
-    simt_ram #(.DW(32), .DEPTH(DEPTH), .AW(AW)) u_rf_a (.clk_i(clk_i), .we_i(rf_we_i), .waddr_i(rf_waddr_i),
-        .wdata_i(rf_wdata_i), .raddr_i(rf_raddr_a_i), .rdata_o(rfa));
-    simt_ram #(.DW(32), .DEPTH(DEPTH), .AW(AW)) u_rf_b (.clk_i(clk_i), .we_i(rf_we_i), .waddr_i(rf_waddr_i),
-        .wdata_i(rf_wdata_i), .raddr_i(rf_raddr_b_i), .rdata_o(rfb));
-    simt_ram #(.DW(32), .DEPTH(DEPTH), .AW(AW)) u_rf_c (.clk_i(clk_i), .we_i(rf_we_i), .waddr_i(rf_waddr_i),
-        .wdata_i(rf_wdata_i), .raddr_i(rf_raddr_c_i), .rdata_o(rfc));
+    wire [31:0] rfa_d, rfb, rfc;
+    simt_ram #(.DW(32), .DEPTH(RFDEPTH), .AW(RFAW)) u_rf_a (.clk_i(clk_i), .we_i(rf_we_i),
+        .waddr_i(rf_addr(rf_waddr_i)), .wdata_i(rf_wdata_i), .raddr_i(rf_addr(rf_raddr_a_i)), .rdata_o(rfa_d));
+    simt_ram #(.DW(32), .DEPTH(RFDEPTH), .AW(RFAW)) u_rf_b (.clk_i(clk_i), .we_i(rf_we_i),
+        .waddr_i(rf_addr(rf_waddr_i)), .wdata_i(rf_wdata_i), .raddr_i(rf_addr(rf_raddr_b_i)), .rdata_o(rfb));
+    simt_ram #(.DW(32), .DEPTH(RFDEPTH), .AW(RFAW)) u_rf_c (.clk_i(clk_i), .we_i(rf_we_i),
+        .waddr_i(rf_addr(rf_waddr_i)), .wdata_i(rf_wdata_i), .raddr_i(rf_addr(rf_raddr_c_i)), .rdata_o(rfc));
 
     wire [5:0]  rbp = is_tex ? ra + 6'd1 : rb;
-    wire [31:0] a   = (ra == 6'd63) ? 32'd0 : rfa;
+    wire [31:0] a   = (ra == 6'd63) ? 32'd0 : rfa_d;
     wire [31:0] rbv = (rbp == 6'd63) ? 32'd0 : rfb;
     wire [31:0] c   = (rc == 6'd63) ? 32'd0 : rfc;
     wire [31:0] b   = bi ? imm : rbv;
@@ -106,8 +124,8 @@ module simt_lane #(
 
     // ---------------------------------------------------------------- memories addressed in S1
     wire [31:0] ea = a + {16'd0, ofs};
-    wire [AW-1:0] maddr = {s1_rowaddr_i, ea[5:0]};
-    wire [AW-1:0] haddr = {host_row_i, host_word_i};
+    wire [AW-1:0] maddr = {s1_rowaddr_i, ea[MB-1:0]};
+    wire [AW-1:0] haddr = mwa({host_row_i, host_word_i});
     assign st_addr_o = ea[5:0];
     wire st_l = op == `ISA_OP_ST_L && s1_ex_i;
     wire st_o = op == `ISA_OP_ST_O && s1_ex_i;
@@ -118,10 +136,10 @@ module simt_lane #(
         .waddr_i(host_attr_we_i ? haddr : maddr), .wdata_i(host_attr_we_i ? 32'd0 : rbv), .raddr_i(maddr),
         .rdata_o(local_rd));
     simt_ram #(.DW(32), .DEPTH(DEPTH), .AW(AW)) u_out (.clk_i(clk_i), .we_i(host_attr_we_i || st_o),
-        .waddr_i(host_attr_we_i ? haddr : maddr), .wdata_i(host_attr_we_i ? 32'd0 : rbv), .raddr_i(out_raddr_i),
-        .rdata_o(out_rdata_o));
-    simt_ram #(.DW(32), .DEPTH(256), .AW(8)) u_const (.clk_i(clk_i), .we_i(const_we_i), .waddr_i(const_addr_i),
-        .wdata_i(const_data_i), .raddr_i(ea[7:0]), .rdata_o(const_rd));
+        .waddr_i(host_attr_we_i ? haddr : maddr), .wdata_i(host_attr_we_i ? 32'd0 : rbv),
+        .raddr_i(mwa(out_raddr_i)), .rdata_o(out_rdata_o));
+    simt_ram #(.DW(32), .DEPTH(CONST_WORDS), .AW(CB)) u_const (.clk_i(clk_i), .we_i(const_we_i),
+        .waddr_i(const_addr_i[CB-1:0]), .wdata_i(const_data_i), .raddr_i(ea[CB-1:0]), .rdata_o(const_rd));
 
     reg [1:0] ld_sel_q;   // P[1]: which memory the load read
     always @(posedge clk_i) ld_sel_q <= op[1:0];   // ld.a 0x40, ld.c 0x41, ld.l 0x42
@@ -196,7 +214,7 @@ module simt_lane #(
         .a_i(a), .b_i(b), .c_i(c), .valid_o(fpu_valid_o), .res_o(fpu_res_o), .pred_o(fpu_pred_o));
 
     // verilator lint_off UNUSEDSIGNAL
-    wire unused_ok = &{1'b0, fpu_valid_o, ea[31:8], s1_wid_i[31:27]};
+    wire unused_ok = &{1'b0, fpu_valid_o, ea[31:6], s1_wid_i[31:27], const_addr_i};
     // verilator lint_on UNUSEDSIGNAL
 endmodule
 

@@ -7,11 +7,17 @@
 //   - predicate registers p0..p6 (32-bit lane masks; p7 = pt reads all ones)
 // Issue readiness: running, settled, instruction buffered, no scoreboard hazard on its sources,
 // destinations and guard, and (bra) no stack overflow. A bra that would overflow stops the warp (err_o).
+// Timing (docs/simt.md, synthesis): ready_o feeds the core's issue select, whose grant (issue_i) updates the
+// stack in the same cycle, so ready_o is kept short: the registers/predicates an instruction reads and writes
+// are decoded into masks when it arrives (fetch return, chk_*_q), and the top stack entry is also held in
+// registers (top_*_q, a copy of entry sp-1, reloaded from the array on a pop). Neither changes any cycle.
 `timescale 1ns / 1ps
 `default_nettype none
 `include "isa_defs.vh"
 
-module simt_warp (
+module simt_warp #(
+    parameter integer STACK_DEPTH = 32     // reconvergence stack entries: 4, 8, 16 or 32 (the ISA's is 32)
+) (
     input  wire          clk_i,
     input  wire          rst_ni,
     input  wire [12:0]   prog_len_i,
@@ -48,18 +54,33 @@ module simt_warp (
     reg [63:0]  ibuf_q;
     reg [31:0]  wid_q, exited_q;
     reg [5:0]   sp_q;
-    reg [15:0]  spc_q [0:31];
-    reg [31:0]  smask_q [0:31];
-    reg [16:0]  srpc_q [0:31];
+    localparam integer SW = $clog2(STACK_DEPTH);   // stack index width
+    generate
+        if (STACK_DEPTH != 4 && STACK_DEPTH != 8 && STACK_DEPTH != 16 && STACK_DEPTH != 32) begin : g_bad_depth
+            simt_warp_STACK_DEPTH_must_be_4_8_16_or_32 u_bad ();   // elaboration error on purpose
+        end
+    endgenerate
+    reg [15:0]  spc_q [0:STACK_DEPTH-1];
+    reg [31:0]  smask_q [0:STACK_DEPTH-1];
+    reg [16:0]  srpc_q [0:STACK_DEPTH-1];
     reg [63:0]  sb_reg_q;
     reg [6:0]   sb_pred_q;
     reg [31:0]  pred_q [0:6];
+    reg [63:0]  chk_reg_q;                 // registers the buffered instruction reads or writes
+    reg [6:0]   chk_pred_q;                // predicates it reads or writes
+    reg [15:0]  top_pc_q;                  // copy of the top entry, stack[sp-1]
+    reg [31:0]  top_mask_q;
+    reg [16:0]  top_rpc_q;
 
     // ---------------------------------------------------------------- top of stack, guard
-    wire [4:0]  top = sp_q[4:0] - 5'd1;
-    wire [15:0] top_pc = spc_q[top];
-    wire [31:0] top_mask = smask_q[top];
-    wire [16:0] top_rpc = srpc_q[top];
+    localparam [SW-1:0] S1 = 1, S2 = 2;
+    wire [SW-1:0] top = sp_q[SW-1:0] - S1;
+    wire [SW-1:0] below = sp_q[SW-1:0] - S2;   // the entry that becomes the top on a pop
+    wire [SW-1:0] top1 = top + S1;
+    wire [SW-1:0] top2 = top + S2;
+    wire [15:0] top_pc = top_pc_q;
+    wire [31:0] top_mask = top_mask_q;
+    wire [16:0] top_rpc = top_rpc_q;
     wire [31:0] active = top_mask & ~exited_q;
 
     wire [2:0]  gp = ibuf_q[`ISA_F_GP_HI:`ISA_F_GP_LO];
@@ -75,21 +96,33 @@ module simt_warp (
         .dst_reg_o(dst_reg), .dst_pred_o(dst_pred), .ndst4_o(ndst4));
 
     // ---------------------------------------------------------------- scoreboard check
-    wire [5:0] ra = ibuf_q[`ISA_F_RA_HI:`ISA_F_RA_LO];
-    wire [5:0] rb = ibuf_q[`ISA_F_RB_HI:`ISA_F_RB_LO];
-    wire [5:0] rc = ibuf_q[`ISA_F_RC_HI:`ISA_F_RC_LO];
     wire [5:0] rd = ibuf_q[`ISA_F_RD_HI:`ISA_F_RD_LO];
-    wire [63:0] src_regs = ({63'd0, use_ra} << ra) | ({63'd0, use_rb} << rb) | ({63'd0, use_rc} << rc) |
-                           ({63'd0, use_ra1} << (ra + 6'd1));
     wire [63:0] dregs = (({63'd0, dst_reg} << rd) | ({63'd0, ndst4} << (rd + 6'd1)) |
                          ({63'd0, ndst4} << (rd + 6'd2)) | ({63'd0, ndst4} << (rd + 6'd3))) &
                         ~64'h8000000000000000;
-    // verilator lint_off UNUSEDSIGNAL
-    wire [7:0] src_preds = (8'd1 << gp) | ({7'd0, use_pa} << pa) | ({7'd0, use_pb} << pb) |
-                           ({7'd0, dst_pred} << rd[2:0]);
-    // verilator lint_on UNUSEDSIGNAL
     wire [6:0] dpred = dst_pred ? (7'd1 << rd[2:0]) : 7'd0;   // rd[2:0] = 7 (pt) shifts out
-    wire hazard = ((src_regs | dregs) & sb_reg_q) != 64'd0 || (src_preds[6:0] & sb_pred_q) != 7'd0;
+    // the same masks of the arriving instruction (fetch_data_i), registered with it: hazard is then one AND-OR
+    wire [2:0] f_cls, f_kind, f_pa, f_pb;
+    wire f_use_ra, f_use_rb, f_use_rc, f_use_ra1, f_use_pa, f_use_pb, f_dst_reg, f_dst_pred, f_ndst4;
+    simt_decode u_fdec (
+        .insn_i(fetch_data_i), .cls_o(f_cls), .kind_o(f_kind), .use_ra_o(f_use_ra), .use_rb_o(f_use_rb),
+        .use_rc_o(f_use_rc), .use_ra1_o(f_use_ra1), .use_pa_o(f_use_pa), .use_pb_o(f_use_pb), .pa_o(f_pa),
+        .pb_o(f_pb), .dst_reg_o(f_dst_reg), .dst_pred_o(f_dst_pred), .ndst4_o(f_ndst4));
+    wire [5:0] f_ra = fetch_data_i[`ISA_F_RA_HI:`ISA_F_RA_LO];
+    wire [5:0] f_rb = fetch_data_i[`ISA_F_RB_HI:`ISA_F_RB_LO];
+    wire [5:0] f_rc = fetch_data_i[`ISA_F_RC_HI:`ISA_F_RC_LO];
+    wire [5:0] f_rd = fetch_data_i[`ISA_F_RD_HI:`ISA_F_RD_LO];
+    wire [2:0] f_gp = fetch_data_i[`ISA_F_GP_HI:`ISA_F_GP_LO];
+    wire [63:0] f_chk_reg = (({63'd0, f_use_ra} << f_ra) | ({63'd0, f_use_rb} << f_rb) |
+                             ({63'd0, f_use_rc} << f_rc) | ({63'd0, f_use_ra1} << (f_ra + 6'd1)) |
+                             ({63'd0, f_dst_reg} << f_rd) | ({63'd0, f_ndst4} << (f_rd + 6'd1)) |
+                             ({63'd0, f_ndst4} << (f_rd + 6'd2)) | ({63'd0, f_ndst4} << (f_rd + 6'd3))) &
+                            ~64'h8000000000000000;   // rz is never pending
+    // verilator lint_off UNUSEDSIGNAL
+    wire [7:0] f_chk_pred = (8'd1 << f_gp) | ({7'd0, f_use_pa} << f_pa) | ({7'd0, f_use_pb} << f_pb) |
+                            ({7'd0, f_dst_pred} << f_rd[2:0]);
+    // verilator lint_on UNUSEDSIGNAL
+    wire hazard = (chk_reg_q & sb_reg_q) != 64'd0 || (chk_pred_q & sb_pred_q) != 7'd0;
 
     // ---------------------------------------------------------------- branch
     wire        is_bra = ibuf_q[`ISA_F_OP_HI:`ISA_F_OP_LO] == `ISA_OP_BRA;
@@ -100,7 +133,7 @@ module simt_warp (
     wire        split = is_bra && ex != 32'd0 && fall != 32'd0;
     wire        same_rpc = top_rpc == {1'b0, rpc};
     wire [6:0]  need = same_rpc ? 7'd1 : 7'd2;
-    wire        ovf = split && ({1'b0, sp_q} + need) > 7'd32;
+    wire        ovf = split && ({1'b0, sp_q} + need) > STACK_DEPTH[6:0];
     wire [15:0] npc = top_pc + 16'd1;
 
     wire        top_dead = (active == 32'd0) || ({1'b0, top_pc} == top_rpc);
@@ -161,7 +194,31 @@ module simt_warp (
     // ---------------------------------------------------------------- data registers (no reset needed)
     integer k;
     always @(posedge clk_i) begin
-        if (fetch_ret_i) ibuf_q <= fetch_data_i;
+        if (fetch_ret_i) begin
+            ibuf_q <= fetch_data_i;
+            chk_reg_q <= f_chk_reg;
+            chk_pred_q <= f_chk_pred[6:0];
+        end
+        // top-of-stack copy: what stack[sp-1] holds after this edge (the array below is written alike)
+        if (launch_i) begin
+            top_pc_q <= 16'd0;
+            top_mask_q <= launch_mask_i;
+            top_rpc_q <= RPC_NONE;
+        end else if (issue_i) begin
+            if (!is_bra || ex == 32'd0) begin
+                top_pc_q <= npc;
+            end else if (fall == 32'd0) begin
+                top_pc_q <= tgt;
+            end else begin   // split: the fall-through entry is pushed last
+                top_pc_q <= npc;
+                top_mask_q <= fall;
+                top_rpc_q <= {1'b0, rpc};
+            end
+        end else if (run_o && !settled_q && sp_q != 6'd0 && top_dead) begin
+            top_pc_q <= spc_q[below];
+            top_mask_q <= smask_q[below];
+            top_rpc_q <= srpc_q[below];
+        end
         if (launch_i) begin
             wid_q <= launch_wid_i;
             exited_q <= 32'd0;
@@ -185,24 +242,24 @@ module simt_warp (
                 end else if (same_rpc) begin
                     spc_q[top] <= tgt;
                     smask_q[top] <= ex;
-                    spc_q[top + 5'd1] <= npc;
-                    smask_q[top + 5'd1] <= fall;
-                    srpc_q[top + 5'd1] <= {1'b0, rpc};
+                    spc_q[top1] <= npc;
+                    smask_q[top1] <= fall;
+                    srpc_q[top1] <= {1'b0, rpc};
                 end else begin
                     spc_q[top] <= rpc;
-                    spc_q[top + 5'd1] <= tgt;
-                    smask_q[top + 5'd1] <= ex;
-                    srpc_q[top + 5'd1] <= {1'b0, rpc};
-                    spc_q[top + 5'd2] <= npc;
-                    smask_q[top + 5'd2] <= fall;
-                    srpc_q[top + 5'd2] <= {1'b0, rpc};
+                    spc_q[top1] <= tgt;
+                    smask_q[top1] <= ex;
+                    srpc_q[top1] <= {1'b0, rpc};
+                    spc_q[top2] <= npc;
+                    smask_q[top2] <= fall;
+                    srpc_q[top2] <= {1'b0, rpc};
                 end
             end
         end
     end
 
     // verilator lint_off UNUSEDSIGNAL
-    wire unused_ok = &{1'b0, cls, kind};
+    wire unused_ok = &{1'b0, cls, kind, use_ra, use_rb, use_rc, use_ra1, use_pa, use_pb, pa, pb, f_cls, f_kind};
     // verilator lint_on UNUSEDSIGNAL
 endmodule
 

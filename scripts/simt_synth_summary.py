@@ -1,47 +1,191 @@
 #!/usr/bin/env python3
-"""Summary of the SIMT core synthesis runs (mk/simt.mk synth-simt): per OSU parameter set the standard-cell area,
-flip-flops, worst setup slack and Fmax (OpenSTA), the SRAM macros (black boxes: count and bits); per iCE40 run
-the LCs/BRAMs Yosys mapped and the nextpnr status. Usage: simt_synth_summary.py DIR..."""
+"""Summary of the SIMT synthesis runs (mk/simt.mk synth-simt; docs/simt.md, synthesis).
+
+For every OSU directory (scripts/simt_synth.sh: osu.stat, sta.log): standard-cell area and cells of the whole
+hierarchy, flip-flops, the area per module (instances x area of one), the SRAM/ROM macro inventory, the worst
+setup slack and Fmax = 1 / (period - WNS) from OpenSTA on the whole netlist, the critical path's ends, and the
+slack left for the macros' access times. For every iCE40 directory (scripts/synth_flow.sh ice40/pnr): the
+nextpnr utilisation (logic cells, block RAMs) and Fmax of seed 1.
+
+Usage: simt_synth_summary.py [--json OUT.json] DIR...   (prints a Markdown table)
+"""
 import json
 import os
 import re
 import sys
 
-sys.path.insert(0, os.path.dirname(__file__))
-import synth_report as sr  # noqa: E402
+
+def read(p):
+    with open(p) as f:
+        return f.read()
 
 
-def macros(osu_v):
-    """SRAM macro instances in the mapped netlist: simt_ram with its parameters (from the yosys name)."""
-    bits, n = 0, 0
-    if not os.path.exists(osu_v):
-        return 0, 0
-    text = open(osu_v).read()
-    for m in re.finditer(r"\$paramod\\simt_ram\\DW=32'(?:s|)([01]+)\\DEPTH=32'(?:s|)([01]+)", text):
-        dw, depth = int(m.group(1), 2), int(m.group(2), 2)
-        bits += dw * depth
-        n += 1
-    return n, bits
+def osu_stat(path):
+    text = read(path)
+    # per-module blocks: "=== name ===" ... "Chip area for module 'NAME': A"
+    mod_area = {}
+    for m in re.finditer(r"=== (\S+) ===(.*?)(?==== |\Z)", text, re.S):
+        a = re.search(r"Chip area for module '(.*?)':\s*([0-9.]+)", m.group(2))
+        if a:
+            mod_area[m.group(1).lstrip("\\")] = float(a.group(2))
+    h = text.split("=== design hierarchy ===", 1)
+    if len(h) != 2:
+        sys.exit(f"simt_synth_summary: no design hierarchy in {path}")
+    tail = h[1]
+    # hierarchy lines: indentation gives nesting; counts are per parent instance
+    inst = {}
+    stack = []   # (indent, multiplicity)
+    for line in tail.split("\n"):
+        if not line.strip():
+            if inst:
+                break
+            continue
+        m = re.match(r"^(\s+)(\S+)\s+(\d+)$", line)
+        if not m:
+            break
+        ind, name, n = len(m.group(1)), m.group(2).lstrip("\\"), int(m.group(3))
+        while stack and stack[-1][0] >= ind:
+            stack.pop()
+        mult = (stack[-1][1] if stack else 1) * n
+        inst[name] = inst.get(name, 0) + mult
+        stack.append((ind, mult))
+    cells = re.search(r"Number of cells:\s+(\d+)\n((?:\s+\S+\s+\d+\n)*)", tail)
+    by_type = {}
+    for line in cells.group(2).splitlines():
+        t, n = line.split()
+        by_type[t] = int(n)
+    area = float(re.search(r"Chip area for top module '.*?':\s*([0-9.]+)", tail).group(1))
+    return int(cells.group(1)), by_type, area, mod_area, inst
 
 
-rows = []
-for d in sys.argv[1:]:
-    name = os.path.basename(d)
-    if os.path.exists(os.path.join(d, "sta.log")):
-        cells, by_type, area = sr.yosys_stat_text(os.path.join(d, "osu.stat"))
-        sta = sr.sta_results(os.path.join(d, "sta.log"))
-        n, bits = macros(os.path.join(d, "osu.v"))
-        rows.append(f"| {name} | OSU 0.18 um | {cells} cells, {sr.flops(by_type)} flip-flops, {area/1e6:.3f} mm2 standard cells "
-                    f"+ {n} SRAM macros ({bits/1024:.0f} kbit) | {sta['fmax_mhz']} MHz (WNS {sta['worst_setup_slack_ns']} ns "
-                    f"at {sta['clock_period_ns']} ns) |")
-    if os.path.exists(os.path.join(d, "ice40.stat")):
-        txt = open(os.path.join(d, "ice40.stat")).read()
-        lc = re.search(r"SB_LUT4\s+(\d+)", txt)
-        ram = re.search(r"SB_RAM40_4K\s+(\d+)", txt)
-        ff = sum(int(x) for x in re.findall(r"SB_DFF\w*\s+(\d+)", txt))
-        st = open(os.path.join(d, "pnr-seed1.status")).read().strip() if os.path.exists(os.path.join(d, "pnr-seed1.status")) else "not run"
-        rows.append(f"| {name} | iCE40 HX8K | {lc.group(1) if lc else '?'} LUT4, {ff} DFF, {ram.group(1) if ram else 0} SB_RAM40_4K "
-                    f"(the device has 7,680 LCs and 32 RAMs) | nextpnr: {st} |")
-print("| run | flow | area / resources | timing |")
-print("|---|---|---|---|")
-print("\n".join(rows))
+def short(name):
+    """$paramod$hash\\simt_lane -> simt_lane; $paramod\\simt_fpu\\LAT=.. -> simt_fpu"""
+    n = name.split("\\")
+    for part in reversed(n):
+        if part.startswith("simt_") or part.startswith("SIMT_"):
+            return part
+    return n[-1]
+
+
+def sta(path):
+    text = read(path)
+    kv = {}
+    for line in text.splitlines():
+        if line.startswith("SYNTH_STA "):
+            f = line.split()
+            if f[1] == "clock":
+                kv["period"] = float(f[4])
+            elif f[1] in ("worst_slack_max", "worst_slack_min", "tns_max"):
+                kv[f[1]] = float(f[2])
+    blocks = []
+    for b in text.split("Startpoint: ")[1:]:
+        sp = b.split("\n", 1)[0].split()[0]
+        ep = re.search(r"Endpoint: (\S+)", b).group(1)
+        sl = re.search(r"(-?[0-9.]+)\s+slack", b)
+        blocks.append((sp, ep, float(sl.group(1)) if sl else None))
+    r = {"period": kv["period"], "wns": kv["worst_slack_max"], "whs": kv["worst_slack_min"],
+         "tns": kv.get("tns_max", 0.0), "fmax": 1000.0 / (kv["period"] - kv["worst_slack_max"])}
+    if blocks:
+        r["critical"] = blocks[0]
+    # macro blocks follow the three standard ones (scripts/synth_sta.tcl, STA_MACRO_PATHS)
+    m = re.search(r"SYNTH_STA macro_clock_pins (\d+) macro_input_pins (\d+) rom_output_pins (\d+)", text)
+    if m:
+        rest = text.split(m.group(0), 1)[1]
+        mb = []
+        for b in rest.split("Startpoint: ")[1:]:
+            sl = re.search(r"(-?[0-9.]+)\s+slack", b)
+            mb.append(float(sl.group(1)) if sl else None)
+        names = [k for k, n in (("from_macro", int(m.group(1))), ("to_macro", int(m.group(2))),
+                                ("through_rom", int(m.group(3)))) if n > 0]
+        r["macro"] = dict(zip(names, mb))
+    return r
+
+
+def macros(by_type):
+    out = []
+    bits = 0
+    for t, n in sorted(by_type.items()):
+        m = re.match(r"SIMT_SRAM_D(\d+)_A(\d+)$", t)
+        if m:
+            dw, aw = int(m.group(1)), int(m.group(2))
+            out.append(f"{n} x {2**aw} x {dw}")
+            bits += n * dw * 2 ** aw
+        elif t == "SIMT_SFU_ROM":
+            out.append(f"{n} x ROM 896 x 96")
+            bits += n * 896 * 96
+    return out, bits
+
+
+def ice40(d):
+    r = {"status": "not run"}
+    st = os.path.join(d, "pnr-seed1.status")
+    if os.path.exists(st):
+        r["status"] = read(st).strip()
+    rep = os.path.join(d, "pnr-seed1.report.json")
+    if os.path.exists(rep):
+        j = json.load(open(rep))
+        u = j.get("utilization", {})
+        for k in ("ICESTORM_LC", "ICESTORM_RAM"):
+            if k in u:
+                r[k] = (u[k]["used"], u[k]["available"])
+        fm = j.get("fmax", {})
+        if fm:
+            r["fmax"] = min(v["achieved"] for v in fm.values())
+    return r
+
+
+def main():
+    args = sys.argv[1:]
+    jout = None
+    if args[:1] == ["--json"]:
+        jout, args = args[1], args[2:]
+    rows, res = [], {}
+    for d in args:
+        name = os.path.basename(os.path.normpath(d))
+        if os.path.exists(os.path.join(d, "sta.log")):
+            ncell, by_type, area, mod_area, inst = osu_stat(os.path.join(d, "osu.stat"))
+            s = sta(os.path.join(d, "sta.log"))
+            mac, bits = macros(by_type)
+            ff = sum(n for t, n in by_type.items() if t.startswith("DFF"))
+            per_mod = {}
+            for mname, n in inst.items():
+                if mname in mod_area:
+                    k = short(mname)
+                    a, c = per_mod.get(k, (0.0, 0))
+                    per_mod[k] = (a + n * mod_area[mname], c + n)
+            top = [k for k in mod_area if k not in inst]
+            if top:
+                per_mod[short(top[0]) + " (own logic)"] = (mod_area[top[0]], 1)
+            big = sorted(per_mod.items(), key=lambda kv: -kv[1][0])
+            parts = ", ".join(f"{k} {c}x {a/1e6:.2f}" for k, (a, c) in big if a >= 0.02 * area)
+            mp = s.get("macro", {})
+            mtxt = "; ".join(f"{k.replace('_', ' ')} {v:+.2f} ns" for k, v in mp.items() if v is not None)
+            crit = s.get("critical", ("?", "?", None))
+            rows.append(f"| {name} | OSU 0.18 um | {area/1e6:.2f} mm2 std cells ({ncell} cells, {ff} flip-flops; "
+                        f"{parts} mm2) + macros {', '.join(mac) or 'none'} = {bits/1024:.0f} kbit | "
+                        f"**{s['fmax']:.0f} MHz** (WNS {s['wns']:+.3f} ns at {s['period']:g} ns; critical "
+                        f"{crit[0]} -> {crit[1]}); slack left for macro timing: {mtxt or 'n/a'} |")
+            res[name] = {"flow": "osu", "area_um2": area, "cells": ncell, "flops": ff, "macros": mac,
+                         "macro_bits": bits, "per_module_um2": {k: a for k, (a, c) in per_mod.items()},
+                         "fmax_mhz": round(s["fmax"], 2), "wns_ns": s["wns"], "tns_ns": s["tns"],
+                         "period_ns": s["period"], "critical": crit, "macro_slack_ns": mp}
+        if os.path.exists(os.path.join(d, "ice40.stat")):
+            r = ice40(d)
+            lc = r.get("ICESTORM_LC")
+            ram = r.get("ICESTORM_RAM")
+            rows.append(f"| {name} | iCE40 {os.environ.get('ICE40_DEVICE', 'hx8k').upper()} | "
+                        f"{'%d / %d LCs' % lc if lc else '?'}, {'%d / %d RAM4K' % ram if ram else '?'} | "
+                        f"nextpnr seed 1: {r['status']}"
+                        f"{', **%.1f MHz**' % r['fmax'] if 'fmax' in r else ''} |")
+            res[name] = {"flow": "ice40", **r}
+    print("| run | flow | area / resources | timing |")
+    print("|---|---|---|---|")
+    print("\n".join(rows))
+    if jout:
+        with open(jout + ".tmp", "w") as f:
+            json.dump(res, f, indent=1)
+        os.replace(jout + ".tmp", jout)
+
+
+if __name__ == "__main__":
+    main()

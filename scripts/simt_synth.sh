@@ -1,0 +1,117 @@
+#!/usr/bin/env bash
+# Hierarchical OSU 0.18 um synthesis + whole-core OpenSTA of the SIMT core (docs/simt.md, synthesis section).
+# Called by mk/simt.mk (make synth-simt); usable by hand from the repository root.
+#
+#   simt_synth.sh osu OUTDIR TOP PARAMS FILE...   Yosys: every distinct module mapped once, hierarchy kept
+#   simt_synth.sh sta OUTDIR TOP                  OpenSTA on the whole hierarchical netlist OUTDIR/osu.v
+# TOP is simt_core (the core) or any of its modules (e.g. simt_sfu: its row with the table as a ROM macro).
+#
+# Method. The flat flow (scripts/synth_flow.sh osu: synth -flatten, one abc run over the whole design) does not
+# finish on this core in reasonable time (about 10^5 gates plus eight FPUs and two SFUs in one abc network).
+# Here `synth` keeps the hierarchy: Yosys derives one module per distinct parameter set (simt_lane x LANES
+# because of its LANE parameter, simt_fpu once, simt_sfu once, simt_warp once, the FP/SFU submodules once per
+# width), and abc maps each module on its own. Limits: no optimisation across module boundaries (constants on
+# module ports are not propagated, no logic is moved across a boundary), so the area is an upper bound of a
+# flat run's and every module boundary is also a (soft) abc boundary. Timing is NOT per module: OpenSTA links
+# the whole hierarchical netlist, so every path through several modules (warp -> issue select -> warp) is timed
+# end to end, exactly as in a flat netlist.
+#
+# Storage arrays (every rtl/simt_ram.v instance) are SRAM macros: scripts/simt_sram_lib.py writes a Liberty
+# library of black-box macro cells (read access time SIMT_SRAM_TACC ns after the clock, input setup
+# SIMT_SRAM_TSETUP ns; default 0 and 0) and the stand-in simt_ram that instantiates them. Macro area is not in
+# the standard-cell area (inventory: OUTDIR/macros.txt).
+#
+# PARAMS: NAME=VALUE[:NAME=VALUE...] on TOP, or "default". Env: YOSYS, STA, PYTHON, NICE, LIB, CONSTR, SDC,
+# SIMT_SRAM_TACC, SIMT_SRAM_TSETUP, SIMT_SFU_TROM, SIMT_SFU_ROM (macro | logic), SIMT_ABC_DELAY_FRAC. Commands are recorded in OUTDIR/<step>.cmd.
+set -euo pipefail
+
+YOSYS=${YOSYS:-yosys}
+STA=${STA:-sta}
+PYTHON=${PYTHON:-/usr/bin/python3}
+NICE=${NICE:-nice}
+HERE=$(dirname "$0")
+TACC=${SIMT_SRAM_TACC:-0}
+TSETUP=${SIMT_SRAM_TSETUP:-0}
+TROM=${SIMT_SFU_TROM:-0}
+ROM=${SIMT_SFU_ROM:-macro}   # macro: the SFU table is a ROM macro; logic: rtl/simt_sfu_rom.v mapped to cells
+
+die() { echo "simt_synth: $*" >&2; exit 1; }
+[ $# -ge 2 ] || die "usage: see the header of $0"
+step=$1 out=$2
+mkdir -p "$out"
+cmdlog=$out/$step.cmd
+: >"$cmdlog"
+
+run() {
+  local log=$1; shift
+  local a sep=""
+  for a in "$@"; do
+    case $a in *[[:space:]\;\*\$]*) printf "%s'%s'" "$sep" "$a";; *) printf '%s%s' "$sep" "$a";; esac
+    sep=" "
+  done >>"$cmdlog"
+  printf '\n' >>"$cmdlog"
+  if ! $NICE "$@" >"$log" 2>&1; then
+    tail -25 "$log" >&2
+    echo "simt_synth: FAILED ($step): $*" >&2
+    echo "  full log: $log" >&2
+    return 1
+  fi
+}
+
+case $step in
+osu)
+  top=$3 params=$4; shift 4
+  : "${SDC:?} ${CONSTR:?} ${LIB:?}"
+  per=$(sed -n 's/.*create_clock.*-period[[:space:]]*\([0-9.][0-9.]*\).*/\1/p' "$SDC" | head -1)
+  [ -n "$per" ] || die "no 'create_clock ... -period P' in $SDC"
+  # abc's delay target: each module is mapped alone and abc sees neither the arrival times at its inputs nor the
+  # logic after its outputs, so a path through several modules would get the whole period in each of them; the
+  # target is therefore a fraction of the period (SIMT_ABC_DELAY_FRAC, default 0.8). OpenSTA then times the
+  # real paths end to end.
+  dps=$(awk -v p="$per" -v f="${SIMT_ABC_DELAY_FRAC:-0.8}" 'BEGIN { printf "%d", p * 1000 * f }')
+  run "$out/sramlib.log" "$PYTHON" "$HERE/simt_sram_lib.py" "$out" --tacc "$TACC" --tsetup "$TSETUP" --trom "$TROM"
+  srcs="" incs=""
+  for f in "$@"; do
+    case $f in
+      *.vh) incs+=" -I$(dirname "$f")";;
+      rtl/simt_ram.v|*/rtl/simt_ram.v) ;;   # replaced by the macro stand-in
+      rtl/simt_sfu_rom.v|*/rtl/simt_sfu_rom.v) [ "$ROM" = macro ] || srcs+=" $f";;
+      *) srcs+=" $f";;
+    esac
+  done
+  cp=""
+  if [ "$params" != default ]; then
+    cp="chparam"
+    for kv in ${params//:/ }; do cp+=" -set ${kv%%=*} ${kv#*=}"; done
+    cp+=" $top;"
+  fi
+  NO_LATCH='select -assert-none t:*DLATCH* t:*dlatch* t:*_SR_* t:*LATCH*;'
+  run "$out/osu.log" "$YOSYS" -p "read_liberty -lib $LIB; read_liberty -lib $out/simt_sram.lib; read_verilog -defer$incs$srcs $out/simt_ram_macro.v$([ "$ROM" = macro ] && echo " $out/simt_sfu_rom_macro.v"); $cp hierarchy -check -top $top; synth -top $top; dfflibmap -liberty $LIB; abc -liberty $LIB -constr $CONSTR -D $dps; opt_clean -purge; setundef -zero; splitnets; opt_clean -purge; autoname; check -assert; $NO_LATCH tee -o $out/osu.stat stat -liberty $LIB -top $top; write_verilog -noattr -noexpr $out/osu.v"
+  # OpenSTA 2019 cannot parse a concatenation on the left of an assign: one assign per bit (as synth_flow.sh).
+  "$PYTHON" - "$out/osu.v" <<'PY'
+import re, sys
+p = sys.argv[1]
+out = []
+for line in open(p).read().split("\n"):
+    m = re.match(r"^(\s*)assign \{ (.*) \} = \{ (.*) \};$", line)
+    if m:
+        lhs = [x.strip() for x in m.group(2).split(",")]
+        rhs = [x.strip() for x in m.group(3).split(",")]
+        if len(lhs) == len(rhs):
+            out += [f"{m.group(1)}assign {l} = {r};" for l, r in zip(lhs, rhs)]
+            continue
+    out.append(line)
+open(p, "w").write("\n".join(out))
+PY
+  ;;
+sta)
+  top=$3
+  : "${SDC:?} ${LIB:?}"
+  [ -s "$out/osu.v" ] || die "$out/osu.v missing (run the osu step first)"
+  run "$out/sta.log" env STA_LIB="$LIB" STA_EXTRA_LIB="$out/simt_sram.lib" STA_NETLIST="$out/osu.v" STA_TOP=$top \
+    STA_SDC="$SDC" STA_MACRO_PATHS=1 "$STA" -no_splash -exit "$HERE/synth_sta.tcl"
+  grep -q '^SYNTH_STA worst_slack_max ' "$out/sta.log" || { tail -20 "$out/sta.log" >&2; die "sta gave no worst slack"; }
+  if grep -q '^Error' "$out/sta.log"; then grep '^Error' "$out/sta.log" >&2; die "sta reported errors"; fi
+  ;;
+*) die "unknown step '$step'";;
+esac
