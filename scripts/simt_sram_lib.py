@@ -82,7 +82,8 @@ def lib_text(tacc, tsetup, cap, trom):
     out.append("    area : 0;")
     out.append(f"    bus (addr_i) {{ bus_type : bus10; direction : input; capacitance : {cap}; }}")
     out.append("    bus (data_o) { bus_type : bus96; direction : output; max_capacitance : 1.0;")
-    out.append(f"      timing () {{ related_pin : \"addr_i\"; timing_type : combinational;")
+    rel = " ".join(f"addr_i[{i}]" for i in range(10))   # every address bit to every data bit
+    out.append(f"      timing () {{ related_pin : \"{rel}\"; timing_type : combinational;")
     out.append(f"        cell_rise (scalar) {{ values (\"{trom}\"); }} cell_fall (scalar) {{ values (\"{trom}\"); }}")
     out.append("        rise_transition (scalar) { values (\"0.1\"); } fall_transition (scalar) { values (\"0.1\"); } }")
     out.append("    }")
