@@ -28,7 +28,7 @@ $(BUILD)/cosim/simt_$(1)/cosim-simt: mk/simt.mk $(SIMT_RTL) rtl/lint.vlt sim/sim
 	  -GLANES=$(call simt_p,$(1),1) -GWARPS=$(call simt_p,$(1),2) -GFPU_LAT=$(call simt_p,$(1),3) \
 	  -GSFU_LAT=$(call simt_p,$(1),4) -GTEX_LAT=$(call simt_p,$(1),5) -GTABLE_DIR='"$(abspath defs)"' -Mdir $$(@D) -o cosim-simt $(VL_OPT) \
 	  -CFLAGS "-I$(abspath cmodel) -I$(abspath $(BUILD)/gen) -I$(abspath sim/simt) -DSIMT_DUT_LANES=$(call simt_p,$(1),1) -DSIMT_DUT_WARPS=$(call simt_p,$(1),2) -DSIMT_DUT_FPU_LAT=$(call simt_p,$(1),3) -DSIMT_DUT_SFU_LAT=$(call simt_p,$(1),4) -DSIMT_DUT_TEX_LAT=$(call simt_p,$(1),5)" \
-	  -LDFLAGS "-lm -lz -lzstd" \
+	  -LDFLAGS "-Wl,--no-as-needed -lm -lz -lzstd" \
 	  rtl/lint.vlt $(SIMT_RTL) $(abspath sim/simt/simt_dut.cpp) $(abspath $(BUILD)/cosim/obj/cosim_simt.o) $(abspath $(LIB)) \
 	  >$$(@D)/build.log 2>&1 || { tail -30 $$(@D)/build.log; exit 1; }
 endef
