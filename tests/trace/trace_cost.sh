@@ -12,7 +12,9 @@ names=("$@")
 SIM=${SIM:-build/bin/gpupd-sim}
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
-cpu() { /usr/bin/time -f "%U %S" -o "$T/t" "$@" >/dev/null 2>&1 || true; awk '{printf "%.3f", $1 + $2}' "$T/t"; }
+# CPU seconds of one command; a command that fails is counted in $T/failed and named on stderr
+cpu() { if ! /usr/bin/time -f "%U %S" -o "$T/t" "$@" >/dev/null 2>&1; then echo "trace_cost: FAILED: $*" >&2; echo x >> "$T/failed"; fi
+        awk '$1 ~ /^[0-9.]+$/ {printf "%.3f", $1 + $2}' "$T/t"; }
 declare -A tot=([identical]=0 [validate]=0 [agreement]=0 [load]=0)
 add() { tot[$1]=$(awk -v a="${tot[$1]}" -v b="$2" 'BEGIN {printf "%.3f", a + b}'); }
 for n in "${names[@]}"; do
@@ -32,4 +34,7 @@ for n in "${names[@]}"; do
   fi
   add load "$(cpu build/bin/gpupd-trace validate "$t")"
 done
-echo "$dir: CPU seconds: test-model-identical ${tot[identical]}  test-model-validate ${tot[validate]}  test-shader-agreement ${tot[agreement]}  (gpupd-trace validate ${tot[load]})  traces: ${names[*]}"
+nf=0
+if [ -f "$T/failed" ]; then nf=$(wc -l < "$T/failed"); fi
+echo "$dir: CPU seconds: test-model-identical ${tot[identical]}  test-model-validate ${tot[validate]}  test-shader-agreement ${tot[agreement]}  (gpupd-trace validate ${tot[load]})  traces: ${names[*]}; failed commands: $nf"
+[ "$nf" -eq 0 ]
