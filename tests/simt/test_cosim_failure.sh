@@ -26,6 +26,17 @@ cmd=$(sed -n 's/^  reproduce: //p' "$OUT/run1.err")
 [ -n "$cmd" ] || fail "no reproduce command"
 eval "$cmd --out-dir $OUT/repro" >/dev/null 2>"$OUT/run2.err"; rc=$?
 [ $rc -eq 1 ] && grep -qF "seed=0x77 cycle=3000" "$OUT/run2.err" || fail "reproduce command did not reproduce (exit $rc)"
+# a failure in a job that was first reset in the middle of execution (--abort-every): the reproduce command
+# carries the option, reproduces the failure, and the FST window is written for the run that failed
+"$BIN" --seed 0x77 --programs 1 --abort-every 1 $EXTRA --inject-fault 3000 --out-dir "$OUT/abort" >"$OUT/abort.out" 2>"$OUT/abort.err"
+rc=$?
+[ $rc -eq 1 ] && grep -qF "seed=0x77 cycle=3000" "$OUT/abort.err" || fail "injected fault after a reset in the middle: exit $rc"
+grep -qF -- "RESET in the middle" "$OUT/abort.err" || fail "the report does not name the reset in the middle"
+cmd=$(sed -n 's/^  reproduce: //p' "$OUT/abort.err")
+case "$cmd" in *"--abort-every 1"*) ;; *) fail "reproduce command lacks --abort-every: $cmd";; esac
+eval "$cmd --out-dir $OUT/abort-repro" >/dev/null 2>"$OUT/abort2.err"; rc=$?
+[ $rc -eq 1 ] && grep -qF "seed=0x77 cycle=3000" "$OUT/abort2.err" || fail "reproduce command (reset in the middle) did not reproduce (exit $rc)"
+[ -s "$OUT/abort/fail-seed77-cycle3000.fst" ] || fail "no FST window written for the failure after a reset in the middle"
 # zero comparisons is a failure
 "$BIN" --seed 1 --programs 0 >"$OUT/zero.out" 2>&1; rc=$?
 [ $rc -ne 0 ] && grep -q "zero retired instructions" "$OUT/zero.out" || fail "a run with zero comparisons passed (exit $rc)"
@@ -34,4 +45,4 @@ printf 'mov r1, 1\n  iadd r2, r99, 1\nexit\n' > "$OUT/bad.s"
 "$BIN" --program "$OUT/bad.s" --programs 0 >"$OUT/bad.out" 2>&1; rc=$?
 [ $rc -ne 0 ] && grep -q "bad.s:2:" "$OUT/bad.out" || fail "an assembly error was not reported (exit $rc)"
 if [ $fails -ne 0 ]; then echo "test_cosim_failure (simt): $fails FAILED (logs in $OUT)"; exit 1; fi
-echo "test_cosim_failure (simt): all passed (report, reproduce, FST window, .gtkw, zero-comparison guard, asm error)"
+echo "test_cosim_failure (simt): all passed (report, reproduce, FST window, .gtkw, reset in the middle, zero-comparison guard, asm error)"
