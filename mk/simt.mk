@@ -90,13 +90,15 @@ SIMT_TEST_WORDS ?= 40
 SIMT_ABORT_EVERY ?= 10
 # directed programs (docs/simt.md section 3): every opcode/modifier/condition/special register (ops_all, also
 # on 9 warps launched in rounds), deep divergence, texture bursts, runs off the end / branches far past the
-# end (ISA_ERR_PC), 15 nested levels (fit) and 17 (ISA_ERR_STACK)
+# end (ISA_ERR_PC), 15 nested levels and a full 32-entry stack (fit), stack overflows (ISA_ERR_STACK). The
+# first line of each file, "; expect: done|error", is what every warp must do (RTL and interpreter alike).
 SIMT_DIRECTED := $(sort $(wildcard tests/simt/*.s))
+simt_expect = --expect $$(sed -n '1s/^; *expect: *\([a-z]*\).*/\1/p' $(1))
 test-simt-cosim: $(SIMT_BIN)
 	$(SIMT_BIN) --seed $(SIMT_SEED) --programs $(SIMT_TEST_PROGRAMS) --fuzz-words $(SIMT_TEST_WORDS) --abort-every $(SIMT_ABORT_EVERY) \
 	  --shaders --trace-programs $(SIMT_TRACE_PROGS) $(SIMT_NOFP) --quiet
-	@for f in $(SIMT_DIRECTED); do echo "$$f:"; $(SIMT_BIN) --program $$f --programs 0 --quiet $(SIMT_NOFP) || exit 1; done
-	$(SIMT_BIN) --program tests/simt/ops_all.s --warps 9 --programs 0 --quiet $(SIMT_NOFP)
+	@for f in $(SIMT_DIRECTED); do echo "$$f:"; $(SIMT_BIN) --program $$f $(call simt_expect,$$f) --programs 0 --quiet $(SIMT_NOFP) || exit 1; done
+	$(SIMT_BIN) --program tests/simt/ops_all.s --expect done --warps 9 --programs 0 --quiet $(SIMT_NOFP)
 
 # make test-long: thousands of random and random-word programs (a quarter reset in the middle), the programs of
 # every bundled trace, the directed programs on every warp count up to 32 launched in rounds. SEED= varies it.
@@ -107,7 +109,7 @@ test-long-simt: $(SIMT_BIN)
 	$(SIMT_BIN) --seed $(SIMT_COSIM_SEED) --programs $(SIMT_LONG_PROGRAMS) --fuzz-words $(SIMT_LONG_WORDS) --abort-every 4 \
 	  --shaders --trace-programs $(subst $(space),$(comma),$(sort $(wildcard traces/*.gpt))) $(SIMT_NOFP) --quiet
 	@for f in $(SIMT_DIRECTED); do for w in 1 3 5 32; do echo "$$f on $$w warps:"; \
-	  $(SIMT_BIN) --program $$f --warps $$w --seed $(SIMT_COSIM_SEED) --programs 0 --quiet $(SIMT_NOFP) || exit 1; done; done
+	  $(SIMT_BIN) --program $$f $(call simt_expect,$$f) --warps $$w --seed $(SIMT_COSIM_SEED) --programs 0 --quiet $(SIMT_NOFP) || exit 1; done; done
 test-long: test-long-simt
 
 .PHONY: test-simt-waves waves-simt lint-simt
@@ -168,8 +170,8 @@ SIMT_COV_OUT    := out/coverage/simt
 SIMT_CORE_FILES := $(subst $(space),$(comma),$(notdir $(SIMT_CORE_RTL)))
 SIMT_DP_FILES   := $(subst $(space),$(comma),$(notdir $(SIMT_DATAPATH_RTL)))
 SIMT_ALL_TRACES := $(subst $(space),$(comma),$(sort $(wildcard traces/*.gpt)))
-SIMT_COV_PROGRAMS ?= 300
-SIMT_COV_WORDS    ?= 300
+SIMT_COV_PROGRAMS ?= 150
+SIMT_COV_WORDS    ?= 200
 # minimums (measured level minus a small margin; docs/simt.md section 7 lists what stays uncovered and why)
 SIMT_COV_MIN_CORE ?= --min-line 0 --min-toggle 0
 SIMT_COV_MIN_DP   ?= --min-line 0 --min-toggle 0
@@ -192,8 +194,8 @@ define SIMT_COVERAGE_RUN
 	VL_COVERAGE_FILE=$(SIMT_COV_OUT)/cov_words.dat $(SIMT_COV_BIN) --seed $(SIMT_SEED) --programs 0 --fuzz-words $(SIMT_COV_WORDS) --abort-every 8 --quiet $(SIMT_NOFP)
 	VL_COVERAGE_FILE=$(SIMT_COV_OUT)/cov_traces.dat $(SIMT_COV_BIN) --seed $(SIMT_SEED) --programs 0 --trace-programs $(SIMT_ALL_TRACES) --quiet $(SIMT_NOFP)
 	@for f in $(SIMT_DIRECTED); do echo "$$f:"; \
-	  VL_COVERAGE_FILE=$(SIMT_COV_OUT)/cov_dir_$$(basename $$f .s).dat $(SIMT_COV_BIN) --program $$f --programs 0 --quiet $(SIMT_NOFP) || exit 1; done
-	VL_COVERAGE_FILE=$(SIMT_COV_OUT)/cov_rounds.dat $(SIMT_COV_BIN) --program tests/simt/ops_all.s --warps 9 --programs 0 --quiet $(SIMT_NOFP)
+	  VL_COVERAGE_FILE=$(SIMT_COV_OUT)/cov_dir_$$(basename $$f .s).dat $(SIMT_COV_BIN) --program $$f $(call simt_expect,$$f) --programs 0 --quiet $(SIMT_NOFP) || exit 1; done
+	VL_COVERAGE_FILE=$(SIMT_COV_OUT)/cov_rounds.dat $(SIMT_COV_BIN) --program tests/simt/ops_all.s --expect done --warps 9 --programs 0 --quiet $(SIMT_NOFP)
 	verilator_coverage --write $(SIMT_COV_OUT)/coverage.dat $(SIMT_COV_OUT)/cov_*.dat
 	$(PYTHON) scripts/coverage_report.py --unit "simt_core (core files, lockstep run)" --only $(SIMT_CORE_FILES) --every-file $(SIMT_CORE_FILES) --max-list 400 $(1) \
 	  $(SIMT_COV_OUT)/coverage.dat > $(SIMT_COV_OUT)/summary.txt; rc=$$?; cat $(SIMT_COV_OUT)/summary.txt; exit $$rc

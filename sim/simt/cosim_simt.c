@@ -49,6 +49,7 @@ typedef struct {
     const char *only;            /* only the trace program of this name */
     uint32_t fuzz_words;         /* random-word programs (every field random, forward branches) */
     uint32_t abort_every;        /* 1 in N random/word jobs is first cut by a reset in the middle, then re-run */
+    int expect;                  /* --program: -1 any, 0 every warp must finish, 1 every warp must stop with an error */
 } opts_t;
 
 typedef enum { JOB_RANDOM, JOB_SHADER, JOB_FILE, JOB_TRACEPROG, JOB_WORDS } job_kind_t;
@@ -67,6 +68,8 @@ typedef struct {
     uint32_t (*rtl_out)[64][32];         /* [warp][word][thread]: what the RTL's output port returned */
     uint32_t abort_run;                  /* > 0: reset the core after this many cycles of execution */
     uint32_t reset_after;                /* > 0: this run follows a reset in the middle of the same job */
+    uint32_t n_done, n_err;              /* final warp status (RTL = interpreter): finished / stopped with an error */
+    char err_kind[48];                   /* the interpreter's error of the last warp that stopped with one */
 } job_t;
 
 typedef struct {
@@ -226,8 +229,10 @@ static int job_random(job_t *j, const opts_t *o, simt_hw_params_t prm, uint64_t 
  * bits on every format, immediates, junk in unused fields, special register numbers >= 5, tex registers
  * wrapping past r63, stores/loads anywhere), after a prologue that loads r0..r47 from attributes and constants.
  * Branches jump forward only (target and reconvergence pc after the branch) and the last word is an
- * unguarded exit, so every program terminates; 1 in 16 programs has one branch far past the end (ISA_ERR_PC,
- * the upper pc bits). Texture-heavy programs (bursts of tex) 1 in 4. */
+ * unguarded exit, so every program terminates; 1 in 16 programs has one branch whose target or reconvergence pc
+ * is far past the end (ISA_ERR_PC when a lane gets there, the upper pc bits). Texture-heavy programs (bursts
+ * of tex) 1 in 4; 1 in 24 is 2048..4096 words long (half of them 4096, the maximum). %vertex/%prim and the
+ * warp ids over all 32 bits for half of the warps. */
 static const uint8_t word_ops[] = {
     ISA_OP_NOP, ISA_OP_EXIT, ISA_OP_BRA, ISA_OP_MOV, ISA_OP_S2R, ISA_OP_SEL, ISA_OP_PAND, ISA_OP_POR, ISA_OP_PXOR,
     ISA_OP_FADD, ISA_OP_FMUL, ISA_OP_FMAD, ISA_OP_FMIN, ISA_OP_FMAX, ISA_OP_FSETP, ISA_OP_FRND, ISA_OP_IADD,
@@ -247,6 +252,8 @@ static int job_fuzz_words(job_t *j, const opts_t *o, simt_hw_params_t prm, uint6
     rng_t r;
     rng_seed(&r, mix64(seed ^ 0x776f726473ull));
     uint32_t n = 0, body = 16 + rng_below(&r, 240), texp = rng_chance(&r, 1, 4) ? 40 : 4;
+    if (rng_chance(&r, 1, 24))   /* long programs: 2048..4096 words (half of them the maximum, 4096) */
+        body = (rng_chance(&r, 1, 2) ? ISA_MAX_CODE : 2048 + rng_below(&r, ISA_MAX_CODE - 2048)) - 49;
     uint32_t brap = 1 + rng_below(&r, 8), far = rng_chance(&r, 1, 16) ? 1 + rng_below(&r, body) : 0;
     for (uint32_t i = 0; i < 48; i++)   /* r0..r31 attributes, r32..r47 constants */
         j->code[n++] = ISA_PUT(i < 32 ? ISA_OP_LD_A : ISA_OP_LD_C, OP) | ISA_PUT(7, GP) | ISA_PUT(i, RD) |
@@ -268,8 +275,12 @@ static int job_fuzz_words(job_t *j, const opts_t *o, simt_hw_params_t prm, uint6
             w = (w & ~(ISA_PUT(7, GP) | ISA_PUT(1, GN))) | ISA_PUT(7, GP);
         if (op == ISA_OP_BRA) {
             uint32_t pc = n, tgt = pc + 1 + rng_below(&r, len - pc - 1), rpc = pc + 1 + rng_below(&r, len - pc - 1);
-            if (far && i == far - 1)
-                tgt = len + rng_below(&r, 0x10000 - len);
+            if (far && i == far - 1) {   /* far past the end: the target or (then reached last) the join */
+                if (rng_chance(&r, 1, 2))
+                    tgt = len + rng_below(&r, 0x10000 - len);
+                else
+                    rpc = len + rng_below(&r, 0x10000 - len);
+            }
             w = (w & ~(ISA_PUT(0xffff, TGT) | ISA_PUT(0xffff, RPC))) | ISA_PUT(tgt, TGT) | ISA_PUT(rpc, RPC);
         } else if (op == ISA_OP_EXIT && rng_chance(&r, 3, 4)) {
             /* mostly exits guarded by a data predicate (only the lanes where it is set leave) */
@@ -819,6 +830,12 @@ static int run_job(ctx_t *c, job_t *j, simt_dut_t *dut, simt_hw_t *hw, stats_t *
             for (uint32_t w = 0; w < j->nw && m < 300; w++) {
                 int s = isa_step(j->ctx, j->iw[w], NULL);
                 int rtl_err = (od.err_mask >> w) & 1u;
+                if (s == ISA_DONE)
+                    j->n_done++;
+                else {
+                    j->n_err++;
+                    snprintf(j->err_kind, sizeof j->err_kind, "%s", isa_status_str(s));
+                }
                 if ((s == ISA_DONE) == rtl_err || (s != ISA_DONE && s >= 0))
                     m += snprintf(buf + m, sizeof buf - (size_t)m, "warp %u: RTL %s, interpreter %s; ", w,
                                   rtl_err ? "stopped with an error" : "finished", s == ISA_OK ? "has instructions left" : isa_status_str(s));
@@ -1261,6 +1278,7 @@ static void usage(void)
             "                  [--program FILE.s [--warps N]] [--readback-every N] [--out-dir DIR] [--window W]\n"
             "                  [--waves FILE.fst] [--gtkw VIEW.gtkw] [--inject-fault CYCLE] [--quiet]\n"
             "                  [--trace-programs A.gpt,B.gpt [--only NAME]] [--fuzz-words N] [--abort-every N]\n"
+            "                  [--expect done|error]\n"
             "       cosim-simt --cp-trace TRACE.gpt [--frame K] [--gpus N] [--own diag|linear] [--max-prims P] [-o STREAM]\n");
 }
 
@@ -1293,6 +1311,7 @@ int main(int argc, char **argv)
     o.window = 60;
     o.gtkw_template = "tb/simt/simt.gtkw";
     o.readback_every = 8;
+    o.expect = -1;
     o.argv0 = argv[0];
     const char *one_shader = NULL, *cp_trace = NULL, *cp_out = NULL;
     uint32_t cp_frame = 0, cp_gpus = 4, cp_max = 3000;
@@ -1327,6 +1346,11 @@ int main(int argc, char **argv)
         else if (!strcmp(a, "--inject-fault") && v) { o.inject = 1; o.inject_cycle = strtoull(v, NULL, 0); }
         else if (!strcmp(a, "--fuzz-words") && v) o.fuzz_words = (uint32_t)strtoul(v, NULL, 0);
         else if (!strcmp(a, "--abort-every") && v) o.abort_every = (uint32_t)strtoul(v, NULL, 0);
+        else if (!strcmp(a, "--expect") && v) {
+            if (!strcmp(v, "done")) o.expect = 0;
+            else if (!strcmp(v, "error")) o.expect = 1;
+            else { usage(); return 2; }
+        }
         else {
             take = 0;
             if (!strcmp(a, "--no-fp")) o.no_fp = 1;
@@ -1453,8 +1477,16 @@ int main(int argc, char **argv)
                 fprintf(stderr, "  waveform: %s (cycles %" PRIu64 "..%" PRIu64 "%s)\n  view:     gtkwave %s\n", fst, from,
                         fl.cycle + 2, part == 0 ? " of the run cut short by the reset in the middle" : "", gtkw);
             }
+        } else if (j.kind == JOB_FILE && o.expect >= 0 && (o.expect ? j.n_done != 0 : j.n_err != 0)) {
+            fprintf(stderr, "cosim-simt: FAIL: %s: RTL and interpreter agree, but %u warps finished and %u stopped with an "
+                    "error%s%s%s; the program is meant to %s (--expect %s)\n", j.name, j.n_done, j.n_err, j.n_err ? " (" : "",
+                    j.err_kind, j.n_err ? ")" : "", o.expect ? "stop every warp with an error" : "finish on every warp",
+                    o.expect ? "error" : "done");
+            rc = 1;
         } else if (!o.quiet && ((j.kind != JOB_RANDOM && j.kind != JOB_WORDS) || (k - (uint64_t)np) % 100 == 99)) {
-            printf("cosim-simt: %-28s ok (%" PRIu64 " jobs, %" PRIu64 " instructions so far)\n", j.name, st.jobs, st.instrs);
+            printf("cosim-simt: %-28s ok: %u warps finished, %u stopped with an error%s%s%s (%" PRIu64 " jobs, %" PRIu64
+                   " instructions so far)\n", j.name, j.n_done, j.n_err, j.n_err ? " (" : "", j.err_kind, j.n_err ? ")" : "",
+                   st.jobs, st.instrs);
         }
         job_free(&j);
     }

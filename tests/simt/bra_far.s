@@ -1,3 +1,4 @@
+; expect: error
 ; A divergent branch whose target is far past the end of the program (pc 65535, every pc bit set): the
 ; fall-through lanes run to the join first, then the taken entry fetches at 65535 (ISA_ERR_PC), as in the
 ; interpreter; the warp stops with err_o.

@@ -1,3 +1,4 @@
+; expect: done
 ; Deep divergence: three nested loops with lane-dependent trip counts, divergent breaks out of the inner
 ; loop, an if/else inside the middle loop, lanes exiting inside divergent regions (the stack keeps entries
 ; whose lanes have all exited and pops them while settling), and a last region where every lane but one exits.

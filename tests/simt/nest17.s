@@ -1,3 +1,4 @@
+; expect: error
 ; 17 nested divergent levels (lane d leaves at level d): docs/isa.md section 4: 15 fit, 17 overflow the 32-entry stack (ISA_ERR_STACK)
     s2r r1, %lane
     isetp.eq p0, r1, 0

@@ -1,3 +1,4 @@
+; expect: done
 ; Directed lockstep program (docs/simt.md, coverage): every opcode, every FP source modifier (-a, |a|, -|a|,
 ; -b, -c, immediate B), every compare condition of fsetp/isetp/usetp, every rounding mode of frnd/f2i/f2u,
 ; every special register, every predicate operation with inverted sources and pt, sel on a true/false/

@@ -1,3 +1,4 @@
+; expect: done
 ; Texture bursts: back-to-back tex instructions (each Q x 4 beats) from every warp, their results used at once
 ; (scoreboard on rd..rd+3 and on ra+1), a divergent tex inside an if, and tex in a loop with a lane-dependent
 ; trip count.
