@@ -230,14 +230,14 @@ SIMT_SYNTH_OUT   := out/synth/simt
 SIMT_SYNTH_FILES := $(BUILD)/gen/isa_defs.vh $(SIMT_RTL)
 SIMT_SYNTH_OSU   ?= LANES=8:WARPS=4:FPU_LAT=8:SFU_LAT=8
 SIMT_SYNTH_SCRIPT := scripts/simt_synth.sh
-SIMT_SYNTH_DEPS  := $(SIMT_SYNTH_FILES) $(SIMT_SYNTH_SCRIPT) scripts/simt_sram_lib.py scripts/synth_sta.tcl \
+SIMT_SYNTH_DEPS  := $(SIMT_SYNTH_FILES) $(SIMT_SYNTH_SCRIPT) scripts/simt_sram_lib.py scripts/synth_sta.tcl scripts/simt_sta_groups.tcl \
                     $(SYNTH_OSU_CONSTR) $(ISA_SFU_HEX)
 simt_stag = $(subst :,_,$(subst =,,$1))
 # SIMT_SYNTH_OSU_RULES(top, params, sdc, dir)
 define SIMT_SYNTH_OSU_RULES
 $(4)/osu.stat: $(SIMT_SYNTH_DEPS) $(3)
 	$$(SYNTH_ENV) SDC=$(3) $(SIMT_SYNTH_SCRIPT) osu $$(@D) $(1) $(2) $(SIMT_SYNTH_FILES)
-$(4)/sta.log: $(4)/osu.stat scripts/synth_sta.tcl
+$(4)/sta.log: $(4)/osu.stat scripts/synth_sta.tcl scripts/simt_sta_groups.tcl
 	$$(SYNTH_ENV) SDC=$(3) $(SIMT_SYNTH_SCRIPT) sta $$(@D) $(1)
 SIMT_SYNTH_RESULTS += $(4)/sta.log
 endef

@@ -116,6 +116,11 @@ sta)
     STA_SDC="$SDC" STA_MACRO_PATHS=1 "$STA" -no_splash -exit "$HERE/synth_sta.tcl"
   grep -q '^SYNTH_STA worst_slack_max ' "$out/sta.log" || { tail -20 "$out/sta.log" >&2; die "sta gave no worst slack"; }
   if grep -q '^Error' "$out/sta.log"; then grep '^Error' "$out/sta.log" >&2; die "sta reported errors"; fi
+  # the worst path ending in each part (SFU, FPU, warp, lane, core): scripts/simt_sta_groups.tcl
+  if [ "$top" = simt_core ]; then
+    run "$out/sta_groups.log" env STA_LIB="$LIB" STA_EXTRA_LIB="$out/simt_sram.lib" STA_NETLIST="$out/osu.v" \
+      STA_TOP=$top STA_SDC="$SDC" "$STA" -no_splash -exit "$HERE/simt_sta_groups.tcl"
+  fi
   ;;
 *) die "unknown step '$step'";;
 esac

@@ -158,17 +158,27 @@ def main():
                 per_mod[short(top[0]) + " (own logic)"] = (mod_area[top[0]], 1)
             big = sorted(per_mod.items(), key=lambda kv: -kv[1][0])
             parts = ", ".join(f"{k} {c}x {a/1e6:.2f}" for k, (a, c) in big if a >= 0.02 * area)
+            groups = {}
+            gl = os.path.join(d, "sta_groups.log")
+            if os.path.exists(gl):
+                for line in read(gl).splitlines():
+                    f = line.split()
+                    if f[:1] == ["SIMT_GROUP"]:
+                        groups[f[1]] = float(f[3])
+            gtxt = ", ".join(f"{k} {1000.0 / (s['period'] - v):.0f}" for k, v in groups.items())
             mp = s.get("macro", {})
             mtxt = "; ".join(f"{k.replace('_', ' ')} {v:+.2f} ns" for k, v in mp.items() if v is not None)
             crit = s.get("critical", ("?", "?", None))
             rows.append(f"| {name} | OSU 0.18 um | {area/1e6:.2f} mm2 std cells ({ncell} cells, {ff} flip-flops; "
                         f"{parts} mm2) + macros {', '.join(mac) or 'none'} = {bits/1024:.0f} kbit | "
                         f"**{s['fmax']:.0f} MHz** (WNS {s['wns']:+.3f} ns at {s['period']:g} ns; critical "
-                        f"{crit[0]} -> {crit[1]}); slack left for macro timing: {mtxt or 'n/a'} |")
+                        f"{crit[0]} -> {crit[1]}){'; per part (MHz): ' + gtxt if gtxt else ''}; slack left for macro timing: "
+                        f"{mtxt or 'n/a'} |")
             res[name] = {"flow": "osu", "area_um2": area, "cells": ncell, "flops": ff, "macros": mac,
                          "macro_bits": bits, "per_module_um2": {k: a for k, (a, c) in per_mod.items()},
                          "fmax_mhz": round(s["fmax"], 2), "wns_ns": s["wns"], "tns_ns": s["tns"],
-                         "period_ns": s["period"], "critical": crit, "macro_slack_ns": mp}
+                         "period_ns": s["period"], "critical": crit, "macro_slack_ns": mp,
+                         "part_slack_ns": groups}
         if os.path.exists(os.path.join(d, "ice40.stat")):
             r = ice40(d)
             lc = r.get("ICESTORM_LC")
