@@ -224,6 +224,7 @@ BENCH_TARGETS += bench-simt
 #   simt_core-<params>   the default configuration (LANES 8, WARPS 4, FPU/SFU latency 8)
 #   simt_sfu-rommacro    the SFU pipe alone, its table as a ROM macro (the flat synth-simt-sfu row of
 #                        mk/synth.mk maps the table to cells)
+#   simt_core-logic      the default configuration with zero-result FP/SFU placeholders (the core's own logic)
 # iCE40 HX8K (scripts/synth_flow.sh ice40 + nextpnr seed 1): a reduced configuration that fits (SIMT_ICE40_PARAMS;
 # what it cannot run: docs/simt.md). `make synth-simt` prints out/synth/simt/summary.md.
 SIMT_SYNTH_OUT   := out/synth/simt
@@ -244,6 +245,14 @@ endef
 SIMT_SYNTH_RESULTS :=
 $(foreach p,$(SIMT_SYNTH_OSU),$(eval $(call SIMT_SYNTH_OSU_RULES,simt_core,$(p),constraints/simt_core.sdc,$(SIMT_SYNTH_OUT)/simt_core-$(call simt_stag,$(p)))))
 $(eval $(call SIMT_SYNTH_OSU_RULES,simt_sfu,default,constraints/simt_sfu.sdc,$(SIMT_SYNTH_OUT)/simt_sfu-rommacro))
+# the core's own logic (warps, lanes' integer datapath, pipeline) with zero-result FP/SFU placeholders: the row
+# that finishes in minutes and isolates the control paths from the FP datapaths (rows above)
+SIMT_SYNTH_LOGIC_FILES := $(BUILD)/gen/isa_defs.vh $(SIMT_CORE_RTL) sim/simt/simt_fpu_stub.v
+$(SIMT_SYNTH_OUT)/simt_core-logic/osu.stat: $(SIMT_SYNTH_DEPS) constraints/simt_core.sdc sim/simt/simt_fpu_stub.v
+	$(SYNTH_ENV) SDC=constraints/simt_core.sdc $(SIMT_SYNTH_SCRIPT) osu $(@D) simt_core $(firstword $(SIMT_SYNTH_OSU)) $(SIMT_SYNTH_LOGIC_FILES)
+$(SIMT_SYNTH_OUT)/simt_core-logic/sta.log: $(SIMT_SYNTH_OUT)/simt_core-logic/osu.stat scripts/synth_sta.tcl scripts/simt_sta_groups.tcl
+	$(SYNTH_ENV) SDC=constraints/simt_core.sdc $(SIMT_SYNTH_SCRIPT) sta $(@D) simt_core
+SIMT_SYNTH_RESULTS := $(SIMT_SYNTH_OUT)/simt_core-logic/sta.log $(SIMT_SYNTH_RESULTS)
 
 # iCE40: one lane, one warp, 16 registers and 16 attribute/local/output words per thread, 64 constants, 256
 # instructions, an 8-entry stack, no SFU, FPU latency 4 (docs/simt.md says what this cannot run).

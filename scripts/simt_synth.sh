@@ -8,9 +8,10 @@
 #
 # Method. The flat flow (scripts/synth_flow.sh osu: synth -flatten, one abc run over the whole design) does not
 # finish on this core in reasonable time (about 10^5 gates plus eight FPUs and two SFUs in one abc network).
-# Here four module boundaries stay: simt_lane (one per lane: its LANE parameter makes LANES distinct modules),
-# simt_fpu, simt_sfu and simt_warp (one each); everything inside a kept module and the core's own logic is
-# flattened, and abc maps each kept module once (an FPU or SFU network is the same as in its own flat row).
+# Here three module boundaries stay: simt_lane (one per lane: its LANE parameter makes LANES distinct modules),
+# simt_fpu and simt_sfu (one each); everything inside a kept module, and the core's own logic with its warps, is
+# flattened (the issue loop, warp ready -> select -> stack update, is then one abc network), and abc maps each
+# kept module once (an FPU or SFU network is the same as in its own flat row).
 # Limits: no optimisation across the kept boundaries (constants on their ports are not propagated), so the area
 # is an upper bound of a flat run's; abc does not see the parts of a path outside the module it maps (hence the
 # reduced delay target below). Timing is NOT per module: OpenSTA links the whole hierarchical netlist, so every
@@ -88,7 +89,7 @@ osu)
   # module boundaries that stay (everything inside them, e.g. the FPU's adders and multipliers, is flattened into
   # one abc network per module, as in the flat flow; tiny modules mapped alone would each get the whole delay
   # target and be area-recovered into ripple chains)
-  KEEP='*simt_lane *simt_fpu* *simt_sfu simt_warp *simt_warp'
+  KEEP='*simt_lane *simt_fpu* *simt_sfu'
   NO_LATCH='select -assert-none t:*DLATCH* t:*dlatch* t:*_SR_* t:*LATCH*;'
   run "$out/osu.log" "$YOSYS" -p "read_liberty -lib $LIB; read_liberty -lib $out/simt_sram.lib; read_verilog -defer$incs$srcs $out/simt_ram_macro.v$([ "$ROM" = macro ] && echo " $out/simt_sfu_rom_macro.v"); $cp hierarchy -check -top $top; setattr -mod -set keep_hierarchy 1 $KEEP; synth -flatten -top $top; dfflibmap -liberty $LIB; abc -liberty $LIB -constr $CONSTR -D $dps; opt_clean -purge; setundef -zero; splitnets; opt_clean -purge; autoname; check -assert; $NO_LATCH tee -o $out/osu.stat stat -liberty $LIB -top $top; write_verilog -noattr -noexpr $out/osu.v"
   # OpenSTA 2019 cannot parse a concatenation on the left of an assign: one assign per bit (as synth_flow.sh).

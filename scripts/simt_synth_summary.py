@@ -121,6 +121,20 @@ def ice40(d):
     st = os.path.join(d, "pnr-seed1.status")
     if os.path.exists(st):
         r["status"] = read(st).strip()
+    log = os.path.join(d, "pnr-seed1.log")
+    if os.path.exists(log):   # utilisation is also in the log when placement fails (no report then)
+        for k in ("ICESTORM_LC", "ICESTORM_RAM"):
+            m = re.findall(k + r":\s*(\d+)/\s*(\d+)", read(log))
+            if m:
+                r[k] = (int(m[-1][0]), int(m[-1][1]))
+    st = os.path.join(d, "ice40.stat")
+    if os.path.exists(st):
+        t = read(st)
+        for k in ("SB_LUT4", "SB_RAM40_4K", "SB_CARRY"):
+            m = re.search(k + r"\s+(\d+)", t)
+            if m:
+                r[k] = int(m.group(1))
+        r["SB_DFF"] = sum(int(x) for x in re.findall(r"SB_DFF\w*\s+(\d+)", t))
     rep = os.path.join(d, "pnr-seed1.report.json")
     if os.path.exists(rep):
         j = json.load(open(rep))
@@ -184,7 +198,8 @@ def main():
             lc = r.get("ICESTORM_LC")
             ram = r.get("ICESTORM_RAM")
             rows.append(f"| {name} | iCE40 {os.environ.get('ICE40_DEVICE', 'hx8k').upper()} | "
-                        f"{'%d / %d LCs' % lc if lc else '?'}, {'%d / %d RAM4K' % ram if ram else '?'} | "
+                        f"{'%d / %d LCs' % lc if lc else '?'}, {'%d / %d RAM4K' % ram if ram else '?'} "
+                        f"(Yosys: {r.get('SB_LUT4', '?')} LUT4, {r.get('SB_DFF', '?')} DFF, {r.get('SB_CARRY', '?')} CARRY) | "
                         f"nextpnr seed 1: {r['status']}"
                         f"{', **%.1f MHz**' % r['fmax'] if 'fmax' in r else ''} |")
             res[name] = {"flow": "ice40", **r}
