@@ -21,22 +21,48 @@ $(BUILD)/cosim/obj/cosim_simt.o: sim/simt/cosim_simt.c sim/simt/simt_dut.h cmode
 	@mkdir -p $(@D)
 	$(CC) $(CWARN) $(COPT) $(CPPFLAGS_COMMON) -Isim/simt -c $< -o $@
 
-define SIMT_VARIANT_RULES
-$(BUILD)/cosim/simt_$(1)/cosim-simt: mk/simt.mk $(SIMT_RTL) rtl/lint.vlt sim/simt/simt_dut.cpp sim/simt/simt_dut.h $(BUILD)/cosim/obj/cosim_simt.o $(LIB) $(BUILD)/gen/isa_defs.vh
+# Two builds per parameter set, each in three steps (docs/simt.md section 6):
+#   cosim-simt      the fast lockstep binary: no tracing, --x-assign/--x-initial fast, --noassert, -O3;
+#   cosim-simt-fst  the same RTL verilated with --trace-fst (-O0: it only replays a failing job or dumps a short
+#                   waveform); the fast binary hands --waves and every failure's FST window to it.
+#   1. verilate (depends on the RTL only)  2. compile model + Verilator runtime + shim (sim/simt/vl_objs.mk;
+#   the generated makefile tracks header dependencies)  3. link with the C harness and libgpupd.a (relinks
+#   only when the C library or the harness changed: seconds, not the ~1 min CPU of steps 1-2).
+SIMT_VL_FLAGS    := -Wall -Wno-DECLFILENAME --x-assign fast --x-initial fast --noassert
+SIMT_VL_MK_fast  := OPT_FAST=-O3 OPT_GLOBAL=-O2 OPT_SLOW=-O1
+SIMT_VL_MK_fst   := OPT_FAST=-O0 OPT_GLOBAL=-O1 OPT_SLOW=-O0
+SIMT_VL_TRACE_fast :=
+SIMT_VL_TRACE_fst  := --trace-fst sim/simt/fst.vlt
+SIMT_BIN_fast    := cosim-simt
+SIMT_BIN_fst     := cosim-simt-fst
+# $(1) parameter set LANES_WARPS_FPULAT_SFULAT_TEXLAT, $(2) build kind (fast | fst)
+define SIMT_BUILD_RULES
+$(BUILD)/cosim/simt_$(1)/$(2)/Vsimt_core.mk: mk/simt.mk $(SIMT_RTL) rtl/lint.vlt sim/simt/fst.vlt $(BUILD)/gen/isa_defs.vh
 	@mkdir -p $$(@D) && rm -f $$@
-	$(VERILATOR) --cc --exe --build -j 2 -Wall -Wno-DECLFILENAME --trace-fst --top-module simt_core -I$(BUILD)/gen -Irtl \
+	$(VERILATOR) --cc --exe $(SIMT_VL_FLAGS) $(SIMT_VL_TRACE_$(2)) --top-module simt_core -I$(BUILD)/gen -Irtl \
 	  -GLANES=$(call simt_p,$(1),1) -GWARPS=$(call simt_p,$(1),2) -GFPU_LAT=$(call simt_p,$(1),3) \
-	  -GSFU_LAT=$(call simt_p,$(1),4) -GTEX_LAT=$(call simt_p,$(1),5) -GTABLE_DIR='"$(abspath defs)"' -Mdir $$(@D) -o cosim-simt $(VL_OPT) \
+	  -GSFU_LAT=$(call simt_p,$(1),4) -GTEX_LAT=$(call simt_p,$(1),5) -GTABLE_DIR='"$(abspath defs)"' -Mdir $$(@D) -o $(SIMT_BIN_$(2)) \
 	  -CFLAGS "-I$(abspath cmodel) -I$(abspath $(BUILD)/gen) -I$(abspath sim/simt) -DSIMT_DUT_LANES=$(call simt_p,$(1),1) -DSIMT_DUT_WARPS=$(call simt_p,$(1),2) -DSIMT_DUT_FPU_LAT=$(call simt_p,$(1),3) -DSIMT_DUT_SFU_LAT=$(call simt_p,$(1),4) -DSIMT_DUT_TEX_LAT=$(call simt_p,$(1),5)" \
-	  -LDFLAGS "-Wl,--no-as-needed -lm -lz -lzstd" \
-	  rtl/lint.vlt $(SIMT_RTL) $(abspath sim/simt/simt_dut.cpp) $(abspath $(BUILD)/cosim/obj/cosim_simt.o) $(abspath $(LIB)) \
+	  rtl/lint.vlt $(SIMT_RTL) $(abspath sim/simt/simt_dut.cpp) >$$(@D)/verilate.log 2>&1 || { tail -30 $$(@D)/verilate.log; exit 1; }
+
+$(BUILD)/cosim/simt_$(1)/$(2)/link.objs: $(BUILD)/cosim/simt_$(1)/$(2)/Vsimt_core.mk sim/simt/vl_objs.mk FORCE
+	@$(MAKE) --no-print-directory -C $$(@D) -f $(abspath sim/simt/vl_objs.mk) VM_MK=Vsimt_core.mk $(SIMT_VL_MK_$(2)) link.objs \
 	  >$$(@D)/build.log 2>&1 || { tail -30 $$(@D)/build.log; exit 1; }
+
+$(BUILD)/cosim/simt_$(1)/$(SIMT_BIN_$(2)): $(BUILD)/cosim/simt_$(1)/$(2)/link.objs $(BUILD)/cosim/obj/cosim_simt.o $(LIB)
+	$(CXX) -o $$@.tmp $$$$(sed 's#[^ ][^ ]*#$$(@D)/$(2)/&#g' $$<) $(BUILD)/cosim/obj/cosim_simt.o $(LIB) \
+	  $$$$(cat $$(@D)/$(2)/link.libs) -lz -lzstd -lm && mv $$@.tmp $$@
 endef
-$(foreach v,$(SIMT_VARIANTS),$(eval $(call SIMT_VARIANT_RULES,$(v))))
+$(foreach v,$(SIMT_VARIANTS),$(foreach k,fast fst,$(eval $(call SIMT_BUILD_RULES,$(v),$(k)))))
+.PHONY: FORCE
+FORCE:
 
 SIMT_BIN := $(BUILD)/cosim/simt_$(SIMT_MAIN)/cosim-simt
-.PHONY: cosim-simt-build cosim-simt
+SIMT_FST := $(BUILD)/cosim/simt_$(SIMT_MAIN)/cosim-simt-fst
+.PHONY: cosim-simt-build cosim-simt cosim-simt-fst
 cosim-simt-build: $(SIMT_BIN)
+# the FST build (waveforms; the fast binary runs it for the FST window of a failure)
+cosim-simt-fst: $(SIMT_FST)
 
 # STABLE INTERFACE: make cosim-simt PROGRAM=file.s [WARPS=n] [SEED=s]: one assembly program, every warp
 # launched with all lanes active, attributes from the seed; exit 0 only if every retired instruction matched.
@@ -47,7 +73,7 @@ cosim-simt: $(SIMT_BIN)
 
 # ------------------------------------------------------------------ failure path, Icarus testbench
 .PHONY: test-simt-cosim-failure sim-simt test-simt-sim test-simt-cosim
-test-simt-cosim-failure: $(SIMT_BIN)
+test-simt-cosim-failure: $(SIMT_BIN) $(SIMT_FST)
 	tests/simt/test_cosim_failure.sh $(SIMT_BIN) out/test/simt-cosim-failure $(SIMT_NOFP)
 
 $(BUILD)/tb/simt-vectors: tb/simt/simt_vectors.c $(LIB)
@@ -113,13 +139,13 @@ test-long-simt: $(SIMT_BIN)
 test-long: test-long-simt
 
 .PHONY: test-simt-waves waves-simt lint-simt
-test-simt-waves: $(SIMT_BIN)
-	tests/simt/test_waves.sh $(SIMT_BIN) tb/simt/simt.gtkw out/test/simt-waves --len 80 $(SIMT_NOFP)
+test-simt-waves: $(SIMT_FST)
+	tests/simt/test_waves.sh $(SIMT_FST) tb/simt/simt.gtkw out/test/simt-waves --len 80 $(SIMT_NOFP)
 
 # Open GTKWave on a fresh waveform with the saved view (needs a display; headless check: test-simt-waves).
-waves-simt: $(SIMT_BIN)
+waves-simt: $(SIMT_FST)
 	@mkdir -p out/waves
-	$(SIMT_BIN) --seed $(SIMT_SEED) --programs 1 --len 120 --waves out/waves/simt.fst --quiet $(SIMT_NOFP)
+	$(SIMT_FST) --seed $(SIMT_SEED) --programs 1 --len 120 --waves out/waves/simt.fst --quiet $(SIMT_NOFP)
 	gtkwave -a out/waves/simt.fst.gtkw out/waves/simt.fst
 
 SIMT_LINT_TOP := verilator --lint-only -Wall -Wno-DECLFILENAME -I$(BUILD)/gen -Irtl rtl/lint.vlt

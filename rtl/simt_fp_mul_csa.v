@@ -5,18 +5,21 @@
 // Partial products x << i for every set bit i of y (x zero-extended, or sign-extended when XS = 1: a signed x
 // times an unsigned y is then exact mod 2^W), reduced by a Wallace tree of word-level 3:2 compressors
 // level by level (WB rows -> 2*floor(n/3) + n mod 3 per level; 24 rows: 7 full-adder delays).
-// Combinational. Written as loops over an array so that simulators keep each row in one machine word;
-// constant-zero bits (narrow rows, constant operands) are removed by synthesis.
+// Combinational; constant-zero bits (narrow rows, constant operands) are removed by synthesis.
+// Written as a generate tree in which every row of every level is its own wire (g_l[level].g_r[row]): a
+// cycle-based simulator then emits straight-line word operations. Rows wider than 64 bits are kept as chunks
+// of at most 64 bits (g_c[chunk]; the carry row's shift crosses a chunk boundary explicitly) so that they
+// stay in machine words too. The same gates as a level-by-level loop over an array (docs/simt-fpu.md).
 module simt_fp_mul_csa #(
-  parameter integer WA = 24,   // x width
+  parameter integer WA = 24,   // x width (< W)
   parameter integer WB = 24,   // y width = number of partial products (>= 3)
   parameter integer W  = 48,   // result width (the product is taken mod 2^W)
   parameter integer XS = 0     // 1: x is signed (two's complement)
 ) (
   input  wire [WA-1:0] x_i,
   input  wire [WB-1:0] y_i,
-  output reg  [W-1:0]  sum_o,
-  output reg  [W-1:0]  carry_o
+  output wire [W-1:0]  sum_o,
+  output wire [W-1:0]  carry_o
 );
   // elaboration-time constant functions: never run in simulation (no coverage points):
   // verilator coverage_off
@@ -36,38 +39,60 @@ module simt_fp_mul_csa #(
       levels = levels + 0 * dummy;
     end
   endfunction
+  localparam integer CH = 64;                  // chunk width
+  function integer cw(input integer k);        // width of chunk k
+    cw = (W - k * CH < CH) ? W - k * CH : CH;
+  endfunction
   // verilator coverage_on
-  localparam integer L = levels(0);
+  localparam integer L  = levels(0);
+  localparam integer NC = (W + CH - 1) / CH;   // chunks per row
 
-  reg [W-1:0] xe, maj;
-  reg [W-1:0] t [0:WB-1];
-  reg [W-1:0] n [0:WB-1];
-  integer lv, g, j, ni;
-  // Sensitive to the inputs only: xe, t, n, maj are temporaries written before they are read (with @*, an
-  // event simulator would re-run the block on its own writes).
-  always @(x_i or y_i) begin
-    maj = {W{1'b0}};
-    sum_o = {W{1'b0}};
-    carry_o = {W{1'b0}};
-    xe = {W{XS != 0 && x_i[WA-1]}};
-    xe[WA-1:0] = x_i;
-    for (j = 0; j < WB; j = j + 1) t[j] = y_i[j] ? (xe << j) : {W{1'b0}};
-    for (lv = 0; lv < L; lv = lv + 1) begin
-      ni = rows_at(lv);
-      for (j = 0; j < WB; j = j + 1) n[j] = {W{1'b0}};
-      for (g = 0; g < WB / 3; g = g + 1) begin
-        if (g < ni / 3) begin
-          maj = (t[3*g] & t[3*g+1]) | (t[3*g] & t[3*g+2]) | (t[3*g+1] & t[3*g+2]);
-          n[2*g]   = t[3*g] ^ t[3*g+1] ^ t[3*g+2];
-          n[2*g+1] = maj << 1;
+  wire [W-1:0] xe = {{(W - WA){XS != 0 && x_i[WA-1]}}, x_i};
+  genvar lv, j, k;
+  generate
+    for (j = 0; j < WB; j = j + 1) begin : g_pp
+      wire [W-1:0] pp = y_i[j] ? (xe << j) : {W{1'b0}};   // partial product j
+    end
+    for (lv = 0; lv <= L; lv = lv + 1) begin : g_l
+      localparam integer NP = (lv == 0) ? 0 : rows_at(lv - 1);   // rows of the previous level
+      localparam integer NG = NP / 3;                            // 3:2 compressors of this level
+      for (j = 0; j < rows_at(lv); j = j + 1) begin : g_r
+        localparam integer J3 = 3 * (j / 2);           // first input row of compressor j/2
+        localparam integer JP = 3 * NG + j - 2 * NG;   // the row passed on (j >= 2*NG)
+        for (k = 0; k < NC; k = k + 1) begin : g_c
+          wire [cw(k)-1:0] r;
+          if (lv == 0) begin : g_p0
+            assign r = g_pp[j].pp[k*CH +: cw(k)];
+          end else if (j < 2 * NG) begin : g_c3
+            // 3:2 compressor of rows J3 .. J3+2 of the previous level: even j sum, odd j carry
+            wire [cw(k)-1:0] a = g_l[lv-1].g_r[J3].g_c[k].r;
+            wire [cw(k)-1:0] b = g_l[lv-1].g_r[J3+1].g_c[k].r;
+            wire [cw(k)-1:0] c = g_l[lv-1].g_r[J3+2].g_c[k].r;
+            if (j % 2 == 0) begin : g_s
+              assign r = a ^ b ^ c;
+            end else if (k == 0) begin : g_m0
+              wire [cw(k)-1:0] maj = (a & b) | (a & c) | (b & c);
+              assign r = maj << 1;
+            end else begin : g_mk
+              // shifted left by one across the chunk boundary: the carry out of chunk k-1's top bit
+              wire [cw(k)-1:0] maj = (a & b) | (a & c) | (b & c);
+              wire a1 = g_l[lv-1].g_r[J3].g_c[k-1].r[CH-1];
+              wire b1 = g_l[lv-1].g_r[J3+1].g_c[k-1].r[CH-1];
+              wire c1 = g_l[lv-1].g_r[J3+2].g_c[k-1].r[CH-1];
+              assign r = {maj[cw(k)-2:0], (a1 & b1) | (a1 & c1) | (b1 & c1)};
+              wire unused_ok = &{1'b0, maj[cw(k)-1]};   // carry out of bit W-1 (the product is mod 2^W)
+            end
+          end else begin : g_pass
+            // rows left over (n mod 3) pass to the next level
+            assign r = g_l[lv-1].g_r[JP].g_c[k].r;
+          end
         end
       end
-      for (j = 0; j < 2; j = j + 1)
-        if (j < ni % 3) n[2*(ni/3) + j] = t[3*(ni/3) + j];
-      for (j = 0; j < WB; j = j + 1) t[j] = n[j];
     end
-    sum_o = t[0];
-    carry_o = t[1];
-  end
+    for (k = 0; k < NC; k = k + 1) begin : g_o
+      assign sum_o[k*CH +: cw(k)]   = g_l[L].g_r[0].g_c[k].r;
+      assign carry_o[k*CH +: cw(k)] = g_l[L].g_r[1].g_c[k].r;
+    end
+  endgenerate
 endmodule
 `default_nettype wire

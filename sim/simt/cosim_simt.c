@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "common/rng.h"
 #include "gpu/gpu.h"
@@ -50,6 +51,7 @@ typedef struct {
     uint32_t fuzz_words;         /* random-word programs (every field random, forward branches) */
     uint32_t abort_every;        /* 1 in N random/word jobs is first cut by a reset in the middle, then re-run */
     int expect;                  /* --program: -1 any, 0 every warp must finish, 1 every warp must stop with an error */
+    int replay_fst;              /* this run replays a failure for its waveform: no report, only the FST window */
 } opts_t;
 
 typedef enum { JOB_RANDOM, JOB_SHADER, JOB_FILE, JOB_TRACEPROG, JOB_WORDS } job_kind_t;
@@ -72,9 +74,14 @@ typedef struct {
     char err_kind[48];                   /* the interpreter's error of the last warp that stopped with one */
 } job_t;
 
+/* one line of the transaction history, kept raw and formatted only for a report (formatting every issue and
+ * retire cost ~5 % of the run time) */
+typedef enum { HIST_RETIRE, HIST_ISSUE, HIST_IDLE, HIST_RESET } hist_kind_t;
 typedef struct {
     uint64_t cycle;
-    char text[160];
+    hist_kind_t kind;
+    uint32_t warp, pc, active, wmask;
+    uint64_t insn;   /* instruction word (RETIRE, ISSUE); cycles of execution (IDLE) */
 } hist_t;
 
 typedef struct {
@@ -118,16 +125,35 @@ static void sampler(void *user, uint32_t unit, uint32_t warp, uint32_t lane, uin
 }
 
 /* ------------------------------------------------------------------ history */
-static void hist_add(ctx_t *c, uint64_t cycle, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-#include <stdarg.h>
-static void hist_add(ctx_t *c, uint64_t cycle, const char *fmt, ...)
+static void hist_add(ctx_t *c, uint64_t cycle, hist_kind_t kind, uint32_t warp, uint32_t pc, uint32_t active,
+                     uint32_t wmask, uint64_t insn)
 {
     hist_t *h = &c->hist[c->n_hist++ % HIST];
     h->cycle = cycle;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(h->text, sizeof h->text, fmt, ap);
-    va_end(ap);
+    h->kind = kind;
+    h->warp = warp;
+    h->pc = pc;
+    h->active = active;
+    h->wmask = wmask;
+    h->insn = insn;
+}
+
+static void hist_print(const hist_t *h)
+{
+    char dis[96];
+    dis[0] = 0;
+    if (h->kind == HIST_RETIRE || h->kind == HIST_ISSUE)
+        isa_disasm_insn(h->insn, dis, sizeof dis);
+    if (h->kind == HIST_RETIRE)
+        fprintf(stderr, "    cycle %-8" PRIu64 " RETIRE warp %u pc %-4u active=%08x wmask=%08x %s\n", h->cycle, h->warp,
+                h->pc, h->active, h->wmask, dis);
+    else if (h->kind == HIST_ISSUE)
+        fprintf(stderr, "    cycle %-8" PRIu64 " ISSUE  warp %u pc %-4u %s\n", h->cycle, h->warp, h->pc, dis);
+    else if (h->kind == HIST_IDLE)
+        fprintf(stderr, "    cycle %-8" PRIu64 " IDLE   job done (%" PRIu64 " cycles of execution)\n", h->cycle, h->insn);
+    else
+        fprintf(stderr, "    cycle %-8" PRIu64 " RESET  in the middle (after %" PRIu64 " cycles of execution); the job runs again\n",
+                h->cycle, h->insn);
 }
 
 /* ------------------------------------------------------------------ jobs */
@@ -467,6 +493,35 @@ typedef struct {
     char what[1200];
 } fail_t;
 
+/* The command that re-runs the failing job alone: bin + the job's arguments. */
+static void repro_cmd(const opts_t *o, const job_t *j, const char *bin, char *cmd, size_t cap)
+{
+    int m = snprintf(cmd, cap, "%s", bin);
+    if (j->kind == JOB_RANDOM)
+        m += snprintf(cmd + m, cap - (size_t)m, " --seed 0x%" PRIx64 " --programs 1", j->seed);
+    else if (j->kind == JOB_WORDS)
+        m += snprintf(cmd + m, cap - (size_t)m, " --seed 0x%" PRIx64 " --programs 0 --fuzz-words 1", j->seed);
+    else if (j->kind == JOB_FILE)
+        m += snprintf(cmd + m, cap - (size_t)m, " --program %s --seed 0x%" PRIx64 " --warps %u --programs 0",
+                      o->program, o->seed, o->warps);
+    else if (j->kind == JOB_TRACEPROG)
+        m += snprintf(cmd + m, cap - (size_t)m, " --trace-programs %s --only '%s' --seed 0x%" PRIx64 " --programs 0",
+                      o->trace_progs, j->name, o->seed);
+    else
+        m += snprintf(cmd + m, cap - (size_t)m, " --shader %s --seed 0x%" PRIx64 " --programs 0", j->name, j->seed);
+    if (o->max_static)
+        m += snprintf(cmd + m, cap - (size_t)m, " --len %u", o->max_static);
+    if (o->depth)
+        m += snprintf(cmd + m, cap - (size_t)m, " --depth %u", o->depth);
+    if (o->no_fp)
+        m += snprintf(cmd + m, cap - (size_t)m, " --no-fp");
+    if (o->inject)
+        m += snprintf(cmd + m, cap - (size_t)m, " --inject-fault %" PRIu64, o->inject_cycle);
+    if (o->abort_every && (j->kind == JOB_RANDOM || j->kind == JOB_WORDS))
+        m += snprintf(cmd + m, cap - (size_t)m, " --abort-every %u", o->abort_every);
+    (void)m;
+}
+
 static void report(const ctx_t *c, const job_t *j, const fail_t *fl, const simt_hw_out_t *dut, const simt_hw_out_t *mod,
                    const char *extra)
 {
@@ -496,33 +551,9 @@ static void report(const ctx_t *c, const job_t *j, const fail_t *fl, const simt_
     uint64_t n = c->n_hist < HIST ? c->n_hist : HIST;
     fprintf(stderr, "  last %" PRIu64 " transactions (oldest first):\n", n);
     for (uint64_t i = c->n_hist - n; i < c->n_hist; i++)
-        fprintf(stderr, "    cycle %-8" PRIu64 " %s\n", c->hist[i % HIST].cycle, c->hist[i % HIST].text);
-    /* reproduce: the failing job alone */
+        hist_print(&c->hist[i % HIST]);
     char cmd[1024];
-    int m = snprintf(cmd, sizeof cmd, "%s", o->argv0);
-    if (j->kind == JOB_RANDOM)
-        m += snprintf(cmd + m, sizeof cmd - (size_t)m, " --seed 0x%" PRIx64 " --programs 1", j->seed);
-    else if (j->kind == JOB_WORDS)
-        m += snprintf(cmd + m, sizeof cmd - (size_t)m, " --seed 0x%" PRIx64 " --programs 0 --fuzz-words 1", j->seed);
-    else if (j->kind == JOB_FILE)
-        m += snprintf(cmd + m, sizeof cmd - (size_t)m, " --program %s --seed 0x%" PRIx64 " --warps %u --programs 0",
-                      o->program, o->seed, o->warps);
-    else if (j->kind == JOB_TRACEPROG)
-        m += snprintf(cmd + m, sizeof cmd - (size_t)m, " --trace-programs %s --only '%s' --seed 0x%" PRIx64 " --programs 0",
-                      o->trace_progs, j->name, o->seed);
-    else
-        m += snprintf(cmd + m, sizeof cmd - (size_t)m, " --shader %s --seed 0x%" PRIx64 " --programs 0", j->name, j->seed);
-    if (o->max_static)
-        m += snprintf(cmd + m, sizeof cmd - (size_t)m, " --len %u", o->max_static);
-    if (o->depth)
-        m += snprintf(cmd + m, sizeof cmd - (size_t)m, " --depth %u", o->depth);
-    if (o->no_fp)
-        m += snprintf(cmd + m, sizeof cmd - (size_t)m, " --no-fp");
-    if (o->inject)
-        m += snprintf(cmd + m, sizeof cmd - (size_t)m, " --inject-fault %" PRIu64, o->inject_cycle);
-    if (o->abort_every && (j->kind == JOB_RANDOM || j->kind == JOB_WORDS))
-        m += snprintf(cmd + m, sizeof cmd - (size_t)m, " --abort-every %u", o->abort_every);
-    (void)m;
+    repro_cmd(o, j, o->argv0, cmd, sizeof cmd);
     fprintf(stderr, "  reproduce: %s\n", cmd);
 }
 
@@ -697,10 +728,10 @@ static int check_retire(ctx_t *c, job_t *j, const simt_hw_out_t *o, uint64_t cyc
             }
         }
     }
-    char dis[96];
-    isa_disasm_insn(j->code[c->cur_pc % ISA_MAX_CODE], dis, sizeof dis);
-    hist_add(c, cycle, "RETIRE warp %u pc %-4u active=%08x wmask=%08x %s", slot, c->cur_pc, c->cur_active, c->cur_wmask, dis);
+    hist_add(c, cycle, HIST_RETIRE, slot, c->cur_pc, c->cur_active, c->cur_wmask, j->code[c->cur_pc % ISA_MAX_CODE]);
     if (m) {
+        char dis[96];
+        isa_disasm_insn(j->code[c->cur_pc % ISA_MAX_CODE], dis, sizeof dis);
         fl->failed = 1;
         fl->cycle = cycle;
         snprintf(fl->what, sizeof fl->what, "retired instruction differs from the ISA interpreter: warp %u pc %u `%s`: %.600s",
@@ -768,12 +799,8 @@ static int run_job(ctx_t *c, job_t *j, simt_dut_t *dut, simt_hw_t *hw, stats_t *
                 break;
             }
         }
-        if (od.issue_valid) {
-            char dis[96];
-            const simt_hw_warp_t *ws = &hw->w[od.issue_warp];
-            isa_disasm_insn(ws->ibuf, dis, sizeof dis);
-            hist_add(c, cycle, "ISSUE  warp %u pc %-4u %s", od.issue_warp, od.issue_pc, dis);
-        }
+        if (od.issue_valid)
+            hist_add(c, cycle, HIST_ISSUE, od.issue_warp, od.issue_pc, 0, 0, hw->w[od.issue_warp].ibuf);
         /* texture: answer TEX_LAT cycles later */
         if (od.tex_valid) {
             uint32_t due = (uint32_t)((cycle + c->prm.tex_lat) % TEXQ);
@@ -849,7 +876,7 @@ static int run_job(ctx_t *c, job_t *j, simt_dut_t *dut, simt_hw_t *hw, stats_t *
                 rc = 1;
                 break;
             }
-            hist_add(c, cycle, "IDLE   job done (%" PRIu64 " cycles of execution)", cycle - h.run_start);
+            hist_add(c, cycle, HIST_IDLE, 0, 0, 0, 0, cycle - h.run_start);
         }
         simt_dut_clock(dut);
         simt_hw_clock(hw, &in);
@@ -1255,7 +1282,7 @@ static int run_planned(ctx_t *c, const jobs_t *js, uint64_t k, simt_dut_t *dut, 
         }
         if (aborts)
             (*aborts)++;
-        hist_add(c, 0, "RESET  in the middle (after %u cycles of execution); the job runs again", ap);
+        hist_add(c, 0, HIST_RESET, 0, 0, 0, 0, ap);
         job_free(&j);
         if (make_job(js, k, &j) != 0) {
             job_free(&j);
@@ -1278,7 +1305,7 @@ static void usage(void)
             "                  [--program FILE.s [--warps N]] [--readback-every N] [--out-dir DIR] [--window W]\n"
             "                  [--waves FILE.fst] [--gtkw VIEW.gtkw] [--inject-fault CYCLE] [--quiet]\n"
             "                  [--trace-programs A.gpt,B.gpt [--only NAME]] [--fuzz-words N] [--abort-every N]\n"
-            "                  [--expect done|error]\n"
+            "                  [--expect done|error] [--replay-fst]\n"
             "       cosim-simt --cp-trace TRACE.gpt [--frame K] [--gpus N] [--own diag|linear] [--max-prims P] [-o STREAM]\n");
 }
 
@@ -1356,9 +1383,24 @@ int main(int argc, char **argv)
             if (!strcmp(a, "--no-fp")) o.no_fp = 1;
             else if (!strcmp(a, "--shaders")) o.shaders = 1;
             else if (!strcmp(a, "--quiet")) o.quiet = 1;
+            else if (!strcmp(a, "--replay-fst")) o.replay_fst = 1;
             else { usage(); return 2; }
         }
         i += take;
+    }
+    if ((o.waves || o.replay_fst) && !simt_dut_has_fst()) {
+        /* waveforms come from the FST build of the same configuration (cosim-simt-fst next to this binary) */
+        char fst_bin[1024];
+        snprintf(fst_bin, sizeof fst_bin, "%s-fst", argv[0]);
+        if (access(fst_bin, X_OK) != 0) {
+            fprintf(stderr, "cosim-simt: --waves needs the FST build %s (`make cosim-simt-fst` builds it)\n", fst_bin);
+            return 2;
+        }
+        fflush(stdout);
+        argv[0] = fst_bin;
+        execv(fst_bin, argv);
+        perror(fst_bin);
+        return 2;
     }
     ctx_t c;
     memset(&c, 0, sizeof c);
@@ -1367,7 +1409,7 @@ int main(int argc, char **argv)
     c.g = simt_hw_derive(c.prm);
     if (!o.warps)
         o.warps = c.prm.warps;
-    if (!o.quiet)
+    if (!o.quiet && !o.replay_fst)
         printf("cosim-simt: LANES=%u WARPS=%u FPU_LAT=%u SFU_LAT=%u TEX_LAT=%u seed=0x%" PRIx64 "%s\n", c.prm.lanes,
                c.prm.warps, c.prm.fpu_lat, c.prm.sfu_lat, c.prm.tex_lat, o.seed, o.no_fp ? " (no FP/SFU opcodes)" : "");
 
@@ -1423,8 +1465,9 @@ int main(int argc, char **argv)
     }
     stats_t st;
     memset(&st, 0, sizeof st);
-    struct timespec t0, t1;
+    struct timespec t0, t1, c0, c1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &c0);
     int rc = 0;
     job_t j;
     fail_t fl;
@@ -1437,7 +1480,7 @@ int main(int argc, char **argv)
     uint64_t total = (uint64_t)np + o.programs + o.fuzz_words, aborts = 0;
     for (uint64_t k = 0; k < total && !rc; k++) {
         int part = 1;
-        int r = run_planned(&c, &js, k, dut, hw, &st, &fl, o.waves ? 0 : UINT64_MAX, o.waves ? 2 : -1, 0, UINT64_MAX,
+        int r = run_planned(&c, &js, k, dut, hw, &st, &fl, o.waves ? 0 : UINT64_MAX, o.waves ? 2 : -1, o.replay_fst, UINT64_MAX,
                             &part, &j, &aborts);
         if (r == 2) {
             job_free(&j);
@@ -1449,7 +1492,24 @@ int main(int argc, char **argv)
             /* replay the failing job with a waveform window */
             simt_dut_free(dut);
             dut = NULL;
-            if (!o.waves && mkdir_p(o.out_dir) == 0) {
+            if (!simt_dut_has_fst()) {
+                /* this (fast) build has no tracing: the FST build re-runs the failing job alone and writes the window */
+                char fst_bin[1024], cmd[3000];
+                snprintf(fst_bin, sizeof fst_bin, "%s-fst", argv[0]);
+                repro_cmd(&o, &j, fst_bin, cmd, sizeof cmd - 1200);
+                size_t m = strlen(cmd);
+                snprintf(cmd + m, sizeof cmd - m, " --out-dir '%s' --window %u --gtkw '%s' --replay-fst", o.out_dir,
+                         o.window, o.gtkw_template);
+                fflush(stdout);
+                fflush(stderr);
+                if (access(fst_bin, X_OK) == 0) {
+                    if (system(cmd) == -1)
+                        fprintf(stderr, "  waveform: could not run %s\n", fst_bin);
+                } else {
+                    fprintf(stderr, "  waveform: this binary has no FST tracing; `make cosim-simt-fst` builds %s, then run\n"
+                                    "            %s\n", fst_bin, cmd);
+                }
+            } else if (!o.waves && mkdir_p(o.out_dir) == 0) {
                 char fst[1024], gtkw[1024];
                 uint64_t from = fl.cycle > o.window ? fl.cycle - o.window : 0;
                 snprintf(fst, sizeof fst, "%s/fail-seed%" PRIx64 "-cycle%" PRIu64 ".fst", o.out_dir, j.seed, fl.cycle);
@@ -1501,7 +1561,14 @@ int main(int argc, char **argv)
         free(tprogs[k].words);
     free(tprogs);
     clock_gettime(CLOCK_MONOTONIC, &t1);
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &c1);
     double sec = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
+    double cpu = (double)(c1.tv_sec - c0.tv_sec) + 1e-9 * (double)(c1.tv_nsec - c0.tv_nsec);
+    if (o.replay_fst) {
+        if (rc == 0)
+            fprintf(stderr, "cosim-simt: --replay-fst: the failure did not reproduce in the FST build\n");
+        return rc ? rc : 1;
+    }
     if (o.waves) {
         char gtkw[1024];
         snprintf(gtkw, sizeof gtkw, "%s.gtkw", o.waves);
@@ -1509,9 +1576,11 @@ int main(int argc, char **argv)
         printf("cosim-simt: waveform %s, view %s\n", o.waves, gtkw);
     }
     printf("cosim-simt: %" PRIu64 " jobs, %" PRIu64 " cycles, %" PRIu64 " warp instructions (%" PRIu64
-           " thread instructions), %" PRIu64 " values and %" PRIu64 " read-back words checked, %.2f s: %.0f cycles/s, %.0f warp instructions/s\n",
+           " thread instructions), %" PRIu64 " values and %" PRIu64 " read-back words checked, %.2f s: %.0f cycles/s, %.0f warp instructions/s"
+           " (CPU time %.2f s: %.0f cycles/s, %.0f warp instructions/s)\n",
            st.jobs, st.cycles, st.instrs, st.thread_instrs, st.values, st.readback_words, sec,
-           sec > 0 ? (double)st.cycles / sec : 0.0, sec > 0 ? (double)st.instrs / sec : 0.0);
+           sec > 0 ? (double)st.cycles / sec : 0.0, sec > 0 ? (double)st.instrs / sec : 0.0, cpu,
+           cpu > 0 ? (double)st.cycles / cpu : 0.0, cpu > 0 ? (double)st.instrs / cpu : 0.0);
     if (rc == 0 && st.instrs == 0) {
         fprintf(stderr, "cosim-simt: FAIL: zero retired instructions compared\n");
         return 1;

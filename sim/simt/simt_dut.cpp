@@ -25,6 +25,15 @@ struct simt_dut {
     uint64_t time;
 };
 
+extern "C" int simt_dut_has_fst(void)
+{
+#if VM_TRACE
+    return 1;
+#else
+    return 0;
+#endif
+}
+
 extern "C" simt_hw_params_t simt_dut_params(void)
 {
     simt_hw_params_t p;

@@ -13,8 +13,11 @@ extern "C" {
 typedef struct simt_dut simt_dut_t;
 
 simt_hw_params_t simt_dut_params(void);
+/* 1 if this build can write FST waveforms (verilated with --trace-fst: the cosim-simt-fst binary; the fast
+ * cosim-simt binary has no tracing and hands waveform requests to cosim-simt-fst, docs/simt.md section 4). */
+int simt_dut_has_fst(void);
 
-/* New DUT held in reset for two cycles, then released. fst_path: NULL for no waveform. */
+/* New DUT held in reset for two cycles, then released. fst_path: NULL for no waveform (ignored without FST). */
 simt_dut_t *simt_dut_new(const char *fst_path);
 void simt_dut_free(simt_dut_t *d);
 /* Reset for two cycles (state registers; memories keep their contents, as in the RTL). */
