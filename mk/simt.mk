@@ -12,8 +12,8 @@ SIMT_DP_RTL   := $(if $(SIMT_HAVE_FPU),$(SIMT_DATAPATH_RTL),sim/simt/simt_fpu_st
 SIMT_RTL      := $(SIMT_CORE_RTL) $(SIMT_DP_RTL)
 SIMT_NOFP     := $(if $(SIMT_HAVE_FPU),,--no-fp)
 # parameter sets: LANES_WARPS_FPULAT_SFULAT_TEXLAT
-SIMT_VARIANTS := 8_4_7_7_4
-SIMT_MAIN     := 8_4_7_7_4
+SIMT_VARIANTS := 8_4_8_8_4
+SIMT_MAIN     := 8_4_8_8_4
 SIMT_SEED     ?= 0x5eed
 simt_p = $(word $(2),$(subst _, ,$(1)))
 

@@ -23,8 +23,8 @@
 module simt_core #(
     parameter integer LANES = 8,     // 1, 2, 4, 8, 16, 32
     parameter integer WARPS = 4,     // 1..32
-    parameter integer FPU_LAT = 7,   // simt_fpu latency
-    parameter integer SFU_LAT = 7,   // simt_sfu latency
+    parameter integer FPU_LAT = 8,   // simt_fpu latency (8: the 200 MHz pipeline, docs/simt-fpu.md)
+    parameter integer SFU_LAT = 8,   // simt_sfu latency (8: the 200 MHz pipeline)
     parameter integer TEX_LAT = 4,   // texture port latency (>= 1)
     parameter TABLE_DIR = "defs",    // SFU tables (defs/sfu_*.hex)
     // Reduced configurations (small FPGAs; docs/simt.md, synthesis). The defaults are the ISA's sizes; smaller

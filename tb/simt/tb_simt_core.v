@@ -9,8 +9,8 @@
 module tb_simt_core;
     parameter integer LANES = 8;
     parameter integer WARPS = 4;
-    parameter integer FPU_LAT = 7;
-    parameter integer SFU_LAT = 7;
+    parameter integer FPU_LAT = 8;
+    parameter integer SFU_LAT = 8;
     parameter integer TEX_LAT = 4;
     localparam integer LW = LANES * 32;
 

@@ -4,7 +4,7 @@
 # command; that command reproduces the same failure; an FST window and a matching .gtkw are written; a run
 # that compares nothing fails; a wrong retired value (a corrupted program given only to the interpreter is
 # not possible from outside, so the injected fault flips a retired value bit of the DUT) is named.
-# Usage: tests/simt/test_cosim_failure.sh build/cosim/simt_8_4_7_7_4/cosim-simt OUTDIR [extra cosim args]
+# Usage: tests/simt/test_cosim_failure.sh build/cosim/simt_8_4_8_8_4/cosim-simt OUTDIR [extra cosim args]
 set -u
 BIN=${1:?cosim binary}; OUT=${2:?output dir}; shift 2; EXTRA="$*"
 rm -rf "$OUT"; mkdir -p "$OUT"

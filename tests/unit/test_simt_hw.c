@@ -161,7 +161,7 @@ static void free_run(run_t *r)
 static void test_random_programs(void **state)
 {
     (void)state;
-    const simt_hw_params_t ps[] = {{8, 4, 7, 7, 4}, {4, 3, 3, 9, 2}, {32, 1, 1, 1, 1}, {1, 2, 5, 2, 6}, {16, 5, 2, 12, 3}};
+    const simt_hw_params_t ps[] = {{8, 4, 8, 8, 4}, {8, 4, 7, 7, 4}, {4, 3, 3, 9, 2}, {32, 1, 1, 1, 1}, {1, 2, 5, 2, 6}, {16, 5, 2, 12, 3}};
     const char *env = getenv("SIMT_TEST_PROGRAMS");
     uint32_t per = env ? (uint32_t)atoi(env) : 12;
     uint64_t total = 0;
@@ -220,7 +220,7 @@ static void test_stack_overflow(void **state)
 static void test_issue_rate_and_latency(void **state)
 {
     (void)state;
-    simt_hw_params_t p = {8, 4, 7, 7, 4};
+    simt_hw_params_t p = {8, 4, 8, 8, 4};
     simt_hw_derived_t g = simt_hw_derive(p);
     const char *indep = "iadd r1, r1, 1\niadd r2, r2, 1\niadd r3, r3, 1\niadd r4, r4, 1\niadd r5, r5, 1\n"
                         "iadd r6, r6, 1\niadd r7, r7, 1\niadd r8, r8, 1\nexit\n";
