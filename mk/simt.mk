@@ -107,12 +107,12 @@ test-simt-sim: sim-simt
 # ------------------------------------------------------------------ lockstep tests, waves, lint
 # Test run: random programs (divergence, nested reconvergence, loops, breaks, predicated exits, every
 # instruction class, memory, tex), every library shader, the CP-phase vertex shader on trace vertices.
-SIMT_TEST_PROGRAMS ?= 100
+SIMT_TEST_PROGRAMS ?= 1000
 # the programs the bundled traces run (every distinct PROG of these traces)
 SIMT_TRACE_PROGS ?= traces/oa-dm4-f215.gpt,traces/glmark2-refract.gpt,traces/glmark2-terrain.gpt,traces/glmark2-shadow.gpt,traces/glmark2-desktop-blur.gpt
 # random-word programs (every field of every word random, forward branches; docs/simt.md section 3) and the
 # reset-in-the-middle rate (1 in N random/word jobs is cut by a reset while warps run, then re-run)
-SIMT_TEST_WORDS ?= 40
+SIMT_TEST_WORDS ?= 200
 SIMT_ABORT_EVERY ?= 10
 # directed programs (docs/simt.md section 3): every opcode/modifier/condition/special register (ops_all, also
 # on 9 warps launched in rounds), deep divergence, texture bursts, runs off the end / branches far past the
