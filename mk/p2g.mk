@@ -23,11 +23,11 @@ $(BUILD)/cosim/obj/cosim_p2g.o: sim/p2g/cosim_p2g.c sim/p2g/p2g_dut.h
 
 # One verilated co-simulation binary per parameter set (FST tracing compiled in, used only on demand).
 define P2G_VARIANT_RULES
-$(BUILD)/cosim/p2g_$(1)/cosim-p2g: mk/p2g.mk $(P2G_RTL) rtl/lint.vlt sim/p2g/p2g_dut.cpp sim/p2g/p2g_dut.h $(BUILD)/cosim/obj/cosim_p2g.o $(P2G_OBJS)
+$(BUILD)/cosim/p2g_$(1)/cosim-p2g: mk/p2g.mk $(P2G_RTL) rtl/lint.vlt sim/p2g/p2g_dut.cpp sim/p2g/p2g_dut.h sim/common/vl_dut.h $(BUILD)/cosim/obj/cosim_p2g.o $(P2G_OBJS)
 	@mkdir -p $$(@D) && rm -f $$@
 	$(VERILATOR) --cc --exe --build -j 2 -Wall --trace-fst --top-module p2g_mapper \
 	  -GMAX_GPUS=$(call p2g_mg,$(1)) -GROWS=$(call p2g_rows,$(1)) -Mdir $$(@D) -o cosim-p2g $(VL_OPT) \
-	  -CFLAGS "-I$(abspath cmodel) -I$(abspath sim/p2g) -DP2G_DUT_MAX_GPUS=$(call p2g_mg,$(1)) -DP2G_DUT_ROWS=$(call p2g_rows,$(1))" \
+	  -CFLAGS "-I$(abspath cmodel) -I$(abspath sim/p2g) -I$(abspath sim/common) -DP2G_DUT_MAX_GPUS=$(call p2g_mg,$(1)) -DP2G_DUT_ROWS=$(call p2g_rows,$(1))" \
 	  rtl/lint.vlt $(P2G_RTL) $(abspath sim/p2g/p2g_dut.cpp) $(abspath $(BUILD)/cosim/obj/cosim_p2g.o) \
 	  $(abspath $(P2G_OBJS)) >$$(@D)/build.log 2>&1 || { tail -30 $$(@D)/build.log; exit 1; }
 endef
@@ -120,11 +120,11 @@ lint-p2g:
 	@echo "lint-p2g: clean (verilator -Wall at MAX_GPUS 16/64/1 and per file, iverilog -g2012, yosys check -assert)"
 
 # ------------------------------------------------------------------ coverage (line + toggle)
-$(BUILD)/cov/p2g/cosim-p2g: mk/p2g.mk $(P2G_RTL) rtl/lint.vlt sim/p2g/p2g_dut.cpp sim/p2g/p2g_dut.h $(BUILD)/cosim/obj/cosim_p2g.o $(P2G_OBJS)
+$(BUILD)/cov/p2g/cosim-p2g: mk/p2g.mk $(P2G_RTL) rtl/lint.vlt sim/p2g/p2g_dut.cpp sim/p2g/p2g_dut.h sim/common/vl_dut.h $(BUILD)/cosim/obj/cosim_p2g.o $(P2G_OBJS)
 	@mkdir -p $(@D) && rm -f $@
 	$(VERILATOR) --cc --exe --build -j 2 -Wall --coverage-line --coverage-toggle --top-module p2g_mapper \
 	  -GMAX_GPUS=64 -GROWS=4 -Mdir $(@D) -o cosim-p2g $(VL_OPT) \
-	  -CFLAGS "-I$(abspath cmodel) -I$(abspath sim/p2g) -DP2G_DUT_MAX_GPUS=64 -DP2G_DUT_ROWS=4" \
+	  -CFLAGS "-I$(abspath cmodel) -I$(abspath sim/p2g) -I$(abspath sim/common) -DP2G_DUT_MAX_GPUS=64 -DP2G_DUT_ROWS=4" \
 	  rtl/lint.vlt $(P2G_RTL) $(abspath sim/p2g/p2g_dut.cpp) $(abspath $(BUILD)/cosim/obj/cosim_p2g.o) \
 	  $(abspath $(P2G_OBJS)) >$(@D)/build.log 2>&1 || { tail -30 $(@D)/build.log; exit 1; }
 

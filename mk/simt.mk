@@ -42,7 +42,7 @@ $(BUILD)/cosim/simt_$(1)/$(2)/Vsimt_core.mk: mk/simt.mk $(SIMT_RTL) rtl/lint.vlt
 	$(VERILATOR) --cc --exe $(SIMT_VL_FLAGS) $(SIMT_VL_TRACE_$(2)) --top-module simt_core -I$(BUILD)/gen -Irtl \
 	  -GLANES=$(call simt_p,$(1),1) -GWARPS=$(call simt_p,$(1),2) -GFPU_LAT=$(call simt_p,$(1),3) \
 	  -GSFU_LAT=$(call simt_p,$(1),4) -GTEX_LAT=$(call simt_p,$(1),5) -GTABLE_DIR='"$(abspath defs)"' -Mdir $$(@D) -o $(SIMT_BIN_$(2)) \
-	  -CFLAGS "-I$(abspath cmodel) -I$(abspath $(BUILD)/gen) -I$(abspath sim/simt) -DSIMT_DUT_LANES=$(call simt_p,$(1),1) -DSIMT_DUT_WARPS=$(call simt_p,$(1),2) -DSIMT_DUT_FPU_LAT=$(call simt_p,$(1),3) -DSIMT_DUT_SFU_LAT=$(call simt_p,$(1),4) -DSIMT_DUT_TEX_LAT=$(call simt_p,$(1),5)" \
+	  -CFLAGS "-I$(abspath cmodel) -I$(abspath $(BUILD)/gen) -I$(abspath sim/simt) -I$(abspath sim/common) -DSIMT_DUT_LANES=$(call simt_p,$(1),1) -DSIMT_DUT_WARPS=$(call simt_p,$(1),2) -DSIMT_DUT_FPU_LAT=$(call simt_p,$(1),3) -DSIMT_DUT_SFU_LAT=$(call simt_p,$(1),4) -DSIMT_DUT_TEX_LAT=$(call simt_p,$(1),5)" \
 	  rtl/lint.vlt $(SIMT_RTL) $(abspath sim/simt/simt_dut.cpp) >$$(@D)/verilate.log 2>&1 || { tail -30 $$(@D)/verilate.log; exit 1; }
 
 $(BUILD)/cosim/simt_$(1)/$(2)/link.objs: $(BUILD)/cosim/simt_$(1)/$(2)/Vsimt_core.mk sim/simt/vl_objs.mk FORCE
@@ -202,13 +202,13 @@ SIMT_COV_WORDS    ?= 200
 SIMT_COV_MIN_CORE ?= --min-line 99 --min-toggle 97.5
 SIMT_COV_MIN_DP   ?= --min-line 94 --min-toggle 91
 
-$(SIMT_COV_BIN): mk/simt.mk $(SIMT_RTL) rtl/lint.vlt sim/simt/simt_dut.cpp sim/simt/simt_dut.h $(BUILD)/cosim/obj/cosim_simt.o $(LIB) $(BUILD)/gen/isa_defs.vh
+$(SIMT_COV_BIN): mk/simt.mk $(SIMT_RTL) rtl/lint.vlt sim/simt/simt_dut.cpp sim/simt/simt_dut.h sim/common/vl_dut.h $(BUILD)/cosim/obj/cosim_simt.o $(LIB) $(BUILD)/gen/isa_defs.vh
 	@mkdir -p $(@D) && rm -f $@
 	$(VERILATOR) --cc --exe --build -j 2 -Wall -Wno-DECLFILENAME --coverage-line --coverage-toggle --top-module simt_core -I$(BUILD)/gen -Irtl \
 	  -GLANES=$(call simt_p,$(SIMT_COV_P),1) -GWARPS=$(call simt_p,$(SIMT_COV_P),2) -GFPU_LAT=$(call simt_p,$(SIMT_COV_P),3) \
 	  -GSFU_LAT=$(call simt_p,$(SIMT_COV_P),4) -GTEX_LAT=$(call simt_p,$(SIMT_COV_P),5) \
 	  -GTABLE_DIR='"$(abspath defs)"' -Mdir $(@D) -o cosim-simt $(VL_OPT) \
-	  -CFLAGS "-I$(abspath cmodel) -I$(abspath $(BUILD)/gen) -I$(abspath sim/simt) -DSIMT_DUT_LANES=$(call simt_p,$(SIMT_COV_P),1) -DSIMT_DUT_WARPS=$(call simt_p,$(SIMT_COV_P),2) -DSIMT_DUT_FPU_LAT=$(call simt_p,$(SIMT_COV_P),3) -DSIMT_DUT_SFU_LAT=$(call simt_p,$(SIMT_COV_P),4) -DSIMT_DUT_TEX_LAT=$(call simt_p,$(SIMT_COV_P),5)" \
+	  -CFLAGS "-I$(abspath cmodel) -I$(abspath $(BUILD)/gen) -I$(abspath sim/simt) -I$(abspath sim/common) -DSIMT_DUT_LANES=$(call simt_p,$(SIMT_COV_P),1) -DSIMT_DUT_WARPS=$(call simt_p,$(SIMT_COV_P),2) -DSIMT_DUT_FPU_LAT=$(call simt_p,$(SIMT_COV_P),3) -DSIMT_DUT_SFU_LAT=$(call simt_p,$(SIMT_COV_P),4) -DSIMT_DUT_TEX_LAT=$(call simt_p,$(SIMT_COV_P),5)" \
 	  rtl/lint.vlt $(SIMT_RTL) $(abspath sim/simt/simt_dut.cpp) $(abspath $(BUILD)/cosim/obj/cosim_simt.o) $(abspath $(LIB)) \
 	  -LDFLAGS "-Wl,--no-as-needed -lz -lzstd -lm" \
 	  >$(@D)/build.log 2>&1 || { tail -30 $(@D)/build.log; exit 1; }

@@ -28,12 +28,12 @@ $(BUILD)/cosim/obj/simt_fpu_stim.o: sim/simt_fpu/simt_fpu_stim.c sim/simt_fpu/si
 SIMT_FPU_CO := $(BUILD)/cosim/obj/cosim_simt_fpu.o $(BUILD)/cosim/obj/simt_fpu_stim.o
 
 define SIMT_FPU_VARIANT_RULES
-$(BUILD)/cosim/simt_fpu_$(1)/cosim-simt-fpu: mk/simt_fpu.mk $(SIMT_LANE_RTL) $(SIMT_FPU_INC) rtl/lint.vlt sim/simt_fpu/simt_lane_top.v sim/simt_fpu/simt_fpu_dut.cpp sim/simt_fpu/simt_fpu_dut.h $(SIMT_FPU_CO) $(LIB) $(ISA_SFU_HEX)
+$(BUILD)/cosim/simt_fpu_$(1)/cosim-simt-fpu: mk/simt_fpu.mk $(SIMT_LANE_RTL) $(SIMT_FPU_INC) rtl/lint.vlt sim/simt_fpu/simt_lane_top.v sim/simt_fpu/simt_fpu_dut.cpp sim/simt_fpu/simt_fpu_dut.h sim/common/vl_dut.h $(SIMT_FPU_CO) $(LIB) $(ISA_SFU_HEX)
 	@mkdir -p $$(@D) && rm -f $$@
 	$(VERILATOR) --cc --exe --build -j 2 -Wall --trace-fst --top-module simt_lane_top -I$(BUILD)/gen \
 	  -GLAT_FPU=$(call simt_fpu_lf,$(1)) -GLAT_SFU=$(call simt_fpu_ls,$(1)) -GTABLE_DIR='"$(abspath defs)"' \
 	  -Mdir $$(@D) -o cosim-simt-fpu $(SIMT_FPU_VL_OPT) \
-	  -CFLAGS "-I$(abspath cmodel) -I$(abspath $(BUILD)/gen) -I$(abspath sim/simt_fpu) -DSIMT_DUT_LAT_FPU=$(call simt_fpu_lf,$(1)) -DSIMT_DUT_LAT_SFU=$(call simt_fpu_ls,$(1))" \
+	  -CFLAGS "-I$(abspath cmodel) -I$(abspath $(BUILD)/gen) -I$(abspath sim/simt_fpu) -I$(abspath sim/common) -DSIMT_DUT_LAT_FPU=$(call simt_fpu_lf,$(1)) -DSIMT_DUT_LAT_SFU=$(call simt_fpu_ls,$(1))" \
 	  rtl/lint.vlt $(SIMT_LANE_RTL) sim/simt_fpu/simt_lane_top.v $(abspath sim/simt_fpu/simt_fpu_dut.cpp) \
 	  $(abspath $(SIMT_FPU_CO)) $(abspath $(LIB)) -LDFLAGS -lm \
 	  >$$(@D)/build.log 2>&1 || { tail -30 $$(@D)/build.log; exit 1; }
@@ -136,11 +136,11 @@ BENCH_TARGETS += bench-simt-fpu
 SIMT_FPU_COV_BIN := $(BUILD)/cov/simt_fpu/cosim-simt-fpu
 SIMT_FPU_COV_OUT := out/coverage/simt_fpu
 SIMT_FPU_COV_MIN ?= --min-line 87 --min-toggle 92
-$(SIMT_FPU_COV_BIN): mk/simt_fpu.mk $(SIMT_LANE_RTL) $(SIMT_FPU_INC) rtl/lint.vlt sim/simt_fpu/simt_lane_top.v sim/simt_fpu/simt_fpu_dut.cpp sim/simt_fpu/simt_fpu_dut.h $(SIMT_FPU_CO) $(LIB) $(ISA_SFU_HEX)
+$(SIMT_FPU_COV_BIN): mk/simt_fpu.mk $(SIMT_LANE_RTL) $(SIMT_FPU_INC) rtl/lint.vlt sim/simt_fpu/simt_lane_top.v sim/simt_fpu/simt_fpu_dut.cpp sim/simt_fpu/simt_fpu_dut.h sim/common/vl_dut.h $(SIMT_FPU_CO) $(LIB) $(ISA_SFU_HEX)
 	@mkdir -p $(@D) && rm -f $@
 	$(VERILATOR) --cc --exe --build -j 2 -Wall --coverage-line --coverage-toggle --top-module simt_lane_top -I$(BUILD)/gen \
 	  -GTABLE_DIR='"$(abspath defs)"' -Mdir $(@D) -o cosim-simt-fpu $(SIMT_FPU_VL_OPT) \
-	  -CFLAGS "-I$(abspath cmodel) -I$(abspath $(BUILD)/gen) -I$(abspath sim/simt_fpu) -DSIMT_DUT_LAT_FPU=8 -DSIMT_DUT_LAT_SFU=8" \
+	  -CFLAGS "-I$(abspath cmodel) -I$(abspath $(BUILD)/gen) -I$(abspath sim/simt_fpu) -I$(abspath sim/common) -DSIMT_DUT_LAT_FPU=8 -DSIMT_DUT_LAT_SFU=8" \
 	  rtl/lint.vlt $(SIMT_LANE_RTL) sim/simt_fpu/simt_lane_top.v $(abspath sim/simt_fpu/simt_fpu_dut.cpp) \
 	  $(abspath $(SIMT_FPU_CO)) $(abspath $(LIB)) -LDFLAGS -lm \
 	  >$(@D)/build.log 2>&1 || { tail -30 $(@D)/build.log; exit 1; }

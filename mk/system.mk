@@ -19,12 +19,12 @@ $(BUILD)/cosim/obj/cosim_system.o: sim/system/cosim_system.c sim/system/sys_dut.
 	$(CC) $(CWARN) $(COPT) $(CPPFLAGS_COMMON) -Isim/system -c $< -o $@
 
 define SYS_VARIANT_RULES
-$(BUILD)/cosim/system_$(1)/cosim-system: mk/system.mk $(SYS_RTL) rtl/lint.vlt sim/system/sys_dut.cpp sim/system/sys_dut.h $(BUILD)/cosim/obj/cosim_system.o $(LIB) | $(GEN_HDRS)
+$(BUILD)/cosim/system_$(1)/cosim-system: mk/system.mk $(SYS_RTL) rtl/lint.vlt sim/system/sys_dut.cpp sim/system/sys_dut.h sim/common/vl_dut.h $(BUILD)/cosim/obj/cosim_system.o $(LIB) | $(GEN_HDRS)
 	@mkdir -p $$(@D) && rm -f $$@
 	$(VERILATOR) --cc --exe --build -j 2 -Wall --trace-fst --top-module cd_gpu -I$(abspath $(BUILD)/gen) -Irtl \
 	  -GMAX_GPUS=$(call sys_w,$(1),1) -GROWS=$(call sys_w,$(1),2) -GLQ_DEPTH=$(call sys_w,$(1),3) -GRQ_DEPTH=$(call sys_w,$(1),4) \
 	  -Mdir $$(@D) -o cosim-system $(SYS_VL_OPT) \
-	  -CFLAGS "-I$(abspath cmodel) -I$(abspath sim/system) -DSYS_DUT_MAX_GPUS=$(call sys_w,$(1),1) -DSYS_DUT_ROWS=$(call sys_w,$(1),2) -DSYS_DUT_LQ=$(call sys_w,$(1),3) -DSYS_DUT_RQ=$(call sys_w,$(1),4)" \
+	  -CFLAGS "-I$(abspath cmodel) -I$(abspath sim/system) -I$(abspath sim/common) -DSYS_DUT_MAX_GPUS=$(call sys_w,$(1),1) -DSYS_DUT_ROWS=$(call sys_w,$(1),2) -DSYS_DUT_LQ=$(call sys_w,$(1),3) -DSYS_DUT_RQ=$(call sys_w,$(1),4)" \
 	  rtl/lint.vlt $(SYS_RTL) $(abspath sim/system/sys_dut.cpp) $(abspath $(BUILD)/cosim/obj/cosim_system.o) $(abspath $(LIB)) \
 	  >$$(@D)/build.log 2>&1 || { tail -30 $$(@D)/build.log; exit 1; }
 endef

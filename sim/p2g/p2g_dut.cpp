@@ -2,26 +2,17 @@
 #include "p2g_dut.h"
 
 #include <cstdint>
-#include <cstdlib>
 
 #include "Vp2g_mapper.h"
-#include "verilated.h"
-#if VM_TRACE
-#include "verilated_fst_c.h"
-#endif
+#include "vl_dut.h"
 
 #ifndef P2G_DUT_MAX_GPUS
 #error "build with -DP2G_DUT_MAX_GPUS=<MAX_GPUS> -DP2G_DUT_ROWS=<ROWS> matching the -G parameters"
 #endif
 
 struct p2g_dut {
-    VerilatedContext *ctx;
+    vl_dut_core vl;   // context, FST, time (sim/common/vl_dut.h)
     Vp2g_mapper *top;
-#if VM_TRACE
-    VerilatedFstC *fst;
-#endif
-    int dump;
-    uint64_t time;
 };
 
 extern "C" p2g_hw_params_t p2g_dut_params(void)
@@ -33,70 +24,23 @@ extern "C" p2g_hw_params_t p2g_dut_params(void)
     return p;
 }
 
-static void dump_now(p2g_dut_t *d)
-{
-#if VM_TRACE
-    if (d->fst && d->dump) d->fst->dump(d->time);
-#else
-    (void)d;
-#endif
-}
-
-// Waveform time is in ps (the RTL's 1ns/1ps precision). One clock period is 10 ns: inputs change 1 ns after
-// the falling edge, the rising edge is at +5 ns, the falling edge at +10 ns.
-static void edge(p2g_dut_t *d, int clk, uint64_t dt)
-{
-    d->top->clk_i = clk;
-    d->top->eval();
-    d->time += dt;
-    dump_now(d);
-}
-
 extern "C" p2g_dut_t *p2g_dut_new(const char *fst_path)
 {
     p2g_dut_t *d = new p2g_dut();
-    d->ctx = new VerilatedContext;
-    d->time = 0;
-    d->dump = 1;
-#if VM_TRACE
-    d->fst = nullptr;
-    if (fst_path) d->ctx->traceEverOn(true);
-#endif
-    d->top = new Vp2g_mapper(d->ctx, "p2g_mapper");
-#if VM_TRACE
-    if (fst_path) {
-        d->fst = new VerilatedFstC;
-        d->top->trace(d->fst, 99);
-        d->fst->open(fst_path);
-    }
-#else
-    (void)fst_path;
-#endif
+    vl_dut_init(&d->vl, fst_path);
+    d->top = new Vp2g_mapper(d->vl.ctx, "p2g_mapper");
+    vl_dut_open_fst(&d->vl, &d->top, 1, fst_path);
     d->top->clk_i = 0;
-    d->top->rst_ni = 0;
     d->top->cfg_n_gpus_i = 1;
     d->top->cfg_width_i = 1;
     d->top->cfg_height_i = 1;
-    d->top->eval();
-    edge(d, 0, 1000); edge(d, 1, 4000); edge(d, 0, 5000); edge(d, 0, 1000); edge(d, 1, 4000); edge(d, 0, 5000);
-    d->top->rst_ni = 1;
-    d->top->eval();
+    vl_dut_reset(&d->vl, d->top);
     return d;
 }
 
 extern "C" void p2g_dut_free(p2g_dut_t *d)
 {
-#if VM_TRACE
-    if (d->fst) { d->fst->close(); delete d->fst; }
-#endif
-    d->top->final();
-#if VM_COVERAGE
-    // coverage build: write the counters of this run (the file named by VL_COVERAGE_FILE, else ./coverage.dat)
-    const char *cov = std::getenv("VL_COVERAGE_FILE");
-    d->ctx->coveragep()->write(cov ? cov : "coverage.dat");
-#endif
-    delete d->top;
-    delete d->ctx;
+    vl_dut_finish(&d->vl, &d->top, 1);
     delete d;
 }
 
@@ -123,9 +67,7 @@ extern "C" void p2g_dut_eval(p2g_dut_t *d, const p2g_hw_in_t *in, p2g_hw_out_t *
     t->in_y2_i = (uint32_t)in->in.y[2] & 0xffffff;
     t->in_flags_i = in->in.flags & 3;
     t->out_ready_i = in->out_ready ? 1 : 0;
-    t->eval();
-    d->time += 1000;
-    dump_now(d);
+    vl_dut_eval_inputs(&d->vl, t);
     out->in_ready = t->in_ready_o;
     out->out_valid = t->out_valid_o;
     out->out_prim_id = t->out_prim_id_o;
@@ -136,8 +78,7 @@ extern "C" void p2g_dut_eval(p2g_dut_t *d, const p2g_hw_in_t *in, p2g_hw_out_t *
 
 extern "C" void p2g_dut_clock(p2g_dut_t *d)
 {
-    edge(d, 1, 4000);
-    edge(d, 0, 5000);
+    vl_dut_cycle(&d->vl, d->top);
 }
 
-extern "C" void p2g_dut_dump(p2g_dut_t *d, int on) { d->dump = on; }
+extern "C" void p2g_dut_dump(p2g_dut_t *d, int on) { d->vl.dump = on; }

@@ -2,26 +2,17 @@
 #include "pe_dut.h"
 
 #include <cstdint>
-#include <cstdlib>
 
 #include "Vpe_exchanger.h"
-#include "verilated.h"
-#if VM_TRACE
-#include "verilated_fst_c.h"
-#endif
+#include "vl_dut.h"
 
 #ifndef PE_DUT_MAX_GPUS
 #error "build with -DPE_DUT_MAX_GPUS=<MAX_GPUS> -DPE_DUT_LQ=<LQ_DEPTH> -DPE_DUT_RQ=<RQ_DEPTH> matching the -G parameters"
 #endif
 
 struct pe_dut {
-    VerilatedContext *ctx;
+    vl_dut_core vl;   // context, FST, time (sim/common/vl_dut.h)
     Vpe_exchanger *top;
-#if VM_TRACE
-    VerilatedFstC *fst;
-#endif
-    int dump;
-    uint64_t time;
 };
 
 extern "C" pe_hw_params_t pe_dut_params(void)
@@ -33,29 +24,9 @@ extern "C" pe_hw_params_t pe_dut_params(void)
     return p;
 }
 
-static void dump_now(pe_dut_t *d)
-{
-#if VM_TRACE
-    if (d->fst && d->dump) d->fst->dump(d->time);
-#else
-    (void)d;
-#endif
-}
-
-// Waveform time is in ps (the RTL's 1ns/1ps precision). One clock period is 10 ns: inputs change 1 ns after
-// the falling edge, the rising edge is at +5 ns, the falling edge at +10 ns.
-static void edge(pe_dut_t *d, int clk, uint64_t dt)
-{
-    d->top->clk_i = clk;
-    d->top->eval();
-    d->time += dt;
-    dump_now(d);
-}
-
 extern "C" void pe_dut_reset(pe_dut_t *d)
 {
     Vpe_exchanger *t = d->top;
-    t->rst_ni = 0;
     t->in_valid_i = 0;
     t->rx0_valid_i = 0;
     t->rx1_valid_i = 0;
@@ -63,32 +34,15 @@ extern "C" void pe_dut_reset(pe_dut_t *d)
     t->tx1_ready_i = 0;
     t->out_ready_i = 0;
     t->cfg_n_gpus_i = 1;
-    t->eval();
-    edge(d, 0, 1000); edge(d, 1, 4000); edge(d, 0, 5000); edge(d, 0, 1000); edge(d, 1, 4000); edge(d, 0, 5000);
-    t->rst_ni = 1;
-    t->eval();
+    vl_dut_reset(&d->vl, t);
 }
 
 extern "C" pe_dut_t *pe_dut_new(const char *fst_path)
 {
     pe_dut_t *d = new pe_dut();
-    d->ctx = new VerilatedContext;
-    d->time = 0;
-    d->dump = 1;
-#if VM_TRACE
-    d->fst = nullptr;
-    if (fst_path) d->ctx->traceEverOn(true);
-#endif
-    d->top = new Vpe_exchanger(d->ctx, "pe_exchanger");
-#if VM_TRACE
-    if (fst_path) {
-        d->fst = new VerilatedFstC;
-        d->top->trace(d->fst, 99);
-        d->fst->open(fst_path);
-    }
-#else
-    (void)fst_path;
-#endif
+    vl_dut_init(&d->vl, fst_path);
+    d->top = new Vpe_exchanger(d->vl.ctx, "pe_exchanger");
+    vl_dut_open_fst(&d->vl, &d->top, 1, fst_path);
     d->top->clk_i = 0;
     pe_dut_reset(d);
     return d;
@@ -96,17 +50,7 @@ extern "C" pe_dut_t *pe_dut_new(const char *fst_path)
 
 extern "C" void pe_dut_free(pe_dut_t *d)
 {
-#if VM_TRACE
-    if (d->fst) { d->fst->close(); delete d->fst; }
-#endif
-    d->top->final();
-#if VM_COVERAGE
-    // coverage build: write the counters of this run (the file named by VL_COVERAGE_FILE, else ./coverage.dat)
-    const char *cov = std::getenv("VL_COVERAGE_FILE");
-    d->ctx->coveragep()->write(cov ? cov : "coverage.dat");
-#endif
-    delete d->top;
-    delete d->ctx;
+    vl_dut_finish(&d->vl, &d->top, 1);
     delete d;
 }
 
@@ -129,9 +73,7 @@ extern "C" void pe_dut_eval(pe_dut_t *d, const pe_hw_in_t *in, pe_hw_out_t *out)
     t->rx0_flit_i = in->rx_flit[0];
     t->rx1_flit_i = in->rx_flit[1];
     t->out_ready_i = in->out_ready ? 1 : 0;
-    t->eval();
-    d->time += 1000;
-    dump_now(d);
+    vl_dut_eval_inputs(&d->vl, t);
     out->in_ready = t->in_ready_o;
     out->tx_valid[0] = t->tx0_valid_o;
     out->tx_valid[1] = t->tx1_valid_o;
@@ -150,8 +92,7 @@ extern "C" void pe_dut_eval(pe_dut_t *d, const pe_hw_in_t *in, pe_hw_out_t *out)
 
 extern "C" void pe_dut_clock(pe_dut_t *d)
 {
-    edge(d, 1, 4000);
-    edge(d, 0, 5000);
+    vl_dut_cycle(&d->vl, d->top);
 }
 
-extern "C" void pe_dut_dump(pe_dut_t *d, int on) { d->dump = on; }
+extern "C" void pe_dut_dump(pe_dut_t *d, int on) { d->vl.dump = on; }

@@ -2,37 +2,21 @@
 #include "simt_dut.h"
 
 #include <cstdint>
-#include <cstdlib>
 #include <cstring>
 
 #include "Vsimt_core.h"
-#include "verilated.h"
-#if VM_TRACE
-#include "verilated_fst_c.h"
-#endif
+#include "vl_dut.h"
 
 #ifndef SIMT_DUT_LANES
 #error "build with -DSIMT_DUT_LANES=.. -DSIMT_DUT_WARPS=.. -DSIMT_DUT_FPU_LAT=.. -DSIMT_DUT_SFU_LAT=.. -DSIMT_DUT_TEX_LAT=.."
 #endif
 
 struct simt_dut {
-    VerilatedContext *ctx;
+    vl_dut_core vl;   // context, FST, time (sim/common/vl_dut.h)
     Vsimt_core *top;
-#if VM_TRACE
-    VerilatedFstC *fst;
-#endif
-    int dump;
-    uint64_t time;
 };
 
-extern "C" int simt_dut_has_fst(void)
-{
-#if VM_TRACE
-    return 1;
-#else
-    return 0;
-#endif
-}
+extern "C" int simt_dut_has_fst(void) { return vl_dut_has_fst(); }
 
 extern "C" simt_hw_params_t simt_dut_params(void)
 {
@@ -55,53 +39,14 @@ static void getw(const IData &p, uint32_t *v) { v[0] = p; }
 static void getw(const SData &p, uint32_t *v) { v[0] = p; }
 static void getw(const CData &p, uint32_t *v) { v[0] = p; }
 
-static void dump_now(simt_dut_t *d)
-{
-#if VM_TRACE
-    if (d->fst && d->dump) d->fst->dump(d->time);
-#else
-    (void)d;
-#endif
-}
-
-// Waveform time in ps: one clock period is 10 ns; inputs change 1 ns after the falling edge.
-static void edge(simt_dut_t *d, int clk, uint64_t dt)
-{
-    d->top->clk_i = clk;
-    d->top->eval();
-    d->time += dt;
-    dump_now(d);
-}
-
-extern "C" void simt_dut_reset(simt_dut_t *d)
-{
-    d->top->rst_ni = 0;
-    d->top->eval();
-    edge(d, 0, 1000); edge(d, 1, 4000); edge(d, 0, 5000); edge(d, 0, 1000); edge(d, 1, 4000); edge(d, 0, 5000);
-    d->top->rst_ni = 1;
-    d->top->eval();
-}
+extern "C" void simt_dut_reset(simt_dut_t *d) { vl_dut_reset(&d->vl, d->top); }
 
 extern "C" simt_dut_t *simt_dut_new(const char *fst_path)
 {
     simt_dut_t *d = new simt_dut();
-    d->ctx = new VerilatedContext;
-    d->time = 0;
-    d->dump = 1;
-#if VM_TRACE
-    d->fst = nullptr;
-    if (fst_path) d->ctx->traceEverOn(true);
-#endif
-    d->top = new Vsimt_core(d->ctx, "simt_core");
-#if VM_TRACE
-    if (fst_path) {
-        d->fst = new VerilatedFstC;
-        d->top->trace(d->fst, 99);
-        d->fst->open(fst_path);
-    }
-#else
-    (void)fst_path;
-#endif
+    vl_dut_init(&d->vl, fst_path);
+    d->top = new Vsimt_core(d->vl.ctx, "simt_core");
+    vl_dut_open_fst(&d->vl, &d->top, 1, fst_path);
     d->top->clk_i = 0;
     simt_dut_reset(d);
     return d;
@@ -109,16 +54,7 @@ extern "C" simt_dut_t *simt_dut_new(const char *fst_path)
 
 extern "C" void simt_dut_free(simt_dut_t *d)
 {
-#if VM_TRACE
-    if (d->fst) { d->fst->close(); delete d->fst; }
-#endif
-    d->top->final();
-#if VM_COVERAGE
-    const char *cov = std::getenv("VL_COVERAGE_FILE");
-    d->ctx->coveragep()->write(cov ? cov : "coverage.dat");
-#endif
-    delete d->top;
-    delete d->ctx;
+    vl_dut_finish(&d->vl, &d->top, 1);
     delete d;
 }
 
@@ -147,9 +83,7 @@ extern "C" void simt_dut_eval(simt_dut_t *d, const simt_hw_in_t *in, simt_hw_out
     t->out_row_i = in->out_row & 31;
     t->out_word_i = in->out_word & 63;
     setw(t->tex_rsp_data_i, in->tex_rsp);
-    t->eval();
-    d->time += 1000;
-    dump_now(d);
+    vl_dut_eval_inputs(&d->vl, t);
     std::memset(o, 0, sizeof *o);
     o->idle = t->idle_o;
     getw(t->run_o, buf); o->run_mask = buf[0];
@@ -193,15 +127,13 @@ extern "C" void simt_dut_eval(simt_dut_t *d, const simt_hw_in_t *in, simt_hw_out
 // evaluations); with a waveform it is evaluated and dumped as usual.
 extern "C" void simt_dut_clock(simt_dut_t *d)
 {
-    edge(d, 1, 4000);
-#if VM_TRACE
-    if (d->fst && d->dump) {
-        edge(d, 0, 5000);
+    vl_dut_edge(&d->vl, d->top, 1, 4000);
+    if (vl_dut_tracing(&d->vl)) {
+        vl_dut_edge(&d->vl, d->top, 0, 5000);
         return;
     }
-#endif
     d->top->clk_i = 0;
-    d->time += 5000;
+    d->vl.time += 5000;
 }
 
-extern "C" void simt_dut_dump(simt_dut_t *d, int on) { d->dump = on; }
+extern "C" void simt_dut_dump(simt_dut_t *d, int on) { d->vl.dump = on; }

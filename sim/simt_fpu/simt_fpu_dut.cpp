@@ -3,92 +3,38 @@
 #include "simt_fpu_dut.h"
 
 #include <cstdint>
-#include <cstdlib>
 
 #include "Vsimt_lane_top.h"
-#include "verilated.h"
-#if VM_TRACE
-#include "verilated_fst_c.h"
-#endif
+#include "vl_dut.h"
 
 #ifndef SIMT_DUT_LAT_FPU
 #error "build with -DSIMT_DUT_LAT_FPU=<LAT> -DSIMT_DUT_LAT_SFU=<LAT> matching the -G parameters"
 #endif
 
 struct simt_fpu_dut {
-    VerilatedContext *ctx;
+    vl_dut_core vl;   // context, FST, time (sim/common/vl_dut.h)
     Vsimt_lane_top *top;
-#if VM_TRACE
-    VerilatedFstC *fst;
-#endif
-    int dump;
-    uint64_t time;
 };
 
 extern "C" int simt_fpu_dut_lat_fpu(void) { return SIMT_DUT_LAT_FPU; }
 extern "C" int simt_fpu_dut_lat_sfu(void) { return SIMT_DUT_LAT_SFU; }
 
-static void dump_now(simt_fpu_dut_t *d)
-{
-#if VM_TRACE
-    if (d->fst && d->dump) d->fst->dump(d->time);
-#else
-    (void)d;
-#endif
-}
-
-// Waveform time in ps; a 10 ns clock: inputs change 1 ns after the falling edge, rising edge at +5 ns.
-static void edge(simt_fpu_dut_t *d, int clk, uint64_t dt)
-{
-    d->top->clk_i = clk;
-    d->top->eval();
-    d->time += dt;
-    dump_now(d);
-}
-
 extern "C" simt_fpu_dut_t *simt_fpu_dut_new(const char *fst_path)
 {
     simt_fpu_dut_t *d = new simt_fpu_dut();
-    d->ctx = new VerilatedContext;
-    d->time = 0;
-    d->dump = 1;
-#if VM_TRACE
-    d->fst = nullptr;
-    if (fst_path) d->ctx->traceEverOn(true);
-#endif
-    d->top = new Vsimt_lane_top(d->ctx, "simt_lane_top");
-#if VM_TRACE
-    if (fst_path) {
-        d->fst = new VerilatedFstC;
-        d->top->trace(d->fst, 99);
-        d->fst->open(fst_path);
-    }
-#else
-    (void)fst_path;
-#endif
+    vl_dut_init(&d->vl, fst_path);
+    d->top = new Vsimt_lane_top(d->vl.ctx, "simt_lane_top");
+    vl_dut_open_fst(&d->vl, &d->top, 1, fst_path);
     d->top->clk_i = 0;
-    d->top->rst_ni = 0;
     d->top->f_valid_i = 0;
     d->top->s_valid_i = 0;
-    d->top->eval();
-    edge(d, 0, 1000); edge(d, 1, 4000); edge(d, 0, 5000); edge(d, 0, 1000); edge(d, 1, 4000); edge(d, 0, 5000);
-    d->top->rst_ni = 1;
-    d->top->eval();
+    vl_dut_reset(&d->vl, d->top);
     return d;
 }
 
 extern "C" void simt_fpu_dut_free(simt_fpu_dut_t *d)
 {
-#if VM_TRACE
-    if (d->fst) { d->fst->close(); delete d->fst; }
-#endif
-    d->top->final();
-#if VM_COVERAGE
-    const char *cov = std::getenv("VL_COVERAGE_FILE");
-    d->ctx->coveragep()->write(cov ? cov : "coverage.dat");
-#endif
-    delete d->top;
-    delete d->ctx;
+    vl_dut_finish(&d->vl, &d->top, 1);
     delete d;
 }
 
@@ -111,9 +57,7 @@ extern "C" void simt_fpu_dut_eval(simt_fpu_dut_t *d, const simt_fpu_in_t *fi, co
     t->s_na_i = si->na & 1;
     t->s_aa_i = si->aa & 1;
     t->s_a_i = si->a;
-    t->eval();
-    d->time += 1000;
-    dump_now(d);
+    vl_dut_eval_inputs(&d->vl, t);
     fo->valid = t->f_valid_o;
     fo->res = t->f_res_o;
     fo->pred = t->f_pred_o;
@@ -123,8 +67,7 @@ extern "C" void simt_fpu_dut_eval(simt_fpu_dut_t *d, const simt_fpu_in_t *fi, co
 
 extern "C" void simt_fpu_dut_clock(simt_fpu_dut_t *d)
 {
-    edge(d, 1, 4000);
-    edge(d, 0, 5000);
+    vl_dut_cycle(&d->vl, d->top);
 }
 
-extern "C" void simt_fpu_dut_dump(simt_fpu_dut_t *d, int on) { d->dump = on; }
+extern "C" void simt_fpu_dut_dump(simt_fpu_dut_t *d, int on) { d->vl.dump = on; }

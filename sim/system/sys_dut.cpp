@@ -7,23 +7,15 @@
 #include <vector>
 
 #include "Vcd_gpu.h"
-#include "verilated.h"
-#if VM_TRACE
-#include "verilated_fst_c.h"
-#endif
+#include "vl_dut.h"
 
 #ifndef SYS_DUT_MAX_GPUS
 #error "build with -DSYS_DUT_MAX_GPUS=.. -DSYS_DUT_ROWS=.. -DSYS_DUT_LQ=.. -DSYS_DUT_RQ=.. matching the -G parameters"
 #endif
 
 struct sys_dut {
-    VerilatedContext *ctx;
+    vl_dut_core vl;   // context, FST; vl.time = ps at the start of the current cycle (sim/common/vl_dut.h)
     std::vector<Vcd_gpu *> g;
-#if VM_TRACE
-    VerilatedFstC *fst;
-#endif
-    int dump;
-    uint64_t time;   // ps at the start of the current cycle
 };
 
 extern "C" sys_dut_params_t sys_dut_params(void)
@@ -36,15 +28,7 @@ extern "C" sys_dut_params_t sys_dut_params(void)
     return p;
 }
 
-static void sample(sys_dut_t *d, uint64_t t)
-{
-#if VM_TRACE
-    if (d->fst && d->dump) d->fst->dump(t);
-#else
-    (void)d;
-    (void)t;
-#endif
-}
+static void sample(sys_dut_t *d, uint64_t t) { vl_dut_sample(&d->vl, t); }
 
 // One clock period is 10 ns: inputs change 1 ns after the cycle start, rising edge at +5 ns, falling at +10 ns.
 static void all_edges(sys_dut_t *d, int clk)
@@ -58,19 +42,11 @@ static void all_edges(sys_dut_t *d, int clk)
 extern "C" sys_dut_t *sys_dut_new(uint32_t n, const char *fst_path)
 {
     sys_dut_t *d = new sys_dut();
-    d->ctx = new VerilatedContext;
-    d->dump = 1;
-    d->time = 0;
-#if VM_TRACE
-    d->fst = nullptr;
-    if (fst_path) d->ctx->traceEverOn(true);
-#else
-    (void)fst_path;
-#endif
+    vl_dut_init(&d->vl, fst_path);
     for (uint32_t i = 0; i < n; i++) {
         char name[32];
         std::snprintf(name, sizeof name, "gpu%u", i);
-        Vcd_gpu *t = new Vcd_gpu(d->ctx, name);
+        Vcd_gpu *t = new Vcd_gpu(d->vl.ctx, name);
         t->clk_i = 0;
         t->rst_ni = 0;
         t->p2g_cfg_n_gpus_i = 1;
@@ -79,21 +55,15 @@ extern "C" sys_dut_t *sys_dut_new(uint32_t n, const char *fst_path)
         t->pe_cfg_n_gpus_i = 1;
         d->g.push_back(t);
     }
-#if VM_TRACE
-    if (fst_path) {
-        d->fst = new VerilatedFstC;
-        for (Vcd_gpu *t : d->g) t->trace(d->fst, 99);
-        d->fst->open(fst_path);
-    }
-#endif
+    vl_dut_open_fst(&d->vl, d->g.data(), d->g.size(), fst_path);
     for (int c = 0; c < 2; c++) {
         all_edges(d, 0);
-        sample(d, d->time + 1000);
+        sample(d, d->vl.time + 1000);
         all_edges(d, 1);
-        sample(d, d->time + 5000);
+        sample(d, d->vl.time + 5000);
         all_edges(d, 0);
-        d->time += 10000;
-        sample(d, d->time);
+        d->vl.time += 10000;
+        sample(d, d->vl.time);
     }
     for (Vcd_gpu *t : d->g) {
         t->rst_ni = 1;
@@ -104,14 +74,7 @@ extern "C" sys_dut_t *sys_dut_new(uint32_t n, const char *fst_path)
 
 extern "C" void sys_dut_free(sys_dut_t *d)
 {
-#if VM_TRACE
-    if (d->fst) { d->fst->close(); delete d->fst; }
-#endif
-    for (Vcd_gpu *t : d->g) {
-        t->final();
-        delete t;
-    }
-    delete d->ctx;
+    vl_dut_finish(&d->vl, d->g.data(), d->g.size());
     delete d;
 }
 
@@ -178,7 +141,7 @@ extern "C" void sys_dut_eval(sys_dut_t *d, uint32_t g, const p2g_hw_in_t *pin, p
     eout->err = t->pe_err_o;
 }
 
-extern "C" void sys_dut_sample(sys_dut_t *d) { sample(d, d->time + 1000); }
+extern "C" void sys_dut_sample(sys_dut_t *d) { sample(d, d->vl.time + 1000); }
 
 extern "C" void sys_dut_rise(sys_dut_t *d, uint32_t g)
 {
@@ -188,19 +151,17 @@ extern "C" void sys_dut_rise(sys_dut_t *d, uint32_t g)
 
 extern "C" void sys_dut_end_cycle(sys_dut_t *d)
 {
-#if VM_TRACE
-    if (d->fst && d->dump) {
-        sample(d, d->time + 5000);
+    if (vl_dut_tracing(&d->vl)) {
+        sample(d, d->vl.time + 5000);
         all_edges(d, 0);     // an explicit falling edge, for the waveform
-        d->time += 10000;
-        sample(d, d->time);
+        d->vl.time += 10000;
+        sample(d, d->vl.time);
         return;
     }
-#endif
     // Without a waveform the falling edge is folded into the next cycle's input evaluation (the RTL has
     // posedge logic only: clk_i going low changes nothing), saving one eval per GPU and cycle.
     for (Vcd_gpu *t : d->g) t->clk_i = 0;
-    d->time += 10000;
+    d->vl.time += 10000;
 }
 
-extern "C" void sys_dut_dump(sys_dut_t *d, int on) { d->dump = on; }
+extern "C" void sys_dut_dump(sys_dut_t *d, int on) { d->vl.dump = on; }
