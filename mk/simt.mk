@@ -118,9 +118,21 @@ SIMT_ABORT_EVERY ?= 10
 # on 9 warps launched in rounds), deep divergence, texture bursts, runs off the end / branches far past the
 # end (ISA_ERR_PC), 15 nested levels and a full 32-entry stack (fit), stack overflows (ISA_ERR_STACK). The
 # first line of each file, "; expect: done|error", is what every warp must do (RTL and interpreter alike).
-SIMT_DIRECTED := $(sort $(wildcard tests/simt/*.s))
+# The nested-branch ladder at four depths is generated (tests/simt/gen_nest.py name:levels:same-RPC splits; the
+# script derives each one's "; expect:" line from its stack use and the 32-entry stack of docs/isa.md section 4):
+# 15 levels fit, 15 + one same-RPC split fill the stack exactly, a second split overflows, 17 levels overflow.
+SIMT_NEST_CASES := nest15:15:0 nest16_full:15:1 nest16_ovf:15:2 nest17:17:0
+SIMT_NEST_DIR   := $(BUILD)/simt-directed
+SIMT_NEST_S     := $(foreach c,$(SIMT_NEST_CASES),$(SIMT_NEST_DIR)/$(word 1,$(subst :, ,$(c))).s)
+define SIMT_NEST_RULE
+$(SIMT_NEST_DIR)/$(1).s: tests/simt/gen_nest.py
+	@mkdir -p $$(@D)
+	$(PYTHON) tests/simt/gen_nest.py --levels $(2) --splits $(3) -o $$@
+endef
+$(foreach c,$(SIMT_NEST_CASES),$(eval $(call SIMT_NEST_RULE,$(word 1,$(subst :, ,$(c))),$(word 2,$(subst :, ,$(c))),$(word 3,$(subst :, ,$(c))))))
+SIMT_DIRECTED := $(sort $(wildcard tests/simt/*.s)) $(SIMT_NEST_S)
 simt_expect = --expect $$(sed -n '1s/^; *expect: *\([a-z]*\).*/\1/p' $(1))
-test-simt-cosim: $(SIMT_BIN)
+test-simt-cosim: $(SIMT_BIN) $(SIMT_NEST_S)
 	$(SIMT_BIN) --seed $(SIMT_SEED) --programs $(SIMT_TEST_PROGRAMS) --fuzz-words $(SIMT_TEST_WORDS) --abort-every $(SIMT_ABORT_EVERY) \
 	  --shaders --trace-programs $(SIMT_TRACE_PROGS) $(SIMT_NOFP) --quiet
 	@for f in $(SIMT_DIRECTED); do echo "$$f:"; $(SIMT_BIN) --program $$f $(call simt_expect,$$f) --programs 0 --quiet $(SIMT_NOFP) || exit 1; done
@@ -131,7 +143,7 @@ test-simt-cosim: $(SIMT_BIN)
 SIMT_LONG_PROGRAMS ?= 5000
 SIMT_LONG_WORDS    ?= 3000
 .PHONY: test-long-simt
-test-long-simt: $(SIMT_BIN)
+test-long-simt: $(SIMT_BIN) $(SIMT_NEST_S)
 	$(SIMT_BIN) --seed $(SIMT_COSIM_SEED) --programs $(SIMT_LONG_PROGRAMS) --fuzz-words $(SIMT_LONG_WORDS) --abort-every 4 \
 	  --shaders --trace-programs $(subst $(space),$(comma),$(sort $(wildcard traces/*.gpt))) $(SIMT_NOFP) --quiet
 	@for f in $(SIMT_DIRECTED); do for w in 1 3 5 32; do echo "$$f on $$w warps:"; \
@@ -232,7 +244,7 @@ define SIMT_COVERAGE_RUN
 endef
 
 .PHONY: coverage-simt
-coverage-simt: $(SIMT_COV_BIN)
+coverage-simt: $(SIMT_COV_BIN) $(SIMT_NEST_S)
 	$(call SIMT_COVERAGE_RUN,$(SIMT_COV_MIN_CORE),$(SIMT_COV_MIN_DP))
 COVERAGE_TARGETS += coverage-simt
 

@@ -245,9 +245,30 @@ static int64_t edge_at(const gpu_rast_t *r, int i, int64_t fx, int64_t fy)
     return (int64_t)r->ex[i] * (fy - r->t.y[a]) - (int64_t)r->ey[i] * (fx - r->t.x[a]);
 }
 
+/* pixel (px, py) inside the clamped bounding box of the primitive */
+static int in_box(const gpu_rast_t *r, int32_t px, int32_t py)
+{
+    return !(px < r->rx0 || px > r->rx1 || py < r->ry0 || py > r->ry1);
+}
+
+/* The header of a quad, shared by triangles and lines/points: coverage (live = covered at this point), and
+ * when something is covered, the primitive, its tag and the quad's position. Returns 0 when the quad is empty
+ * (the caller then leaves the per-pixel fields unset). */
+static int quad_header(const gpu_rast_t *r, int32_t qx, int32_t qy, uint8_t cover, gpu_quad_t *q)
+{
+    q->cover = cover;
+    q->live = cover;
+    if (!cover || r->empty) return 0;
+    q->prim = r->t.prim;
+    q->tag = r->t.tag;
+    q->x = qx;
+    q->y = qy;
+    return 1;
+}
+
 int gpu_rast_covers(const gpu_rast_t *r, int32_t px, int32_t py)
 {
-    if (r->empty || px < r->rx0 || px > r->rx1 || py < r->ry0 || py > r->ry1) return 0;
+    if (r->empty || !in_box(r, px, py)) return 0;
     int64_t fx = (int64_t)px * 256 + 128, fy = (int64_t)py * 256 + 128;
     if (r->t.kind != GPU_KIND_TRIANGLE) return gpu_lp_covers(&r->lp, px, py);
     for (int i = 0; i < 3; i++) {
@@ -265,16 +286,9 @@ static uint8_t quad_line_point(const gpu_rast_t *r, int32_t qx, int32_t qy, uint
     uint8_t cover = 0;
     for (int i = 0; i < 4; i++) {
         int32_t px = qx + (i & 1), py = qy + (i >> 1);
-        int in = !(px < r->rx0 || px > r->rx1 || py < r->ry0 || py > r->ry1);
-        if (in && gpu_lp_covers(&r->lp, px, py)) cover |= (uint8_t)(1u << i);
+        if (in_box(r, px, py) && gpu_lp_covers(&r->lp, px, py)) cover |= (uint8_t)(1u << i);
     }
-    q->cover = cover;
-    q->live = cover;
-    if (!cover || r->empty) return 0;
-    q->prim = r->t.prim;
-    q->tag = r->t.tag;
-    q->x = qx;
-    q->y = qy;
+    if (!quad_header(r, qx, qy, cover, q)) return 0;
     for (int i = 0; i < 4; i++) {
         double t = 0.0;
         if (r->t.kind == GPU_KIND_LINE)
@@ -302,20 +316,14 @@ uint8_t gpu_rast_quad(const gpu_rast_t *r, int32_t qx, int32_t qy, uint32_t n_va
     for (int i = 0; i < 4; i++) {
         int32_t px = qx + (i & 1), py = qy + (i >> 1);
         int64_t fx = (int64_t)px * 256 + 128, fy = (int64_t)py * 256 + 128;
-        int in = !(px < r->rx0 || px > r->rx1 || py < r->ry0 || py > r->ry1);
+        int in = in_box(r, px, py);
         for (int k = 0; k < 3; k++) {
             e[i][k] = edge_at(r, k, fx, fy);
             if (e[i][k] < 0 || (e[i][k] == 0 && !r->topleft[k])) in = 0;
         }
         if (in) cover |= (uint8_t)(1u << i);
     }
-    q->cover = cover;
-    q->live = cover;
-    if (!cover || r->empty) return 0;
-    q->prim = r->t.prim;
-    q->tag = r->t.tag;
-    q->x = qx;
-    q->y = qy;
+    if (!quad_header(r, qx, qy, cover, q)) return 0;
     double inv_area = 1.0 / (double)r->area2;
     for (int i = 0; i < 4; i++) {
         double l[3];

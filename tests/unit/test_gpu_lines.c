@@ -17,6 +17,7 @@
 #include "gpu/gpu.h"
 #include "gpu/raster.h"
 #include "p2g/p2g.h"
+#include "gpu_test_prims.h"
 
 #define W 16
 #define H 16
@@ -24,17 +25,8 @@
 /* A screen-space line (kind LINE, ends 0 and 1) or point (kind POINT, vertex 0), positions in pixels. */
 static gpu_screen_tri_t prim_px(int kind, double x0, double y0, double x1, double y1)
 {
-    gpu_screen_tri_t t;
-    memset(&t, 0, sizeof t);
-    t.kind = (uint8_t)kind;
-    double v[3][2] = {{x0, y0}, {x1, y1}, {x1, y1}};
-    for (int i = 0; i < 3; i++) {
-        t.x[i] = (int32_t)(v[i][0] * 256.0);
-        t.y[i] = (int32_t)(v[i][1] * 256.0);
-        t.inv_w[i] = 1.0f;
-        t.z[i] = 0.5f;
-    }
-    return t;
+    const double v[3][2] = {{x0, y0}, {x1, y1}, {x1, y1}};
+    return test_screen_prim(kind, v);
 }
 
 /* The covered pixels as a W*H map of '#'/'.', rows listed top (y = H-1) first, compared with want (a list

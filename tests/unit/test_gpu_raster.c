@@ -14,19 +14,13 @@
 
 #include "gpu/gpu.h"
 #include "gpu/raster.h"
+#include "gpu_test_prims.h"
 
+/* A screen-space triangle, positions in pixels. */
 static gpu_screen_tri_t tri_px(double x0, double y0, double x1, double y1, double x2, double y2)
 {
-    gpu_screen_tri_t t;
-    memset(&t, 0, sizeof t);
-    double v[3][2] = {{x0, y0}, {x1, y1}, {x2, y2}};
-    for (int i = 0; i < 3; i++) {
-        t.x[i] = (int32_t)(v[i][0] * 256.0);
-        t.y[i] = (int32_t)(v[i][1] * 256.0);
-        t.inv_w[i] = 1.0f;
-        t.z[i] = 0.5f;
-    }
-    return t;
+    const double v[3][2] = {{x0, y0}, {x1, y1}, {x2, y2}};
+    return test_screen_prim(GPU_KIND_TRIANGLE, v);
 }
 
 static int count_cover(const gpu_screen_tri_t *t, uint32_t w, uint32_t h, uint8_t *hits)
