@@ -272,30 +272,16 @@ int gpu_clip_triangle(const gpu_draw_t *d, const gpu_shaded_tri_t *in, gpu_mode_
         for (int i = 0; i < 3; i++)
             if (frustum_dist(in->v[i][0], k) < 0.0f) outside++;
         if (outside == 3) {
-            if (mode == GPU_MODE_PROJECT) {
-                memset(proj, 0, sizeof *proj);
-                proj->prim = in->prim;
-                proj->tag = in->tag;
-                proj->p2g.prim_id = in->tag;
-                proj->p2g.flags = P2G_FLAG_CULLED;
-                return 1;
-            }
-            return 0;
+            if (mode == GPU_MODE_PROJECT) proj_flag(in, proj, P2G_FLAG_CULLED);
+            return mode == GPU_MODE_PROJECT;
         }
     }
     /* NaN positions: reject (nothing sensible can be rasterized) */
     for (int i = 0; i < 3; i++)
         for (int c = 0; c < 4; c++)
             if (in->v[i][0][c] != in->v[i][0][c]) {
-                if (mode == GPU_MODE_PROJECT) {
-                    memset(proj, 0, sizeof *proj);
-                    proj->prim = in->prim;
-                    proj->tag = in->tag;
-                    proj->p2g.prim_id = in->tag;
-                    proj->p2g.flags = P2G_FLAG_CULLED;
-                    return 1;
-                }
-                return 0;
+                if (mode == GPU_MODE_PROJECT) proj_flag(in, proj, P2G_FLAG_CULLED);
+                return mode == GPU_MODE_PROJECT;
             }
 
     unsigned need = 0;   /* planes some vertex is outside of */
@@ -304,10 +290,7 @@ int gpu_clip_triangle(const gpu_draw_t *d, const gpu_shaded_tri_t *in, gpu_mode_
             if (plane_dist(in->v[i][0], k, gx, gy) < 0.0f) need |= 1u << k;
 
     if (mode == GPU_MODE_PROJECT) {
-        memset(proj, 0, sizeof *proj);
-        proj->prim = in->prim;
-        proj->tag = in->tag;
-        proj->p2g.prim_id = in->tag;
+        proj_flag(in, proj, 0);
         if (need) {
             /* Crosses the near plane, the far plane or the guard band: the rendered pieces come from the
              * clipper; be conservative and send to every owner of the scissor region. */

@@ -938,7 +938,9 @@ static void reset_queues(gpu_t *g)
     gpu_queue_clear(&g->q_rop);
 }
 
-int gpu_render(gpu_t *g, const gpu_draw_t *d, const gpu_prim_req_t *list, size_t n)
+/* The start of gpu_render/gpu_probe/gpu_project: check the draw (-1 with g->err if rejected), empty the
+ * queues, and point the CP at the primitive list in the given mode. */
+static int draw_begin(gpu_t *g, const gpu_draw_t *d, gpu_mode_t mode, const gpu_prim_req_t *list, size_t n)
 {
     const char *e = gpu_draw_check(g, d);
     if (e) {
@@ -947,10 +949,16 @@ int gpu_render(gpu_t *g, const gpu_draw_t *d, const gpu_prim_req_t *list, size_t
     }
     reset_queues(g);
     g->draw = d;
-    g->mode = GPU_MODE_RENDER;
+    g->mode = mode;
     g->cp_list = list;
     g->cp_n = n;
     g->cp_pos = 0;
+    return 0;
+}
+
+int gpu_render(gpu_t *g, const gpu_draw_t *d, const gpu_prim_req_t *list, size_t n)
+{
+    if (draw_begin(g, d, GPU_MODE_RENDER, list, n)) return -1;
     int rc = run(g);
     for (int r = 0; r < GPU_MAX_RTS; r++) gpu_surface_changed(g, d->st.rt[r]);
     gpu_surface_changed(g, d->st.depth_rt);
@@ -960,12 +968,7 @@ int gpu_render(gpu_t *g, const gpu_draw_t *d, const gpu_prim_req_t *list, size_t
 
 int gpu_probe(gpu_t *g, const gpu_draw_t *d, const gpu_prim_req_t *list, size_t n, uint64_t *frags, uint32_t *first_prim)
 {
-    const char *e = gpu_draw_check(g, d);
-    if (e) {
-        snprintf(g->err, sizeof g->err, "draw rejected: %s", e);
-        return -1;
-    }
-    reset_queues(g);
+    if (draw_begin(g, d, GPU_MODE_PROBE, list, n)) return -1;
     gpu_stats_t keep = g->stats;
     struct gpu_timing *tm = g->tm;      /* a probe is a check, not simulated work */
     const uint8_t *ck = g->clip_keep;
@@ -973,11 +976,6 @@ int gpu_probe(gpu_t *g, const gpu_draw_t *d, const gpu_prim_req_t *list, size_t 
     g->clip_keep = NULL;
     gpu_queue_t *qs[] = {&g->q_prim, &g->q_vtx, &g->q_shv, &g->q_tri, &g->q_quad, &g->q_fs, &g->q_rop};
     for (size_t i = 0; i < sizeof qs / sizeof qs[0]; i++) qs[i]->stamp_off = 1;
-    g->draw = d;
-    g->mode = GPU_MODE_PROBE;
-    g->cp_list = list;
-    g->cp_n = n;
-    g->cp_pos = 0;
     g->probe_hits = 0;
     g->probe_first_prim = 0;
     int rc = run(g);
@@ -993,17 +991,7 @@ int gpu_probe(gpu_t *g, const gpu_draw_t *d, const gpu_prim_req_t *list, size_t 
 
 int gpu_project(gpu_t *g, const gpu_draw_t *d, const gpu_prim_req_t *list, size_t n, gpu_projected_t *out)
 {
-    const char *e = gpu_draw_check(g, d);
-    if (e) {
-        snprintf(g->err, sizeof g->err, "draw rejected: %s", e);
-        return -1;
-    }
-    reset_queues(g);
-    g->draw = d;
-    g->mode = GPU_MODE_PROJECT;
-    g->cp_list = list;
-    g->cp_n = n;
-    g->cp_pos = 0;
+    if (draw_begin(g, d, GPU_MODE_PROJECT, list, n)) return -1;
     gpu_projected_t *save = g->proj_out;
     size_t save_cap = g->proj_cap;
     g->proj_out = out;

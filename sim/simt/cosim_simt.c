@@ -22,6 +22,7 @@
 #include "p2g/p2g.h"
 #include "simt/simt_hw.h"
 #include "simt_dut.h"
+#include "simt_sampler.h"
 #include "sys/sys.h"
 #include "sys/trace_scene.h"
 #include "trace/trace.h"
@@ -105,24 +106,7 @@ typedef struct {
     int texq_v[TEXQ];
 } ctx_t;
 
-/* ------------------------------------------------------------------ texture sampler (deterministic) */
-static uint64_t mix64(uint64_t z)
-{
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-}
-
-static void sampler(void *user, uint32_t unit, uint32_t warp, uint32_t lane, uint32_t s, uint32_t t, uint32_t rgba[4])
-{
-    (void)user;
-    uint64_t h = mix64(((uint64_t)unit << 40) ^ ((uint64_t)warp << 8) ^ lane ^ ((uint64_t)s << 17) ^ ((uint64_t)t << 29));
-    for (int c = 0; c < 4; c++) {
-        h = mix64(h + (uint64_t)c);
-        /* a float in [0, 1) most of the time, raw bits sometimes */
-        rgba[c] = (h & 7) ? (0x3f800000u | (uint32_t)(h >> 41)) - 0x00800000u : (uint32_t)(h >> 32);
-    }
-}
+/* texture sampler (deterministic): mix64() and sampler() of sim/simt/simt_sampler.h */
 
 /* ------------------------------------------------------------------ history */
 static void hist_add(ctx_t *c, uint64_t cycle, hist_kind_t kind, uint32_t warp, uint32_t pc, uint32_t active,

@@ -15,24 +15,9 @@
 #include "isa/isa.h"
 #include "isa/isa_gen.h"
 #include "simt/simt_hw.h"
+#include "simt_sampler.h"
 
-static uint64_t mix64(uint64_t z)
-{
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-}
-
-/* the same deterministic sampler as sim/simt/cosim_simt.c */
-static void sampler(void *user, uint32_t unit, uint32_t warp, uint32_t lane, uint32_t s, uint32_t t, uint32_t rgba[4])
-{
-    (void)user;
-    uint64_t h = mix64(((uint64_t)unit << 40) ^ ((uint64_t)warp << 8) ^ lane ^ ((uint64_t)s << 17) ^ ((uint64_t)t << 29));
-    for (int c = 0; c < 4; c++) {
-        h = mix64(h + (uint64_t)c);
-        rgba[c] = (h & 7) ? (0x3f800000u | (uint32_t)(h >> 41)) - 0x00800000u : (uint32_t)(h >> 32);
-    }
-}
+/* the texture sampler of the lockstep: sim/simt/simt_sampler.h */
 
 static void strip_fp(uint64_t *code, uint32_t n)
 {
