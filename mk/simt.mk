@@ -269,7 +269,7 @@ SIMT_SYNTH_OUT   := out/synth/simt
 SIMT_SYNTH_FILES := $(BUILD)/gen/isa_defs.vh $(SIMT_RTL)
 SIMT_SYNTH_OSU   ?= LANES=8:WARPS=4:FPU_LAT=8:SFU_LAT=8
 SIMT_SYNTH_SCRIPT := scripts/simt_synth.sh
-SIMT_SYNTH_DEPS  := $(SIMT_SYNTH_FILES) $(SIMT_SYNTH_SCRIPT) scripts/simt_sram_lib.py scripts/synth_sta.tcl scripts/simt_sta_groups.tcl \
+SIMT_SYNTH_DEPS  := $(SIMT_SYNTH_FILES) $(SIMT_SYNTH_SCRIPT) scripts/synth_lib.sh scripts/simt_sram_lib.py scripts/synth_sta.tcl scripts/simt_sta_groups.tcl \
                     $(SYNTH_OSU_CONSTR) $(ISA_SFU_HEX)
 simt_stag = $(subst :,_,$(subst =,,$1))
 # SIMT_SYNTH_OSU_RULES(top, params, sdc, dir)
@@ -285,7 +285,8 @@ $(foreach p,$(SIMT_SYNTH_OSU),$(eval $(call SIMT_SYNTH_OSU_RULES,simt_core,$(p),
 $(eval $(call SIMT_SYNTH_OSU_RULES,simt_sfu,default,constraints/simt_sfu.sdc,$(SIMT_SYNTH_OUT)/simt_sfu-rommacro))
 # the core's own logic (warps, lanes' integer datapath, pipeline) with zero-result FP/SFU placeholders: the row
 # that finishes in minutes and isolates the control paths from the FP datapaths (rows above)
-SIMT_SYNTH_LOGIC_FILES := $(BUILD)/gen/isa_defs.vh $(SIMT_CORE_RTL) sim/simt/simt_fpu_stub.v
+# (the lanes use the shared prefix adder and carry-save tree of the datapath files for the ALU and imul)
+SIMT_SYNTH_LOGIC_FILES := $(BUILD)/gen/isa_defs.vh $(SIMT_CORE_RTL) rtl/simt_fp_kadd.v rtl/simt_fp_mul_csa.v sim/simt/simt_fpu_stub.v
 $(SIMT_SYNTH_OUT)/simt_core-logic/osu.stat: $(SIMT_SYNTH_DEPS) constraints/simt_core.sdc sim/simt/simt_fpu_stub.v
 	$(SYNTH_ENV) SDC=constraints/simt_core.sdc $(SIMT_SYNTH_SCRIPT) osu $(@D) simt_core $(firstword $(SIMT_SYNTH_OSU)) $(SIMT_SYNTH_LOGIC_FILES)
 $(SIMT_SYNTH_OUT)/simt_core-logic/sta.log: $(SIMT_SYNTH_OUT)/simt_core-logic/osu.stat scripts/synth_sta.tcl scripts/simt_sta_groups.tcl
@@ -296,7 +297,7 @@ SIMT_SYNTH_RESULTS := $(SIMT_SYNTH_OUT)/simt_core-logic/sta.log $(SIMT_SYNTH_RES
 # instructions, an 8-entry stack, no SFU, FPU latency 4 (docs/simt.md says what this cannot run).
 SIMT_ICE40_PARAMS ?= LANES=1:WARPS=1:RF_WORDS=16:MEM_WORDS=16:CONST_WORDS=64:IMEM_DEPTH=256:STACK_DEPTH=8:HAS_SFU=0:FPU_LAT=4:SFU_LAT=1:TEX_LAT=4
 SIMT_ICE40_DIR := $(SIMT_SYNTH_OUT)/simt_core-ice40-reduced
-$(SIMT_ICE40_DIR)/ice40.json: $(SIMT_SYNTH_FILES) $(SYNTH_FLOW) scripts/synth_wrap.py
+$(SIMT_ICE40_DIR)/ice40.json: $(SIMT_SYNTH_FILES) $(SYNTH_FLOW) scripts/synth_lib.sh scripts/synth_wrap.py
 	$(SYNTH_ENV) $(SYNTH_FLOW) ice40 $(@D) simt_core $(SIMT_ICE40_PARAMS) $(SIMT_SYNTH_FILES)
 $(SIMT_ICE40_DIR)/pnr-seed1.status: $(SIMT_ICE40_DIR)/ice40.json
 	$(SYNTH_ENV) $(SYNTH_FLOW) pnr $(@D) 1

@@ -33,16 +33,16 @@ synth_tag = $(subst :,_,$(subst =,,$1))
 # SYNTH_PSET(name, top, files, pset, sdc, dir[, clock port]): the rules for one parameter set, output in dir
 # (+ dir.json). The clock port (default clk_i) is what the iCE40 wrapper drives from its clock pin.
 define SYNTH_PSET
-$(6)/generic.stat: $(3) $(SYNTH_FLOW)
+$(6)/generic.stat: $(3) $(SYNTH_FLOW) scripts/synth_lib.sh
 	$(SYNTH_ENV) $(SYNTH_FLOW) generic $$(@D) $(2) $(4) $(3)
 
-$(6)/osu.stat: $(3) $(5) $(SYNTH_OSU_CONSTR) $(SYNTH_FLOW)
+$(6)/osu.stat: $(3) $(5) $(SYNTH_OSU_CONSTR) $(SYNTH_FLOW) scripts/synth_lib.sh
 	$(SYNTH_ENV) SDC=$(5) $(SYNTH_FLOW) osu $$(@D) $(2) $(4) $(3)
 
 $(6)/sta.log: $(6)/osu.stat $(5) scripts/synth_sta.tcl
 	$(SYNTH_ENV) SDC=$(5) $(SYNTH_FLOW) sta $$(@D) $(2)
 
-$(6)/ice40.json: $(3) $(SYNTH_FLOW) scripts/synth_wrap.py
+$(6)/ice40.json: $(3) $(SYNTH_FLOW) scripts/synth_lib.sh scripts/synth_wrap.py
 	$(SYNTH_ENV) CLOCK=$(or $(7),clk_i) $(SYNTH_FLOW) ice40 $$(@D) $(2) $(4) $(3)
 
 $(foreach s,$(SYNTH_SEEDS),$(6)/pnr-seed$(s).status): \

@@ -6,9 +6,10 @@
 //   issue (loose round-robin over ready warps, when the beat sequencer takes a new instruction):
 //         guard -> ex mask, reconvergence-stack update, scoreboard set
 //   S0    beat sequencer: row (and tex component / SFU sub-beat); register-file read addresses
-//   S1    operands; integer ALU; memory addresses, stores; FPU/SFU start; texture request
+//   S1    operands; memory addresses, stores; FPU/SFU start; texture request; ALU operands registered per lane
 //   P[1..D] result pipeline (D = max(2, FPU_LAT, SFU_LAT, TEX_LAT)): each unit's result merges in when it
-//         is ready (imul and loads at P[2], FPU at P[FPU_LAT+1], ...); P[D] writes back and drives the
+//         is ready (ALU and loads at P[2], imul at P[3], FPU at P[FPU_LAT+1], ...; a unit ready at P[D]
+//         writes back directly, e.g. imul with D = 2); P[D] writes back and drives the
 //         retire port; the last beat of an instruction clears its scoreboard bits.
 //
 // Host ports (used while idle_o): instruction memory, constant bank, attribute rows (a write of attribute
@@ -408,12 +409,15 @@ module simt_core #(
             for (gl = 0; gl < LANES; gl = gl + 1) begin : g_fl
                 assign fpu_v[gl*32 +: 32] = is_fsetp ? {31'd0, fpu_pred[gl]} : fpu_res[gl*32 +: 32];
             end
+            // P[1]: the integer ALU (lanes' int_o, from their operand registers) for every class but loads and
+            // stores (the others are replaced by their unit's result later); imul at P[2]
             assign p_mval[gk] =
-                (gk == 1 && p_cls_q[gk] == C_IMUL) ? imul_res :
                 (gk == 1 && p_cls_q[gk] == C_LD) ? ld_res :
+                (gk == 2 && p_cls_q[gk] == C_IMUL) ? imul_res :
                 (gk == FPU_LAT && p_cls_q[gk] == C_FPU) ? fpu_v :
                 (gk == SFU_LAT && p_cls_q[gk] == C_SFU) ? sfu_spread :
-                (gk == TEX_LAT && p_cls_q[gk] == C_TEX) ? tex_rsp_data_i : p_val_q[gk];
+                (gk == TEX_LAT && p_cls_q[gk] == C_TEX) ? tex_rsp_data_i :
+                (gk == 1 && p_cls_q[gk] != C_ST) ? int_res : p_val_q[gk];
         end
     endgenerate
 
@@ -431,7 +435,7 @@ module simt_core #(
         p_row_q[1] <= s1_row_q; p_minor_q[1] <= s1_minor_q; p_cls_q[1] <= s1_cls_q; p_kind_q[1] <= s1_kind_q;
         p_pc_q[1] <= s1_pc_q; p_active_q[1] <= s1_active_q; p_ex_q[1] <= s1_ex_q; p_insn_q[1] <= s1_insn_q;
         p_lane_en_q[1] <= s1_lane_en_q; p_exl_q[1] <= s1_exl_q;
-        p_val_q[1] <= (s1_cls_q == C_ST) ? opb : int_res;
+        p_val_q[1] <= opb;   // the store value (every other class takes its value at P[1] or later)
         p_addr_q[1] <= st_addr;
         for (j = 2; j <= D; j = j + 1) begin
             p_first_q[j] <= p_first_q[j-1]; p_last_q[j] <= p_last_q[j-1]; p_warp_q[j] <= p_warp_q[j-1];

@@ -4,8 +4,15 @@
 // Thread t of warp w lives in lane t % LANES, row t / LANES; every per-thread memory is indexed
 // {w, row, word} (docs/simt.md).
 //   S0: register-file and special-register read addresses (from the core)   -> data in S1
-//   S1: operands; integer ALU (result to P[1]); multiplier partial products; memory addresses (ld data in
-//       P[1], merged into P[2]); stores write at the end of S1; simt_fpu starts (result FPU_LAT later)
+//   S1: operands from the register bank; memory addresses (ld data in P[1], merged into P[2]); stores write
+//       at the end of S1; simt_fpu starts (result FPU_LAT later); the operands of the integer ALU/multiplier
+//       (B already selected for mov/s2r/sel/predicate ops) and the lane's own decoded ALU control are registered
+//   P[1]: integer ALU on the registered operands (int_o, merged into P[2]); multiplier carry-save tree
+//   P[2]: multiplier carry-propagate add (imul_o, merged into P[3], or written back when D = 2)
+// The operand registers give the register-bank read (an SRAM macro) most of the S1 cycle: from the bank's
+// outputs only the rz/immediate/select multiplexers stand before a register, the FPU's input register or the
+// memories (docs/simt.md sections 1 and 6). No cycle of the core changes: the integer result is written back
+// at P[D] (D >= 2) as before.
 `timescale 1ns / 1ps
 `default_nettype none
 `include "isa_defs.vh"
@@ -54,11 +61,12 @@ module simt_lane #(
     input  wire            s1_pb_i,
     output wire [31:0]     opa_o,            // S1 operand A (rz = 0)
     output wire [31:0]     opb_o,            // S1 register operand B / tex T (rz = 0)
-    output reg  [31:0]     int_o,            // S1 integer ALU / s2r / predicate result
+    output reg  [31:0]     int_o,            // P[1] integer ALU / s2r / predicate result
     output wire [5:0]      st_addr_o,        // S1 store word address
     // P[1]
-    output wire [31:0]     imul_o,
     output reg  [31:0]     ld_o,
+    // P[2]
+    output wire [31:0]     imul_o,
     // FPU (FPU_LAT after S1)
     output wire [31:0]     fpu_res_o,
     output wire            fpu_pred_o,
@@ -151,59 +159,112 @@ module simt_lane #(
         endcase
     end
 
-    // ---------------------------------------------------------------- integer ALU (S1)
+    // ---------------------------------------------------------------- integer ALU: operand registers (S1)
+    // B of the ALU: the operand for arithmetic, logic, shifts, compares and imul; the result itself for the
+    // pass-through ops (mov, s2r, sel, pand/por/pxor), so that P[1] only muxes it through.
     wire [4:0]  lane_no = s1_row_i * LANES[4:0] + LANE[4:0];
-    wire        lt_s = $signed(a) < $signed(b);
-    wire        lt_u = a < b;
-    wire        eq = a == b;
-    wire [3:0]  rel_s = lt_s ? `ISA_CC_L : eq ? `ISA_CC_E : `ISA_CC_G;
-    wire [3:0]  rel_u = lt_u ? `ISA_CC_L : eq ? `ISA_CC_E : `ISA_CC_G;
     wire        pa = s1_pa_i ^ na;
     wire        pb = s1_pb_i ^ nb;
-    wire [31:0] sra_v = $unsigned($signed(a) >>> b[4:0]);
+    reg  [31:0] s2r_v, xb_d;
     always @(*) begin
+        case (ofs)
+            16'd`ISA_SR_LANE:   s2r_v = {27'd0, lane_no};
+            16'd`ISA_SR_WARP:   s2r_v = s1_wid_i;
+            16'd`ISA_SR_TID:    s2r_v = {s1_wid_i[26:0], lane_no};
+            16'd`ISA_SR_VERTEX: s2r_v = srd[31:0];
+            16'd`ISA_SR_PRIM:   s2r_v = srd[63:32];
+            default:           s2r_v = 32'd0;
+        endcase
         case (op)
-            `ISA_OP_MOV:  int_o = b;
-            `ISA_OP_S2R:
-                case (ofs)
-                    16'd`ISA_SR_LANE:   int_o = {27'd0, lane_no};
-                    16'd`ISA_SR_WARP:   int_o = s1_wid_i;
-                    16'd`ISA_SR_TID:    int_o = {s1_wid_i[26:0], lane_no};
-                    16'd`ISA_SR_VERTEX: int_o = srd[31:0];
-                    16'd`ISA_SR_PRIM:   int_o = srd[63:32];
-                    default:           int_o = 32'd0;
-                endcase
-            `ISA_OP_SEL:  int_o = (s1_pa_i ^ nc) ? a : b;
-            `ISA_OP_PAND: int_o = {31'd0, pa & pb};
-            `ISA_OP_POR:  int_o = {31'd0, pa | pb};
-            `ISA_OP_PXOR: int_o = {31'd0, pa ^ pb};
-            `ISA_OP_IADD: int_o = a + b;
-            `ISA_OP_ISUB: int_o = a - b;
-            `ISA_OP_AND:  int_o = a & b;
-            `ISA_OP_OR:   int_o = a | b;
-            `ISA_OP_XOR:  int_o = a ^ b;
-            `ISA_OP_SHL:  int_o = a << b[4:0];
-            `ISA_OP_SHR:  int_o = a >> b[4:0];
-            `ISA_OP_SRA:  int_o = sra_v;
-            `ISA_OP_IMIN: int_o = lt_s ? a : b;
-            `ISA_OP_IMAX: int_o = (!lt_s && !eq) ? a : b;
-            `ISA_OP_ISETP: int_o = {31'd0, (cc & rel_s) != 4'd0};
-            `ISA_OP_USETP: int_o = {31'd0, (cc & rel_u) != 4'd0};
-            default:      int_o = 32'd0;
+            `ISA_OP_S2R:  xb_d = s2r_v;
+            `ISA_OP_SEL:  xb_d = (s1_pa_i ^ nc) ? a : b;
+            `ISA_OP_PAND: xb_d = {31'd0, pa & pb};
+            `ISA_OP_POR:  xb_d = {31'd0, pa | pb};
+            `ISA_OP_PXOR: xb_d = {31'd0, pa ^ pb};
+            default:      xb_d = b;
         endcase
     end
-
-    // ---------------------------------------------------------------- multiplier: 16x16 partial products in
-    // S1, low 32 bits summed in P[1]
-    // verilator lint_off UNUSEDSIGNAL
-    reg [31:0] pp_ll_q, pp_lh_q, pp_hl_q;   // only the low halves of the cross products are used
-    // verilator lint_on UNUSEDSIGNAL
-    always @(posedge clk_i) begin
-        pp_ll_q <= a[15:0] * b[15:0];
-        pp_lh_q <= a[15:0] * b[31:16];
-        pp_hl_q <= a[31:16] * b[15:0];
+    // the lane's own copy of the ALU control (one-hot function, decoded from s1_insn_i in S1)
+    localparam integer F_PASS = 0, F_ADD = 1, F_AND = 2, F_OR = 3, F_XOR = 4, F_SHL = 5, F_SHR = 6, F_SRA = 7,
+                       F_MIN = 8, F_MAX = 9, F_SETP = 10, NF = 11;
+    reg  [NF-1:0] fn_d;
+    always @(*) begin
+        fn_d = {NF{1'b0}};
+        case (op)
+            `ISA_OP_MOV, `ISA_OP_S2R, `ISA_OP_SEL, `ISA_OP_PAND, `ISA_OP_POR, `ISA_OP_PXOR: fn_d[F_PASS] = 1'b1;
+            `ISA_OP_IADD, `ISA_OP_ISUB: fn_d[F_ADD] = 1'b1;
+            `ISA_OP_AND:  fn_d[F_AND] = 1'b1;
+            `ISA_OP_OR:   fn_d[F_OR] = 1'b1;
+            `ISA_OP_XOR:  fn_d[F_XOR] = 1'b1;
+            `ISA_OP_SHL:  fn_d[F_SHL] = 1'b1;
+            `ISA_OP_SHR:  fn_d[F_SHR] = 1'b1;
+            `ISA_OP_SRA:  fn_d[F_SRA] = 1'b1;
+            `ISA_OP_IMIN: fn_d[F_MIN] = 1'b1;
+            `ISA_OP_IMAX: fn_d[F_MAX] = 1'b1;
+            `ISA_OP_ISETP, `ISA_OP_USETP: fn_d[F_SETP] = 1'b1;
+            default: ;
+        endcase
     end
-    assign imul_o = pp_ll_q + {pp_lh_q[15:0] + pp_hl_q[15:0], 16'd0};
+    reg  [31:0]   xa_q, xb_q;
+    reg  [NF-1:0] fn_q;
+    reg  [3:0]    cc_q;
+    reg           sub_q, uns_q;
+    always @(posedge clk_i) begin
+        xa_q <= a;
+        xb_q <= xb_d;
+        fn_q <= fn_d;
+        cc_q <= cc;
+        sub_q <= op != `ISA_OP_IADD;   // a - b: isub and the compares (min, max, setp)
+        uns_q <= op == `ISA_OP_USETP;
+    end
+
+    // ---------------------------------------------------------------- integer ALU (P[1])
+    // one prefix adder for add, sub and the magnitude compares: a + ~b + 1 = a - b, carry out = (a >= b unsigned)
+    wire [31:0] sum;
+    wire        co;
+    simt_fp_kadd #(.W(32)) u_add (.a_i(xa_q), .b_i(sub_q ? ~xb_q : xb_q), .ci_i(sub_q), .s_o(sum), .co_o(co));
+    wire        eq = xa_q == xb_q;
+    wire        lt_u = !co;
+    wire        lt_s = (xa_q[31] ^ xb_q[31]) ? xa_q[31] : sum[31];
+    wire        lt = uns_q ? lt_u : lt_s;
+    wire [3:0]  rel = lt ? `ISA_CC_L : eq ? `ISA_CC_E : `ISA_CC_G;
+    wire [31:0] sra_v = $unsigned($signed(xa_q) >>> xb_q[4:0]);
+    wire [31:0] sel_a = {32{(fn_q[F_MIN] && lt_s) || (fn_q[F_MAX] && !lt_s && !eq)}};
+    always @(*) begin
+        int_o = ({32{fn_q[F_PASS]}} & xb_q)
+              | ({32{fn_q[F_ADD]}} & sum)
+              | ({32{fn_q[F_AND]}} & (xa_q & xb_q))
+              | ({32{fn_q[F_OR]}} & (xa_q | xb_q))
+              | ({32{fn_q[F_XOR]}} & (xa_q ^ xb_q))
+              | ({32{fn_q[F_SHL]}} & (xa_q << xb_q[4:0]))
+              | ({32{fn_q[F_SHR]}} & (xa_q >> xb_q[4:0]))
+              | ({32{fn_q[F_SRA]}} & sra_v)
+              | ({32{fn_q[F_MIN] || fn_q[F_MAX]}} & ((sel_a & xa_q) | (~sel_a & xb_q)))
+              | {31'd0, fn_q[F_SETP] && (cc_q & rel) != 4'd0};
+    end
+
+    // ---------------------------------------------------------------- multiplier (low 32 bits of a * b)
+    // P[1]: carry-save trees of the registered operands, a * b[15:0] (16 rows) and a[15:0] * b[31:16] mod 2^16
+    // (16 rows, weight 2^16); P[2]: the four rows summed (two 3:2 levels and a prefix adder).
+    wire [32:0] ml_s, ml_c;   // bit 32 unused (taken mod 2^33: simt_fp_mul_csa needs x narrower than the rows)
+    wire [16:0] mh_s, mh_c;   // bit 16 unused
+    simt_fp_mul_csa #(.WA(32), .WB(16), .W(33)) u_mlo (.x_i(xa_q), .y_i(xb_q[15:0]), .sum_o(ml_s), .carry_o(ml_c));
+    simt_fp_mul_csa #(.WA(16), .WB(16), .W(17)) u_mhi (.x_i(xa_q[15:0]), .y_i(xb_q[31:16]), .sum_o(mh_s),
+        .carry_o(mh_c));
+    reg  [31:0] ml_s_q, ml_c_q;
+    reg  [15:0] mh_s_q, mh_c_q;
+    always @(posedge clk_i) begin
+        ml_s_q <= ml_s[31:0];
+        ml_c_q <= ml_c[31:0];
+        mh_s_q <= mh_s[15:0];
+        mh_c_q <= mh_c[15:0];
+    end
+    wire [31:0] m1_s = ml_s_q ^ ml_c_q ^ {mh_s_q, 16'd0};
+    wire [31:0] m1_c = {((ml_s_q[30:0] & ml_c_q[30:0]) | ((ml_s_q[30:0] | ml_c_q[30:0]) & {mh_s_q[14:0], 16'd0})), 1'b0};
+    wire [31:0] m2_s = m1_s ^ m1_c ^ {mh_c_q, 16'd0};
+    wire [31:0] m2_c = {((m1_s[30:0] & m1_c[30:0]) | ((m1_s[30:0] | m1_c[30:0]) & {mh_c_q[14:0], 16'd0})), 1'b0};
+    wire        m_co;
+    simt_fp_kadd #(.W(32)) u_madd (.a_i(m2_s), .b_i(m2_c), .ci_i(1'b0), .s_o(imul_o), .co_o(m_co));
 
     // ---------------------------------------------------------------- FP unit (simtfpu: rtl/simt_fpu.v)
     wire is_int_src = op == `ISA_OP_I2F || op == `ISA_OP_U2F;   // modifiers do not apply to integer sources
@@ -214,7 +275,8 @@ module simt_lane #(
         .a_i(a), .b_i(b), .c_i(c), .valid_o(fpu_valid_o), .res_o(fpu_res_o), .pred_o(fpu_pred_o));
 
     // verilator lint_off UNUSEDSIGNAL
-    wire unused_ok = &{1'b0, fpu_valid_o, ea[31:6], s1_wid_i[31:27], const_addr_i};
+    wire unused_ok = &{1'b0, fpu_valid_o, ea[31:6], s1_wid_i[31:27], const_addr_i, ml_s[32], ml_c[32], mh_s[16],
+                       mh_c[16], m_co};
     // verilator lint_on UNUSEDSIGNAL
 endmodule
 

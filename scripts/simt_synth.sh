@@ -23,7 +23,8 @@
 # the standard-cell area (inventory: OUTDIR/macros.txt).
 #
 # PARAMS: NAME=VALUE[:NAME=VALUE...] on TOP, or "default". Env: YOSYS, STA, PYTHON, NICE, LIB, CONSTR, SDC,
-# SIMT_SRAM_TACC, SIMT_SRAM_TSETUP, SIMT_SFU_TROM, SIMT_SFU_ROM (macro | logic), SIMT_ABC_DELAY_FRAC. Commands are recorded in OUTDIR/<step>.cmd.
+# SIMT_SRAM_TACC, SIMT_SRAM_TSETUP, SIMT_SFU_TROM, SIMT_SFU_ROM (macro | logic), SIMT_ABC_DELAY_FRAC,
+# SIMT_ABC_SCRIPT (map | nf). Commands are recorded in OUTDIR/<step>.cmd.
 set -euo pipefail
 
 YOSYS=${YOSYS:-yosys}
@@ -43,21 +44,8 @@ mkdir -p "$out"
 cmdlog=$out/$step.cmd
 : >"$cmdlog"
 
-run() {
-  local log=$1; shift
-  local a sep=""
-  for a in "$@"; do
-    case $a in *[[:space:]\;\*\$]*) printf "%s'%s'" "$sep" "$a";; *) printf '%s%s' "$sep" "$a";; esac
-    sep=" "
-  done >>"$cmdlog"
-  printf '\n' >>"$cmdlog"
-  if ! $NICE "$@" >"$log" 2>&1; then
-    tail -25 "$log" >&2
-    echo "simt_synth: FAILED ($step): $*" >&2
-    echo "  full log: $log" >&2
-    return 1
-  fi
-}
+SYNTH_TAG=simt_synth
+. "$HERE/synth_lib.sh"   # run LOGFILE CMD...: record, run, report a failure
 
 case $step in
 osu)
@@ -70,6 +58,18 @@ osu)
   # target is therefore a fraction of the period (SIMT_ABC_DELAY_FRAC, default 0.8). OpenSTA then times the
   # real paths end to end.
   dps=$(awk -v p="$per" -v f="${SIMT_ABC_DELAY_FRAC:-0.8}" 'BEGIN { printf "%d", p * 1000 * f }')
+  # abc's mapping script (SIMT_ABC_SCRIPT): "map" (default) = strash; dch -f; map -D; buffer; upsize/dnsize -D: the
+  # delay-driven mapper, which keeps the prefix (Brent-Kung) carry trees Yosys builds for $alu/$lcu. "nf" = Yosys
+  # 0.23's own liberty script (... &dch -f; &nf -D; buffer; upsize; dnsize), the flow of session 3: measured here,
+  # &nf ignores the delay target and area-recovers every adder and comparator into a ripple chain (a registered
+  # 32-bit add + signed compare alone: 4.75 ns with "nf" at any -D, 2.0 ns with "map"; docs/simt.md section 6).
+  abcs=${SIMT_ABC_SCRIPT:-map}
+  case $abcs in
+    map) printf 'strash; dch -f; map -D %s; buffer; upsize -D %s; dnsize -D %s; stime -p\n' "$dps" "$dps" "$dps" >"$out/abc.script"
+         abcopt="-script $out/abc.script";;
+    nf)  abcopt="";;
+    *)   die "SIMT_ABC_SCRIPT must be map or nf";;
+  esac
   run "$out/sramlib.log" "$PYTHON" "$HERE/simt_sram_lib.py" "$out" --tacc "$TACC" --tsetup "$TSETUP" --trom "$TROM"
   srcs="" incs=""
   for f in "$@"; do
@@ -91,23 +91,8 @@ osu)
   # target and be area-recovered into ripple chains)
   KEEP='*simt_lane *simt_fpu* *simt_sfu'
   NO_LATCH='select -assert-none t:*DLATCH* t:*dlatch* t:*_SR_* t:*LATCH*;'
-  run "$out/osu.log" "$YOSYS" -p "read_liberty -lib $LIB; read_liberty -lib $out/simt_sram.lib; read_verilog -defer$incs$srcs $out/simt_ram_macro.v$([ "$ROM" = macro ] && echo " $out/simt_sfu_rom_macro.v"); $cp hierarchy -check -top $top; setattr -mod -set keep_hierarchy 1 $KEEP; synth -flatten -top $top; dfflibmap -liberty $LIB; abc -liberty $LIB -constr $CONSTR -D $dps; opt_clean -purge; setundef -zero; splitnets; opt_clean -purge; autoname; check -assert; $NO_LATCH tee -o $out/osu.stat stat -liberty $LIB -top $top; write_verilog -noattr -noexpr $out/osu.v"
-  # OpenSTA 2019 cannot parse a concatenation on the left of an assign: one assign per bit (as synth_flow.sh).
-  "$PYTHON" - "$out/osu.v" <<'PY'
-import re, sys
-p = sys.argv[1]
-out = []
-for line in open(p).read().split("\n"):
-    m = re.match(r"^(\s*)assign \{ (.*) \} = \{ (.*) \};$", line)
-    if m:
-        lhs = [x.strip() for x in m.group(2).split(",")]
-        rhs = [x.strip() for x in m.group(3).split(",")]
-        if len(lhs) == len(rhs):
-            out += [f"{m.group(1)}assign {l} = {r};" for l, r in zip(lhs, rhs)]
-            continue
-    out.append(line)
-open(p, "w").write("\n".join(out))
-PY
+  run "$out/osu.log" "$YOSYS" -p "read_liberty -lib $LIB; read_liberty -lib $out/simt_sram.lib; read_verilog -defer$incs$srcs $out/simt_ram_macro.v$([ "$ROM" = macro ] && echo " $out/simt_sfu_rom_macro.v"); $cp hierarchy -check -top $top; setattr -mod -set keep_hierarchy 1 $KEEP; synth -flatten -top $top; dfflibmap -liberty $LIB; abc -liberty $LIB -constr $CONSTR -D $dps $abcopt; opt_clean -purge; setundef -zero; splitnets; opt_clean -purge; autoname; check -assert; $NO_LATCH tee -o $out/osu.stat stat -liberty $LIB -top $top; write_verilog -noattr -noexpr $out/osu.v"
+  split_osu_assigns "$out/osu.v"   # one assign per bit (OpenSTA 2019)
   ;;
 sta)
   top=$3

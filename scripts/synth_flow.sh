@@ -27,22 +27,9 @@ mkdir -p "$out"
 if [ "$step" = pnr ]; then cmdlog=$out/pnr-seed$3.cmd; else cmdlog=$out/$step.cmd; fi
 : >"$cmdlog"
 
-# run LOGFILE CMD...: record the command, run it, on failure show the log tail and the command.
-run() {
-  local log=$1; shift
-  local a sep=""
-  for a in "$@"; do
-    case $a in *[[:space:]\;\*\$]*) printf "%s'%s'" "$sep" "$a";; *) printf '%s%s' "$sep" "$a";; esac
-    sep=" "
-  done >>"$cmdlog"
-  printf '\n' >>"$cmdlog"
-  if ! $NICE "$@" >"$log" 2>&1; then
-    tail -25 "$log" >&2
-    echo "synth_flow: FAILED ($step): $*" >&2
-    echo "  full log: $log" >&2
-    return 1
-  fi
-}
+SYNTH_TAG=synth_flow
+# run LOGFILE CMD... (record, run, report a failure): scripts/synth_lib.sh
+. "$HERE/synth_lib.sh"
 
 # Include files among FILE... (*.vh, e.g. the generated build/gen/gpupd_flit.vh) are not read: their folders
 # become -I include paths (listing them as files keeps them make prerequisites).
@@ -85,26 +72,9 @@ osu)
   dps=$(awk -v p="$per" 'BEGIN { printf "%d", p * 1000 }')
   run "$out/osu.log" "$YOSYS" -p "read_liberty -lib $LIB; $(front_end "$top" "$params" "$@") synth -flatten -top $top; dfflibmap -liberty $LIB; abc -liberty $LIB -constr $CONSTR -D $dps; opt_clean -purge; setundef -zero; splitnets; opt_clean -purge; autoname; check -assert; $NO_LATCH tee -o $out/osu.stat stat -liberty $LIB; write_verilog -noattr -noexpr $out/osu.v"
   # (splitnets above leaves one-bit nets only, which removes most such assigns, including those whose two sides
-  # are lists of different lengths, e.g. { a[3:2], b[1:0] } = { 2'h0, x, y }.)
-  # OpenSTA 2019 cannot parse a concatenation on the left of an assign (Yosys writes one when several output
-  # bits are constants or copies of other bits, e.g. the always-zero top bit of a flit): split those into
-  # one assign per bit (no other line changes).
-  "$PYTHON" - "$out/osu.v" <<'PY'
-import re, sys
-p = sys.argv[1]
-src = open(p).read().split("\n")
-out = []
-for line in src:
-    m = re.match(r"^(\s*)assign \{ (.*) \} = \{ (.*) \};$", line)
-    if m:
-        lhs = [x.strip() for x in m.group(2).split(",")]
-        rhs = [x.strip() for x in m.group(3).split(",")]
-        if len(lhs) == len(rhs):
-            out += [f"{m.group(1)}assign {l} = {r};" for l, r in zip(lhs, rhs)]
-            continue
-    out.append(line)
-open(p, "w").write("\n".join(out))
-PY
+  # are lists of different lengths, e.g. { a[3:2], b[1:0] } = { 2'h0, x, y }.) The rest: one assign per bit
+  # (OpenSTA 2019 cannot parse a concatenation on the left of an assign, e.g. the always-zero top bit of a flit).
+  split_osu_assigns "$out/osu.v"
   ;;
 sta)
   top=$3
