@@ -76,9 +76,9 @@ cosim-simt: $(SIMT_BIN)
 test-simt-cosim-failure: $(SIMT_BIN) $(SIMT_FST)
 	tests/simt/test_cosim_failure.sh $(SIMT_BIN) out/test/simt-cosim-failure $(SIMT_NOFP)
 
-$(BUILD)/tb/simt-vectors: tb/simt/simt_vectors.c $(LIB)
+$(BUILD)/tb/simt-vectors: tb/simt/simt_vectors.c sim/simt/simt_sampler.h $(LIB)
 	@mkdir -p $(@D)
-	$(CC) $(CWARN) $(COPT) $(CPPFLAGS_COMMON) $< $(LIB) $(LDLIBS_COMMON) -o $@
+	$(CC) $(CWARN) $(COPT) $(CPPFLAGS_COMMON) -Isim/simt $< $(LIB) $(LDLIBS_COMMON) -o $@
 
 $(BUILD)/tb/tb_simt_core.vvp: tb/simt/tb_simt_core.v $(SIMT_RTL) $(BUILD)/gen/isa_defs.vh
 	@mkdir -p $(@D)
