@@ -17,29 +17,33 @@ SIMT_MAIN     := 8_4_8_8_4
 SIMT_SEED     ?= 0x5eed
 simt_p = $(word $(2),$(subst _, ,$(1)))
 
-$(BUILD)/cosim/obj/cosim_simt.o: sim/simt/cosim_simt.c sim/simt/simt_dut.h cmodel/simt/simt_hw.h | $(GEN_HDRS)
+$(BUILD)/cosim/obj/cosim_simt.o: sim/simt/cosim_simt.c sim/simt/simt_dut.h sim/simt/simt_sampler.h cmodel/simt/simt_hw.h | $(GEN_HDRS)
 	@mkdir -p $(@D)
 	$(CC) $(CWARN) $(COPT) $(CPPFLAGS_COMMON) -Isim/simt -c $< -o $@
 
-# Two builds per parameter set, each in three steps (docs/simt.md section 6):
+# Three builds per parameter set, each in three steps (docs/simt.md section 6):
 #   cosim-simt      the fast lockstep binary: no tracing, --x-assign/--x-initial fast, --noassert, -O3;
 #   cosim-simt-fst  the same RTL verilated with --trace-fst (-O0: it only replays a failing job or dumps a short
-#                   waveform); the fast binary hands --waves and every failure's FST window to it.
+#                   waveform); the fast binary hands --waves and every failure's FST window to it;
+#   cosim-simt-cov  the same RTL verilated with --coverage-line --coverage-toggle (make coverage-simt; -O2),
+#                   built only when asked for.
 #   1. verilate (depends on the RTL only)  2. compile model + Verilator runtime + shim (sim/simt/vl_objs.mk;
 #   the generated makefile tracks header dependencies)  3. link with the C harness and libgpupd.a (relinks
 #   only when the C library or the harness changed: seconds, not the ~1 min CPU of steps 1-2).
-SIMT_VL_FLAGS    := -Wall -Wno-DECLFILENAME --x-assign fast --x-initial fast --noassert
+SIMT_VL_FLAGS_fast := -Wall -Wno-DECLFILENAME --x-assign fast --x-initial fast --noassert
+SIMT_VL_FLAGS_fst  := $(SIMT_VL_FLAGS_fast) --trace-fst sim/simt/fst.vlt
+SIMT_VL_FLAGS_cov  := -Wall -Wno-DECLFILENAME --coverage-line --coverage-toggle
 SIMT_VL_MK_fast  := OPT_FAST=-O3 OPT_GLOBAL=-O2 OPT_SLOW=-O1
 SIMT_VL_MK_fst   := OPT_FAST=-O0 OPT_GLOBAL=-O1 OPT_SLOW=-O0
-SIMT_VL_TRACE_fast :=
-SIMT_VL_TRACE_fst  := --trace-fst sim/simt/fst.vlt
+SIMT_VL_MK_cov   := OPT_FAST=-O2 OPT_GLOBAL=-O2 OPT_SLOW=-O1
 SIMT_BIN_fast    := cosim-simt
 SIMT_BIN_fst     := cosim-simt-fst
-# $(1) parameter set LANES_WARPS_FPULAT_SFULAT_TEXLAT, $(2) build kind (fast | fst)
+SIMT_BIN_cov     := cosim-simt-cov
+# $(1) parameter set LANES_WARPS_FPULAT_SFULAT_TEXLAT, $(2) build kind (fast | fst | cov)
 define SIMT_BUILD_RULES
 $(BUILD)/cosim/simt_$(1)/$(2)/Vsimt_core.mk: mk/simt.mk $(SIMT_RTL) rtl/lint.vlt sim/simt/fst.vlt $(BUILD)/gen/isa_defs.vh
 	@mkdir -p $$(@D) && rm -f $$@
-	$(VERILATOR) --cc --exe $(SIMT_VL_FLAGS) $(SIMT_VL_TRACE_$(2)) --top-module simt_core -I$(BUILD)/gen -Irtl \
+	$(VERILATOR) --cc --exe $(SIMT_VL_FLAGS_$(2)) --top-module simt_core -I$(BUILD)/gen -Irtl \
 	  -GLANES=$(call simt_p,$(1),1) -GWARPS=$(call simt_p,$(1),2) -GFPU_LAT=$(call simt_p,$(1),3) \
 	  -GSFU_LAT=$(call simt_p,$(1),4) -GTEX_LAT=$(call simt_p,$(1),5) -GTABLE_DIR='"$(abspath defs)"' -Mdir $$(@D) -o $(SIMT_BIN_$(2)) \
 	  -CFLAGS "-I$(abspath cmodel) -I$(abspath $(BUILD)/gen) -I$(abspath sim/simt) -I$(abspath sim/common) -DSIMT_DUT_LANES=$(call simt_p,$(1),1) -DSIMT_DUT_WARPS=$(call simt_p,$(1),2) -DSIMT_DUT_FPU_LAT=$(call simt_p,$(1),3) -DSIMT_DUT_SFU_LAT=$(call simt_p,$(1),4) -DSIMT_DUT_TEX_LAT=$(call simt_p,$(1),5)" \
@@ -53,7 +57,7 @@ $(BUILD)/cosim/simt_$(1)/$(SIMT_BIN_$(2)): $(BUILD)/cosim/simt_$(1)/$(2)/link.ob
 	$(CXX) -o $$@.tmp $$$$(sed 's#[^ ][^ ]*#$$(@D)/$(2)/&#g' $$<) $(BUILD)/cosim/obj/cosim_simt.o $(LIB) \
 	  $$$$(cat $$(@D)/$(2)/link.libs) -lz -lzstd -lm && mv $$@.tmp $$@
 endef
-$(foreach v,$(SIMT_VARIANTS),$(foreach k,fast fst,$(eval $(call SIMT_BUILD_RULES,$(v),$(k)))))
+$(foreach v,$(SIMT_VARIANTS),$(foreach k,fast fst cov,$(eval $(call SIMT_BUILD_RULES,$(v),$(k)))))
 .PHONY: FORCE
 FORCE:
 
@@ -200,10 +204,10 @@ endif
 # The core's coverage build has the parameters of the main lockstep build ($(SIMT_MAIN)). The lockstep jobs of
 # the coverage run (docs/simt.md section 7): random programs (generator knobs varied per seed, 1 in 8 reset in
 # the middle of execution and re-run), random-word programs (every field random), the shader library, the
-# programs of every bundled trace, the directed programs (tests/simt/*.s; ops_all.s also on 9 warps launched in
+# programs of every bundled trace, the directed programs (tests/simt/*.s and the generated nest*.s; ops_all.s also on 9 warps launched in
 # rounds). The FP/SFU datapaths get their coverage from their own unit lockstep (coverage-simt-fpu below).
 SIMT_COV_P      := $(SIMT_MAIN)
-SIMT_COV_BIN    := $(BUILD)/cov/simt/cosim-simt
+SIMT_COV_BIN    := $(BUILD)/cosim/simt_$(SIMT_COV_P)/cosim-simt-cov
 SIMT_COV_OUT    := out/coverage/simt
 SIMT_CORE_FILES := $(subst $(space),$(comma),$(notdir $(SIMT_CORE_RTL)))
 SIMT_DP_FILES   := $(subst $(space),$(comma),$(notdir $(SIMT_DATAPATH_RTL)))
@@ -214,16 +218,8 @@ SIMT_COV_WORDS    ?= 200
 SIMT_COV_MIN_CORE ?= --min-line 99 --min-toggle 97.5
 SIMT_COV_MIN_DP   ?= --min-line 94 --min-toggle 91
 
-$(SIMT_COV_BIN): mk/simt.mk $(SIMT_RTL) rtl/lint.vlt sim/simt/simt_dut.cpp sim/simt/simt_dut.h sim/common/vl_dut.h $(BUILD)/cosim/obj/cosim_simt.o $(LIB) $(BUILD)/gen/isa_defs.vh
-	@mkdir -p $(@D) && rm -f $@
-	$(VERILATOR) --cc --exe --build -j 2 -Wall -Wno-DECLFILENAME --coverage-line --coverage-toggle --top-module simt_core -I$(BUILD)/gen -Irtl \
-	  -GLANES=$(call simt_p,$(SIMT_COV_P),1) -GWARPS=$(call simt_p,$(SIMT_COV_P),2) -GFPU_LAT=$(call simt_p,$(SIMT_COV_P),3) \
-	  -GSFU_LAT=$(call simt_p,$(SIMT_COV_P),4) -GTEX_LAT=$(call simt_p,$(SIMT_COV_P),5) \
-	  -GTABLE_DIR='"$(abspath defs)"' -Mdir $(@D) -o cosim-simt $(VL_OPT) \
-	  -CFLAGS "-I$(abspath cmodel) -I$(abspath $(BUILD)/gen) -I$(abspath sim/simt) -I$(abspath sim/common) -DSIMT_DUT_LANES=$(call simt_p,$(SIMT_COV_P),1) -DSIMT_DUT_WARPS=$(call simt_p,$(SIMT_COV_P),2) -DSIMT_DUT_FPU_LAT=$(call simt_p,$(SIMT_COV_P),3) -DSIMT_DUT_SFU_LAT=$(call simt_p,$(SIMT_COV_P),4) -DSIMT_DUT_TEX_LAT=$(call simt_p,$(SIMT_COV_P),5)" \
-	  rtl/lint.vlt $(SIMT_RTL) $(abspath sim/simt/simt_dut.cpp) $(abspath $(BUILD)/cosim/obj/cosim_simt.o) $(abspath $(LIB)) \
-	  -LDFLAGS "-Wl,--no-as-needed -lz -lzstd -lm" \
-	  >$(@D)/build.log 2>&1 || { tail -30 $(@D)/build.log; exit 1; }
+# $(SIMT_COV_BIN): the "cov" kind of SIMT_BUILD_RULES above (verilated once per RTL change, linked separately
+# against libgpupd.a: a change of the C model relinks it in seconds instead of a 7-minute rebuild)
 
 # $(1): extra arguments of the core report (minimums), $(2): of the datapath report
 define SIMT_COVERAGE_RUN
