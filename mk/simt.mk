@@ -25,17 +25,18 @@ $(BUILD)/cosim/obj/cosim_simt.o: sim/simt/cosim_simt.c sim/simt/simt_dut.h sim/s
 #   cosim-simt      the fast lockstep binary: no tracing, --x-assign/--x-initial fast, --noassert, -O3;
 #   cosim-simt-fst  the same RTL verilated with --trace-fst (-O0: it only replays a failing job or dumps a short
 #                   waveform); the fast binary hands --waves and every failure's FST window to it;
-#   cosim-simt-cov  the same RTL verilated with --coverage-line --coverage-toggle (make coverage-simt; -O2),
+#   cosim-simt-cov  the same RTL and options verilated with --coverage-line --coverage-toggle (make coverage-simt; -O2),
 #                   built only when asked for.
 #   1. verilate (depends on the RTL only)  2. compile model + Verilator runtime + shim (sim/simt/vl_objs.mk;
 #   the generated makefile tracks header dependencies)  3. link with the C harness and libgpupd.a (relinks
 #   only when the C library or the harness changed: seconds, not the ~1 min CPU of steps 1-2).
-SIMT_VL_FLAGS_fast := -Wall -Wno-DECLFILENAME --x-assign fast --x-initial fast --noassert
-SIMT_VL_FLAGS_fst  := $(SIMT_VL_FLAGS_fast) --trace-fst sim/simt/fst.vlt
-SIMT_VL_FLAGS_cov  := -Wall -Wno-DECLFILENAME --coverage-line --coverage-toggle
+SIMT_VL_FLAGS    := -Wall -Wno-DECLFILENAME --x-assign fast --x-initial fast --noassert
 SIMT_VL_MK_fast  := OPT_FAST=-O3 OPT_GLOBAL=-O2 OPT_SLOW=-O1
 SIMT_VL_MK_fst   := OPT_FAST=-O0 OPT_GLOBAL=-O1 OPT_SLOW=-O0
 SIMT_VL_MK_cov   := OPT_FAST=-O2 OPT_GLOBAL=-O2 OPT_SLOW=-O1
+SIMT_VL_TRACE_fast :=
+SIMT_VL_TRACE_fst  := --trace-fst sim/simt/fst.vlt
+SIMT_VL_TRACE_cov  := --coverage-line --coverage-toggle
 SIMT_BIN_fast    := cosim-simt
 SIMT_BIN_fst     := cosim-simt-fst
 SIMT_BIN_cov     := cosim-simt-cov
@@ -43,7 +44,7 @@ SIMT_BIN_cov     := cosim-simt-cov
 define SIMT_BUILD_RULES
 $(BUILD)/cosim/simt_$(1)/$(2)/Vsimt_core.mk: mk/simt.mk $(SIMT_RTL) rtl/lint.vlt sim/simt/fst.vlt $(BUILD)/gen/isa_defs.vh
 	@mkdir -p $$(@D) && rm -f $$@
-	$(VERILATOR) --cc --exe $(SIMT_VL_FLAGS_$(2)) --top-module simt_core -I$(BUILD)/gen -Irtl \
+	$(VERILATOR) --cc --exe $(SIMT_VL_FLAGS) $(SIMT_VL_TRACE_$(2)) --top-module simt_core -I$(BUILD)/gen -Irtl \
 	  -GLANES=$(call simt_p,$(1),1) -GWARPS=$(call simt_p,$(1),2) -GFPU_LAT=$(call simt_p,$(1),3) \
 	  -GSFU_LAT=$(call simt_p,$(1),4) -GTEX_LAT=$(call simt_p,$(1),5) -GTABLE_DIR='"$(abspath defs)"' -Mdir $$(@D) -o $(SIMT_BIN_$(2)) \
 	  -CFLAGS "-I$(abspath cmodel) -I$(abspath $(BUILD)/gen) -I$(abspath sim/simt) -I$(abspath sim/common) -DSIMT_DUT_LANES=$(call simt_p,$(1),1) -DSIMT_DUT_WARPS=$(call simt_p,$(1),2) -DSIMT_DUT_FPU_LAT=$(call simt_p,$(1),3) -DSIMT_DUT_SFU_LAT=$(call simt_p,$(1),4) -DSIMT_DUT_TEX_LAT=$(call simt_p,$(1),5)" \
