@@ -40,14 +40,15 @@ SIMT_VL_TRACE_cov  := --coverage-line --coverage-toggle
 SIMT_BIN_fast    := cosim-simt
 SIMT_BIN_fst     := cosim-simt-fst
 SIMT_BIN_cov     := cosim-simt-cov
-# $(1) parameter set LANES_WARPS_FPULAT_SFULAT_TEXLAT, $(2) build kind (fast | fst | cov)
+# $(1) parameter set LANES_WARPS_FPULAT_SFULAT_TEXLAT[_name], $(2) build kind (fast | fst | cov); a named set may
+# add Verilator -G flags (SIMT_XG_<set>) and shim -D flags (SIMT_XD_<set>): the reduced iCE40 build at the end.
 define SIMT_BUILD_RULES
 $(BUILD)/cosim/simt_$(1)/$(2)/Vsimt_core.mk: mk/simt.mk $(SIMT_RTL) rtl/lint.vlt sim/simt/fst.vlt $(BUILD)/gen/isa_defs.vh
 	@mkdir -p $$(@D) && rm -f $$@
 	$(VERILATOR) --cc --exe $(SIMT_VL_FLAGS) $(SIMT_VL_TRACE_$(2)) --top-module simt_core -I$(BUILD)/gen -Irtl \
 	  -GLANES=$(call simt_p,$(1),1) -GWARPS=$(call simt_p,$(1),2) -GFPU_LAT=$(call simt_p,$(1),3) \
-	  -GSFU_LAT=$(call simt_p,$(1),4) -GTEX_LAT=$(call simt_p,$(1),5) -GTABLE_DIR='"$(abspath defs)"' -Mdir $$(@D) -o $(SIMT_BIN_$(2)) \
-	  -CFLAGS "-I$(abspath cmodel) -I$(abspath $(BUILD)/gen) -I$(abspath sim/simt) -I$(abspath sim/common) -DSIMT_DUT_LANES=$(call simt_p,$(1),1) -DSIMT_DUT_WARPS=$(call simt_p,$(1),2) -DSIMT_DUT_FPU_LAT=$(call simt_p,$(1),3) -DSIMT_DUT_SFU_LAT=$(call simt_p,$(1),4) -DSIMT_DUT_TEX_LAT=$(call simt_p,$(1),5)" \
+	  -GSFU_LAT=$(call simt_p,$(1),4) -GTEX_LAT=$(call simt_p,$(1),5) $$(SIMT_XG_$(1)) -GTABLE_DIR='"$(abspath defs)"' -Mdir $$(@D) -o $(SIMT_BIN_$(2)) \
+	  -CFLAGS "-I$(abspath cmodel) -I$(abspath $(BUILD)/gen) -I$(abspath sim/simt) -I$(abspath sim/common) -DSIMT_DUT_LANES=$(call simt_p,$(1),1) -DSIMT_DUT_WARPS=$(call simt_p,$(1),2) -DSIMT_DUT_FPU_LAT=$(call simt_p,$(1),3) -DSIMT_DUT_SFU_LAT=$(call simt_p,$(1),4) -DSIMT_DUT_TEX_LAT=$(call simt_p,$(1),5) $$(SIMT_XD_$(1))" \
 	  rtl/lint.vlt $(SIMT_RTL) $(abspath sim/simt/simt_dut.cpp) >$$(@D)/verilate.log 2>&1 || { tail -30 $$(@D)/verilate.log; exit 1; }
 
 $(BUILD)/cosim/simt_$(1)/$(2)/link.objs: $(BUILD)/cosim/simt_$(1)/$(2)/Vsimt_core.mk sim/simt/vl_objs.mk FORCE
@@ -292,7 +293,7 @@ SIMT_SYNTH_RESULTS := $(SIMT_SYNTH_OUT)/simt_core-logic/sta.log $(SIMT_SYNTH_RES
 
 # iCE40: one lane, one warp, 16 registers and 16 attribute/local/output words per thread, 64 constants, 256
 # instructions, an 8-entry stack, no SFU, FPU latency 4 (docs/simt.md says what this cannot run).
-SIMT_ICE40_PARAMS ?= LANES=1:WARPS=1:RF_WORDS=16:MEM_WORDS=16:CONST_WORDS=64:IMEM_DEPTH=256:STACK_DEPTH=8:HAS_SFU=0:FPU_LAT=4:SFU_LAT=1:TEX_LAT=4
+SIMT_ICE40_PARAMS ?= LANES=1:WARPS=1:RF_WORDS=16:MEM_WORDS=16:CONST_WORDS=64:IMEM_DEPTH=256:STACK_DEPTH=8:HAS_SFU=0:FPU_LAT=4:SFU_LAT=1:TEX_LAT=4:FPU_AREA=1
 SIMT_ICE40_DIR := $(SIMT_SYNTH_OUT)/simt_core-ice40-reduced
 $(SIMT_ICE40_DIR)/ice40.json: $(SIMT_SYNTH_FILES) $(SYNTH_FLOW) scripts/synth_lib.sh scripts/synth_wrap.py
 	$(SYNTH_ENV) $(SYNTH_FLOW) ice40 $(@D) simt_core $(SIMT_ICE40_PARAMS) $(SIMT_SYNTH_FILES)
@@ -306,3 +307,26 @@ synth-simt: $(SIMT_SYNTH_RESULTS) $(SIMT_ICE40_DIR)/pnr-seed1.status
 	$(PYTHON) scripts/simt_synth_summary.py --json $(SIMT_SYNTH_OUT)/summary.json $(dir $(SIMT_SYNTH_RESULTS)) $(SIMT_ICE40_DIR) \
 	  | tee $(SIMT_SYNTH_OUT)/summary.md
 SYNTH_TARGETS += synth-simt
+
+# ------------------------------------------------------------------ the iCE40 configuration in lockstep
+# A second lockstep build with SIMT_ICE40_PARAMS (own build dir build/cosim/simt_<L>_<W>_<FPU>_<SFU>_<TEX>_ice40/):
+# the harness reads the reduced sizes from the shim (simt_dut_sizes) and constrains the random programs to them
+# (registers < RF_WORDS, attribute/local/output words < MEM_WORDS, constants < CONST_WORDS, length <= IMEM_DEPTH,
+# nesting within STACK_DEPTH, no SFU opcode with HAS_SFU=0; docs/simt.md section 6); --shaders runs the library
+# programs that fit and names the others. Random-word and trace programs need the ISA's sizes (refused).
+simt_ip = $(patsubst $(1)=%,%,$(filter $(1)=%,$(subst :, ,$(SIMT_ICE40_PARAMS))))
+SIMT_ICE40_V   := $(call simt_ip,LANES)_$(call simt_ip,WARPS)_$(call simt_ip,FPU_LAT)_$(call simt_ip,SFU_LAT)_$(call simt_ip,TEX_LAT)_ice40
+SIMT_ICE40_KV  := $(filter-out LANES=% WARPS=% FPU_LAT=% SFU_LAT=% TEX_LAT=%,$(subst :, ,$(SIMT_ICE40_PARAMS)))
+SIMT_XG_$(SIMT_ICE40_V) := $(addprefix -G,$(SIMT_ICE40_KV))
+SIMT_XD_$(SIMT_ICE40_V) := $(addprefix -DSIMT_DUT_,$(SIMT_ICE40_KV))
+$(foreach k,fast fst,$(eval $(call SIMT_BUILD_RULES,$(SIMT_ICE40_V),$(k))))
+SIMT_ICE40_BIN := $(BUILD)/cosim/simt_$(SIMT_ICE40_V)/cosim-simt
+SIMT_ICE40_PROGRAMS ?= 300
+.PHONY: cosim-simt-ice40 cosim-simt-ice40-fst test-simt-cosim-ice40
+cosim-simt-ice40-fst: $(BUILD)/cosim/simt_$(SIMT_ICE40_V)/cosim-simt-fst
+# random programs constrained to the reduced sizes + the library shaders that fit; PROGRAM=file.s runs one file
+cosim-simt-ice40: $(SIMT_ICE40_BIN)
+	$(if $(PROGRAM),$< --program $(PROGRAM) --seed $(SIMT_COSIM_SEED) --programs 0,$< --seed $(SIMT_COSIM_SEED) --programs 1000 --shaders)
+test-simt-cosim-ice40: $(SIMT_ICE40_BIN)
+	$< --seed $(SIMT_SEED) --programs $(SIMT_ICE40_PROGRAMS) --abort-every $(SIMT_ABORT_EVERY) --shaders --quiet
+TEST_TARGETS += test-simt-cosim-ice40

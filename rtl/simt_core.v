@@ -36,7 +36,8 @@ module simt_core #(
     parameter integer CONST_WORDS = 256,  // constant bank words (2..256, power of 2)
     parameter integer IMEM_DEPTH = 4096,  // instruction memory words (2..4096, power of 2)
     parameter integer STACK_DEPTH = 32,   // reconvergence stack entries per warp (4, 8, 16, 32)
-    parameter integer HAS_SFU = 1         // 0: no SFU pipes (rcp rsq ex2 lg2 sin cos write 0)
+    parameter integer HAS_SFU = 1,        // 0: no SFU pipes (rcp rsq ex2 lg2 sin cos write 0)
+    parameter integer FPU_AREA = 0        // 1: area-reduced simt_fpu (ripple adders, `*` product; same results)
 ) (
     input  wire                  clk_i,
     input  wire                  rst_ni,
@@ -326,7 +327,8 @@ module simt_core #(
     generate
         for (gl = 0; gl < LANES; gl = gl + 1) begin : g_lane
             simt_lane #(.LANE(gl), .LANES(LANES), .RAW(RAW), .RDEPTH(RDEPTH), .FPU_LAT(FPU_LAT),
-                        .RF_WORDS(RF_WORDS), .MEM_WORDS(MEM_WORDS), .CONST_WORDS(CONST_WORDS)) u_lane (
+                        .RF_WORDS(RF_WORDS), .MEM_WORDS(MEM_WORDS), .CONST_WORDS(CONST_WORDS),
+                        .FPU_AREA(FPU_AREA)) u_lane (
                 .clk_i(clk_i), .rst_ni(rst_ni),
                 .host_attr_we_i(host_attr), .host_sr_we_i(host_sr), .host_sr_sel_i(attr_word_i[0]),
                 .host_row_i(host_row), .host_word_i(attr_word_i[5:0]), .host_data_i(attr_data_i[gl*32 +: 32]),

@@ -13,7 +13,10 @@
 //   A4  round to nearest even (G and sticky), exponent carry, overflow to inf / underflow to zero, pack
 // With 3 guard bits (G, R, sticky) the result is the correctly rounded sum, as the C reference computes it
 // with 32 extra bits: a shift by d >= 2 loses at most one leading bit in a subtraction.
+// AREA = 1 (area-reduced configurations, docs/simt.md section 6): ripple adders (FPGA carry chains) instead of
+// prefix adders; same results, same stages. Default 0.
 module simt_fp_add #(
+  parameter integer AREA = 0,
   parameter integer E1 = 1,
   parameter integer E2 = 1,
   parameter integer E3 = 1
@@ -69,7 +72,7 @@ module simt_fp_add #(
   wire [27:0] max = {2'b01, r1_fb, 3'b000};
   wire [27:0] a2_r;   // max - mbx = max + ~mbx + 1 (no borrow: max >= mbx)
   wire        a2_co;
-  simt_fp_kadd #(.W(28)) u_add (.a_i(max), .b_i(r1_sub ? ~mbx : mbx), .ci_i(r1_sub), .s_o(a2_r), .co_o(a2_co));
+  simt_fp_kadd #(.W(28), .RIPPLE(AREA)) u_add (.a_i(max), .b_i(r1_sub ? ~mbx : mbx), .ci_i(r1_sub), .s_o(a2_r), .co_o(a2_co));
 
   wire        r2_spec, r2_sign;
   wire [31:0] r2_sres;
@@ -102,7 +105,7 @@ module simt_fp_add #(
   wire        up = r3_g & (r3_st | r3_m[0]);
   wire [23:0] mr;
   wire        mc;   // rounding carry: exponent + 1 (carry-select below)
-  simt_fp_kadd #(.W(24)) u_inc (.a_i(r3_m), .b_i(24'd0), .ci_i(up), .s_o(mr), .co_o(mc));
+  simt_fp_kadd #(.W(24), .RIPPLE(AREA)) u_inc (.a_i(r3_m), .b_i(24'd0), .ci_i(up), .s_o(mr), .co_o(mc));
   wire signed [9:0] e = $signed(r3_e);
   wire [7:0]  e1  = r3_e[7:0] + 8'd1;
   wire        ovf = mc ? (e >= 10'sd254) : (e >= 10'sd255);

@@ -16,7 +16,10 @@
 //       frnd: the significand with the fraction bits cleared, or all set plus one (carry into the
 //       exponent) -> final; i2f/u2f: leading-zero count and normalising left shift
 //   C3  i2f/u2f: round the normalised 32-bit magnitude to 24 bits (RNE), exponent carry, pack
+// AREA = 1 (area-reduced configurations, docs/simt.md section 6): ripple adders (FPGA carry chains) instead of
+// prefix adders; same results, same stages. Default 0.
 module simt_fp_cvt #(
+  parameter integer AREA = 0,
   parameter integer E1 = 1,
   parameter integer E2 = 1,
   parameter integer E3 = 1
@@ -52,7 +55,7 @@ module simt_fp_cvt #(
   wire        i_neg = (kind_i == K_I2F) && a_i[31];
   wire [31:0] mag;
   wire        mag_co;
-  simt_fp_kadd #(.W(32)) u_neg (.a_i(i_neg ? ~a_i : a_i), .b_i(32'd0), .ci_i(i_neg), .s_o(mag), .co_o(mag_co));
+  simt_fp_kadd #(.W(32), .RIPPLE(AREA)) u_neg (.a_i(i_neg ? ~a_i : a_i), .b_i(32'd0), .ci_i(i_neg), .s_o(mag), .co_o(mag_co));
 
   // c1 result class: 0 = computed below, else final value in c1_fix
   reg        c1_fixed;
@@ -102,10 +105,10 @@ module simt_fp_cvt #(
   wire        neg  = (r1_kind == K_F2I) && r1_s;
   wire [31:0] ires;
   wire        ires_co;
-  simt_fp_kadd #(.W(32)) u_ires (.a_i(r1_v ^ {32{neg}}), .b_i(32'd0), .ci_i(neg ^ r1_up), .s_o(ires), .co_o(ires_co));
+  simt_fp_kadd #(.W(32), .RIPPLE(AREA)) u_ires (.a_i(r1_v ^ {32{neg}}), .b_i(32'd0), .ci_i(neg ^ r1_up), .s_o(ires), .co_o(ires_co));
   // frnd: v = m | mask + 1 (round up; may carry to 2^24: exponent + 1) or m & ~mask
   wire [24:0] fr;
-  simt_fp_kadd #(.W(24)) u_fr (.a_i(r1_v[23:0]), .b_i(24'd0), .ci_i(r1_up), .s_o(fr[23:0]), .co_o(fr[24]));
+  simt_fp_kadd #(.W(24), .RIPPLE(AREA)) u_fr (.a_i(r1_v[23:0]), .b_i(24'd0), .ci_i(r1_up), .s_o(fr[23:0]), .co_o(fr[24]));
   wire [31:0] fres = fr[24] ? {r1_s, r1_e + 8'd1, 23'd0} : {r1_s, r1_e, fr[22:0]};
   // i2f/u2f: normalise (msb to bit 31); exponent 158 - lz
   wire [5:0]  lz;
@@ -125,7 +128,7 @@ module simt_fp_cvt #(
   // ---------------------------------------------------------------- C3
   wire        rup = r2_n[7] & ((r2_n[6:0] != 7'd0) | r2_n[8]);
   wire [24:0] rm;
-  simt_fp_kadd #(.W(24)) u_rm (.a_i(r2_n[31:8]), .b_i(24'd0), .ci_i(rup), .s_o(rm[23:0]), .co_o(rm[24]));
+  simt_fp_kadd #(.W(24), .RIPPLE(AREA)) u_rm (.a_i(r2_n[31:8]), .b_i(24'd0), .ci_i(rup), .s_o(rm[23:0]), .co_o(rm[24]));
   wire [7:0]  re  = r2_e + {7'd0, rm[24]};
   wire [31:0] c3  = r2_tof ? {r2_s, re, rm[22:0]} : r2_fin;
   simt_fp_pipe #(.W(32), .EN(E3)) u_r3 (.clk_i(clk_i), .rst_ni(rst_ni), .d_i(c3), .q_o(r_o));

@@ -5,8 +5,11 @@
 // SIMT lane datapaths (docs/simt-fpu.md): Yosys maps `+` to a ripple carry chain that abc does not
 // restructure, which set the critical path of the first synthesis. Written with word-level operations so
 // that simulators keep it in machine words. Combinational.
+// RIPPLE = 1 (area-reduced configurations, e.g. iCE40: docs/simt.md section 6): the same sum written as `+`,
+// which FPGA flows map to their carry chain (one LUT per bit instead of the prefix network); default 0.
 module simt_fp_kadd #(
-  parameter integer W = 32
+  parameter integer W = 32,
+  parameter integer RIPPLE = 0
 ) (
   input  wire [W-1:0] a_i,
   input  wire [W-1:0] b_i,
@@ -14,6 +17,9 @@ module simt_fp_kadd #(
   output wire [W-1:0] s_o,
   output wire         co_o
 );
+generate if (RIPPLE != 0) begin : g_ripple
+  assign {co_o, s_o} = {1'b0, a_i} + {1'b0, b_i} + {{W{1'b0}}, ci_i};
+end else begin : g_prefix
   // bit 0 of the extended operands carries cin (cin + cin = 2 cin: a carry of cin into bit 1)
   wire [W:0] a = {a_i, ci_i};
   wire [W:0] b = {b_i, ci_i};
@@ -33,5 +39,6 @@ module simt_fp_kadd #(
   assign s_o  = x[W:1] ^ g[W-1:0];
   assign co_o = g[W];
   wire unused_ok = &{1'b0, x[0]};
+end endgenerate
 endmodule
 `default_nettype wire

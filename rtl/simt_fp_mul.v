@@ -8,7 +8,11 @@
 //   M1  classify (zero/inf/NaN), sign, exponent sum; 24 partial products reduced to two rows (CSA tree)
 //   M2  48-bit carry-propagate add; pick the 24 significant bits, guard and sticky (product in [1,4))
 //   M3  round to nearest even, exponent adjust, overflow/underflow (FTZ), special results, pack
+// AREA = 1 (area-reduced configurations, e.g. iCE40; docs/simt.md section 6): the significand product is one
+// `mx * my` in M1 (FPGA flows build it from carry-chain adders), no CSA tree and no 48-bit prefix add in M2,
+// and the rounding increment is a ripple adder; same results, same stages. Default 0.
 module simt_fp_mul #(
+  parameter integer AREA = 0,
   parameter integer E1 = 1,
   parameter integer E2 = 1,
   parameter integer E3 = 1
@@ -33,8 +37,13 @@ module simt_fp_mul #(
   wire [8:0] m1_esum = {1'b0, xe} + {1'b0, ye};
   wire [23:0] mx = {1'b1, x_i[22:0]};
   wire [23:0] my = {1'b1, y_i[22:0]};
-  wire [47:0] m1_s, m1_c;   // 24 partial products, Wallace reduction to two rows
-  simt_fp_mul_csa #(.WA(24), .WB(24), .W(48)) u_csa (.x_i(mx), .y_i(my), .sum_o(m1_s), .carry_o(m1_c));
+  wire [47:0] m1_s, m1_c;   // 24 partial products, Wallace reduction to two rows (AREA: the product, 0)
+  generate if (AREA != 0) begin : g_amul
+    assign m1_s = mx * my;
+    assign m1_c = 48'd0;
+  end else begin : g_csa
+    simt_fp_mul_csa #(.WA(24), .WB(24), .W(48)) u_csa (.x_i(mx), .y_i(my), .sum_o(m1_s), .carry_o(m1_c));
+  end endgenerate
 
   wire [47:0] r1_s, r1_c;
   wire [8:0]  r1_esum;
@@ -46,7 +55,12 @@ module simt_fp_mul #(
   // ---------------------------------------------------------------- M2
   wire [47:0] prod;   // in [2^46, 2^48): both significands are in [2^23, 2^24)
   wire        prod_co;
-  simt_fp_kadd #(.W(48)) u_cpa (.a_i(r1_s), .b_i(r1_c), .ci_i(1'b0), .s_o(prod), .co_o(prod_co));
+  generate if (AREA != 0) begin : g_aprod
+    assign prod = r1_s;
+    assign prod_co = |r1_c;   // 0
+  end else begin : g_cpa
+    simt_fp_kadd #(.W(48)) u_cpa (.a_i(r1_s), .b_i(r1_c), .ci_i(1'b0), .s_o(prod), .co_o(prod_co));
+  end endgenerate
   // biased exponent before the rounding carry: ea + eb - 127 + hi (-125 .. 382)
   wire signed [10:0] m2_be = $signed({2'b00, r1_esum}) - 11'sd127 + $signed({10'd0, m2_hi});
   wire        m2_hi = prod[47];
@@ -65,7 +79,7 @@ module simt_fp_mul #(
   wire        up = r2_g & (r2_st | r2_m[0]);
   wire [23:0] mr;
   wire        mc;   // rounding carry: significand 2^24 -> 2^23, exponent + 1
-  simt_fp_kadd #(.W(24)) u_inc (.a_i(r2_m), .b_i(24'd0), .ci_i(up), .s_o(mr), .co_o(mc));
+  simt_fp_kadd #(.W(24), .RIPPLE(AREA)) u_inc (.a_i(r2_m), .b_i(24'd0), .ci_i(up), .s_o(mr), .co_o(mc));
   // exponent + carry as a carry-select: both outcomes precomputed from r2_be, chosen by mc
   wire signed [10:0] be = $signed(r2_be);
   wire [7:0]  be1 = r2_be[7:0] + 8'd1;

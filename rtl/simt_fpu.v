@@ -32,8 +32,12 @@
 // registers and LAT-8 further output registers are added; LAT < 8: LAT of the boundaries are registers,
 // spread evenly (boundary Bk-1 is a register iff floor(k*LAT/8) > floor((k-1)*LAT/8), k = 1..8; the output
 // boundary B7 always is), at a lower clock frequency. Only the valid bits are reset.
+// AREA (default 0): 1 selects the area-reduced implementation for small FPGAs (the iCE40 configuration,
+// docs/simt.md section 6): the significand product as one `*` and every carry-propagate add as a ripple
+// adder (the FPGA's carry chain) instead of the CSA tree and the prefix adders. Same results, same latency.
 module simt_fpu #(
-  parameter integer LAT = 8
+  parameter integer LAT = 8,
+  parameter integer AREA = 0
 ) (
   input  wire        clk_i,
   input  wire        rst_ni,
@@ -116,12 +120,12 @@ module simt_fpu #(
   // conversions (three stages, boundaries B1..B3 inside)
   wire [2:0] kind = is_frnd ? 3'd0 : is_f2i ? 3'd1 : is_f2u ? 3'd2 : is_i2f ? 3'd3 : is_u2f ? 3'd4 : 3'd7;
   wire [31:0] cvt3;
-  simt_fp_cvt #(.E1(en(2)), .E2(en(3)), .E3(en(4))) u_cvt (.clk_i(clk_i), .rst_ni(rst_ni),
+  simt_fp_cvt #(.AREA(AREA), .E1(en(2)), .E2(en(3)), .E3(en(4))) u_cvt (.clk_i(clk_i), .rst_ni(rst_ni),
     .kind_i(kind), .mode_i(cc0[1:0]), .a_i(is_int ? a0 : fa), .r_o(cvt3));
 
   // multiplier (three stages, boundaries B1..B3 inside)
   wire [31:0] prod3;
-  simt_fp_mul #(.E1(en(2)), .E2(en(3)), .E3(en(4))) u_mul (.clk_i(clk_i), .rst_ni(rst_ni),
+  simt_fp_mul #(.AREA(AREA), .E1(en(2)), .E2(en(3)), .E3(en(4))) u_mul (.clk_i(clk_i), .rst_ni(rst_ni),
     .x_i(fa), .y_i(mul_y), .p_o(prod3));
 
   // what travels beside the multiplier and the converter through B1..B3
@@ -142,7 +146,7 @@ module simt_fpu #(
 
   // ---------------------------------------------------------------- stages 4..7: adder
   wire [31:0] sum7;
-  simt_fp_add #(.E1(en(5)), .E2(en(6)), .E3(en(7))) u_add (.clk_i(clk_i), .rst_ni(rst_ni),
+  simt_fp_add #(.AREA(AREA), .E1(en(5)), .E2(en(6)), .E3(en(7))) u_add (.clk_i(clk_i), .rst_ni(rst_ni),
     .a_i(prod3), .b_i(z4), .s_o(sum7));
 
   wire [31:0] side4 = ic4 ? c4_ : cvt3;

@@ -27,7 +27,8 @@ module simt_lane #(
     // address is taken modulo the size, so programs must stay below it (the ISA has 64 / 64 / 256)
     parameter integer RF_WORDS = 64,     // registers per thread (r63 = rz is never stored): 2..64, power of 2
     parameter integer MEM_WORDS = 64,    // attribute, local and output words per thread: 2..64, power of 2
-    parameter integer CONST_WORDS = 256  // constant bank words: 2..256, power of 2
+    parameter integer CONST_WORDS = 256, // constant bank words: 2..256, power of 2
+    parameter integer FPU_AREA = 0       // simt_fpu AREA: 1 = area-reduced FPU (small FPGAs), same results
 ) (
     input  wire            clk_i,
     input  wire            rst_ni,
@@ -269,7 +270,7 @@ module simt_lane #(
     // ---------------------------------------------------------------- FP unit (simtfpu: rtl/simt_fpu.v)
     wire is_int_src = op == `ISA_OP_I2F || op == `ISA_OP_U2F;   // modifiers do not apply to integer sources
     wire fpu_valid_o;
-    simt_fpu #(.LAT(FPU_LAT)) u_fpu (
+    simt_fpu #(.LAT(FPU_LAT), .AREA(FPU_AREA)) u_fpu (
         .clk_i(clk_i), .rst_ni(rst_ni), .valid_i(s1_fpu_i), .op_i(op), .cc_i(cc),
         .na_i(na && !is_int_src), .aa_i(aa && !is_int_src), .nb_i(nb), .nc_i(nc),
         .a_i(a), .b_i(b), .c_i(c), .valid_o(fpu_valid_o), .res_o(fpu_res_o), .pred_o(fpu_pred_o));

@@ -4,7 +4,10 @@
  * Register use (keeps the structure valid by construction):
  *   r0..r30 data (random ALU/SFU/memory ops), r31 = lane (never written after the prologue),
  *   r32..r35 condition temporaries, r40+d loop counter of nesting depth d,
- *   p0..p5 data predicates (setp/pand/..., guards), p6 branch/exit conditions (set right before use). */
+ *   p0..p5 data predicates (setp/pand/..., guards), p6 branch/exit conditions (set right before use).
+ * Reduced mode (isa_gen_params_t.regs/mem_words/const_words/no_sfu != 0): n = regs - 8 data registers
+ * r0..r(n-1), the lane in r(n), condition temporaries r(n+1)..r(n+3), loop counters r(n+4+d); memory
+ * addresses [rz+k] inside the sizes; no SFU opcodes with no_sfu (an integer op instead). */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,6 +28,9 @@ typedef struct {
     uint32_t ninsn, budget, labels;
     const isa_gen_params_t *p;
     int oom;
+    /* register map and sizes (reduced mode; the default map otherwise) */
+    int red;
+    uint32_t nd, rlane, rt0, rt1, rt2, rloop, mw, cw;
 } gen_t;
 
 static uint64_t rnd(gen_t *g)
@@ -76,15 +82,19 @@ static const char *const ccs[] = {"lt", "eq", "le", "gt", "ne", "ge", "num", "na
 static const char *const icc[] = {"lt", "eq", "le", "gt", "ne", "ge"};
 static const char *const rnds[] = {"rn", "rz", "rm", "rp"};
 
-static uint32_t dreg(gen_t *g)   /* data register to read: r0..r31 or rz */
+static uint32_t dreg(gen_t *g)   /* data register to read: r0..r31 or rz (reduced: r0..r(nd), rz) */
 {
+    if (g->red) {
+        uint32_t r = below(g, g->nd + 3);
+        return r > g->nd ? 63 : r;
+    }
     uint32_t r = below(g, 34);
     return r >= 32 ? 63 : r;
 }
 
 static uint32_t wreg(gen_t *g)   /* data register to write */
 {
-    return below(g, 31);
+    return g->red ? below(g, g->nd) : below(g, 31);
 }
 
 static void rname(char *b, uint32_t r)
@@ -92,7 +102,7 @@ static void rname(char *b, uint32_t r)
     if (r == 63)
         strcpy(b, "rz");
     else
-        sprintf(b, "r%u", r);
+        sprintf(b, "r%u", r & 63u);   /* registers are 6-bit */
 }
 
 static void fsrc(gen_t *g, char *b, int allow_abs)
@@ -173,6 +183,9 @@ static void stmt_data(gen_t *g)
             rname(a, dreg(g));
             INSN("%s%s %s, %s", gd, w == 3 ? "i2f" : "u2f", d, a);
         }
+    } else if (k < 70 && g->red && g->p->no_sfu) {   /* no SFU: an integer op with an immediate */
+        rname(a, dreg(g));
+        INSN("%s%s %s, %s, %u", gd, below(g, 2) ? "imul" : "iadd", d, a, below(g, 1000));
     } else if (k < 70) {   /* SFU */
         static const char *const ops[] = {"rcp", "rsq", "ex2", "lg2", "sin", "cos"};
         fsrc(g, a, 1);
@@ -180,13 +193,19 @@ static void stmt_data(gen_t *g)
     } else if (k < 82) {   /* memory */
         static const char *const lds[] = {"ld.a", "ld.c", "ld.l"};
         char addr[24];
-        if (below(g, 2))
-            sprintf(addr, "[rz+%u]", below(g, 300));
-        else {
-            rname(a, dreg(g));
-            sprintf(addr, "[%s+%u]", a, below(g, 70000) & 0xffff);
+        uint32_t w;
+        if (g->red) {   /* inside the stored words: [rz+k] */
+            w = below(g, 5);
+            sprintf(addr, "[rz+%u]", below(g, w == 1 ? g->cw : g->mw));
+        } else {        /* (the default's draws in their original order: same programs as before) */
+            if (below(g, 2))
+                sprintf(addr, "[rz+%u]", below(g, 300));
+            else {
+                rname(a, dreg(g));
+                sprintf(addr, "[%s+%u]", a, below(g, 70000) & 0xffff);
+            }
+            w = below(g, 5);
         }
-        uint32_t w = below(g, 5);
         rname(bb, dreg(g));
         if (w < 3)
             INSN("%s%s %s, %s", gd, lds[w], d, addr);
@@ -228,6 +247,11 @@ static void stmt_data(gen_t *g)
             rname(bb, dreg(g));
         INSN("%smov %s, %s", gd, d, bb);
     } else {
+        if (g->red) {   /* rd..rd+3 data registers, ra+1 at most the lane register */
+            rname(a, below(g, g->nd));
+            INSN("%stex r%u, %s, %u", gd, 4 * below(g, g->nd / 4), a, below(g, 16));
+            return;
+        }
         rname(a, dreg(g) & 31);
         INSN("%stex r%u, %s, %u", gd, 4 * below(g, 7), a, below(g, 16));
     }
@@ -239,8 +263,8 @@ static void cond(gen_t *g)
     char a[8], b[8];
     switch (below(g, 6)) {
     case 0: case 1:
-        INSN("and r32, r31, %u", 1 + below(g, 31));
-        INSN("isetp.%s p6, r32, %u", icc[below(g, 6)], below(g, 4));
+        INSN("and r%u, r%u, %u", g->rt0, g->rlane, 1 + below(g, 31));
+        INSN("isetp.%s p6, r%u, %u", icc[below(g, 6)], g->rt0, below(g, 4));
         break;
     case 2:
         rname(a, dreg(g));
@@ -249,11 +273,11 @@ static void cond(gen_t *g)
         break;
     case 3:
         rname(a, dreg(g));
-        INSN("and r33, %s, %u", a, 1 + below(g, 7));
-        INSN("isetp.eq p6, r33, 0");
+        INSN("and r%u, %s, %u", g->rt1, a, 1 + below(g, 7));
+        INSN("isetp.eq p6, r%u, 0", g->rt1);
         break;
     case 4:   /* uniform */
-        INSN("isetp.%s p6, r31, %u", below(g, 2) ? "lt" : "gt", below(g, 2) ? 32 : 40);
+        INSN("isetp.%s p6, r%u, %u", below(g, 2) ? "lt" : "gt", g->rlane, below(g, 2) ? 32 : 40);
         break;
     default:
         INSN("pand p6, %sp%u, pt", below(g, 2) ? "!" : "", below(g, 6));
@@ -282,9 +306,9 @@ static void stmt(gen_t *g, uint32_t depth, int in_loop, uint32_t loop_exit)
         }
         emit_raw(g, "J%u:\n", id);
     } else if (k < 13 && depth < g->p->max_depth && room) {   /* loop */
-        uint32_t id = g->labels++, rc = 40 + depth;
+        uint32_t id = g->labels++, rc = g->rloop + depth;
         char src[8];
-        rname(src, below(g, 2) ? 31 : dreg(g));
+        rname(src, below(g, 2) ? g->rlane : dreg(g));
         INSN("and r%u, %s, %u", rc, src, g->p->max_trip > 1 ? g->p->max_trip - 1 : 0);
         INSN("iadd r%u, r%u, 1", rc, rc);
         emit_raw(g, "L%u:\n", id);
@@ -297,8 +321,8 @@ static void stmt(gen_t *g, uint32_t depth, int in_loop, uint32_t loop_exit)
         cond(g);
         INSN("@p6 bra X%u, X%u", loop_exit, loop_exit);
     } else if (k < 16 + g->p->p_exit_pct) {   /* early exit of a few lanes */
-        INSN("and r34, r31, %u", 3 + 4 * below(g, 8));
-        INSN("isetp.eq p6, r34, %u", below(g, 3));
+        INSN("and r%u, r%u, %u", g->rt2, g->rlane, 3 + 4 * below(g, 8));
+        INSN("isetp.eq p6, r%u, %u", g->rt2, below(g, 3));
         INSN("@p6 exit");
     } else {
         stmt_data(g);
@@ -318,6 +342,22 @@ int isa_gen_program(const isa_gen_params_t *p, uint64_t seed, isa_gen_prog_t *pr
     g->s = seed * 0x2545f4914f6cdd1dull + 1;
     g->p = p;
     g->budget = p->max_static < ISA_MAX_CODE - 16 ? p->max_static : ISA_MAX_CODE - 16;
+    g->red = p->regs || p->mem_words || p->const_words || p->no_sfu;
+    g->rlane = 31, g->rt0 = 32, g->rt1 = 33, g->rt2 = 34, g->rloop = 40;
+    if (g->red) {
+        uint32_t regs = p->regs ? p->regs : 64;
+        g->nd = regs - 8;
+        if (g->nd > 31)
+            g->nd = 31;
+        g->rlane = g->nd, g->rt0 = g->nd + 1, g->rt1 = g->nd + 2, g->rt2 = g->nd + 3, g->rloop = g->nd + 4;
+        if (regs < 16 || regs > 64 || g->rloop + p->max_depth > regs || p->mem_words > 64 || p->const_words > 256) {
+            fprintf(stderr, "isa_gen: reduced mode needs 16 <= regs <= 64, max_depth <= 4 (16 registers), "
+                            "mem_words <= 64, const_words <= 256\n");
+            return -1;
+        }
+        g->mw = p->mem_words ? p->mem_words : 64;
+        g->cw = p->const_words ? p->const_words : 256;
+    }
     g->cap = 4096;
     g->buf = malloc(g->cap);
     prog->text = NULL;
@@ -326,19 +366,27 @@ int isa_gen_program(const isa_gen_params_t *p, uint64_t seed, isa_gen_prog_t *pr
         return -1;
     g->buf[0] = 0;
     emit_raw(g, "; isa_gen seed %llu\n", (unsigned long long)seed);
-    INSN("s2r r31, %%lane");
-    for (uint32_t i = 0; i < 16; i++)
-        INSN("ld.a r%u, [rz+%u]", i, i);
-    for (uint32_t i = 16; i < 24; i++)
-        INSN("ld.c r%u, [rz+%u]", i, below(g, 256));
-    INSN("s2r r24, %%tid");
-    INSN("s2r r25, %%vertex");
-    INSN("s2r r26, %%prim");
+    INSN("s2r r%u, %%lane", g->rlane);
+    if (g->red) {   /* data registers: attributes, then a constant, %tid, %vertex/%prim */
+        for (uint32_t i = 0; i + 3 < g->nd; i++)
+            INSN("ld.a r%u, [rz+%u]", i, i % g->mw);
+        INSN("ld.c r%u, [rz+%u]", g->nd - 3, below(g, g->cw));
+        INSN("s2r r%u, %%tid", g->nd - 2);
+        INSN("s2r r%u, %%%s", g->nd - 1, below(g, 2) ? "vertex" : "prim");
+    } else {
+        for (uint32_t i = 0; i < 16; i++)
+            INSN("ld.a r%u, [rz+%u]", i, i);
+        for (uint32_t i = 16; i < 24; i++)
+            INSN("ld.c r%u, [rz+%u]", i, below(g, 256));
+        INSN("s2r r24, %%tid");
+        INSN("s2r r25, %%vertex");
+        INSN("s2r r26, %%prim");
+    }
     INSN("fsetp.gt p0, r0, r1");
     INSN("isetp.lt p1, r2, r3");
     block(g, 0, 0, 0);
     uint32_t final_pc = g->ninsn;
-    INSN("st.o [rz+63], r31");
+    INSN("st.o [rz+%u], r%u", g->red ? g->mw - 1 : 63, g->rlane);
     INSN("exit");
     prog->text = g->buf;
     prog->final_pc = final_pc;

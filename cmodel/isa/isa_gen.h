@@ -15,6 +15,15 @@ typedef struct {
     uint32_t max_depth;      /* nesting of if/loop (<= 6) */
     uint32_t max_trip;       /* loop trip counts 1..max_trip (per lane) */
     uint32_t p_exit_pct;     /* chance (%) of a guarded early exit at a statement slot */
+    /* Reduced hardware configurations (the SIMT core's RF_WORDS/MEM_WORDS/CONST_WORDS/HAS_SFU parameters,
+     * docs/simt.md section 6). 0 = the ISA's sizes (the default: programs are exactly as before). Otherwise
+     * the program reads and writes only registers r0..r(regs-1) (and rz), attribute/local/output words
+     * 0..mem_words-1 and constants 0..const_words-1, always at [rz+k] addresses, and uses no SFU opcode when
+     * no_sfu; max_depth must then be <= regs - 12 (one loop counter per nesting level). */
+    uint32_t regs;           /* 0 or 16..64 */
+    uint32_t mem_words;      /* 0 or 2..64 */
+    uint32_t const_words;    /* 0 or 1..256 */
+    uint32_t no_sfu;
 } isa_gen_params_t;
 
 isa_gen_params_t isa_gen_params_default(void);

@@ -53,6 +53,9 @@ typedef struct {
     uint32_t abort_every;        /* 1 in N random/word jobs is first cut by a reset in the middle, then re-run */
     int expect;                  /* --program: -1 any, 0 every warp must finish, 1 every warp must stop with an error */
     int replay_fst;              /* this run replays a failure for its waveform: no report, only the FST window */
+    simt_dut_sizes_t sz;         /* the build's reduced-configuration parameters (docs/simt.md section 6) */
+    int reduced;                 /* any size below the ISA's: programs must stay inside them */
+    uint32_t n_upload;           /* attribute words uploaded per row: max(RF_WORDS, MEM_WORDS) (64 by default) */
 } opts_t;
 
 typedef enum { JOB_RANDOM, JOB_SHADER, JOB_FILE, JOB_TRACEPROG, JOB_WORDS } job_kind_t;
@@ -201,8 +204,46 @@ static int job_load(job_t *j, int no_fp)
     return 0;
 }
 
+static int job_random_d(job_t *j, const opts_t *o, simt_hw_params_t prm, uint64_t seed, uint32_t dcap);
+
+/* deepest reconvergence stack the interpreter reaches on the job's warps (run on copies; the job is untouched) */
+static uint32_t job_max_sp(const job_t *j)
+{
+    uint32_t m = 0;
+    isa_warp_t *w = isa_warp_new();
+    if (!w)
+        return UINT32_MAX;
+    for (uint32_t k = 0; k < j->nw; k++) {
+        memcpy(w, j->iw[k], sizeof *w);
+        isa_run(j->ctx, w, 1000000);
+        if (w->max_sp > m)
+            m = w->max_sp;
+    }
+    isa_warp_free(w);
+    return m;
+}
+
 static int job_random(job_t *j, const opts_t *o, simt_hw_params_t prm, uint64_t seed)
 {
+    int r = job_random_d(j, o, prm, seed, 0);
+    /* a reduced core has STACK_DEPTH stack entries; nesting depth alone does not bound the stack (every divergent
+     * loop break leaves an entry until the loop ends), so: regenerate (deterministically: attempt k uses generator
+     * seed + k * 2^40, nesting at most 3, then 2, then 1) until the interpreter's deepest stack fits */
+    for (uint32_t k = 1; r == 0 && o->reduced && job_max_sp(j) > o->sz.stack_depth; k++) {
+        job_free(j);
+        if (k > 64) {
+            fprintf(stderr, "cosim-simt: seed 0x%" PRIx64 ": no program within STACK_DEPTH %u after 64 attempts\n", seed,
+                    o->sz.stack_depth);
+            return -1;
+        }
+        r = job_random_d(j, o, prm, seed, k);
+    }
+    return r;
+}
+
+static int job_random_d(job_t *j, const opts_t *o, simt_hw_params_t prm, uint64_t seed, uint32_t attempt)
+{
+    uint32_t dcap = attempt ? (attempt < 3 ? 4 - attempt : 1) : 0;
     memset(j, 0, sizeof *j);
     j->kind = JOB_RANDOM;
     j->seed = seed;
@@ -212,12 +253,27 @@ static int job_random(job_t *j, const opts_t *o, simt_hw_params_t prm, uint64_t 
     isa_gen_params_t gp = isa_gen_params_default();
     gp.max_static = o->max_static ? o->max_static : 60 + (uint32_t)(mix64(seed) % 400);
     gp.max_depth = o->depth ? o->depth : 1 + (uint32_t)(mix64(seed + 1) % 5);
+    if (o->reduced) {   /* the reduced configuration: registers, words, constants, no SFU, length, nesting */
+        gp.regs = o->sz.rf_words;
+        gp.mem_words = o->sz.mem_words;
+        gp.const_words = o->sz.const_words;
+        gp.no_sfu = !o->sz.has_sfu;
+        uint32_t cap = o->sz.imem_depth > 40 ? o->sz.imem_depth - 24 : 16;
+        if (gp.max_static > cap)
+            gp.max_static = o->max_static && o->max_static < cap ? o->max_static : 16 + (uint32_t)(mix64(seed) % (cap - 15));
+        /* nesting: one loop counter register per level (<= 4 with 16 registers); 1..3 keeps the stack within 8 */
+        uint32_t dmax = o->sz.stack_depth >= 16 ? 4 : 3;
+        if (!o->depth || gp.max_depth > dmax)
+            gp.max_depth = 1 + (uint32_t)(mix64(seed + 1) % dmax);
+        if (dcap && gp.max_depth > dcap)
+            gp.max_depth = dcap;
+    }
     /* the other generator knobs vary with the seed too: loop trip counts 1..9 (1: loops that never repeat,
      * large: deeper per-lane divergence of the loop exit), early exits from none to frequent */
     gp.max_trip = 1 + (uint32_t)(mix64(seed + 2) % 9);
     gp.p_exit_pct = (uint32_t)(mix64(seed + 3) % 4) == 0 ? (uint32_t)(mix64(seed + 4) % 16) : 2;
     isa_gen_prog_t prog;
-    if (isa_gen_program(&gp, seed, &prog) != 0) {
+    if (isa_gen_program(&gp, seed + ((uint64_t)attempt << 40), &prog) != 0) {
         fprintf(stderr, "cosim-simt: generator failed for seed 0x%" PRIx64 "\n", seed);
         isa_gen_free(&prog);
         return -1;
@@ -572,7 +628,9 @@ static void host_inputs(const ctx_t *c, const job_t *j, host_t *h, simt_hw_in_t 
         const isa_warp_t *iw = j->iw[h->w];
         for (uint32_t l = 0; l < L; l++) {
             uint32_t t = h->row * L + l;
-            in->attr_data[l] = h->word < 64 ? iw->attr[h->word][t] : h->word == 64 ? iw->sr_vertex[t] : iw->sr_prim[t];
+            /* (a reduced core stores MEM_WORDS words: word k is attribute k mod MEM_WORDS, uploaded so) */
+            in->attr_data[l] = h->word < 64 ? iw->attr[h->word % c->o->sz.mem_words][t]
+                               : h->word == 64 ? iw->sr_vertex[t] : iw->sr_prim[t];
         }
         break;
     }
@@ -601,10 +659,14 @@ static void host_advance(const ctx_t *c, const job_t *j, host_t *h, const simt_h
         if (++h->i >= j->len) { h->phase = 1; h->i = 0; }
         break;
     case 1:
-        if (++h->i >= ISA_CONST_WORDS) { h->phase = 2; h->w = h->row = h->word = 0; }
+        if (++h->i >= (c->o->sz.const_words < ISA_CONST_WORDS ? c->o->sz.const_words : ISA_CONST_WORDS)) {
+            h->phase = 2; h->w = h->row = h->word = 0;
+        }
         break;
     case 2:
-        if (++h->word >= 64 + SIMT_HW_SR_WORDS) {
+        if (++h->word == c->o->n_upload)
+            h->word = 64;   /* then %vertex, %prim */
+        if (h->word >= 64 + SIMT_HW_SR_WORDS) {
             h->word = 0;
             if (++h->row >= Q) { h->row = 0; if (++h->w >= j->nw) { h->phase = 3; h->w = 0; } }
         }
@@ -1217,7 +1279,16 @@ typedef struct {
     simt_hw_params_t prm;
 } jobs_t;
 
+static int make_job_(const jobs_t *js, uint64_t k, job_t *j);
 static int make_job(const jobs_t *js, uint64_t k, job_t *j)
+{
+    int r = make_job_(js, k, j);
+    if (r == 0 && j->rb_words > js->o->sz.mem_words)   /* a reduced core stores MEM_WORDS output words */
+        j->rb_words = js->o->sz.mem_words;
+    return r;
+}
+
+static int make_job_(const jobs_t *js, uint64_t k, job_t *j)
 {
     const opts_t *o = js->o;
     if (k < js->np && js->plan[k].kind == JOB_TRACEPROG)
@@ -1244,6 +1315,41 @@ static uint32_t abort_point(const opts_t *o, const job_t *j)
 /* Runs job k: its cut-short part (if chosen), then the whole job. *part: which run failed (0 cut, 1 whole).
  * dump_part: which run dumps the waveform from dump_from (-1 none, 0 the cut part, 1 the whole run, 2 both);
  * stop_at applies to that run only (failure replay). Returns 0 pass, 1 mismatch, 2 setup error. */
+/* A reduced configuration (docs/simt.md section 6) runs a program as the ISA defines only if it stays inside
+ * the sizes. Static part of that check: registers < RF_WORDS (or rz), no SFU opcode without the SFU, at most
+ * IMEM_DEPTH instructions. (Memory addresses are dynamic: the generator's reduced mode keeps them inside; the
+ * stack depth is checked after the run from the interpreter's max_sp.) Returns 1 if it fits, else 0 and why. */
+static int fits_reduced(const opts_t *o, const uint64_t *code, uint32_t len, char *why, size_t cap)
+{
+    if (len > o->sz.imem_depth) {
+        snprintf(why, cap, "%u instructions, IMEM_DEPTH is %u", len, o->sz.imem_depth);
+        return 0;
+    }
+    for (uint32_t pc = 0; pc < len; pc++) {
+        simt_hw_dec_t d = simt_hw_decode(code[pc]);
+        uint32_t ra = (uint32_t)ISA_GET(code[pc], RA), rb = (uint32_t)ISA_GET(code[pc], RB);
+        uint32_t rc = (uint32_t)ISA_GET(code[pc], RC), rd = (uint32_t)ISA_GET(code[pc], RD);
+        uint32_t regs[8], n = 0;
+        if (d.use_ra) regs[n++] = ra;
+        if (d.use_rb) regs[n++] = rb;
+        if (d.use_rc) regs[n++] = rc;
+        if (d.use_ra1) regs[n++] = (ra + 1) & 63u;
+        if (d.dst_reg)
+            for (uint32_t k = 0; k < (d.ndst ? (uint32_t)d.ndst : 1u); k++)
+                regs[n++] = (rd + k) & 63u;
+        for (uint32_t i = 0; i < n; i++)
+            if (regs[i] != 63u && regs[i] >= o->sz.rf_words) {
+                snprintf(why, cap, "pc %u uses r%u, RF_WORDS is %u", pc, regs[i], o->sz.rf_words);
+                return 0;
+            }
+        if (d.cls == SIMT_CLS_SFU && !o->sz.has_sfu) {
+            snprintf(why, cap, "pc %u is an SFU opcode, HAS_SFU is 0", pc);
+            return 0;
+        }
+    }
+    return 1;
+}
+
 static int run_planned(ctx_t *c, const jobs_t *js, uint64_t k, simt_dut_t *dut, simt_hw_t *hw, stats_t *st,
                        fail_t *fl, uint64_t dump_from, int dump_part, int silent, uint64_t stop_at, int *part,
                        job_t *jout, uint64_t *aborts)
@@ -1252,6 +1358,14 @@ static int run_planned(ctx_t *c, const jobs_t *js, uint64_t k, simt_dut_t *dut, 
     if (make_job(js, k, &j) != 0) {
         job_free(&j);
         return 2;
+    }
+    if (js->o->reduced) {
+        char why[160];
+        if (!fits_reduced(js->o, j.code, j.len, why, sizeof why)) {
+            fprintf(stderr, "cosim-simt: %s does not fit the reduced configuration: %s\n", j.name, why);
+            job_free(&j);
+            return 2;
+        }
     }
     uint32_t ap = abort_point(js->o, &j);
     *part = 1;
@@ -1277,6 +1391,14 @@ static int run_planned(ctx_t *c, const jobs_t *js, uint64_t k, simt_dut_t *dut, 
     }
     int rc = run_job(c, &j, dut, hw, st, fl, dump_part >= 1 ? dump_from : UINT64_MAX, silent,
                      dump_part == 1 ? stop_at : UINT64_MAX);
+    if (js->o->reduced && !silent)   /* deeper nesting than the core's stack: the ISA's semantics do not apply */
+        for (uint32_t w = 0; w < j.nw; w++)
+            if (j.iw[w]->max_sp > js->o->sz.stack_depth) {
+                fprintf(stderr, "cosim-simt: %s needs %u reconvergence-stack entries, STACK_DEPTH is %u\n", j.name,
+                        j.iw[w]->max_sp, js->o->sz.stack_depth);
+                if (!rc)
+                    rc = 2;
+            }
     *jout = j;
     return rc;
 }
@@ -1386,6 +1508,17 @@ int main(int argc, char **argv)
         perror(fst_bin);
         return 2;
     }
+    o.sz = simt_dut_sizes();
+    o.reduced = o.sz.rf_words < 64 || o.sz.mem_words < 64 || o.sz.const_words < ISA_CONST_WORDS ||
+                o.sz.imem_depth < ISA_MAX_CODE || o.sz.stack_depth < ISA_STACK_DEPTH || !o.sz.has_sfu;
+    o.n_upload = o.sz.rf_words > o.sz.mem_words ? o.sz.rf_words : o.sz.mem_words;
+    if (o.reduced && (o.fuzz_words || o.trace_progs || cp_trace)) {
+        fprintf(stderr, "cosim-simt: this build is a reduced configuration (RF_WORDS %u MEM_WORDS %u CONST_WORDS %u "
+                        "IMEM_DEPTH %u STACK_DEPTH %u HAS_SFU %u): random-word programs, trace programs and the CP "
+                        "phase need the ISA's sizes\n", o.sz.rf_words, o.sz.mem_words, o.sz.const_words,
+                o.sz.imem_depth, o.sz.stack_depth, o.sz.has_sfu);
+        return 2;
+    }
     ctx_t c;
     memset(&c, 0, sizeof c);
     c.o = &o;
@@ -1396,6 +1529,10 @@ int main(int argc, char **argv)
     if (!o.quiet && !o.replay_fst)
         printf("cosim-simt: LANES=%u WARPS=%u FPU_LAT=%u SFU_LAT=%u TEX_LAT=%u seed=0x%" PRIx64 "%s\n", c.prm.lanes,
                c.prm.warps, c.prm.fpu_lat, c.prm.sfu_lat, c.prm.tex_lat, o.seed, o.no_fp ? " (no FP/SFU opcodes)" : "");
+    if (!o.replay_fst && (o.reduced || o.sz.fpu_area))
+        printf("cosim-simt: reduced configuration RF_WORDS=%u MEM_WORDS=%u CONST_WORDS=%u IMEM_DEPTH=%u STACK_DEPTH=%u "
+               "HAS_SFU=%u FPU_AREA=%u: programs constrained to these sizes\n", o.sz.rf_words, o.sz.mem_words,
+               o.sz.const_words, o.sz.imem_depth, o.sz.stack_depth, o.sz.has_sfu, o.sz.fpu_area);
 
     /* job list: file program, shaders, random programs */
     enum { MAXJ = 1024 };
@@ -1427,6 +1564,17 @@ int main(int argc, char **argv)
         const char *nm = isa_shader_name(s);
         if (!(o.shaders || (one_shader && !strcmp(one_shader, nm))))
             continue;
+        if (o.reduced && o.shaders) {   /* --shaders on a reduced configuration: the library programs that fit */
+            static uint64_t code[ISA_MAX_CODE];
+            isa_asm_err_t aerr;
+            int n = isa_assemble(isa_shader_source(nm), code, ISA_MAX_CODE, &aerr);
+            char why[160] = "does not assemble";
+            if (n < 0 || !fits_reduced(&o, code, (uint32_t)n, why, sizeof why)) {
+                if (!o.replay_fst)
+                    printf("cosim-simt: shader %s skipped: does not fit the reduced configuration (%s)\n", nm, why);
+                continue;
+            }
+        }
         plan[np].kind = JOB_SHADER; plan[np].name = nm; plan[np].text = (char *)isa_shader_source(nm);
         plan[np].seed = o.seed + (uint64_t)s; plan[np].nw = c.prm.warps; plan[np].wid0 = 0; np++;
     }

@@ -29,6 +29,40 @@ extern "C" simt_hw_params_t simt_dut_params(void)
     return p;
 }
 
+#ifndef SIMT_DUT_RF_WORDS
+#define SIMT_DUT_RF_WORDS 64
+#endif
+#ifndef SIMT_DUT_MEM_WORDS
+#define SIMT_DUT_MEM_WORDS 64
+#endif
+#ifndef SIMT_DUT_CONST_WORDS
+#define SIMT_DUT_CONST_WORDS 256
+#endif
+#ifndef SIMT_DUT_IMEM_DEPTH
+#define SIMT_DUT_IMEM_DEPTH 4096
+#endif
+#ifndef SIMT_DUT_STACK_DEPTH
+#define SIMT_DUT_STACK_DEPTH 32
+#endif
+#ifndef SIMT_DUT_HAS_SFU
+#define SIMT_DUT_HAS_SFU 1
+#endif
+#ifndef SIMT_DUT_FPU_AREA
+#define SIMT_DUT_FPU_AREA 0
+#endif
+extern "C" simt_dut_sizes_t simt_dut_sizes(void)
+{
+    simt_dut_sizes_t z;
+    z.rf_words = SIMT_DUT_RF_WORDS;
+    z.mem_words = SIMT_DUT_MEM_WORDS;
+    z.const_words = SIMT_DUT_CONST_WORDS;
+    z.imem_depth = SIMT_DUT_IMEM_DEPTH;
+    z.stack_depth = SIMT_DUT_STACK_DEPTH;
+    z.has_sfu = SIMT_DUT_HAS_SFU;
+    z.fpu_area = SIMT_DUT_FPU_AREA;
+    return z;
+}
+
 // wide ports: VlWide<N> / QData / IData / CData from and to arrays of 32-bit words
 template <std::size_t N> static void setw(VlWide<N> &p, const uint32_t *v) { for (std::size_t i = 0; i < N; i++) p[i] = v[i]; }
 static void setw(QData &p, const uint32_t *v) { p = (uint64_t)v[0] | ((uint64_t)v[1] << 32); }

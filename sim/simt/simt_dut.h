@@ -13,6 +13,13 @@ extern "C" {
 typedef struct simt_dut simt_dut_t;
 
 simt_hw_params_t simt_dut_params(void);
+
+/* The reduced-configuration parameters this build was verilated with (docs/simt.md section 6; the defaults
+ * are the ISA's sizes): words stored per thread / in the banks, stack entries, SFU present, FPU_AREA. */
+typedef struct {
+    uint32_t rf_words, mem_words, const_words, imem_depth, stack_depth, has_sfu, fpu_area;
+} simt_dut_sizes_t;
+simt_dut_sizes_t simt_dut_sizes(void);
 /* 1 if this build can write FST waveforms (verilated with --trace-fst: the cosim-simt-fst binary; the fast
  * cosim-simt binary has no tracing and hands waveform requests to cosim-simt-fst, docs/simt.md section 4). */
 int simt_dut_has_fst(void);
