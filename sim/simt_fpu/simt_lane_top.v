@@ -6,6 +6,7 @@
 module simt_lane_top #(
   parameter integer LAT_FPU = 8,
   parameter integer LAT_SFU = 8,
+  parameter integer AREA_FPU = 0,   // simt_fpu AREA (1: the area-reduced FPU of the iCE40 configuration)
   parameter TABLE_DIR = "defs"
 ) (
   input  wire        clk_i,
@@ -31,7 +32,7 @@ module simt_lane_top #(
   output wire        s_valid_o,
   output wire [31:0] s_res_o
 );
-  simt_fpu #(.LAT(LAT_FPU)) u_fpu (.clk_i(clk_i), .rst_ni(rst_ni), .valid_i(f_valid_i), .op_i(f_op_i),
+  simt_fpu #(.LAT(LAT_FPU), .AREA(AREA_FPU)) u_fpu (.clk_i(clk_i), .rst_ni(rst_ni), .valid_i(f_valid_i), .op_i(f_op_i),
     .cc_i(f_cc_i), .na_i(f_na_i), .aa_i(f_aa_i), .nb_i(f_nb_i), .nc_i(f_nc_i), .a_i(f_a_i), .b_i(f_b_i),
     .c_i(f_c_i), .valid_o(f_valid_o), .res_o(f_res_o), .pred_o(f_pred_o));
   simt_sfu #(.LAT(LAT_SFU), .TABLE_DIR(TABLE_DIR)) u_sfu (.clk_i(clk_i), .rst_ni(rst_ni),
