@@ -293,7 +293,7 @@ SIMT_SYNTH_RESULTS := $(SIMT_SYNTH_OUT)/simt_core-logic/sta.log $(SIMT_SYNTH_RES
 
 # iCE40: one lane, one warp, 16 registers and 16 attribute/local/output words per thread, 64 constants, 256
 # instructions, an 8-entry stack, no SFU, FPU latency 4 (docs/simt.md says what this cannot run).
-SIMT_ICE40_PARAMS ?= LANES=1:WARPS=1:RF_WORDS=16:MEM_WORDS=16:CONST_WORDS=64:IMEM_DEPTH=256:STACK_DEPTH=8:HAS_SFU=0:FPU_LAT=4:SFU_LAT=1:TEX_LAT=4:FPU_AREA=1
+SIMT_ICE40_PARAMS ?= LANES=1:WARPS=1:RF_WORDS=16:MEM_WORDS=16:CONST_WORDS=64:IMEM_DEPTH=256:STACK_DEPTH=4:HAS_SFU=0:FPU_LAT=4:SFU_LAT=1:TEX_LAT=4:FPU_AREA=1:SR_MERGE=1
 SIMT_ICE40_DIR := $(SIMT_SYNTH_OUT)/simt_core-ice40-reduced
 $(SIMT_ICE40_DIR)/ice40.json: $(SIMT_SYNTH_FILES) $(SYNTH_FLOW) scripts/synth_lib.sh scripts/synth_wrap.py
 	$(SYNTH_ENV) $(SYNTH_FLOW) ice40 $(@D) simt_core $(SIMT_ICE40_PARAMS) $(SIMT_SYNTH_FILES)

@@ -37,7 +37,8 @@ module simt_core #(
     parameter integer IMEM_DEPTH = 4096,  // instruction memory words (2..4096, power of 2)
     parameter integer STACK_DEPTH = 32,   // reconvergence stack entries per warp (4, 8, 16, 32)
     parameter integer HAS_SFU = 1,        // 0: no SFU pipes (rcp rsq ex2 lg2 sin cos write 0)
-    parameter integer FPU_AREA = 0        // 1: area-reduced simt_fpu (ripple adders, `*` product; same results)
+    parameter integer FPU_AREA = 0,       // 1: area-reduced simt_fpu (ripple adders, `*` product; same results)
+    parameter integer SR_MERGE = 0        // 1: %vertex/%prim of a lane in one RAM (one block RAM pair fewer)
 ) (
     input  wire                  clk_i,
     input  wire                  rst_ni,
@@ -153,7 +154,7 @@ module simt_core #(
             assign w_freq[gw] = 1'b0;
         end
         for (gw = 0; gw < WARPS; gw = gw + 1) begin : g_warp
-            simt_warp #(.STACK_DEPTH(STACK_DEPTH)) u_warp (
+            simt_warp #(.STACK_DEPTH(STACK_DEPTH), .SB_WORDS(RF_WORDS)) u_warp (
                 .clk_i(clk_i), .rst_ni(rst_ni), .prog_len_i(prog_len_i),
                 .launch_i(launch_i && launch_warp_i == gw[4:0]), .launch_mask_i(launch_mask_i),
                 .launch_wid_i(launch_wid_i),
@@ -328,7 +329,7 @@ module simt_core #(
         for (gl = 0; gl < LANES; gl = gl + 1) begin : g_lane
             simt_lane #(.LANE(gl), .LANES(LANES), .RAW(RAW), .RDEPTH(RDEPTH), .FPU_LAT(FPU_LAT),
                         .RF_WORDS(RF_WORDS), .MEM_WORDS(MEM_WORDS), .CONST_WORDS(CONST_WORDS),
-                        .FPU_AREA(FPU_AREA)) u_lane (
+                        .FPU_AREA(FPU_AREA), .SR_MERGE(SR_MERGE)) u_lane (
                 .clk_i(clk_i), .rst_ni(rst_ni),
                 .host_attr_we_i(host_attr), .host_sr_we_i(host_sr), .host_sr_sel_i(attr_word_i[0]),
                 .host_row_i(host_row), .host_word_i(attr_word_i[5:0]), .host_data_i(attr_data_i[gl*32 +: 32]),
@@ -336,6 +337,7 @@ module simt_core #(
                 .out_raddr_i(out_raddr), .out_rdata_o(out_rdata_o[gl*32 +: 32]),
                 .rf_raddr_a_i({s0_rowaddr, s0_ra}), .rf_raddr_b_i({s0_rowaddr, s0_rbp}),
                 .rf_raddr_c_i({s0_rowaddr, s0_rc}), .sr_raddr_i(s0_rowaddr),
+                .sr_sel_i(s0_insn_q[`ISA_F_OFS_HI:`ISA_F_OFS_LO] == 16'd`ISA_SR_PRIM),
                 .s1_insn_i(s1_insn_q), .s1_rowaddr_i(s1_rowaddr), .s1_row_i(s1_row_q), .s1_wid_i(s1_wid),
                 .s1_fpu_i(s1_v_q && s1_cls_q == C_FPU && s1_lane_en_q[gl]),
                 .s1_ex_i(s1_v_q && s1_exl_q[gl]), .s1_pa_i(s1_pa_sh[gl]), .s1_pb_i(s1_pb_sh[gl]),
@@ -482,9 +484,23 @@ module simt_core #(
     assign wb_pred_bits = wb_bits_l << (p_row_q[D] * LANES[5:0]);
     assign sb_clr = wb_v && p_last_q[D];
     wire wb_tex = p_cls_q[D] == C_TEX;
-    assign sb_clr_reg = (p_kind_q[D] != K_REG) ? 64'd0 :
-                        ((64'd1 << wb_rd) | ({63'd0, wb_tex} << (wb_rd + 6'd1)) | ({63'd0, wb_tex} << (wb_rd + 6'd2)) |
-                         ({63'd0, wb_tex} << (wb_rd + 6'd3))) & ~64'h8000000000000000;
+    generate
+        if (RF_WORDS == 64) begin : g_sbc64
+            assign sb_clr_reg = (p_kind_q[D] != K_REG) ? 64'd0 :
+                                ((64'd1 << wb_rd) | ({63'd0, wb_tex} << (wb_rd + 6'd1)) | ({63'd0, wb_tex} << (wb_rd + 6'd2)) |
+                                 ({63'd0, wb_tex} << (wb_rd + 6'd3))) & ~64'h8000000000000000;
+        end else begin : g_sbcn   // scoreboard of RF_WORDS entries (simt_warp SB_WORDS): register r -> r mod RF_WORDS
+            localparam integer RFB = (RF_WORDS > 1) ? $clog2(RF_WORDS) : 1;
+            // verilator lint_off UNUSEDSIGNAL
+            function [RF_WORDS-1:0] rb(input en, input [5:0] r);
+                rb = (en && r != 6'd63) ? ({{(RF_WORDS-1){1'b0}}, 1'b1} << r[RFB-1:0]) : {RF_WORDS{1'b0}};
+            endfunction
+            // verilator lint_on UNUSEDSIGNAL
+            assign sb_clr_reg = (p_kind_q[D] != K_REG) ? 64'd0 :
+                                {{(64 - RF_WORDS){1'b0}}, rb(1'b1, wb_rd) | rb(wb_tex, wb_rd + 6'd1) |
+                                 rb(wb_tex, wb_rd + 6'd2) | rb(wb_tex, wb_rd + 6'd3)};
+        end
+    endgenerate
     assign sb_clr_pred = (p_kind_q[D] == K_PRED) ? (7'd1 << wb_rd[2:0]) : 7'd0;
 
     assign rt_valid_o = wb_v;

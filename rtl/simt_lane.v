@@ -28,7 +28,9 @@ module simt_lane #(
     parameter integer RF_WORDS = 64,     // registers per thread (r63 = rz is never stored): 2..64, power of 2
     parameter integer MEM_WORDS = 64,    // attribute, local and output words per thread: 2..64, power of 2
     parameter integer CONST_WORDS = 256, // constant bank words: 2..256, power of 2
-    parameter integer FPU_AREA = 0       // simt_fpu AREA: 1 = area-reduced FPU (small FPGAs), same results
+    parameter integer FPU_AREA = 0,      // simt_fpu AREA: 1 = area-reduced FPU (small FPGAs), same results
+    parameter integer SR_MERGE = 0       // 1: %vertex and %prim in one RAM of 2 x RDEPTH words (one block RAM
+                                         // pair fewer on an FPGA), read at {sr_sel_i, row}; same values
 ) (
     input  wire            clk_i,
     input  wire            rst_ni,
@@ -49,6 +51,9 @@ module simt_lane #(
     input  wire [RAW+5:0]  rf_raddr_b_i,
     input  wire [RAW+5:0]  rf_raddr_c_i,
     input  wire [RAW-1:0]  sr_raddr_i,
+    // verilator lint_off UNUSEDSIGNAL
+    input  wire            sr_sel_i,         // S0: the beat's s2r reads %prim (used with SR_MERGE only)
+    // verilator lint_on UNUSEDSIGNAL
     // S1: the beat
     // verilator lint_off UNUSEDSIGNAL
     input  wire [63:0]     s1_insn_i,
@@ -126,10 +131,20 @@ module simt_lane #(
 
     // ---------------------------------------------------------------- special registers (vertex, prim)
     wire [63:0] srd;
-    simt_ram #(.DW(32), .DEPTH(RDEPTH), .AW(RAW)) u_srv (.clk_i(clk_i), .we_i(host_sr_we_i && !host_sr_sel_i),
-        .waddr_i(host_row_i), .wdata_i(host_data_i), .raddr_i(sr_raddr_i), .rdata_o(srd[31:0]));
-    simt_ram #(.DW(32), .DEPTH(RDEPTH), .AW(RAW)) u_srp (.clk_i(clk_i), .we_i(host_sr_we_i && host_sr_sel_i),
-        .waddr_i(host_row_i), .wdata_i(host_data_i), .raddr_i(sr_raddr_i), .rdata_o(srd[63:32]));
+    generate
+        if (SR_MERGE == 0) begin : g_sr2
+            simt_ram #(.DW(32), .DEPTH(RDEPTH), .AW(RAW)) u_srv (.clk_i(clk_i), .we_i(host_sr_we_i && !host_sr_sel_i),
+                .waddr_i(host_row_i), .wdata_i(host_data_i), .raddr_i(sr_raddr_i), .rdata_o(srd[31:0]));
+            simt_ram #(.DW(32), .DEPTH(RDEPTH), .AW(RAW)) u_srp (.clk_i(clk_i), .we_i(host_sr_we_i && host_sr_sel_i),
+                .waddr_i(host_row_i), .wdata_i(host_data_i), .raddr_i(sr_raddr_i), .rdata_o(srd[63:32]));
+        end else begin : g_sr1   // one RAM {%prim?, row}: the word the S1 beat's s2r selects is the one read
+            wire [31:0] sr1;
+            simt_ram #(.DW(32), .DEPTH(2 * RDEPTH), .AW(RAW + 1)) u_sr (.clk_i(clk_i), .we_i(host_sr_we_i),
+                .waddr_i({host_sr_sel_i, host_row_i}), .wdata_i(host_data_i), .raddr_i({sr_sel_i, sr_raddr_i}),
+                .rdata_o(sr1));
+            assign srd = {sr1, sr1};
+        end
+    endgenerate
 
     // ---------------------------------------------------------------- memories addressed in S1
     wire [31:0] ea = a + {16'd0, ofs};

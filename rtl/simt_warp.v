@@ -16,7 +16,10 @@
 `include "isa_defs.vh"
 
 module simt_warp #(
-    parameter integer STACK_DEPTH = 32     // reconvergence stack entries: 4, 8, 16 or 32 (the ISA's is 32)
+    parameter integer STACK_DEPTH = 32,    // reconvergence stack entries: 4, 8, 16 or 32 (the ISA's is 32)
+    // scoreboard entries (reduced configurations: the core's RF_WORDS, 2..64, power of 2): register r is
+    // tracked by entry r mod SB_WORDS, as the register bank stores it (rz never pending); 64 = one per register
+    parameter integer SB_WORDS = 64
 ) (
     input  wire          clk_i,
     input  wire          rst_ni,
@@ -33,7 +36,9 @@ module simt_warp #(
     input  wire [31:0]   wb_pred_mask_i,
     input  wire [31:0]   wb_pred_bits_i,
     input  wire          sb_clr_i,
-    input  wire [63:0]   sb_clr_reg_i,
+    // verilator lint_off UNUSEDSIGNAL
+    input  wire [63:0]   sb_clr_reg_i,     // (bits SB_WORDS..63 unused when SB_WORDS < 64)
+    // verilator lint_on UNUSEDSIGNAL
     input  wire [6:0]    sb_clr_pred_i,
     output reg           run_o,
     output reg           err_o,
@@ -63,10 +68,12 @@ module simt_warp #(
     reg [15:0]  spc_q [0:STACK_DEPTH-1];
     reg [31:0]  smask_q [0:STACK_DEPTH-1];
     reg [16:0]  srpc_q [0:STACK_DEPTH-1];
-    reg [63:0]  sb_reg_q;
+    localparam integer SBW = SB_WORDS;
+    localparam integer SBB = (SBW > 1) ? $clog2(SBW) : 1;
+    reg [SBW-1:0] sb_reg_q;
     reg [6:0]   sb_pred_q;
     reg [31:0]  pred_q [0:6];
-    reg [63:0]  chk_reg_q;                 // registers the buffered instruction reads or writes
+    reg [SBW-1:0] chk_reg_q;               // registers the buffered instruction reads or writes
     reg [6:0]   chk_pred_q;                // predicates it reads or writes
     reg [15:0]  top_pc_q;                  // copy of the top entry, stack[sp-1]
     reg [31:0]  top_mask_q;
@@ -100,9 +107,7 @@ module simt_warp #(
 
     // ---------------------------------------------------------------- scoreboard check
     wire [5:0] rd = ibuf_q[`ISA_F_RD_HI:`ISA_F_RD_LO];
-    wire [63:0] dregs = (({63'd0, dst_reg} << rd) | ({63'd0, ndst4} << (rd + 6'd1)) |
-                         ({63'd0, ndst4} << (rd + 6'd2)) | ({63'd0, ndst4} << (rd + 6'd3))) &
-                        ~64'h8000000000000000;
+    wire [SBW-1:0] dregs, f_chk_reg;
     wire [6:0] dpred = dst_pred ? (7'd1 << rd[2:0]) : 7'd0;   // rd[2:0] = 7 (pt) shifts out
     // the same masks of the arriving instruction (fetch_data_i), registered with it: hazard is then one AND-OR
     wire [2:0] f_cls, f_kind, f_pa, f_pb;
@@ -116,16 +121,34 @@ module simt_warp #(
     wire [5:0] f_rc = fetch_data_i[`ISA_F_RC_HI:`ISA_F_RC_LO];
     wire [5:0] f_rd = fetch_data_i[`ISA_F_RD_HI:`ISA_F_RD_LO];
     wire [2:0] f_gp = fetch_data_i[`ISA_F_GP_HI:`ISA_F_GP_LO];
-    wire [63:0] f_chk_reg = (({63'd0, f_use_ra} << f_ra) | ({63'd0, f_use_rb} << f_rb) |
-                             ({63'd0, f_use_rc} << f_rc) | ({63'd0, f_use_ra1} << (f_ra + 6'd1)) |
-                             ({63'd0, f_dst_reg} << f_rd) | ({63'd0, f_ndst4} << (f_rd + 6'd1)) |
-                             ({63'd0, f_ndst4} << (f_rd + 6'd2)) | ({63'd0, f_ndst4} << (f_rd + 6'd3))) &
-                            ~64'h8000000000000000;   // rz is never pending
+    generate
+        if (SBW == 64) begin : g_sb64
+            assign dregs = (({63'd0, dst_reg} << rd) | ({63'd0, ndst4} << (rd + 6'd1)) |
+                            ({63'd0, ndst4} << (rd + 6'd2)) | ({63'd0, ndst4} << (rd + 6'd3))) &
+                           ~64'h8000000000000000;
+            assign f_chk_reg = (({63'd0, f_use_ra} << f_ra) | ({63'd0, f_use_rb} << f_rb) |
+                                ({63'd0, f_use_rc} << f_rc) | ({63'd0, f_use_ra1} << (f_ra + 6'd1)) |
+                                ({63'd0, f_dst_reg} << f_rd) | ({63'd0, f_ndst4} << (f_rd + 6'd1)) |
+                                ({63'd0, f_ndst4} << (f_rd + 6'd2)) | ({63'd0, f_ndst4} << (f_rd + 6'd3))) &
+                               ~64'h8000000000000000;   // rz is never pending
+        end else begin : g_sbn
+            // entry of register r (6-bit, wrapped as the ISA does) if en: r mod SB_WORDS; rz never pending
+            // verilator lint_off UNUSEDSIGNAL
+            function [SBW-1:0] rb(input en, input [5:0] r);
+                rb = (en && r != 6'd63) ? ({{(SBW-1){1'b0}}, 1'b1} << r[SBB-1:0]) : {SBW{1'b0}};
+            endfunction
+            // verilator lint_on UNUSEDSIGNAL
+            assign dregs = rb(dst_reg, rd) | rb(ndst4, rd + 6'd1) | rb(ndst4, rd + 6'd2) | rb(ndst4, rd + 6'd3);
+            assign f_chk_reg = rb(f_use_ra, f_ra) | rb(f_use_rb, f_rb) | rb(f_use_rc, f_rc) | rb(f_use_ra1, f_ra + 6'd1) |
+                               rb(f_dst_reg, f_rd) | rb(f_ndst4, f_rd + 6'd1) | rb(f_ndst4, f_rd + 6'd2) |
+                               rb(f_ndst4, f_rd + 6'd3);
+        end
+    endgenerate
     // verilator lint_off UNUSEDSIGNAL
     wire [7:0] f_chk_pred = (8'd1 << f_gp) | ({7'd0, f_use_pa} << f_pa) | ({7'd0, f_use_pb} << f_pb) |
                             ({7'd0, f_dst_pred} << f_rd[2:0]);
     // verilator lint_on UNUSEDSIGNAL
-    wire hazard = (chk_reg_q & sb_reg_q) != 64'd0 || (chk_pred_q & sb_pred_q) != 7'd0;
+    wire hazard = (chk_reg_q & sb_reg_q) != {SBW{1'b0}} || (chk_pred_q & sb_pred_q) != 7'd0;
 
     // ---------------------------------------------------------------- branch
     wire        is_bra = ibuf_q[`ISA_F_OP_HI:`ISA_F_OP_LO] == `ISA_OP_BRA;
@@ -149,7 +172,13 @@ module simt_warp #(
     assign ibuf_o = ibuf_q;
     assign sp_o = sp_q;
     assign wid_o = wid_q;
-    assign sb_reg_o = sb_reg_q;
+    generate
+        if (SBW == 64) begin : g_sbo64
+            assign sb_reg_o = sb_reg_q;
+        end else begin : g_sbon
+            assign sb_reg_o = {{(64 - SBW){1'b0}}, sb_reg_q};
+        end
+    endgenerate
     genvar gi;
     generate
         for (gi = 0; gi < 7; gi = gi + 1) begin : g_pred_o
@@ -248,11 +277,11 @@ module simt_warp #(
             spc_q[0] <= 16'd0;
             smask_q[0] <= launch_mask_i;
             srpc_q[0] <= RPC_NONE;
-            sb_reg_q <= 64'd0;
+            sb_reg_q <= {SBW{1'b0}};
             sb_pred_q <= 7'd0;
             for (k = 0; k < 7; k = k + 1) pred_q[k] <= 32'd0;
         end else begin
-            sb_reg_q <= (sb_reg_q & ~(sb_clr_i ? sb_clr_reg_i : 64'd0)) | (issue_i ? dregs : 64'd0);
+            sb_reg_q <= (sb_reg_q & ~(sb_clr_i ? sb_clr_reg_i[SBW-1:0] : {SBW{1'b0}})) | (issue_i ? dregs : {SBW{1'b0}});
             sb_pred_q <= (sb_pred_q & ~(sb_clr_i ? sb_clr_pred_i : 7'd0)) | (issue_i ? dpred : 7'd0);
             if (wb_pred_we_i && wb_pred_idx_i != 3'd7)
                 pred_q[wb_pred_idx_i] <= (pred_q[wb_pred_idx_i] & ~wb_pred_mask_i) | (wb_pred_bits_i & wb_pred_mask_i);
