@@ -161,6 +161,71 @@ static void test_determinism(void **state)
     free(y);
 }
 
+/* Reduced mode (the SIMT core's iCE40 configuration, docs/simt.md section 6): 16 registers, 16 memory words, 64
+ * constants, no SFU. Every generated instruction stays inside (registers r0..r15 or rz, memory at [rz+k] with k
+ * below the size, no SFU opcode) and the program runs to completion on the interpreter; too deep a nesting for
+ * 16 registers is refused. */
+static void test_reduced_mode(void **state)
+{
+    (void)state;
+    isa_gen_params_t p = isa_gen_params_default();
+    p.regs = 16, p.mem_words = 16, p.const_words = 64, p.no_sfu = 1;
+    isa_gen_prog_t *g = calloc(1, sizeof *g);
+    isa_ctx_t *ctx = isa_ctx_new();
+    isa_warp_t *w = isa_warp_new();
+    assert_non_null(g);
+    assert_non_null(ctx);
+    assert_non_null(w);
+    uint32_t n_mem = 0;
+    for (uint64_t seed = 1; seed <= 300; seed++) {
+        p.max_depth = 1 + (uint32_t)(seed % 4);
+        p.max_static = 40 + (uint32_t)(seed % 200);
+        assert_int_equal(isa_gen_program(&p, seed, g), 0);
+        for (uint32_t pc = 0; pc < g->len; pc++) {
+            uint64_t x = g->code[pc];
+            uint32_t op = (uint32_t)ISA_GET(x, OP), ra = (uint32_t)ISA_GET(x, RA), rd = (uint32_t)ISA_GET(x, RD);
+            uint32_t rb = (uint32_t)ISA_GET(x, RB), rc = (uint32_t)ISA_GET(x, RC), bi = (uint32_t)ISA_GET(x, BI);
+            uint32_t ofs = (uint32_t)ISA_GET(x, OFS);
+            assert_false(op == ISA_OP_RCP || op == ISA_OP_RSQ || op == ISA_OP_EX2 || op == ISA_OP_LG2 ||
+                         op == ISA_OP_SIN || op == ISA_OP_COS);
+            if (op == ISA_OP_BRA || op == ISA_OP_EXIT || op == ISA_OP_NOP)
+                continue;
+            if (op == ISA_OP_LD_A || op == ISA_OP_LD_C || op == ISA_OP_LD_L || op == ISA_OP_ST_L || op == ISA_OP_ST_O) {
+                assert_int_equal(ra, 63);
+                assert_true(ofs < (op == ISA_OP_LD_C ? 64u : 16u));
+                n_mem++;
+            }
+            if (op == ISA_OP_TEX)
+                assert_true(rd + 3 < 16 && ra + 1 < 16);
+            int pdst = op == ISA_OP_FSETP || op == ISA_OP_ISETP || op == ISA_OP_USETP || op == ISA_OP_PAND ||
+                       op == ISA_OP_POR || op == ISA_OP_PXOR;
+            int psrc = op == ISA_OP_PAND || op == ISA_OP_POR || op == ISA_OP_PXOR;
+            if (!pdst && op != ISA_OP_ST_L && op != ISA_OP_ST_O)
+                assert_true(rd < 16 || rd == 63);
+            if (!psrc && op != ISA_OP_S2R && op != ISA_OP_MOV)
+                assert_true(ra < 16 || ra == 63);
+            if (!psrc && !bi && op != ISA_OP_S2R)
+                assert_true(rb < 16 || rb == 63);
+            if (op == ISA_OP_FMAD)
+                assert_true(rc < 16 || rc == 63);
+        }
+        uint32_t bad = 0;
+        assert_int_equal(isa_ctx_load(ctx, g->code, g->len, &bad), ISA_OK);
+        isa_gen_init_warp(&p, seed, ctx, w);
+        assert_int_equal(isa_run(ctx, w, LIMIT), ISA_DONE);
+        isa_gen_free(g);
+    }
+    assert_true(n_mem > 300);
+    /* out of range: more nesting than 16 registers hold loop counters for */
+    isa_gen_free(g);
+    p.max_depth = 5;
+    assert_int_equal(isa_gen_program(&p, 1, g), -1);
+    isa_gen_free(g);
+    free(g);
+    isa_ctx_free(ctx);
+    isa_warp_free(w);
+}
+
 int main(void)
 {
     const char *s = getenv("ISA_GEN_SEED"), *c = getenv("ISA_GEN_COUNT");
@@ -171,6 +236,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_determinism),
         cmocka_unit_test(test_random_programs),
+        cmocka_unit_test(test_reduced_mode),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
