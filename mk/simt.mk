@@ -291,8 +291,10 @@ $(SIMT_SYNTH_OUT)/simt_core-logic/sta.log: $(SIMT_SYNTH_OUT)/simt_core-logic/osu
 	$(SYNTH_ENV) SDC=constraints/simt_core.sdc $(SIMT_SYNTH_SCRIPT) sta $(@D) simt_core
 SIMT_SYNTH_RESULTS := $(SIMT_SYNTH_OUT)/simt_core-logic/sta.log $(SIMT_SYNTH_RESULTS)
 
-# iCE40: one lane, one warp, 16 registers and 16 attribute/local/output words per thread, 64 constants, 256
-# instructions, an 8-entry stack, no SFU, FPU latency 4 (docs/simt.md says what this cannot run).
+# iCE40: one lane, one warp, 16 registers (16-entry scoreboard) and 16 attribute/local/output words per thread,
+# 64 constants, 256 instructions, a 4-entry stack, no SFU, FPU latency 4, the area FPU (FPU_AREA), %vertex/%prim
+# in one RAM (SR_MERGE): 32 block RAMs. Also the lockstep build test-simt-cosim-ice40 (end of this file). It does
+# not fit the HX8K's logic cells yet (163 %); docs/simt.md section 6 says what it runs and what a fit needs.
 SIMT_ICE40_PARAMS ?= LANES=1:WARPS=1:RF_WORDS=16:MEM_WORDS=16:CONST_WORDS=64:IMEM_DEPTH=256:STACK_DEPTH=4:HAS_SFU=0:FPU_LAT=4:SFU_LAT=1:TEX_LAT=4:FPU_AREA=1:SR_MERGE=1
 SIMT_ICE40_DIR := $(SIMT_SYNTH_OUT)/simt_core-ice40-reduced
 $(SIMT_ICE40_DIR)/ice40.json: $(SIMT_SYNTH_FILES) $(SYNTH_FLOW) scripts/synth_lib.sh scripts/synth_wrap.py
