@@ -332,3 +332,15 @@ cosim-simt-ice40: $(SIMT_ICE40_BIN)
 test-simt-cosim-ice40: $(SIMT_ICE40_BIN)
 	$< --seed $(SIMT_SEED) --programs $(SIMT_ICE40_PROGRAMS) --abort-every $(SIMT_ABORT_EVERY) --shaders --quiet
 TEST_TARGETS += test-simt-cosim-ice40
+
+# The area options alone at the default sizes (test-long): FPU_AREA=1 and SR_MERGE=1 on the default configuration
+# (LANES 8, WARPS 4, latencies 8/8/4), every job kind of test-simt-cosim including random-word programs (all
+# special-register numbers, so both %vertex and %prim reads of the merged RAM) and trace programs.
+SIMT_AREA_V := $(SIMT_MAIN)_area
+SIMT_XG_$(SIMT_AREA_V) := -GFPU_AREA=1 -GSR_MERGE=1
+SIMT_XD_$(SIMT_AREA_V) := -DSIMT_DUT_FPU_AREA=1
+$(foreach k,fast fst,$(eval $(call SIMT_BUILD_RULES,$(SIMT_AREA_V),$(k))))
+.PHONY: test-long-simt-area
+test-long-simt-area: $(BUILD)/cosim/simt_$(SIMT_AREA_V)/cosim-simt
+	$< --seed $(SIMT_COSIM_SEED) --programs 1000 --fuzz-words 300 --abort-every 10 --shaders --trace-programs $(SIMT_TRACE_PROGS) --quiet
+test-long: test-long-simt-area
