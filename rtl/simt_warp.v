@@ -83,8 +83,6 @@ module simt_warp #(
     localparam [SW-1:0] S1 = 1, S2 = 2;
     wire [SW-1:0] top = sp_q[SW-1:0] - S1;
     wire [SW-1:0] below = sp_q[SW-1:0] - S2;   // the entry that becomes the top on a pop
-    wire [SW-1:0] top1 = top + S1;
-    wire [SW-1:0] top2 = top + S2;
     wire [15:0] top_pc = top_pc_q;
     wire [16:0] top_rpc = top_rpc_q;
     // For timing (the issue loop: guard -> ex -> split/overflow -> ready -> the core's select -> issue), the
@@ -241,7 +239,60 @@ module simt_warp #(
         else if (issue_i)
             active_q <= ((is_bra && ex != 32'd0 && fall != 32'd0) ? fall : top_mask_q) & ~(is_exit ? exited_q | ex : exited_q);
         else if (run_o && !settled_q && sp_q != 6'd0 && top_dead)
-            active_q <= smask_q[below] & ~exited_q;
+            active_q <= rd_mask & ~exited_q;
+    end
+
+    // Stack-array writes of an issue are applied one cycle later (for timing: the issue select no longer drives the
+    // write enables of the 32-entry arrays). The issue's write is kept in pw_* (captured every cycle, valid when
+    // pw_v_q); a pop in the cycle after the issue reads the entry through the forwarding below. The warp cannot
+    // issue again in that cycle (it is unsettled and its instruction buffer empty), so one pending write is enough.
+    // PW_A: pc of top = npc (no branch or no lane taken); PW_B: pc of top = tgt (uniform jump); PW_C: same-rpc
+    // split (top {tgt, ex}, top+1 {npc, fall, rpc}); PW_D: split (top pc = rpc, top+1 {tgt, ex, rpc},
+    // top+2 {npc, fall, rpc}).
+    localparam [1:0] PW_A = 2'd0, PW_B = 2'd1, PW_C = 2'd2, PW_D = 2'd3;
+    reg           pw_v_q;
+    reg  [1:0]    pw_case_q;
+    reg  [SW-1:0] pw_top_q;
+    reg  [15:0]   pw_npc_q, pw_tgt_q, pw_rpc_q;
+    reg  [31:0]   pw_ex_q, pw_fall_q;
+    wire [SW-1:0] pw_top1 = pw_top_q + S1;
+    wire [SW-1:0] pw_top2 = pw_top_q + S2;
+    wire [15:0]   pw_pc0 = (pw_case_q == PW_A) ? pw_npc_q : (pw_case_q == PW_D) ? pw_rpc_q : pw_tgt_q;
+    wire          pw_push = pw_case_q == PW_C || pw_case_q == PW_D;
+    wire [15:0]   pw_pc1 = (pw_case_q == PW_C) ? pw_npc_q : pw_tgt_q;
+    // entry `below` as the array will hold it after the pending write (the pop's read)
+    reg  [15:0]   rd_pc;
+    reg  [31:0]   rd_mask;
+    reg  [16:0]   rd_rpc;
+    always @(*) begin
+        rd_pc = spc_q[below];
+        rd_mask = smask_q[below];
+        rd_rpc = srpc_q[below];
+        if (pw_v_q && below == pw_top_q) begin
+            rd_pc = pw_pc0;
+            if (pw_case_q == PW_C) rd_mask = pw_ex_q;
+        end else if (pw_v_q && pw_push && below == pw_top1) begin
+            rd_pc = pw_pc1;
+            rd_mask = (pw_case_q == PW_C) ? pw_fall_q : pw_ex_q;
+            rd_rpc = {1'b0, pw_rpc_q};
+        end else if (pw_v_q && pw_case_q == PW_D && below == pw_top2) begin
+            rd_pc = pw_npc_q;
+            rd_mask = pw_fall_q;
+            rd_rpc = {1'b0, pw_rpc_q};
+        end
+    end
+    always @(posedge clk_i or negedge rst_ni) begin
+        if (!rst_ni) pw_v_q <= 1'b0;
+        else pw_v_q <= issue_i && !launch_i;
+    end
+    always @(posedge clk_i) begin
+        pw_case_q <= (!is_bra || ex == 32'd0) ? PW_A : (fall == 32'd0) ? PW_B : same_rpc ? PW_C : PW_D;
+        pw_top_q <= top;
+        pw_npc_q <= npc;
+        pw_tgt_q <= tgt;
+        pw_rpc_q <= rpc;
+        pw_ex_q <= ex;
+        pw_fall_q <= fall;
     end
 
     integer k;
@@ -267,9 +318,23 @@ module simt_warp #(
                 top_rpc_q <= {1'b0, rpc};
             end
         end else if (run_o && !settled_q && sp_q != 6'd0 && top_dead) begin
-            top_pc_q <= spc_q[below];
-            top_mask_q <= smask_q[below];
-            top_rpc_q <= srpc_q[below];
+            top_pc_q <= rd_pc;
+            top_mask_q <= rd_mask;
+            top_rpc_q <= rd_rpc;
+        end
+        if (pw_v_q) begin
+            spc_q[pw_top_q] <= pw_pc0;
+            if (pw_case_q == PW_C) smask_q[pw_top_q] <= pw_ex_q;
+            if (pw_push) begin
+                spc_q[pw_top1] <= pw_pc1;
+                smask_q[pw_top1] <= (pw_case_q == PW_C) ? pw_fall_q : pw_ex_q;
+                srpc_q[pw_top1] <= {1'b0, pw_rpc_q};
+            end
+            if (pw_case_q == PW_D) begin
+                spc_q[pw_top2] <= pw_npc_q;
+                smask_q[pw_top2] <= pw_fall_q;
+                srpc_q[pw_top2] <= {1'b0, pw_rpc_q};
+            end
         end
         if (launch_i) begin
             wid_q <= launch_wid_i;
@@ -287,25 +352,6 @@ module simt_warp #(
                 pred_q[wb_pred_idx_i] <= (pred_q[wb_pred_idx_i] & ~wb_pred_mask_i) | (wb_pred_bits_i & wb_pred_mask_i);
             if (issue_i) begin
                 if (is_exit) exited_q <= exited_q | ex;
-                if (!is_bra || ex == 32'd0) begin
-                    spc_q[top] <= npc;
-                end else if (fall == 32'd0) begin
-                    spc_q[top] <= tgt;
-                end else if (same_rpc) begin
-                    spc_q[top] <= tgt;
-                    smask_q[top] <= ex;
-                    spc_q[top1] <= npc;
-                    smask_q[top1] <= fall;
-                    srpc_q[top1] <= {1'b0, rpc};
-                end else begin
-                    spc_q[top] <= rpc;
-                    spc_q[top1] <= tgt;
-                    smask_q[top1] <= ex;
-                    srpc_q[top1] <= {1'b0, rpc};
-                    spc_q[top2] <= npc;
-                    smask_q[top2] <= fall;
-                    srpc_q[top2] <= {1'b0, rpc};
-                end
             end
         end
     end
