@@ -177,7 +177,12 @@ module simt_core #(
     function [5:0] wrapw(input [5:0] x);
         wrapw = (x >= WARPS[5:0]) ? x - WARPS[5:0] : x;
     endfunction
-    integer k;
+    function [5:0] wdist(input [4:0] p, input [5:0] x);   // position of warp x in the order from p
+        wdist = (x >= {1'b0, p}) ? x - {1'b0, p} : x + WARPS[5:0] - {1'b0, p};
+    endfunction
+    integer k, m;
+    reg blk;
+    reg [WARPS-1:0] igrant;
     // verilator lint_off UNUSEDSIGNAL
     reg [5:0] cand;   // < WARPS after the wrap: bit 5 is always 0
     // verilator lint_on UNUSEDSIGNAL
@@ -189,9 +194,17 @@ module simt_core #(
             if (!fsel_v && w_freq[cand[4:0]] && !(fetch_v_q && fetch_w_q == cand[4:0])) begin
                 fsel_v = 1'b1; fsel = cand[4:0];
             end
-            cand = wrapw({1'b0, iptr_q} + k[5:0]);
-            if (!isel_v && w_ready[cand[4:0]]) begin
-                isel_v = 1'b1; isel = cand[4:0];
+        end
+        // issue: the first ready warp from iptr_q on, as a one-hot grant (a warp is granted if it is ready and no
+        // ready warp comes before it in the order iptr_q, iptr_q+1, ...; the order depends on iptr_q only), so
+        // that the ready bits pass through two gate levels instead of a chain of WARPS multiplexers (timing)
+        for (k = 0; k < WARPS; k = k + 1) begin
+            blk = 1'b0;
+            for (m = 0; m < WARPS; m = m + 1)
+                if (m != k && wdist(iptr_q, m[5:0]) < wdist(iptr_q, k[5:0])) blk = blk | w_ready[m];
+            igrant[k] = w_ready[k] && !blk;
+            if (igrant[k]) begin
+                isel_v = 1'b1; isel = isel | k[4:0];   // one-hot: at most one k
             end
         end
     end

@@ -295,6 +295,21 @@ module simt_warp #(
         pw_fall_q <= fall;
     end
 
+    // The scoreboard bits of an issued instruction are set one cycle after the issue (for timing, like the stack
+    // writes): nothing reads them earlier, as the warp's next instruction is fetched and checked at the earliest
+    // three cycles after the issue, and a write-back cannot clear them before (the destinations were not pending).
+    reg        ps_v_q;
+    reg [SBW-1:0] ps_reg_q;
+    reg [6:0]  ps_pred_q;
+    always @(posedge clk_i or negedge rst_ni) begin
+        if (!rst_ni) ps_v_q <= 1'b0;
+        else ps_v_q <= issue_i && !launch_i;
+    end
+    always @(posedge clk_i) begin
+        ps_reg_q <= dregs;
+        ps_pred_q <= dpred;
+    end
+
     integer k;
     always @(posedge clk_i) begin
         if (fetch_ret_i) begin
@@ -346,8 +361,8 @@ module simt_warp #(
             sb_pred_q <= 7'd0;
             for (k = 0; k < 7; k = k + 1) pred_q[k] <= 32'd0;
         end else begin
-            sb_reg_q <= (sb_reg_q & ~(sb_clr_i ? sb_clr_reg_i[SBW-1:0] : {SBW{1'b0}})) | (issue_i ? dregs : {SBW{1'b0}});
-            sb_pred_q <= (sb_pred_q & ~(sb_clr_i ? sb_clr_pred_i : 7'd0)) | (issue_i ? dpred : 7'd0);
+            sb_reg_q <= (sb_reg_q & ~(sb_clr_i ? sb_clr_reg_i[SBW-1:0] : {SBW{1'b0}})) | (ps_v_q ? ps_reg_q : {SBW{1'b0}});
+            sb_pred_q <= (sb_pred_q & ~(sb_clr_i ? sb_clr_pred_i : 7'd0)) | (ps_v_q ? ps_pred_q : 7'd0);
             if (wb_pred_we_i && wb_pred_idx_i != 3'd7)
                 pred_q[wb_pred_idx_i] <= (pred_q[wb_pred_idx_i] & ~wb_pred_mask_i) | (wb_pred_bits_i & wb_pred_mask_i);
             if (issue_i) begin
