@@ -267,14 +267,14 @@ SIMT_SYNTH_OUT   := out/synth/simt
 SIMT_SYNTH_FILES := $(BUILD)/gen/isa_defs.vh $(SIMT_RTL)
 SIMT_SYNTH_OSU   ?= LANES=8:WARPS=4:FPU_LAT=8:SFU_LAT=8
 SIMT_SYNTH_SCRIPT := scripts/simt_synth.sh
-SIMT_SYNTH_DEPS  := $(SIMT_SYNTH_FILES) $(SIMT_SYNTH_SCRIPT) scripts/synth_lib.sh scripts/simt_sram_lib.py scripts/synth_sta.tcl scripts/simt_sta_groups.tcl \
+SIMT_SYNTH_DEPS  := $(SIMT_SYNTH_FILES) $(SIMT_SYNTH_SCRIPT) scripts/synth_lib.sh scripts/simt_sram_lib.py scripts/synth_sta.tcl scripts/simt_sta_groups.tcl scripts/simt_sta_macros.tcl \
                     $(SYNTH_OSU_CONSTR) $(ISA_SFU_HEX)
 simt_stag = $(subst :,_,$(subst =,,$1))
 # SIMT_SYNTH_OSU_RULES(top, params, sdc, dir)
 define SIMT_SYNTH_OSU_RULES
 $(4)/osu.stat: $(SIMT_SYNTH_DEPS) $(3)
 	$$(SYNTH_ENV) SDC=$(3) $(SIMT_SYNTH_SCRIPT) osu $$(@D) $(1) $(2) $(SIMT_SYNTH_FILES)
-$(4)/sta.log: $(4)/osu.stat scripts/synth_sta.tcl scripts/simt_sta_groups.tcl
+$(4)/sta.log: $(4)/osu.stat scripts/synth_sta.tcl scripts/simt_sta_groups.tcl scripts/simt_sta_macros.tcl
 	$$(SYNTH_ENV) SDC=$(3) $(SIMT_SYNTH_SCRIPT) sta $$(@D) $(1)
 SIMT_SYNTH_RESULTS += $(4)/sta.log
 endef
@@ -287,7 +287,7 @@ $(eval $(call SIMT_SYNTH_OSU_RULES,simt_sfu,default,constraints/simt_sfu.sdc,$(S
 SIMT_SYNTH_LOGIC_FILES := $(BUILD)/gen/isa_defs.vh $(SIMT_CORE_RTL) rtl/simt_fp_kadd.v rtl/simt_fp_mul_csa.v sim/simt/simt_fpu_stub.v
 $(SIMT_SYNTH_OUT)/simt_core-logic/osu.stat: $(SIMT_SYNTH_DEPS) constraints/simt_core.sdc sim/simt/simt_fpu_stub.v
 	$(SYNTH_ENV) SDC=constraints/simt_core.sdc $(SIMT_SYNTH_SCRIPT) osu $(@D) simt_core $(firstword $(SIMT_SYNTH_OSU)) $(SIMT_SYNTH_LOGIC_FILES)
-$(SIMT_SYNTH_OUT)/simt_core-logic/sta.log: $(SIMT_SYNTH_OUT)/simt_core-logic/osu.stat scripts/synth_sta.tcl scripts/simt_sta_groups.tcl
+$(SIMT_SYNTH_OUT)/simt_core-logic/sta.log: $(SIMT_SYNTH_OUT)/simt_core-logic/osu.stat scripts/synth_sta.tcl scripts/simt_sta_groups.tcl scripts/simt_sta_macros.tcl
 	$(SYNTH_ENV) SDC=constraints/simt_core.sdc $(SIMT_SYNTH_SCRIPT) sta $(@D) simt_core
 SIMT_SYNTH_RESULTS := $(SIMT_SYNTH_OUT)/simt_core-logic/sta.log $(SIMT_SYNTH_RESULTS)
 

@@ -106,6 +106,9 @@ sta)
   if [ "$top" = simt_core ]; then
     run "$out/sta_groups.log" env STA_LIB="$LIB" STA_EXTRA_LIB="$out/simt_sram.lib" STA_NETLIST="$out/osu.v" \
       STA_TOP=$top STA_SDC="$SDC" "$STA" -no_splash -exit "$HERE/simt_sta_groups.tcl"
+    # the slack left for each class of storage macro, launched by it and into its inputs: scripts/simt_sta_macros.tcl
+    run "$out/sta_macros.log" env STA_LIB="$LIB" STA_EXTRA_LIB="$out/simt_sram.lib" STA_NETLIST="$out/osu.v" \
+      STA_TOP=$top STA_SDC="$SDC" "$STA" -no_splash -exit "$HERE/simt_sta_macros.tcl"
   fi
   ;;
 *) die "unknown step '$step'";;
