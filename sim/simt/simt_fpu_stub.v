@@ -3,7 +3,9 @@
 // against it (cosim --no-fp). Not part of the product.
 `timescale 1ns / 1ps
 `default_nettype none
-module simt_fpu #(parameter integer LAT = 7) (
+// verilator lint_off UNUSEDPARAM
+module simt_fpu #(parameter integer LAT = 7, parameter integer AREA = 0) (   // AREA: as rtl/simt_fpu.v (unused here)
+// verilator lint_on UNUSEDPARAM
     input  wire clk_i, input wire rst_ni, input wire valid_i, input wire [6:0] op_i, input wire [3:0] cc_i,
     input  wire na_i, input wire aa_i, input wire nb_i, input wire nc_i,
     input  wire [31:0] a_i, input wire [31:0] b_i, input wire [31:0] c_i,
