@@ -58,14 +58,15 @@ osu)
   # target is therefore a fraction of the period (SIMT_ABC_DELAY_FRAC, default 0.8). OpenSTA then times the
   # real paths end to end.
   dps=$(awk -v p="$per" -v f="${SIMT_ABC_DELAY_FRAC:-0.8}" 'BEGIN { printf "%d", p * 1000 * f }')
-  # abc's mapping script (SIMT_ABC_SCRIPT): "map" (default) = strash; dch -f; map -D; buffer; upsize/dnsize -D: the
+  # abc's mapping script (SIMT_ABC_SCRIPT): "map" (default) = strash; dch -f; map -D; cleanup; topo; buffer;
+  # upsize/dnsize -D (cleanup + topo: map can leave a dangling node, on which buffer fails or segfaults): the
   # delay-driven mapper, which keeps the prefix (Brent-Kung) carry trees Yosys builds for $alu/$lcu. "nf" = Yosys
   # 0.23's own liberty script (... &dch -f; &nf -D; buffer; upsize; dnsize), the flow of session 3: measured here,
   # &nf ignores the delay target and area-recovers every adder and comparator into a ripple chain (a registered
   # 32-bit add + signed compare alone: 4.75 ns with "nf" at any -D, 2.0 ns with "map"; docs/simt.md section 6).
   abcs=${SIMT_ABC_SCRIPT:-map}
   case $abcs in
-    map) printf 'strash; dch -f; map -D %s; buffer; upsize -D %s; dnsize -D %s; stime -p\n' "$dps" "$dps" "$dps" >"$out/abc.script"
+    map) printf 'strash; dch -f; map -D %s; cleanup; topo; buffer; upsize -D %s; dnsize -D %s; stime -p\n' "$dps" "$dps" "$dps" >"$out/abc.script"
          abcopt="-script $out/abc.script";;
     nf)  abcopt="";;
     *)   die "SIMT_ABC_SCRIPT must be map or nf";;
@@ -92,8 +93,9 @@ osu)
   KEEP='*simt_lane *simt_fpu* *simt_sfu'
   NO_LATCH='select -assert-none t:*DLATCH* t:*dlatch* t:*_SR_* t:*LATCH*;'
   ys="read_liberty -lib $LIB; read_liberty -lib $out/simt_sram.lib; read_verilog -defer$incs$srcs $out/simt_ram_macro.v$([ "$ROM" = macro ] && echo " $out/simt_sfu_rom_macro.v"); $cp hierarchy -check -top $top; setattr -mod -set keep_hierarchy 1 $KEEP; synth -flatten -top $top; dfflibmap -liberty $LIB; abc -liberty $LIB -constr $CONSTR -D $dps $abcopt; opt_clean -purge; setundef -zero; splitnets; opt_clean -purge; autoname; check -assert; $NO_LATCH tee -o $out/osu.stat stat -liberty $LIB -top $top; write_verilog -noattr -noexpr $out/osu.v"
-  # abc occasionally produced no output at all for the core module on the shared session machine (2 of the session-4 runs,
-  # "Can't open ABC output file", no abc message; the same input mapped fine in other runs): retry once.
+  # abc gives no output when it crashes ("Can't open ABC output file", its buffered messages lost): seen on the core
+  # module when `buffer` met a dangling node left by `map` (segfault; fixed by cleanup + topo above). Retry once for
+  # any other such crash, then fail.
   if ! run "$out/osu.log" "$YOSYS" -p "$ys"; then
     grep -q "Can't open ABC output file" "$out/osu.log" || exit 1
     echo "simt_synth: abc gave no output; retrying once (first log: $out/osu.log.abcfail)" >&2
