@@ -10,11 +10,11 @@
 //
 // Pipeline: the input register B0, then seven stages ending in the boundaries B1..B7 (each boundary a
 // register or a wire, see LAT):
-//   stage 1  modifiers, FTZ, classification, special results; ex2 fixed-point X; sin/cos P = M * 2^65/pi
+//   stage 1  modifiers, FTZ (of the special results only), classification, special results; ex2 fixed-point X; sin/cos P = M * 2^65/pi
 //   stage 2  reduction: sin/cos turns U and quadrant, ex2 n and t; ROM address, d, exponent, sign
 //   stage 3  ROM read, d*d
 //   stage 4  C1*d, C2*(d*d >> 23)
-//   stage 5  Y = C0 + ...; lg2 V = u*2^30 + max(Y,0); magnitude R, exponent E, sign
+//   stage 5  Y = C0 + ...; lg2 V = u*2^30 + max(Y,0) and -V beside Y; magnitude R, exponent E, sign
 //   stage 6  leading zeros, normalise
 //   stage 7  round, pack, specials
 // LAT (legal range 1..64, default 8): fixed latency valid_i -> valid_o; fully pipelined (one operation
@@ -63,8 +63,10 @@ module simt_sfu #(
   wire [2:0] fn = (op0 == `ISA_OP_RCP) ? 3'd0 : (op0 == `ISA_OP_RSQ) ? 3'd1 :
                   (op0 == `ISA_OP_EX2) ? 3'd2 : (op0 == `ISA_OP_LG2) ? 3'd3 :
                   (op0 == `ISA_OP_SIN) ? 3'd4 : (op0 == `ISA_OP_COS) ? 3'd5 : 3'd7;
+  // the operand with its modifiers; the flush (FTZ) is applied inside simt_sfu_reduce, only where a flushed
+  // operand differs (a zero exponent is a special case of every function), so the reduction's multiplier and
+  // shifter take the significand straight from the input register
   wire [31:0] am = {(a0[31] & ~aa0) ^ na0, a0[30:0]};
-  wire [31:0] fa = (am[30:23] == 8'd0) ? {am[31], 31'd0} : am;
 
   wire        spec2, dir2, sign2, lg2_2;
   wire [31:0] sres2;
@@ -73,33 +75,61 @@ module simt_sfu #(
   wire signed [8:0] u2;
   wire [9:0]  addr2;
   wire [22:0] d2;
-  simt_sfu_reduce #(.E1(en(2)), .E2(en(3))) u_red (.clk_i(clk_i), .rst_ni(rst_ni), .fn_i(fn), .a_i(fa),
+  simt_sfu_reduce #(.E1(en(2)), .E2(en(3))) u_red (.clk_i(clk_i), .rst_ni(rst_ni), .fn_i(fn), .a_i(am),
     .spec_o(spec2), .sres_o(sres2), .direct_o(dir2), .rdir_o(rdir2), .sign_o(sign2), .e_o(e2),
     .lg2_o(lg2_2), .u_o(u2), .addr_o(addr2), .d_o(d2));
 
   // ---------------------------------------------------------------- stages 3..5: table and polynomial
   wire signed [35:0] y5;
+  wire [33:0] c0_5;
+  wire [26:0] t1_5;
+  wire [19:0] t2_5;
   simt_sfu_quad #(.E1(en(4)), .E2(en(5)), .TABLE_DIR(TABLE_DIR)) u_quad (.clk_i(clk_i), .rst_ni(rst_ni),
-    .addr_i(addr2), .d_i(d2), .y_o(y5));
+    .addr_i(addr2), .d_i(d2), .y_o(y5), .c0_o(c0_5), .t1_o(t1_5), .t2_o(t2_5));
   localparam integer SW = 1 + 32 + 1 + 8 + 1 + 10 + 1 + 9;
-  wire [SW-1:0] side3, side5;
+  wire [SW-1:0] side3;
+  wire [SW+9:0] side5;
   simt_fp_pipe #(.W(SW), .EN(en(4))) u_s3 (.clk_i(clk_i), .rst_ni(rst_ni),
     .d_i({spec2, sres2, dir2, rdir2, sign2, e2, lg2_2, u2}), .q_o(side3));
-  simt_fp_pipe #(.W(SW), .EN(en(5))) u_s4 (.clk_i(clk_i), .rst_ni(rst_ni), .d_i(side3), .q_o(side5));
+  // stage 4 also negates u (10 bits) for stage 5's -V
+  wire [9:0]  nu4 = 10'd0 - {side3[8], side3[8:0]};
+  simt_fp_pipe #(.W(SW + 10), .EN(en(5))) u_s4 (.clk_i(clk_i), .rst_ni(rst_ni), .d_i({side3, nu4}), .q_o(side5));
   wire        spec5, dir5, sign5, lg2_5;
   wire [31:0] sres5;
   wire [7:0]  rdir5;
   wire signed [9:0] e5;
   wire signed [8:0] u5;
-  assign {spec5, sres5, dir5, rdir5, sign5, e5, lg2_5, u5} = side5;
-  // lg2: V = u*2^30 + max(Y, 0) (|V| < 2^37); others: R = max(Y, 0), sign from the reduction
+  wire [9:0]  nu5;   // -u (two's complement)
+  assign {spec5, sres5, dir5, rdir5, sign5, e5, lg2_5, u5, nu5} = side5;
+  // lg2: V = u*2^30 + max(Y, 0) (|V| < 2^37), magnitude |V| and sign; others: R = max(Y, 0), sign from the
+  // reduction. Y = C0 + T1 + T2 (simt_sfu_quad's Q3 addends). Instead of adding u*2^30 after Y and negating
+  // after that (three carry-propagate adds in series), V and -V are each one carry-save sum of the addends
+  // at 40 bits (exact: |Y| < 2^34, |V| < 2^39), beside Y's own sum:
+  //   Y >= 0:  V = U + C0 + T1 + T2,   -V = -U + ~C0 + ~T1 + ~T2 + 3 (the 3 in the free carry bits and cin)
+  //   Y <  0:  V = U, |V| = |u| * 2^30
   wire signed [39:0] yc = y5[35] ? 40'sd0 : {{4{1'b0}}, y5};
-  wire [39:0] vv, vabs;
-  wire        vv_co, va_co;
-  simt_fp_kadd #(.W(40)) u_v (.a_i({u5[8], u5, 30'd0}), .b_i(yc), .ci_i(1'b0), .s_o(vv), .co_o(vv_co));
-  simt_fp_kadd #(.W(40)) u_vabs (.a_i(vv[39] ? ~vv : vv), .b_i(40'd0), .ci_i(vv[39]), .s_o(vabs), .co_o(va_co));
+  wire [39:0] ya = {{6{c0_5[33]}}, c0_5};
+  wire [39:0] yb = {{13{t1_5[26]}}, t1_5};
+  wire [39:0] yd = {{20{t2_5[19]}}, t2_5};
+  wire [39:0] s1 = ya ^ yb ^ yd;                            // s1 + 2*m1 = Y
+  wire [39:0] m1 = (ya & yb) | (ya & yd) | (yb & yd);
+  wire [39:0] k1p = {m1[38:0], 1'b0};
+  wire [39:0] k1n = {~m1[38:0], 1'b1};                      // ~s1 + k1n = -Y - 2
+  wire [39:0] up = {u5[8], u5, 30'd0};                      // U = u * 2^30
+  wire [39:0] un = {nu5, 30'd0};                            // -U
+  wire [39:0] s2p = s1 ^ k1p ^ up;
+  wire [39:0] m2p = (s1 & k1p) | (s1 & up) | (k1p & up);
+  wire [39:0] s2n = ~s1 ^ k1n ^ un;
+  wire [39:0] m2n = (~s1 & k1n) | (~s1 & un) | (k1n & un);
+  wire [39:0] vp, vn;
+  wire        vp_co, vn_co;
+  simt_fp_kadd #(.W(40)) u_vp (.a_i(s2p), .b_i({m2p[38:0], 1'b0}), .ci_i(1'b0), .s_o(vp), .co_o(vp_co));   // U + Y
+  simt_fp_kadd #(.W(40)) u_vn (.a_i(s2n), .b_i({m2n[38:0], 1'b1}), .ci_i(1'b1), .s_o(vn), .co_o(vn_co));   // -(U + Y)
+  wire [8:0]  uabs = u5[8] ? nu5[8:0] : u5;
+  wire        vneg = y5[35] ? u5[8] : vp[39];               // sign of V
+  wire [39:0] vabs = y5[35] ? {1'b0, uabs, 30'd0} : vp[39] ? vn : vp;
   wire [39:0] r5 = dir5 ? {32'd0, rdir5} : lg2_5 ? vabs : yc;
-  wire        s5 = dir5 ? sign5 : lg2_5 ? vv[39] : sign5;
+  wire        s5 = dir5 ? sign5 : lg2_5 ? vneg : sign5;
 
   wire        spec6, sign6;
   wire [31:0] sres6;
@@ -112,7 +142,7 @@ module simt_sfu #(
   wire [31:0] f7;
   simt_sfu_pack #(.E1(en(7))) u_pack (.clk_i(clk_i), .rst_ni(rst_ni), .spec_i(spec6), .sres_i(sres6),
     .sign_i(sign6), .r_i(r6), .e_i(e6), .f_o(f7));
-  wire unused_ok = &{1'b0, vv_co, va_co};
+  wire unused_ok = &{1'b0, vp_co, vn_co, nu5[9], m1[39], m2p[39], m2n[39]};
   // valid and "not an SFU op" travel beside the data
   wire [6:0] vv_q;   // valid after B1..B7
   wire [5:0] no_q;   // not an SFU opcode, after B1..B6

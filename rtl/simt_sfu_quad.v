@@ -18,7 +18,12 @@ module simt_sfu_quad #(
   input  wire        rst_ni,
   input  wire [9:0]  addr_i,
   input  wire [22:0] d_i,
-  output wire signed [35:0] y_o
+  output wire signed [35:0] y_o,
+  // Y's three addends of Q3 (C0, (C1*d) >> 30, (C2*sq) >> 31; two's complement), for the SFU's lg2 path,
+  // which adds them again at 40 bits together with u*2^30 instead of adding after Y (simt_sfu stage 5)
+  output wire [33:0] c0_o,
+  output wire [26:0] t1_o,
+  output wire [19:0] t2_o
 );
   // ---------------------------------------------------------------- Q1
   wire [95:0] c;
@@ -63,6 +68,9 @@ module simt_sfu_quad #(
   wire        y_co;
   simt_fp_kadd #(.W(36)) u_y (.a_i(ys), .b_i(yc), .ci_i(1'b0), .s_o(ysum), .co_o(y_co));
   assign y_o = $signed(ysum);
+  assign c0_o = r2_c0;
+  assign t1_o = r2_t1;
+  assign t2_o = r2_t2;
   wire unused_ok = &{1'b0, dd[22:0], p1[29:0], p2[30:0], dd_co, p1_co, p2_co, y_co};
 endmodule
 `default_nettype wire

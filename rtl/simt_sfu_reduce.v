@@ -1,7 +1,11 @@
 `timescale 1ns/1ps
 `default_nettype none
 // simt_sfu_reduce: special cases and argument reduction of the SFU (docs/isa.md section 6), bit-exact to
-// cmodel/isa/isa_sfu.c. Input: a flushed binary32 operand (modifiers already applied) and the function.
+// cmodel/isa/isa_sfu.c. Input: a binary32 operand (modifiers already applied, NOT flushed) and the function.
+// Flush to zero: a zero exponent is a special case of every function (spec_o), so the flushed operand only
+// appears in the special result (sin of a tiny value returns the flushed operand); the reduction datapaths take
+// the significand as it is (its value does not matter when spec_o), which keeps the flush's exponent test and
+// multiplexer out of the K * m multiplier's input (the SFU's longest stage).
 // Output: either a final special result (spec_o/sres_o), or a "direct" exact result rdir_o * 2^E, or a table
 // look-up (ROM address, d) whose value Y is scaled by 2^E (lg2: V = u*2^30 + max(Y, 0), scaled 2^-30).
 // Two stages, each ending in an optional register (E1, E2):
@@ -63,7 +67,7 @@ module simt_sfu_reduce #(
              else spec1 = 1'b0;
       F_SIN, F_COS:
              if (nan || inf) sres1 = 32'h7fc00000;
-             else if (e < 8'd115) sres1 = (fn_i == F_COS) ? 32'h3f800000 : a_i;
+             else if (e < 8'd115) sres1 = (fn_i == F_COS) ? 32'h3f800000 : zero ? {s, 31'd0} : a_i;
              else spec1 = 1'b0;
       default: sres1 = 32'd0;
     endcase
