@@ -295,10 +295,13 @@ SIMT_SYNTH_RESULTS := $(SIMT_SYNTH_OUT)/simt_core-logic/sta.log $(SIMT_SYNTH_RES
 # 64 constants, 256 instructions, a 4-entry stack, no SFU, FPU latency 4, the area FPU (FPU_AREA), %vertex/%prim
 # in one RAM (SR_MERGE): 32 block RAMs. Also the lockstep build test-simt-cosim-ice40 (end of this file). It does
 # not fit the HX8K's logic cells yet (163 %); docs/simt.md section 6 says what it runs and what a fit needs.
-SIMT_ICE40_PARAMS ?= LANES=1:WARPS=1:RF_WORDS=16:MEM_WORDS=16:CONST_WORDS=64:IMEM_DEPTH=256:STACK_DEPTH=4:HAS_SFU=0:FPU_LAT=4:SFU_LAT=1:TEX_LAT=4:FPU_AREA=1:SR_MERGE=1
+SIMT_ICE40_PARAMS ?= LANES=1:WARPS=1:RF_WORDS=16:MEM_WORDS=16:CONST_WORDS=64:IMEM_DEPTH=256:STACK_DEPTH=4:HAS_SFU=0:FPU_LAT=4:SFU_LAT=1:TEX_LAT=4:FPU_AREA=1:SR_MERGE=1:IMUL_PASSES=4:FPU_PASSES=4:INT_AREA=1
 SIMT_ICE40_DIR := $(SIMT_SYNTH_OUT)/simt_core-ice40-reduced
+# The FPGA build brings out the host interface, status and texture port, not the retire and issue ports (debug
+# and verification ports: the lockstep checks them on the same RTL); synthesis removes what only they need.
+SIMT_ICE40_WRAP_DROP ?= rt_* issue_*
 $(SIMT_ICE40_DIR)/ice40.json: $(SIMT_SYNTH_FILES) $(SYNTH_FLOW) scripts/synth_lib.sh scripts/synth_wrap.py
-	$(SYNTH_ENV) $(SYNTH_FLOW) ice40 $(@D) simt_core $(SIMT_ICE40_PARAMS) $(SIMT_SYNTH_FILES)
+	$(SYNTH_ENV) WRAP_DROP='$(SIMT_ICE40_WRAP_DROP)' $(SYNTH_FLOW) ice40 $(@D) simt_core $(SIMT_ICE40_PARAMS) $(SIMT_SYNTH_FILES)
 $(SIMT_ICE40_DIR)/pnr-seed1.status: $(SIMT_ICE40_DIR)/ice40.json
 	$(SYNTH_ENV) $(SYNTH_FLOW) pnr $(@D) 1
 

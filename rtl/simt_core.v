@@ -38,7 +38,12 @@ module simt_core #(
     parameter integer STACK_DEPTH = 32,   // reconvergence stack entries per warp (4, 8, 16, 32)
     parameter integer HAS_SFU = 1,        // 0: no SFU pipes (rcp rsq ex2 lg2 sin cos write 0)
     parameter integer FPU_AREA = 0,       // 1: area-reduced simt_fpu (ripple adders, `*` product; same results)
-    parameter integer SR_MERGE = 0        // 1: %vertex/%prim of a lane in one RAM (one block RAM pair fewer)
+    parameter integer SR_MERGE = 0,       // 1: %vertex/%prim of a lane in one RAM (one block RAM pair fewer)
+    parameter integer IMUL_PASSES = 1,    // 1, or 4: imul in 4 passes of a 32 x 8 array, each beat repeated 4
+                                          // times (minor 0..3; only minor 3 writes): 4x the imul beats
+    parameter integer FPU_PASSES = 1,     // 1, or 4 (with FPU_AREA): the same for every FPU-class beat (the
+                                          // FPU's significand product in 4 passes of 24 x 6)
+    parameter integer INT_AREA = 0        // 1: the lanes' integer ALU for small FPGAs (simt_lane; same results)
 ) (
     input  wire                  clk_i,
     input  wire                  rst_ni,
@@ -241,7 +246,10 @@ module simt_core #(
     simt_decode u_dec_s0 (.insn_i(s0_insn_q), .cls_o(s0_cls), .kind_o(s0_kind), .use_ra_o(s0_nu0),
         .use_rb_o(s0_nu1), .use_rc_o(s0_nu2), .use_ra1_o(s0_nu3), .use_pa_o(s0_nu4), .use_pb_o(s0_nu5),
         .pa_o(s0_nu9), .pb_o(s0_nu10), .dst_reg_o(s0_nu6), .dst_pred_o(s0_nu7), .ndst4_o(s0_nu8));
-    wire [1:0]  s0_mm = (s0_cls == C_TEX) ? 2'd3 : (s0_cls == C_SFU) ? SFU_SUB[1:0] - 2'd1 : 2'd0;
+    localparam [1:0] IMUL_MM = IMUL_PASSES[1:0] - 2'd1;   // last imul pass (0 with one pass)
+    localparam [1:0] FPU_MM = FPU_PASSES[1:0] - 2'd1;     // last FPU pass
+    wire [1:0]  s0_mm = (s0_cls == C_TEX) ? 2'd3 : (s0_cls == C_SFU) ? SFU_SUB[1:0] - 2'd1 :
+                        (s0_cls == C_IMUL) ? IMUL_MM : (s0_cls == C_FPU) ? FPU_MM : 2'd0;
     wire        s0_ctrl = s0_cls == C_CTRL;
     wire        s0_last = s0_ctrl || (s0_row_q == Q[4:0] - 5'd1 && s0_minor_q == s0_mm);
     wire [4:0]  s0_row = s0_ctrl ? 5'd0 : s0_row_q;
@@ -252,7 +260,9 @@ module simt_core #(
     wire [5:0]  s0_rc = s0_insn_q[`ISA_F_RC_HI:`ISA_F_RC_LO];
     wire [RAW-1:0] s0_rowaddr = rowaddr(s0_warp_q, s0_row);
     wire [LANES-1:0] s0_lane_en = s0_ctrl ? {LANES{1'b0}} :
-                                  (s0_cls == C_SFU) ? (SFU_M << ({30'd0, s0_minor_q} * NSFU)) : LALL;
+                                  (s0_cls == C_SFU) ? (SFU_M << ({30'd0, s0_minor_q} * NSFU)) :
+                                  (IMUL_PASSES > 1 && s0_cls == C_IMUL && s0_minor_q != IMUL_MM) ? {LANES{1'b0}} :
+                                  (FPU_PASSES > 1 && s0_cls == C_FPU && s0_minor_q != FPU_MM) ? {LANES{1'b0}} : LALL;
     // verilator lint_off UNUSEDSIGNAL
     wire [31:0] s0_ex_sh = s0_ex_q >> (s0_row * LANES[5:0]);
     // verilator lint_on UNUSEDSIGNAL
@@ -342,7 +352,8 @@ module simt_core #(
         for (gl = 0; gl < LANES; gl = gl + 1) begin : g_lane
             simt_lane #(.LANE(gl), .LANES(LANES), .RAW(RAW), .RDEPTH(RDEPTH), .FPU_LAT(FPU_LAT),
                         .RF_WORDS(RF_WORDS), .MEM_WORDS(MEM_WORDS), .CONST_WORDS(CONST_WORDS),
-                        .FPU_AREA(FPU_AREA), .SR_MERGE(SR_MERGE)) u_lane (
+                        .FPU_AREA(FPU_AREA), .SR_MERGE(SR_MERGE), .IMUL_PASSES(IMUL_PASSES),
+                        .FPU_PASSES(FPU_PASSES), .INT_AREA(INT_AREA)) u_lane (
                 .clk_i(clk_i), .rst_ni(rst_ni),
                 .host_attr_we_i(host_attr), .host_sr_we_i(host_sr), .host_sr_sel_i(attr_word_i[0]),
                 .host_row_i(host_row), .host_word_i(attr_word_i[5:0]), .host_data_i(attr_data_i[gl*32 +: 32]),
@@ -351,7 +362,8 @@ module simt_core #(
                 .rf_raddr_a_i({s0_rowaddr, s0_ra}), .rf_raddr_b_i({s0_rowaddr, s0_rbp}),
                 .rf_raddr_c_i({s0_rowaddr, s0_rc}), .sr_raddr_i(s0_rowaddr),
                 .sr_sel_i(s0_insn_q[`ISA_F_OFS_HI:`ISA_F_OFS_LO] == 16'd`ISA_SR_PRIM),
-                .s1_insn_i(s1_insn_q), .s1_rowaddr_i(s1_rowaddr), .s1_row_i(s1_row_q), .s1_wid_i(s1_wid),
+                .s1_insn_i(s1_insn_q), .s1_rowaddr_i(s1_rowaddr), .s1_row_i(s1_row_q), .s1_minor_i(s1_minor_q),
+                .s1_wid_i(s1_wid),
                 .s1_fpu_i(s1_v_q && s1_cls_q == C_FPU && s1_lane_en_q[gl]),
                 .s1_ex_i(s1_v_q && s1_exl_q[gl]), .s1_pa_i(s1_pa_sh[gl]), .s1_pb_i(s1_pb_sh[gl]),
                 .opa_o(opa[gl*32 +: 32]), .opb_o(opb[gl*32 +: 32]), .int_o(int_res[gl*32 +: 32]),

@@ -11,8 +11,13 @@
 // AREA = 1 (area-reduced configurations, e.g. iCE40; docs/simt.md section 6): the significand product is one
 // `mx * my` in M1 (FPGA flows build it from carry-chain adders), no CSA tree and no 48-bit prefix add in M2,
 // and the rounding increment is a ripple adder; same results, same stages. Default 0.
+// PASSES = 4 (needs AREA = 1; the reduced iCE40 configuration): the product in four passes through a 24 x 6 array on
+// four consecutive cycles with the same operands, pass_i = 0..3 (the core repeats every FPU beat as minor 0..3);
+// pass k adds mx * my[23-6k:18-6k] to the previous passes' sum shifted left by 6 (Horner order, a register of 48
+// bits), so that M1 of pass 3 sees the whole product; the results of passes 0..2 are not used. Default 1.
 module simt_fp_mul #(
   parameter integer AREA = 0,
+  parameter integer PASSES = 1,
   parameter integer E1 = 1,
   parameter integer E2 = 1,
   parameter integer E3 = 1
@@ -21,6 +26,9 @@ module simt_fp_mul #(
   input  wire        rst_ni,
   input  wire [31:0] x_i,
   input  wire [31:0] y_i,
+  // verilator lint_off UNUSEDSIGNAL
+  input  wire [1:0]  pass_i,   // PASSES = 4: the pass of this M1 cycle
+  // verilator lint_on UNUSEDSIGNAL
   output wire [31:0] p_o
 );
   // ---------------------------------------------------------------- M1
@@ -38,7 +46,18 @@ module simt_fp_mul #(
   wire [23:0] mx = {1'b1, x_i[22:0]};
   wire [23:0] my = {1'b1, y_i[22:0]};
   wire [47:0] m1_s, m1_c;   // 24 partial products, Wallace reduction to two rows (AREA: the product, 0)
-  generate if (AREA != 0) begin : g_amul
+  generate if (PASSES != 1 && (PASSES != 4 || AREA == 0)) begin : g_bad_passes
+    simt_fp_mul_PASSES_must_be_1_or_4_with_AREA u_bad ();   // elaboration error on purpose
+  end else if (AREA != 0 && PASSES == 4) begin : g_pmul
+    reg  [41:0] acc_q;   // mx * my[23:24-6(k+1)] after pass k < 3 (< 2^42)
+    wire [5:0]  ych = (pass_i == 2'd0) ? my[23:18] : (pass_i == 2'd1) ? my[17:12] :
+                      (pass_i == 2'd2) ? my[11:6] : my[5:0];
+    wire [29:0] pp = mx * ych;
+    wire [47:0] accn = ((pass_i == 2'd0) ? 48'd0 : {acc_q, 6'd0}) + {18'd0, pp};
+    always @(posedge clk_i) acc_q <= accn[41:0];
+    assign m1_s = accn;
+    assign m1_c = 48'd0;
+  end else if (AREA != 0) begin : g_amul
     assign m1_s = mx * my;
     assign m1_c = 48'd0;
   end else begin : g_csa

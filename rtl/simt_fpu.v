@@ -35,9 +35,12 @@
 // AREA (default 0): 1 selects the area-reduced implementation for small FPGAs (the iCE40 configuration,
 // docs/simt.md section 6): the significand product as one `*` and every carry-propagate add as a ripple
 // adder (the FPGA's carry chain) instead of the CSA tree and the prefix adders. Same results, same latency.
+// PASSES (default 1): 4 (with AREA = 1) computes the significand product in four passes on four consecutive
+// cycles with the same operands, pass_i = 0..3 (simt_fp_mul PASSES); only the pass-3 result is a result.
 module simt_fpu #(
   parameter integer LAT = 8,
-  parameter integer AREA = 0
+  parameter integer AREA = 0,
+  parameter integer PASSES = 1
 ) (
   input  wire        clk_i,
   input  wire        rst_ni,
@@ -51,6 +54,9 @@ module simt_fpu #(
   input  wire [31:0] a_i,
   input  wire [31:0] b_i,
   input  wire [31:0] c_i,
+  // verilator lint_off UNUSEDSIGNAL
+  input  wire [1:0]  pass_i,   // PASSES = 4: the pass of this operation (0..3)
+  // verilator lint_on UNUSEDSIGNAL
   output wire        valid_o,
   output wire [31:0] res_o,
   output wire        pred_o
@@ -125,8 +131,14 @@ module simt_fpu #(
 
   // multiplier (three stages, boundaries B1..B3 inside)
   wire [31:0] prod3;
-  simt_fp_mul #(.AREA(AREA), .E1(en(2)), .E2(en(3)), .E3(en(4))) u_mul (.clk_i(clk_i), .rst_ni(rst_ni),
-    .x_i(fa), .y_i(mul_y), .p_o(prod3));
+  wire [1:0]  pass0;   // pass_i at B0 (PASSES = 4)
+  generate if (PASSES != 1) begin : g_pass
+    simt_fp_pipe #(.W(2), .EN(en(1))) u_pass (.clk_i(clk_i), .rst_ni(rst_ni), .d_i(pass_i), .q_o(pass0));
+  end else begin : g_nopass
+    assign pass0 = 2'd0;
+  end endgenerate
+  simt_fp_mul #(.AREA(AREA), .PASSES(PASSES), .E1(en(2)), .E2(en(3)), .E3(en(4))) u_mul (.clk_i(clk_i),
+    .rst_ni(rst_ni), .x_i(fa), .y_i(mul_y), .pass_i(pass0), .p_o(prod3));
 
   // what travels beside the multiplier and the converter through B1..B3
   wire        v1, v2, v3;

@@ -29,8 +29,12 @@ module simt_lane #(
     parameter integer MEM_WORDS = 64,    // attribute, local and output words per thread: 2..64, power of 2
     parameter integer CONST_WORDS = 256, // constant bank words: 2..256, power of 2
     parameter integer FPU_AREA = 0,      // simt_fpu AREA: 1 = area-reduced FPU (small FPGAs), same results
-    parameter integer SR_MERGE = 0       // 1: %vertex and %prim in one RAM of 2 x RDEPTH words (one block RAM
+    parameter integer SR_MERGE = 0,      // 1: %vertex and %prim in one RAM of 2 x RDEPTH words (one block RAM
                                          // pair fewer on an FPGA), read at {sr_sel_i, row}; same values
+    parameter integer IMUL_PASSES = 1,   // 4: imul as 4 passes (beats of minor 0..3) through a 32 x 8 array
+    parameter integer FPU_PASSES = 1,    // 4: the FPU's significand product in 4 passes (simt_fpu PASSES)
+    parameter integer INT_AREA = 0       // 1: integer ALU for small FPGAs: ripple adder (carry chain), one shared
+                                         // shifter for shl/shr/sra, equality from the difference; same results
 ) (
     input  wire            clk_i,
     input  wire            rst_ni,
@@ -60,6 +64,9 @@ module simt_lane #(
     // verilator lint_on UNUSEDSIGNAL
     input  wire [RAW-1:0]  s1_rowaddr_i,     // {warp, row} of the beat
     input  wire [4:0]      s1_row_i,
+    // verilator lint_off UNUSEDSIGNAL
+    input  wire [1:0]      s1_minor_i,       // the beat's minor (imul/FPU pass with IMUL_/FPU_PASSES = 4)
+    // verilator lint_on UNUSEDSIGNAL
     input  wire [31:0]     s1_wid_i,
     input  wire            s1_fpu_i,         // FPU class beat (valid into simt_fpu)
     input  wire            s1_ex_i,          // this lane executes (guard passed, enabled)
@@ -238,13 +245,42 @@ module simt_lane #(
     // one prefix adder for add, sub and the magnitude compares: a + ~b + 1 = a - b, carry out = (a >= b unsigned)
     wire [31:0] sum;
     wire        co;
-    simt_fp_kadd #(.W(32)) u_add (.a_i(xa_q), .b_i(sub_q ? ~xb_q : xb_q), .ci_i(sub_q), .s_o(sum), .co_o(co));
-    wire        eq = xa_q == xb_q;
+    simt_fp_kadd #(.W(32), .RIPPLE(INT_AREA)) u_add (.a_i(xa_q), .b_i(sub_q ? ~xb_q : xb_q), .ci_i(sub_q), .s_o(sum),
+        .co_o(co));
+    // shl, shr, sra: three shifters (default), or one right shifter with the operand and the result bit-reversed
+    // for shl and the sign as the fill bit for sra (INT_AREA)
+    wire [31:0] shl_v, shr_v, sra_v;
+    wire        eq;
+    generate
+      if (INT_AREA == 0) begin : g_sh3
+        assign eq = xa_q == xb_q;
+        assign shl_v = xa_q << xb_q[4:0];
+        assign shr_v = xa_q >> xb_q[4:0];
+        assign sra_v = $unsigned($signed(xa_q) >>> xb_q[4:0]);
+      end else begin : g_sh1
+        assign eq = sum == 32'd0;   // the compares (imin, imax, isetp, usetp) subtract: a - b = 0 iff a = b
+        wire [31:0] xa_rev, sh_rev;
+        wire [32:0] sh_r;
+        genvar gi;
+        for (gi = 0; gi < 32; gi = gi + 1) begin : g_rev
+            assign xa_rev[gi] = xa_q[31 - gi];
+            assign sh_rev[gi] = sh_r[31 - gi];
+        end
+        wire [31:0] sh_in = fn_q[F_SHL] ? xa_rev : xa_q;
+        wire [32:0] sh_x = {fn_q[F_SRA] & xa_q[31], sh_in};
+        assign sh_r = $unsigned($signed(sh_x) >>> xb_q[4:0]);
+        assign shr_v = sh_r[31:0];
+        assign sra_v = sh_r[31:0];
+        assign shl_v = sh_rev;
+        // verilator lint_off UNUSEDSIGNAL
+        wire unused_sh = sh_r[32];
+        // verilator lint_on UNUSEDSIGNAL
+      end
+    endgenerate
     wire        lt_u = !co;
     wire        lt_s = (xa_q[31] ^ xb_q[31]) ? xa_q[31] : sum[31];
     wire        lt = uns_q ? lt_u : lt_s;
     wire [3:0]  rel = lt ? `ISA_CC_L : eq ? `ISA_CC_E : `ISA_CC_G;
-    wire [31:0] sra_v = $unsigned($signed(xa_q) >>> xb_q[4:0]);
     wire [31:0] sel_a = {32{(fn_q[F_MIN] && lt_s) || (fn_q[F_MAX] && !lt_s && !eq)}};
     always @(*) begin
         int_o = ({32{fn_q[F_PASS]}} & xb_q)
@@ -252,14 +288,16 @@ module simt_lane #(
               | ({32{fn_q[F_AND]}} & (xa_q & xb_q))
               | ({32{fn_q[F_OR]}} & (xa_q | xb_q))
               | ({32{fn_q[F_XOR]}} & (xa_q ^ xb_q))
-              | ({32{fn_q[F_SHL]}} & (xa_q << xb_q[4:0]))
-              | ({32{fn_q[F_SHR]}} & (xa_q >> xb_q[4:0]))
+              | ({32{fn_q[F_SHL]}} & shl_v)
+              | ({32{fn_q[F_SHR]}} & shr_v)
               | ({32{fn_q[F_SRA]}} & sra_v)
               | ({32{fn_q[F_MIN] || fn_q[F_MAX]}} & ((sel_a & xa_q) | (~sel_a & xb_q)))
               | {31'd0, fn_q[F_SETP] && (cc_q & rel) != 4'd0};
     end
 
     // ---------------------------------------------------------------- multiplier (low 32 bits of a * b)
+    generate
+      if (IMUL_PASSES == 1) begin : g_imul1
     // P[1]: carry-save trees of the registered operands, a * b[15:0] (16 rows) and a[15:0] * b[31:16] mod 2^16
     // (16 rows, weight 2^16); P[2]: the four rows summed (two 3:2 levels and a prefix adder).
     wire [32:0] ml_s, ml_c;   // bit 32 unused (taken mod 2^33: simt_fp_mul_csa needs x narrower than the rows)
@@ -281,18 +319,36 @@ module simt_lane #(
     wire [31:0] m2_c = {((m1_s[30:0] & m1_c[30:0]) | ((m1_s[30:0] | m1_c[30:0]) & {mh_c_q[14:0], 16'd0})), 1'b0};
     wire        m_co;
     simt_fp_kadd #(.W(32)) u_madd (.a_i(m2_s), .b_i(m2_c), .ci_i(1'b0), .s_o(imul_o), .co_o(m_co));
+    // verilator lint_off UNUSEDSIGNAL
+    wire unused_m = &{1'b0, ml_s[32], ml_c[32], mh_s[16], mh_c[16], m_co};
+    // verilator lint_on UNUSEDSIGNAL
+      end else begin : g_imul4
+    // Four passes (small FPGAs): the core repeats every imul beat 4 times (minor 0..3, consecutive cycles, the same
+    // operands); pass m, at P[1], adds a * b[31-8m:24-8m] to the partial product shifted left by 8 (Horner order,
+    // most significant byte first: no variable shifter), so that after pass 3 the register holds a * b mod 2^32.
+    // Only the minor-3 beat is enabled (writes); its P[2] reads the register.
+    reg  [1:0]  mn_q;
+    reg  [31:0] macc_q;
+    always @(posedge clk_i) mn_q <= s1_minor_i;
+    wire [7:0]  mby = (mn_q == 2'd0) ? xb_q[31:24] : (mn_q == 2'd1) ? xb_q[23:16] :
+                      (mn_q == 2'd2) ? xb_q[15:8] : xb_q[7:0];
+    wire [31:0] mpp = xa_q * {24'd0, mby};
+    always @(posedge clk_i) macc_q <= ((mn_q == 2'd0) ? 32'd0 : {macc_q[23:0], 8'd0}) + mpp;
+    assign imul_o = macc_q;
+      end
+    endgenerate
 
     // ---------------------------------------------------------------- FP unit (simtfpu: rtl/simt_fpu.v)
     wire is_int_src = op == `ISA_OP_I2F || op == `ISA_OP_U2F;   // modifiers do not apply to integer sources
     wire fpu_valid_o;
-    simt_fpu #(.LAT(FPU_LAT), .AREA(FPU_AREA)) u_fpu (
+    simt_fpu #(.LAT(FPU_LAT), .AREA(FPU_AREA), .PASSES(FPU_PASSES)) u_fpu (
         .clk_i(clk_i), .rst_ni(rst_ni), .valid_i(s1_fpu_i), .op_i(op), .cc_i(cc),
         .na_i(na && !is_int_src), .aa_i(aa && !is_int_src), .nb_i(nb), .nc_i(nc),
-        .a_i(a), .b_i(b), .c_i(c), .valid_o(fpu_valid_o), .res_o(fpu_res_o), .pred_o(fpu_pred_o));
+        .a_i(a), .b_i(b), .c_i(c), .pass_i(s1_minor_i), .valid_o(fpu_valid_o), .res_o(fpu_res_o),
+        .pred_o(fpu_pred_o));
 
     // verilator lint_off UNUSEDSIGNAL
-    wire unused_ok = &{1'b0, fpu_valid_o, ea[31:6], s1_wid_i[31:27], const_addr_i, ml_s[32], ml_c[32], mh_s[16],
-                       mh_c[16], m_co};
+    wire unused_ok = &{1'b0, fpu_valid_o, ea[31:6], s1_wid_i[31:27], const_addr_i};
     // verilator lint_on UNUSEDSIGNAL
 endmodule
 

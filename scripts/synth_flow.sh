@@ -6,6 +6,7 @@
 #   synth_flow.sh osu     OUTDIR TOP PARAMS FILE...   Yosys -> OSU 0.18 um cells (needs SDC= CONSTR= LIB=)
 #   synth_flow.sh sta     OUTDIR TOP                  OpenSTA on OUTDIR/osu.v (needs SDC= LIB=)
 #   synth_flow.sh ice40   OUTDIR TOP PARAMS FILE...   wrapper generation + synth_ice40 -> OUTDIR/ice40.json
+#                                                     (WRAP_DROP="pat ...": outputs the wrapper leaves open)
 #   synth_flow.sh pnr     OUTDIR SEED                 nextpnr-ice40 (needs ICE40_DEVICE= ICE40_PACKAGE= ICE40_FREQ=)
 #
 # PARAMS is NAME=VALUE[:NAME=VALUE...] or "default" (the RTL's own defaults).
@@ -91,6 +92,10 @@ ice40)
   run "$out/ports.log" "$YOSYS" -p "$(front_end "$top" "$params" "$@") proc; write_json $out/ports.json"
   pargs=()
   if [ "$params" != default ]; then for kv in ${params//:/ }; do pargs+=(--param "$kv"); done; fi
+  # WRAP_DROP: output-port patterns the wrapper leaves unconnected (synth_wrap.py --drop-output; read without
+  # globbing)
+  read -r -a drops <<<"${WRAP_DROP:-}"
+  for p in "${drops[@]}"; do pargs+=(--drop-output "$p"); done
   run "$out/wrap.log" "$PYTHON" "$HERE/synth_wrap.py" --ports "$out/ports.json" --top "$top" "${pargs[@]}" \
     --clock "${CLOCK:-clk_i}" --out "$out/wrap.v"
   split_inc "$@"

@@ -26,6 +26,8 @@ simt_hw_derived_t simt_hw_derive(simt_hw_params_t p)
         g.d = p.sfu_lat;
     if (p.tex_lat > g.d)
         g.d = p.tex_lat;
+    g.imul_mm = p.imul_passes > 1 ? p.imul_passes - 1u : 0u;
+    g.fpu_mm = p.fpu_passes > 1 ? p.fpu_passes - 1u : 0u;
     return g;
 }
 
@@ -36,6 +38,8 @@ int simt_hw_params_ok(simt_hw_params_t p)
     if (p.warps < 1 || p.warps > SIMT_HW_MAX_WARPS)
         return 0;
     if (p.fpu_lat < 1 || p.sfu_lat < 1 || p.tex_lat < 1)
+        return 0;
+    if ((p.imul_passes > 1 && p.imul_passes != 4) || (p.fpu_passes > 1 && p.fpu_passes != 4))
         return 0;
     return simt_hw_derive(p).d <= SIMT_HW_MAX_D;
 }
@@ -196,6 +200,16 @@ static int overflow(const simt_hw_warp_t *w, uint64_t insn)
     return w->sp + need > ISA_STACK_DEPTH;
 }
 
+/* last minor of a row of a class: tex components, SFU sub-beats, imul and FPU passes */
+static uint32_t beat_mm(const simt_hw_t *h, uint32_t cls)
+{
+    return cls == SIMT_CLS_TEX    ? 3u
+         : cls == SIMT_CLS_SFU  ? h->g.sfu_sub - 1u
+         : cls == SIMT_CLS_IMUL ? h->g.imul_mm
+         : cls == SIMT_CLS_FPU  ? h->g.fpu_mm
+                                : 0u;
+}
+
 static int issuable(const simt_hw_warp_t *w)
 {
     if (!w->run || !w->settled || !w->ibuf_v)
@@ -209,7 +223,7 @@ static int issue_pick(const simt_hw_t *h)
     int can = !h->s0_v;
     if (h->s0_v) {
         simt_hw_dec_t d = simt_hw_decode(h->s0_insn);
-        uint32_t mm = d.cls == SIMT_CLS_TEX ? 3u : d.cls == SIMT_CLS_SFU ? h->g.sfu_sub - 1u : 0u;
+        uint32_t mm = beat_mm(h, d.cls);
         can = d.cls == SIMT_CLS_CTRL || (h->s0_row == h->g.q - 1u && h->s0_minor == mm);
     }
     if (!can)
@@ -404,7 +418,7 @@ void simt_hw_clock(simt_hw_t *h, const simt_hw_in_t *in)
     uint32_t nopb[SIMT_HW_MAX_LANES], nopc[SIMT_HW_MAX_LANES];
     if (h->s0_v) {
         simt_hw_dec_t d = simt_hw_decode(h->s0_insn);
-        uint32_t mm = d.cls == SIMT_CLS_TEX ? 3u : d.cls == SIMT_CLS_SFU ? h->g.sfu_sub - 1u : 0u;
+        uint32_t mm = beat_mm(h, d.cls);
         ns1.v = 1;
         ns1.warp = h->s0_warp;
         ns1.row = d.cls == SIMT_CLS_CTRL ? 0u : h->s0_row;
@@ -421,6 +435,8 @@ void simt_hw_clock(simt_hw_t *h, const simt_hw_in_t *in)
             ns1.lane_en = 0;
         else if (d.cls == SIMT_CLS_SFU)
             ns1.lane_en = (lmask(h->g.nsfu) << (h->s0_minor * h->g.nsfu)) & LM;
+        else if ((d.cls == SIMT_CLS_IMUL || d.cls == SIMT_CLS_FPU) && h->s0_minor != beat_mm(h, d.cls))
+            ns1.lane_en = 0;   /* an imul/FPU pass before the last: no lane writes */
         else
             ns1.lane_en = LM;
         ns1.exl = (uint32_t)(((uint64_t)h->s0_ex >> (ns1.row * L)) & LM) & ns1.lane_en;
@@ -500,7 +516,7 @@ void simt_hw_clock(simt_hw_t *h, const simt_hw_in_t *in)
     /* (g) S0: next beat, or the issued instruction */
     if (h->s0_v) {
         simt_hw_dec_t d = simt_hw_decode(h->s0_insn);
-        uint32_t mm = d.cls == SIMT_CLS_TEX ? 3u : d.cls == SIMT_CLS_SFU ? h->g.sfu_sub - 1u : 0u;
+        uint32_t mm = beat_mm(h, d.cls);
         int last = d.cls == SIMT_CLS_CTRL || (h->s0_row == Q - 1u && h->s0_minor == mm);
         if (!last) {
             if (h->s0_minor == mm) {

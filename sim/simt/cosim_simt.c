@@ -1529,10 +1529,11 @@ int main(int argc, char **argv)
     if (!o.quiet && !o.replay_fst)
         printf("cosim-simt: LANES=%u WARPS=%u FPU_LAT=%u SFU_LAT=%u TEX_LAT=%u seed=0x%" PRIx64 "%s\n", c.prm.lanes,
                c.prm.warps, c.prm.fpu_lat, c.prm.sfu_lat, c.prm.tex_lat, o.seed, o.no_fp ? " (no FP/SFU opcodes)" : "");
-    if (!o.replay_fst && (o.reduced || o.sz.fpu_area))
+    if (!o.replay_fst && (o.reduced || o.sz.fpu_area || c.prm.imul_passes > 1 || c.prm.fpu_passes > 1))
         printf("cosim-simt: reduced configuration RF_WORDS=%u MEM_WORDS=%u CONST_WORDS=%u IMEM_DEPTH=%u STACK_DEPTH=%u "
-               "HAS_SFU=%u FPU_AREA=%u: programs constrained to these sizes\n", o.sz.rf_words, o.sz.mem_words,
-               o.sz.const_words, o.sz.imem_depth, o.sz.stack_depth, o.sz.has_sfu, o.sz.fpu_area);
+               "HAS_SFU=%u FPU_AREA=%u IMUL_PASSES=%u FPU_PASSES=%u: programs constrained to these sizes\n",
+               o.sz.rf_words, o.sz.mem_words, o.sz.const_words, o.sz.imem_depth, o.sz.stack_depth, o.sz.has_sfu,
+               o.sz.fpu_area, c.prm.imul_passes ? c.prm.imul_passes : 1u, c.prm.fpu_passes ? c.prm.fpu_passes : 1u);
 
     /* job list: file program, shaders, random programs */
     enum { MAXJ = 1024 };

@@ -18,6 +18,12 @@ struct simt_dut {
 
 extern "C" int simt_dut_has_fst(void) { return vl_dut_has_fst(); }
 
+#ifndef SIMT_DUT_IMUL_PASSES
+#define SIMT_DUT_IMUL_PASSES 1
+#endif
+#ifndef SIMT_DUT_FPU_PASSES
+#define SIMT_DUT_FPU_PASSES 1
+#endif
 extern "C" simt_hw_params_t simt_dut_params(void)
 {
     simt_hw_params_t p;
@@ -26,6 +32,8 @@ extern "C" simt_hw_params_t simt_dut_params(void)
     p.fpu_lat = SIMT_DUT_FPU_LAT;
     p.sfu_lat = SIMT_DUT_SFU_LAT;
     p.tex_lat = SIMT_DUT_TEX_LAT;
+    p.imul_passes = SIMT_DUT_IMUL_PASSES;
+    p.fpu_passes = SIMT_DUT_FPU_PASSES;
     return p;
 }
 

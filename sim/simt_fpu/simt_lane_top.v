@@ -34,7 +34,7 @@ module simt_lane_top #(
 );
   simt_fpu #(.LAT(LAT_FPU), .AREA(AREA_FPU)) u_fpu (.clk_i(clk_i), .rst_ni(rst_ni), .valid_i(f_valid_i), .op_i(f_op_i),
     .cc_i(f_cc_i), .na_i(f_na_i), .aa_i(f_aa_i), .nb_i(f_nb_i), .nc_i(f_nc_i), .a_i(f_a_i), .b_i(f_b_i),
-    .c_i(f_c_i), .valid_o(f_valid_o), .res_o(f_res_o), .pred_o(f_pred_o));
+    .c_i(f_c_i), .pass_i(2'd0), .valid_o(f_valid_o), .res_o(f_res_o), .pred_o(f_pred_o));
   simt_sfu #(.LAT(LAT_SFU), .TABLE_DIR(TABLE_DIR)) u_sfu (.clk_i(clk_i), .rst_ni(rst_ni),
     .valid_i(s_valid_i), .op_i(s_op_i), .na_i(s_na_i), .aa_i(s_aa_i), .a_i(s_a_i), .valid_o(s_valid_o),
     .res_o(s_res_o));

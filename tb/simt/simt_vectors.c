@@ -41,7 +41,7 @@ static void hexw(FILE *f, const uint32_t *v, uint32_t n)   /* n words, most sign
 
 int main(int argc, char **argv)
 {
-    simt_hw_params_t p = {8, 4, 8, 8, 4};
+    simt_hw_params_t p = {8, 4, 8, 8, 4, 1, 1};
     uint64_t seed = 1;
     int no_fp = 0;
     const char *shader = NULL, *outp = NULL;

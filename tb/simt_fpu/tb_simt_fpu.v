@@ -37,7 +37,7 @@ module tb_simt_fpu;
   wire [31:0] f_res_o, s_res_o;
   simt_fpu #(.LAT(LAT_FPU)) dut_fpu (.clk_i(clk), .rst_ni(rst_n), .valid_i(f_valid), .op_i(f_op), .cc_i(f_cc),
     .na_i(f_mods[0]), .aa_i(f_mods[1]), .nb_i(f_mods[2]), .nc_i(f_mods[3]), .a_i(f_a), .b_i(f_b), .c_i(f_c),
-    .valid_o(f_valid_o), .res_o(f_res_o), .pred_o(f_pred_o));
+    .pass_i(2'd0), .valid_o(f_valid_o), .res_o(f_res_o), .pred_o(f_pred_o));
   simt_sfu #(.LAT(LAT_SFU)) dut_sfu (.clk_i(clk), .rst_ni(rst_n), .valid_i(s_valid), .op_i(s_op),
     .na_i(s_mods[0]), .aa_i(s_mods[1]), .a_i(s_a), .valid_o(s_valid_o), .res_o(s_res_o));
 

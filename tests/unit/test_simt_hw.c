@@ -161,7 +161,8 @@ static void free_run(run_t *r)
 static void test_random_programs(void **state)
 {
     (void)state;
-    const simt_hw_params_t ps[] = {{8, 4, 8, 8, 4}, {8, 4, 7, 7, 4}, {4, 3, 3, 9, 2}, {32, 1, 1, 1, 1}, {1, 2, 5, 2, 6}, {16, 5, 2, 12, 3}};
+    const simt_hw_params_t ps[] = {{8, 4, 8, 8, 4, 1, 1}, {8, 4, 7, 7, 4, 1, 1}, {4, 3, 3, 9, 2, 1, 1}, {32, 1, 1, 1, 1, 1, 1},
+                                   {1, 2, 5, 2, 6, 1, 1}, {16, 5, 2, 12, 3, 1, 1}, {1, 1, 4, 1, 4, 4, 4}, {8, 3, 8, 8, 4, 4, 1}, {4, 2, 3, 2, 2, 1, 4}};
     const char *env = getenv("SIMT_TEST_PROGRAMS");
     uint32_t per = env ? (uint32_t)atoi(env) : 12;
     uint64_t total = 0;
@@ -184,7 +185,7 @@ static void test_random_programs(void **state)
             total += r->instrs;
             free_run(r);
         }
-    printf("  cycle model vs interpreter: %llu warp instructions on 5 parameter sets\n", (unsigned long long)total);
+    printf("  cycle model vs interpreter: %llu warp instructions on 9 parameter sets\n", (unsigned long long)total);
 }
 
 /* 17 nested divergent levels overflow the 32-entry stack: the interpreter reports ISA_ERR_STACK and the
@@ -201,7 +202,7 @@ static void test_stack_overflow(void **state)
     for (int d = 16; d >= 0; d--)
         n += snprintf(src + n, sizeof src - (size_t)n, "J%d:\niadd r3, r3, 1\n", d);   /* distinct joins */
     snprintf(src + n, sizeof src - (size_t)n, "exit\n");
-    simt_hw_params_t p = {8, 2, 7, 7, 4};
+    simt_hw_params_t p = {8, 2, 7, 7, 4, 1, 1};
     run_t *r = new_run(p, 2);
     isa_asm_err_t err;
     int len = isa_assemble(src, r->code, ISA_MAX_CODE, &err);
@@ -220,7 +221,7 @@ static void test_stack_overflow(void **state)
 static void test_issue_rate_and_latency(void **state)
 {
     (void)state;
-    simt_hw_params_t p = {8, 4, 8, 8, 4};
+    simt_hw_params_t p = {8, 4, 8, 8, 4, 1, 1};
     simt_hw_derived_t g = simt_hw_derive(p);
     const char *indep = "iadd r1, r1, 1\niadd r2, r2, 1\niadd r3, r3, 1\niadd r4, r4, 1\niadd r5, r5, 1\n"
                         "iadd r6, r6, 1\niadd r7, r7, 1\niadd r8, r8, 1\nexit\n";
@@ -246,12 +247,46 @@ static void test_issue_rate_and_latency(void **state)
     free_run(r);
 }
 
+/* IMUL_PASSES / FPU_PASSES = 4 (the reduced iCE40 configuration): an imul (FPU op) takes 4 beats per row, so a
+ * dependent chain issues every 4 * 32/L + 1 + D + 1 cycles, and 32/L + 1 + D + 1 with one pass; an FPU chain is
+ * not slowed by IMUL_PASSES, an imul chain not by FPU_PASSES; invalid pass counts are refused. */
+static void test_mul_passes(void **state)
+{
+    (void)state;
+    const char *chains[] = {"imul r1, r1, 3\nimul r1, r1, 5\nimul r1, r1, 7\nimul r1, r1, 9\nexit\n",
+                            "fmul r1, r1, 3.0\nfadd r1, r1, 5.0\nfmad r1, r1, r1, r1\nf2i.rn r1, r1\nexit\n"};
+    const uint32_t passes[][2] = {{1, 1}, {4, 1}, {1, 4}, {4, 4}};
+    for (size_t k = 0; k < 8; k++) {
+        const uint32_t ip = passes[k / 2][0], fp = passes[k / 2][1], mine = (k % 2) ? fp : ip;
+        simt_hw_params_t p = {1, 1, 4, 1, 4, ip, fp};
+        simt_hw_derived_t g = simt_hw_derive(p);
+        run_t *r = new_run(p, 1);
+        isa_asm_err_t err;
+        int len = isa_assemble(chains[k % 2], r->code, ISA_MAX_CODE, &err);
+        assert_true(len > 0);
+        r->len = (uint32_t)len;
+        isa_warp_init(r->iw[0], 0, 0xffffffffu);
+        assert_int_equal(run(r), ISA_DONE);
+        assert_true(r->n_issue >= 4);
+        for (uint32_t i = 0; i + 1 < 4; i++)
+            assert_int_equal(r->issue_cycles[i + 1] - r->issue_cycles[i], mine * g.q + 1 + g.d + 1);
+        free_run(r);
+    }
+    simt_hw_params_t bad = {1, 1, 4, 1, 4, 2, 1};
+    assert_int_equal(simt_hw_params_ok(bad), 0);
+    bad.imul_passes = 4;
+    assert_int_equal(simt_hw_params_ok(bad), 1);
+    bad.fpu_passes = 3;
+    assert_int_equal(simt_hw_params_ok(bad), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_random_programs),
         cmocka_unit_test(test_stack_overflow),
         cmocka_unit_test(test_issue_rate_and_latency),
+        cmocka_unit_test(test_mul_passes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
