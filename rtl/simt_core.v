@@ -43,7 +43,8 @@ module simt_core #(
                                           // times (minor 0..3; only minor 3 writes): 4x the imul beats
     parameter integer FPU_PASSES = 1,     // 1, or 4 (with FPU_AREA): the same for every FPU-class beat (the
                                           // FPU's significand product in 4 passes of 24 x 6)
-    parameter integer INT_AREA = 0        // 1: the lanes' integer ALU for small FPGAs (simt_lane; same results)
+    parameter integer INT_AREA = 0        // 1: the lanes' integer ALU (simt_lane) and the predicate-source read in
+                                          // their small-FPGA form (same results, same cycles)
 ) (
     input  wire                  clk_i,
     input  wire                  rst_ni,
@@ -327,12 +328,31 @@ module simt_core #(
         .use_rb_o(s1_nu1), .use_rc_o(s1_nu2), .use_ra1_o(s1_nu3), .use_pa_o(s1_nu4), .use_pb_o(s1_nu5),
         .pa_o(s1_pa), .pb_o(s1_pb), .dst_reg_o(s1_nu6), .dst_pred_o(s1_nu7), .ndst4_o(s1_nu8));
     wire [223:0] s1_preds = w_pred[s1_warp_q*224 +: 224];
-    wire [31:0]  s1_pa_w = (s1_pa == 3'd7) ? 32'hffffffff : s1_preds[s1_pa*32 +: 32];
-    wire [31:0]  s1_pb_w = (s1_pb == 3'd7) ? 32'hffffffff : s1_preds[s1_pb*32 +: 32];
-    // verilator lint_off UNUSEDSIGNAL
-    wire [31:0]  s1_pa_sh = s1_pa_w >> (s1_row_q * LANES[5:0]);
-    wire [31:0]  s1_pb_sh = s1_pb_w >> (s1_row_q * LANES[5:0]);
-    // verilator lint_on UNUSEDSIGNAL
+    wire [LANES-1:0] s1_pa_l, s1_pb_l;   // the beat's lanes' bits of the predicate sources (pt: ones)
+    generate
+        if (INT_AREA == 0) begin : g_pread
+            wire [31:0]  s1_pa_w = (s1_pa == 3'd7) ? 32'hffffffff : s1_preds[s1_pa*32 +: 32];
+            wire [31:0]  s1_pb_w = (s1_pb == 3'd7) ? 32'hffffffff : s1_preds[s1_pb*32 +: 32];
+            // verilator lint_off UNUSEDSIGNAL
+            wire [31:0]  s1_pa_sh = s1_pa_w >> (s1_row_q * LANES[5:0]);
+            wire [31:0]  s1_pb_sh = s1_pb_w >> (s1_row_q * LANES[5:0]);
+            // verilator lint_on UNUSEDSIGNAL
+            assign s1_pa_l = s1_pa_sh[LANES-1:0];
+            assign s1_pb_l = s1_pb_sh[LANES-1:0];
+        end else begin : g_pread_a   // the row's bits of each predicate first, then the source select (small FPGAs)
+            wire [8*LANES-1:0] prow;
+            genvar gp;
+            for (gp = 0; gp < 7; gp = gp + 1) begin : g_prow
+                // verilator lint_off UNUSEDSIGNAL
+                wire [31:0] sh = s1_preds[gp*32 +: 32] >> (s1_row_q * LANES[5:0]);
+                // verilator lint_on UNUSEDSIGNAL
+                assign prow[gp*LANES +: LANES] = sh[LANES-1:0];
+            end
+            assign prow[7*LANES +: LANES] = {LANES{1'b1}};   // pt
+            assign s1_pa_l = prow[s1_pa*LANES +: LANES];
+            assign s1_pb_l = prow[s1_pb*LANES +: LANES];
+        end
+    endgenerate
     wire [RAW-1:0] s1_rowaddr = rowaddr(s1_warp_q, s1_row_q);
     wire [31:0]  s1_wid = w_wid[s1_warp_q*32 +: 32];
 
@@ -365,7 +385,7 @@ module simt_core #(
                 .s1_insn_i(s1_insn_q), .s1_rowaddr_i(s1_rowaddr), .s1_row_i(s1_row_q), .s1_minor_i(s1_minor_q),
                 .s1_wid_i(s1_wid),
                 .s1_fpu_i(s1_v_q && s1_cls_q == C_FPU && s1_lane_en_q[gl]),
-                .s1_ex_i(s1_v_q && s1_exl_q[gl]), .s1_pa_i(s1_pa_sh[gl]), .s1_pb_i(s1_pb_sh[gl]),
+                .s1_ex_i(s1_v_q && s1_exl_q[gl]), .s1_pa_i(s1_pa_l[gl]), .s1_pb_i(s1_pb_l[gl]),
                 .opa_o(opa[gl*32 +: 32]), .opb_o(opb[gl*32 +: 32]), .int_o(int_res[gl*32 +: 32]),
                 .st_addr_o(st_addr[gl*6 +: 6]), .imul_o(imul_res[gl*32 +: 32]), .ld_o(ld_res[gl*32 +: 32]),
                 .fpu_res_o(fpu_res[gl*32 +: 32]), .fpu_pred_o(fpu_pred[gl]),

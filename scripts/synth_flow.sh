@@ -6,7 +6,8 @@
 #   synth_flow.sh osu     OUTDIR TOP PARAMS FILE...   Yosys -> OSU 0.18 um cells (needs SDC= CONSTR= LIB=)
 #   synth_flow.sh sta     OUTDIR TOP                  OpenSTA on OUTDIR/osu.v (needs SDC= LIB=)
 #   synth_flow.sh ice40   OUTDIR TOP PARAMS FILE...   wrapper generation + synth_ice40 -> OUTDIR/ice40.json
-#                                                     (WRAP_DROP="pat ...": outputs the wrapper leaves open)
+#                                                     (WRAP_DROP="pat ...": outputs the wrapper leaves open;
+#                                                     WRAP_SHARE="p,q,... ...": inputs driven from one field)
 #   synth_flow.sh pnr     OUTDIR SEED                 nextpnr-ice40 (needs ICE40_DEVICE= ICE40_PACKAGE= ICE40_FREQ=)
 #
 # PARAMS is NAME=VALUE[:NAME=VALUE...] or "default" (the RTL's own defaults).
@@ -96,6 +97,9 @@ ice40)
   # globbing)
   read -r -a drops <<<"${WRAP_DROP:-}"
   for p in "${drops[@]}"; do pargs+=(--drop-output "$p"); done
+  # WRAP_SHARE: groups of input ports driven from one shared field (synth_wrap.py --share-inputs), "a,b c,d"
+  read -r -a shares <<<"${WRAP_SHARE:-}"
+  for p in "${shares[@]}"; do pargs+=(--share-inputs "$p"); done
   run "$out/wrap.log" "$PYTHON" "$HERE/synth_wrap.py" --ports "$out/ports.json" --top "$top" "${pargs[@]}" \
     --clock "${CLOCK:-clk_i}" --out "$out/wrap.v"
   split_inc "$@"
