@@ -30,7 +30,14 @@ def osu_stat(path):
             mod_area[m.group(1).lstrip("\\")] = float(a.group(2))
     h = text.split("=== design hierarchy ===", 1)
     if len(h) != 2:
-        sys.exit(f"simt_synth_summary: no design hierarchy in {path}")
+        # one module (e.g. the simt_sfu-rommacro row: its only instance is the ROM macro, a library cell):
+        # Yosys prints no hierarchy section, the module's own block is the whole design
+        if len(mod_area) != 1:
+            sys.exit(f"simt_synth_summary: no design hierarchy in {path}")
+        (name, area), = mod_area.items()
+        cells = re.search(r"Number of cells:\s+(\d+)\n((?:\s+\S+\s+\d+\n)*)", text)
+        by_type = {t: int(n) for t, n in (line.split() for line in cells.group(2).splitlines())}
+        return int(cells.group(1)), by_type, area, mod_area, {}
     tail = h[1]
     # hierarchy lines: indentation gives nesting; counts are per parent instance
     inst = {}
