@@ -297,7 +297,7 @@ SIMT_SYNTH_RESULTS := $(SIMT_SYNTH_OUT)/simt_core-logic/sta.log $(SIMT_SYNTH_RES
 # (IMUL_PASSES, FPU_PASSES: 4x their cycles, in the C cycle model too), the area integer ALU (INT_AREA). Also the
 # lockstep build test-simt-cosim-ice40 (end of this file). It does not fit the HX8K's logic cells yet (8,876 of
 # 7,680, 115.6 %); docs/simt.md section 6 says what it runs and what a fit still needs.
-SIMT_ICE40_PARAMS ?= LANES=1:WARPS=1:RF_WORDS=16:MEM_WORDS=16:CONST_WORDS=64:IMEM_DEPTH=256:STACK_DEPTH=4:HAS_SFU=0:FPU_LAT=4:SFU_LAT=1:TEX_LAT=4:FPU_AREA=1:SR_MERGE=1:IMUL_PASSES=4:FPU_PASSES=4:INT_AREA=1
+SIMT_ICE40_PARAMS ?= LANES=1:WARPS=1:RF_WORDS=16:MEM_WORDS=16:CONST_WORDS=64:IMEM_DEPTH=256:STACK_DEPTH=4:HAS_SFU=0:FPU_LAT=4:SFU_LAT=1:TEX_LAT=4:FPU_AREA=1:SR_MERGE=1:IMUL_PASSES=4:FPU_PASSES=4:INT_AREA=1:RAM_RW_ANY=1
 SIMT_ICE40_DIR := $(SIMT_SYNTH_OUT)/simt_core-ice40-reduced
 # The FPGA build brings out the host interface, status and texture port, not the retire and issue ports (debug
 # and verification ports: the lockstep checks them on the same RTL); synthesis removes what only they need. The
@@ -341,12 +341,12 @@ test-simt-cosim-ice40: $(SIMT_ICE40_BIN)
 	$< --seed $(SIMT_SEED) --programs $(SIMT_ICE40_PROGRAMS) --abort-every $(SIMT_ABORT_EVERY) --shaders --quiet
 TEST_TARGETS += test-simt-cosim-ice40
 
-# The area options alone at the default sizes (test-long): FPU_AREA=1, SR_MERGE=1, IMUL_PASSES=4, FPU_PASSES=4 and
-# INT_AREA=1 on the default configuration (LANES 8, WARPS 4, latencies 8/8/4; the passes with 8 lanes, 4 warps and
+# The area options alone at the default sizes (test-long): FPU_AREA=1, SR_MERGE=1, IMUL_PASSES=4, FPU_PASSES=4,
+# INT_AREA=1 and RAM_RW_ANY=1 (poisoned collision reads) on the default configuration (LANES 8, WARPS 4, latencies 8/8/4; the passes with 8 lanes, 4 warps and
 # the SFU beside them), every job kind of test-simt-cosim including random-word programs (all special-register
 # numbers, so both %vertex and %prim reads of the merged RAM) and trace programs.
 SIMT_AREA_V := $(SIMT_MAIN)_area
-SIMT_XG_$(SIMT_AREA_V) := -GFPU_AREA=1 -GSR_MERGE=1 -GIMUL_PASSES=4 -GFPU_PASSES=4 -GINT_AREA=1
+SIMT_XG_$(SIMT_AREA_V) := -GFPU_AREA=1 -GSR_MERGE=1 -GIMUL_PASSES=4 -GFPU_PASSES=4 -GINT_AREA=1 -GRAM_RW_ANY=1
 SIMT_XD_$(SIMT_AREA_V) := -DSIMT_DUT_FPU_AREA=1 -DSIMT_DUT_IMUL_PASSES=4 -DSIMT_DUT_FPU_PASSES=4
 $(foreach k,fast fst,$(eval $(call SIMT_BUILD_RULES,$(SIMT_AREA_V),$(k))))
 .PHONY: test-long-simt-area

@@ -43,8 +43,11 @@ module simt_core #(
                                           // times (minor 0..3; only minor 3 writes): 4x the imul beats
     parameter integer FPU_PASSES = 1,     // 1, or 4 (with FPU_AREA): the same for every FPU-class beat (the
                                           // FPU's significand product in 4 passes of 24 x 6)
-    parameter integer INT_AREA = 0        // 1: the lanes' integer ALU (simt_lane) and the predicate-source read in
+    parameter integer INT_AREA = 0,       // 1: the lanes' integer ALU (simt_lane) and the predicate-source read in
                                           // their small-FPGA form (same results, same cycles)
+    parameter integer RAM_RW_ANY = 0      // 1: the storage arrays but the output memory need no read-during-write
+                                          // rule (simt_ram RW_ANY: no FPGA collision logic; the core never uses
+                                          // such a read, the lockstep checks it with a poisoned simulation value)
 ) (
     input  wire                  clk_i,
     input  wire                  rst_ni,
@@ -218,7 +221,7 @@ module simt_core #(
     wire fetch_ok = fsel_v && {1'b0, fsel_pc} < {4'd0, prog_len_i};
 
     localparam integer IAW = $clog2(IMEM_DEPTH);
-    simt_ram #(.DW(64), .DEPTH(IMEM_DEPTH), .AW(IAW)) u_imem (.clk_i(clk_i), .we_i(imem_we_i),
+    simt_ram #(.DW(64), .DEPTH(IMEM_DEPTH), .AW(IAW), .RW_ANY(RAM_RW_ANY)) u_imem (.clk_i(clk_i), .we_i(imem_we_i),
         .waddr_i(imem_addr_i[IAW-1:0]), .wdata_i(imem_data_i), .raddr_i(fsel_pc[IAW-1:0]), .rdata_o(imem_rdata));
 
     always @(posedge clk_i or negedge rst_ni) begin
@@ -373,7 +376,7 @@ module simt_core #(
             simt_lane #(.LANE(gl), .LANES(LANES), .RAW(RAW), .RDEPTH(RDEPTH), .FPU_LAT(FPU_LAT),
                         .RF_WORDS(RF_WORDS), .MEM_WORDS(MEM_WORDS), .CONST_WORDS(CONST_WORDS),
                         .FPU_AREA(FPU_AREA), .SR_MERGE(SR_MERGE), .IMUL_PASSES(IMUL_PASSES),
-                        .FPU_PASSES(FPU_PASSES), .INT_AREA(INT_AREA)) u_lane (
+                        .FPU_PASSES(FPU_PASSES), .INT_AREA(INT_AREA), .RAM_RW_ANY(RAM_RW_ANY)) u_lane (
                 .clk_i(clk_i), .rst_ni(rst_ni),
                 .host_attr_we_i(host_attr), .host_sr_we_i(host_sr), .host_sr_sel_i(attr_word_i[0]),
                 .host_row_i(host_row), .host_word_i(attr_word_i[5:0]), .host_data_i(attr_data_i[gl*32 +: 32]),

@@ -33,8 +33,10 @@ module simt_lane #(
                                          // pair fewer on an FPGA), read at {sr_sel_i, row}; same values
     parameter integer IMUL_PASSES = 1,   // 4: imul as 4 passes (beats of minor 0..3) through a 32 x 8 array
     parameter integer FPU_PASSES = 1,    // 4: the FPU's significand product in 4 passes (simt_fpu PASSES)
-    parameter integer INT_AREA = 0       // 1: integer ALU for small FPGAs: ripple adder (carry chain), one shared
+    parameter integer INT_AREA = 0,      // 1: integer ALU for small FPGAs: ripple adder (carry chain), one shared
                                          // shifter for shl/shr/sra, equality from the difference; same results
+    parameter integer RAM_RW_ANY = 0     // simt_ram RW_ANY of every memory but the output memory (its host read
+                                         // port may read a word a store writes): no FPGA collision logic
 ) (
     input  wire            clk_i,
     input  wire            rst_ni,
@@ -121,11 +123,11 @@ module simt_lane #(
 
     // ---------------------------------------------------------------- register-file bank (3R1W)
     wire [31:0] rfa_d, rfb, rfc;
-    simt_ram #(.DW(32), .DEPTH(RFDEPTH), .AW(RFAW)) u_rf_a (.clk_i(clk_i), .we_i(rf_we_i),
+    simt_ram #(.DW(32), .DEPTH(RFDEPTH), .AW(RFAW), .RW_ANY(RAM_RW_ANY)) u_rf_a (.clk_i(clk_i), .we_i(rf_we_i),
         .waddr_i(rf_addr(rf_waddr_i)), .wdata_i(rf_wdata_i), .raddr_i(rf_addr(rf_raddr_a_i)), .rdata_o(rfa_d));
-    simt_ram #(.DW(32), .DEPTH(RFDEPTH), .AW(RFAW)) u_rf_b (.clk_i(clk_i), .we_i(rf_we_i),
+    simt_ram #(.DW(32), .DEPTH(RFDEPTH), .AW(RFAW), .RW_ANY(RAM_RW_ANY)) u_rf_b (.clk_i(clk_i), .we_i(rf_we_i),
         .waddr_i(rf_addr(rf_waddr_i)), .wdata_i(rf_wdata_i), .raddr_i(rf_addr(rf_raddr_b_i)), .rdata_o(rfb));
-    simt_ram #(.DW(32), .DEPTH(RFDEPTH), .AW(RFAW)) u_rf_c (.clk_i(clk_i), .we_i(rf_we_i),
+    simt_ram #(.DW(32), .DEPTH(RFDEPTH), .AW(RFAW), .RW_ANY(RAM_RW_ANY)) u_rf_c (.clk_i(clk_i), .we_i(rf_we_i),
         .waddr_i(rf_addr(rf_waddr_i)), .wdata_i(rf_wdata_i), .raddr_i(rf_addr(rf_raddr_c_i)), .rdata_o(rfc));
 
     wire [5:0]  rbp = is_tex ? ra + 6'd1 : rb;
@@ -140,13 +142,13 @@ module simt_lane #(
     wire [63:0] srd;
     generate
         if (SR_MERGE == 0) begin : g_sr2
-            simt_ram #(.DW(32), .DEPTH(RDEPTH), .AW(RAW)) u_srv (.clk_i(clk_i), .we_i(host_sr_we_i && !host_sr_sel_i),
+            simt_ram #(.DW(32), .DEPTH(RDEPTH), .AW(RAW), .RW_ANY(RAM_RW_ANY)) u_srv (.clk_i(clk_i), .we_i(host_sr_we_i && !host_sr_sel_i),
                 .waddr_i(host_row_i), .wdata_i(host_data_i), .raddr_i(sr_raddr_i), .rdata_o(srd[31:0]));
-            simt_ram #(.DW(32), .DEPTH(RDEPTH), .AW(RAW)) u_srp (.clk_i(clk_i), .we_i(host_sr_we_i && host_sr_sel_i),
+            simt_ram #(.DW(32), .DEPTH(RDEPTH), .AW(RAW), .RW_ANY(RAM_RW_ANY)) u_srp (.clk_i(clk_i), .we_i(host_sr_we_i && host_sr_sel_i),
                 .waddr_i(host_row_i), .wdata_i(host_data_i), .raddr_i(sr_raddr_i), .rdata_o(srd[63:32]));
         end else begin : g_sr1   // one RAM {%prim?, row}: the word the S1 beat's s2r selects is the one read
             wire [31:0] sr1;
-            simt_ram #(.DW(32), .DEPTH(2 * RDEPTH), .AW(RAW + 1)) u_sr (.clk_i(clk_i), .we_i(host_sr_we_i),
+            simt_ram #(.DW(32), .DEPTH(2 * RDEPTH), .AW(RAW + 1), .RW_ANY(RAM_RW_ANY)) u_sr (.clk_i(clk_i), .we_i(host_sr_we_i),
                 .waddr_i({host_sr_sel_i, host_row_i}), .wdata_i(host_data_i), .raddr_i({sr_sel_i, sr_raddr_i}),
                 .rdata_o(sr1));
             assign srd = {sr1, sr1};
@@ -161,15 +163,15 @@ module simt_lane #(
     wire st_l = op == `ISA_OP_ST_L && s1_ex_i;
     wire st_o = op == `ISA_OP_ST_O && s1_ex_i;
     wire [31:0] attr_rd, local_rd, const_rd;
-    simt_ram #(.DW(32), .DEPTH(DEPTH), .AW(AW)) u_attr (.clk_i(clk_i), .we_i(host_attr_we_i),
+    simt_ram #(.DW(32), .DEPTH(DEPTH), .AW(AW), .RW_ANY(RAM_RW_ANY)) u_attr (.clk_i(clk_i), .we_i(host_attr_we_i),
         .waddr_i(haddr), .wdata_i(host_data_i), .raddr_i(maddr), .rdata_o(attr_rd));
-    simt_ram #(.DW(32), .DEPTH(DEPTH), .AW(AW)) u_local (.clk_i(clk_i), .we_i(host_attr_we_i || st_l),
+    simt_ram #(.DW(32), .DEPTH(DEPTH), .AW(AW), .RW_ANY(RAM_RW_ANY)) u_local (.clk_i(clk_i), .we_i(host_attr_we_i || st_l),
         .waddr_i(host_attr_we_i ? haddr : maddr), .wdata_i(host_attr_we_i ? 32'd0 : rbv), .raddr_i(maddr),
         .rdata_o(local_rd));
     simt_ram #(.DW(32), .DEPTH(DEPTH), .AW(AW)) u_out (.clk_i(clk_i), .we_i(host_attr_we_i || st_o),
         .waddr_i(host_attr_we_i ? haddr : maddr), .wdata_i(host_attr_we_i ? 32'd0 : rbv),
         .raddr_i(mwa(out_raddr_i)), .rdata_o(out_rdata_o));
-    simt_ram #(.DW(32), .DEPTH(CONST_WORDS), .AW(CB)) u_const (.clk_i(clk_i), .we_i(const_we_i),
+    simt_ram #(.DW(32), .DEPTH(CONST_WORDS), .AW(CB), .RW_ANY(RAM_RW_ANY)) u_const (.clk_i(clk_i), .we_i(const_we_i),
         .waddr_i(const_addr_i[CB-1:0]), .wdata_i(const_data_i), .raddr_i(ea[CB-1:0]), .rdata_o(const_rd));
 
     reg [1:0] ld_sel_q;   // P[1]: which memory the load read
