@@ -9,9 +9,9 @@
 // Output: either a final special result (spec_o/sres_o), or a "direct" exact result rdir_o * 2^E, or a table
 // look-up (ROM address, d) whose value Y is scaled by 2^E (lg2: V = u*2^30 + max(Y, 0), scaled 2^-30).
 // Two stages, each ending in an optional register (E1, E2):
-//   R1  classify; special results; ex2: X = a*2^30 truncated toward zero (shift, negate);
-//       sin/cos: P = M * K, K = round(2^65/pi) (CSA tree of the 29 set bits of K, carry-propagate add)
-//   R2  sin/cos: U = (P >> (57-u)) mod 2^32 (one right shift of P*2^70 by 254-e), quadrant, table;
+//   R1  classify; special results; ex2: X = a*2^30 truncated toward zero (shift; negation as ~|X| + 1);
+//       sin/cos: P = M * K, K = round(2^65/pi) (CSA tree of 24 partial products of K: sum and carry rows)
+//   R2  the carry-propagate add of R1's two rows (P, or X with the + 1); then sin/cos: U = (P >> (57-u)) mod 2^32 (one right shift of P*2^70 by 254-e), quadrant, table;
 //       ex2: n = floor(X / 2^30), t = X mod 2^30; every function: ROM address, d, exponent, sign
 module simt_sfu_reduce #(
   parameter integer E1 = 1,
@@ -76,29 +76,30 @@ module simt_sfu_reduce #(
   // ex2: |X| = m * 2^(e - 150 + 30) truncated = {m, 13 zeros} >> (133 - e), e <= 133 here
   wire [7:0]  xsh  = 8'd133 - e;
   wire [36:0] xmag = {m, 13'd0} >> xsh;
-  wire [37:0] x1;
-  wire        x1_co;
-  simt_fp_kadd #(.W(38)) u_xneg (.a_i(s ? ~{1'b0, xmag} : {1'b0, xmag}), .b_i(38'd0), .ci_i(s), .s_o(x1), .co_o(x1_co));
-  // sin/cos: P = m * K (88 bits)
+  // sin/cos: P = m * K (88 bits), in carry-save form here
   wire [87:0] p_s, p_c;   // K * m: 24 partial products of the constant K
   simt_fp_mul_csa #(.WA(64), .WB(24), .W(88)) u_k (.x_i(K), .y_i(m), .sum_o(p_s), .carry_o(p_c));
-  wire [87:0] p1;
-  wire        p1_co;
-  simt_fp_kadd #(.W(88)) u_kcpa (.a_i(p_s), .b_i(p_c), .ci_i(1'b0), .s_o(p1), .co_o(p1_co));
-  // R1 -> R2: P (sin/cos) or X (ex2) share one field
-  wire [87:0] pv1 = (fn_i == F_EX2) ? {50'd0, x1} : p1;
+  // R1 -> R2: the two addends of P (sin/cos) or of X = (s ? ~|X| : |X|) + s (ex2) share one pair of fields;
+  // their carry-propagate add is R2's first step (R1, the K * m tree, is the longer stage)
+  wire        ex2  = (fn_i == F_EX2);
+  wire [87:0] pa1 = ex2 ? {50'd0, s ? ~{1'b0, xmag} : {1'b0, xmag}} : p_s;
+  wire [87:0] pb1 = ex2 ? 88'd0 : p_c;
 
   wire [2:0]  r1_fn;
-  wire        r1_spec, r1_s;
+  wire        r1_spec, r1_s, r1_pci;
   wire [31:0] r1_sres;
   wire [7:0]  r1_e;
   wire [22:0] r1_f;
-  wire [87:0] r1_pv;
-  simt_fp_pipe #(.W(3 + 1 + 32 + 1 + 8 + 23 + 88), .EN(E1)) u_r1 (.clk_i(clk_i), .rst_ni(rst_ni),
-    .d_i({fn_i, spec1, sres1, s, e, a_i[22:0], pv1}),
-    .q_o({r1_fn, r1_spec, r1_sres, r1_s, r1_e, r1_f, r1_pv}));
+  wire [87:0] r1_pa, r1_pb;
+  simt_fp_pipe #(.W(3 + 1 + 32 + 1 + 8 + 23 + 1 + 88 + 88), .EN(E1)) u_r1 (.clk_i(clk_i), .rst_ni(rst_ni),
+    .d_i({fn_i, spec1, sres1, s, e, a_i[22:0], ex2 & s, pa1, pb1}),
+    .q_o({r1_fn, r1_spec, r1_sres, r1_s, r1_e, r1_f, r1_pci, r1_pa, r1_pb}));
 
   // ---------------------------------------------------------------- R2
+  // P (sin/cos) or X (ex2, the low 38 bits: mod 2^38 as before)
+  wire [87:0] r1_pv;
+  wire        pv_co;
+  simt_fp_kadd #(.W(88)) u_kcpa (.a_i(r1_pa), .b_i(r1_pb), .ci_i(r1_pci), .s_o(r1_pv), .co_o(pv_co));
   wire signed [8:0] u = $signed({1'b0, r1_e}) - 9'sd127;
   wire        odd  = u[0];
   wire signed [8:0] half = u >>> 1;   // floor(u/2) = (u - odd)/2
@@ -163,6 +164,6 @@ module simt_sfu_reduce #(
   simt_fp_pipe #(.W(1 + 32 + 1 + 8 + 1 + 10 + 1 + 9 + 10 + 23), .EN(E2)) u_r2 (.clk_i(clk_i), .rst_ni(rst_ni),
     .d_i({r1_spec, r1_sres, dir2, rdir2, sgn2, e2, lg2_2, u, addr2, d2}),
     .q_o({spec_o, sres_o, direct_o, rdir_o, sign_o, e_o, lg2_o, u_o, addr_o, d_o}));
-  wire unused_ok = &{1'b0, psh[157:32], uabs[8], r1_pv[87:38], p1_co, x1_co};
+  wire unused_ok = &{1'b0, psh[157:32], uabs[8], r1_pv[87:38], pv_co};
 endmodule
 `default_nettype wire
