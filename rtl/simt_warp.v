@@ -260,7 +260,11 @@ module simt_warp #(
     wire [15:0]   pw_pc0 = (pw_case_q == PW_A) ? pw_npc_q : (pw_case_q == PW_D) ? pw_rpc_q : pw_tgt_q;
     wire          pw_push = pw_case_q == PW_C || pw_case_q == PW_D;
     wire [15:0]   pw_pc1 = (pw_case_q == PW_C) ? pw_npc_q : pw_tgt_q;
-    // entry `below` as the array will hold it after the pending write (the pop's read)
+    // entry `below` as the array will hold it after the pending write (the pop's read). With pw_v_q the issue was
+    // in the previous cycle and sp_q is the issue's sp plus the entries it pushed (PW_A/PW_B 0, PW_C 1, PW_D 2), so
+    // below = sp_q - 2 is pw_top_q after a PW_C issue (the entry rewritten to {tgt, ex}), pw_top1 after a PW_D
+    // issue (the pushed {tgt, ex, rpc}) and never pw_top2 or, after PW_A/PW_B, any written entry (docs/simt.md
+    // section 7: the two forwarding cases that remain are the reachable ones; tests/simt/split_pop.s reaches both).
     reg  [15:0]   rd_pc;
     reg  [31:0]   rd_mask;
     reg  [16:0]   rd_rpc;
@@ -268,16 +272,12 @@ module simt_warp #(
         rd_pc = spc_q[below];
         rd_mask = smask_q[below];
         rd_rpc = srpc_q[below];
-        if (pw_v_q && below == pw_top_q) begin
+        if (pw_v_q && below == pw_top_q) begin            // after PW_C only
             rd_pc = pw_pc0;
-            if (pw_case_q == PW_C) rd_mask = pw_ex_q;
-        end else if (pw_v_q && pw_push && below == pw_top1) begin
+            rd_mask = pw_ex_q;
+        end else if (pw_v_q && below == pw_top1) begin    // after PW_D only
             rd_pc = pw_pc1;
-            rd_mask = (pw_case_q == PW_C) ? pw_fall_q : pw_ex_q;
-            rd_rpc = {1'b0, pw_rpc_q};
-        end else if (pw_v_q && pw_case_q == PW_D && below == pw_top2) begin
-            rd_pc = pw_npc_q;
-            rd_mask = pw_fall_q;
+            rd_mask = pw_ex_q;
             rd_rpc = {1'b0, pw_rpc_q};
         end
     end
