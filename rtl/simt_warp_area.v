@@ -1,9 +1,10 @@
 // SIMT core: control state of one warp, the small-FPGA form (simt_core INT_AREA = 1; docs/simt.md section 6).
 // This is rtl/simt_warp.v as of a673237 (session 4), before two timing changes for 200 MHz OSU that only move
 // work between cycles: the stack-array writes of an issue applied one cycle later with forwarding to a pop
-// (pw_*, 9014045) and the scoreboard set one cycle after the issue (ps_*, ae88835). Same ports, same behaviour
-// and cycles (both changes are "no cycle changes"); the lockstep of the iCE40 configuration checks this file
-// against the same C cycle model every cycle. The description of simt_warp.v below applies.
+// (pw_*, 9014045) and the scoreboard set one cycle after the issue (ps_*, ae88835); and without the registered
+// copies of the active mask and the guard value (active_q, gval_q of b486d1c). Same ports, same behaviour and
+// cycles (all three are "no cycle changes"); the lockstep of the iCE40 configuration checks this file against
+// the same C cycle model every cycle. The description of simt_warp.v below applies.
 // SIMT core: control state of one warp (one instance per warp slot). Mirrors simt_hw_warp_t and the
 // per-warp parts of simt_hw_clock() in cmodel/simt/simt_hw.c.
 //   - reconvergence stack {pc, mask, rpc} x 32 (docs/isa.md section 4), exited mask
@@ -93,16 +94,14 @@ module simt_warp_area #(
     wire [SW-1:0] top2 = top + S2;
     wire [15:0] top_pc = top_pc_q;
     wire [16:0] top_rpc = top_rpc_q;
-    // For timing (the issue loop: guard -> ex -> split/overflow -> ready -> the core's select -> issue), the
-    // active mask and the guard predicate's value are kept in registers too: active_q == top_mask_q & ~exited_q
-    // and gval_q == the buffered instruction's guard predicate (all ones for pt), each updated from the next
-    // values of the registers it copies. No cycle changes.
-    reg  [31:0] active_q, gval_q;
-    wire [31:0] active = active_q;
+    // The active mask and the guard predicate's value are computed from the registers they depend on (simt_warp.v
+    // keeps copies in registers, active_q and gval_q, for timing since b486d1c: the same values every cycle).
+    wire [31:0] active = top_mask_q & ~exited_q;
 
     wire [2:0]  gp = ibuf_q[`ISA_F_GP_HI:`ISA_F_GP_LO];
     wire        gn = ibuf_q[`ISA_F_GN_HI];
-    wire [31:0] ex = active & (gn ? ~gval_q : gval_q);
+    wire [31:0] gval = (gp == 3'd7) ? 32'hffffffff : pred_q[gp];
+    wire [31:0] ex = active & (gn ? ~gval : gval);
 
     wire [2:0] cls, kind, pa, pb;
     wire use_ra, use_rb, use_rc, use_ra1, use_pa, use_pb, dst_reg, dst_pred, ndst4;
@@ -230,25 +229,6 @@ module simt_warp_area #(
     end
 
     // ---------------------------------------------------------------- data registers (no reset needed)
-    // next values of the predicates and of the guard field (see gval_q)
-    wire [2:0]  gp_n = fetch_ret_i ? fetch_data_i[`ISA_F_GP_HI:`ISA_F_GP_LO] : gp;
-    wire [31:0] pred_n [0:6];
-    generate
-        for (gi = 0; gi < 7; gi = gi + 1) begin : g_pred_n
-            assign pred_n[gi] = launch_i ? 32'd0 :
-                                (wb_pred_we_i && wb_pred_idx_i == gi[2:0]) ?
-                                ((pred_q[gi] & ~wb_pred_mask_i) | (wb_pred_bits_i & wb_pred_mask_i)) : pred_q[gi];
-        end
-    endgenerate
-    always @(posedge clk_i) begin
-        gval_q <= (gp_n == 3'd7) ? 32'hffffffff : pred_n[gp_n];
-        if (launch_i)
-            active_q <= launch_mask_i;
-        else if (issue_i)
-            active_q <= ((is_bra && ex != 32'd0 && fall != 32'd0) ? fall : top_mask_q) & ~(is_exit ? exited_q | ex : exited_q);
-        else if (run_o && !settled_q && sp_q != 6'd0 && top_dead)
-            active_q <= smask_q[below] & ~exited_q;
-    end
 
     integer k;
     always @(posedge clk_i) begin
