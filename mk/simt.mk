@@ -319,7 +319,7 @@ SIMT_SYNTH_RESULTS := $(SIMT_SYNTH_OUT)/simt_core-logic/sta.log $(SIMT_SYNTH_RES
 # in one RAM (SR_MERGE): 32 block RAMs; imul and every FPU instruction in 4 passes of smaller multipliers
 # (IMUL_PASSES, FPU_PASSES: 4x their cycles, in the C cycle model too), the area integer ALU and warp (INT_AREA), no
 # read-during-write emulation around the block RAMs (RAM_RW_ANY). Also the lockstep build test-simt-cosim-ice40
-# (end of this file). It does not fit the HX8K's logic cells yet (8,339 of 7,680, 108.6 %); docs/simt.md section 6
+# (end of this file). It does not fit the HX8K's logic cells yet (8,004 of 7,680, 104.2 %); docs/simt.md section 6
 # says what it runs and what a fit still needs.
 SIMT_ICE40_PARAMS ?= LANES=1:WARPS=1:RF_WORDS=16:MEM_WORDS=16:CONST_WORDS=64:IMEM_DEPTH=256:STACK_DEPTH=4:HAS_SFU=0:FPU_LAT=4:SFU_LAT=1:TEX_LAT=4:FPU_AREA=1:SR_MERGE=1:IMUL_PASSES=4:FPU_PASSES=4:INT_AREA=1:RAM_RW_ANY=1
 SIMT_ICE40_DIR := $(SIMT_SYNTH_OUT)/simt_core-ice40-reduced
