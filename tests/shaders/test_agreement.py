@@ -22,16 +22,10 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
-passed, failed = 0, 0
+sys.path.insert(0, HERE)
+from checks import Checks  # noqa: E402
 
-
-def check(cond, what, detail=''):
-    global passed, failed
-    if cond:
-        passed += 1
-    else:
-        failed += 1
-        print('FAIL: %s %s' % (what, detail))
+check = Checks('test-shader-agreement')
 
 
 def main():
@@ -105,8 +99,7 @@ def main():
         for name, frame, close8, psnr, _ in rows:
             print('%s %d %.2f %.1f' % (name, frame, close8, psnr))
         return 0
-    print('test-shader-agreement: %d passed, %d failed' % (passed, failed))
-    return 1 if failed else 0
+    return check.summary()
 
 
 if __name__ == '__main__':

@@ -23,7 +23,10 @@ sys.path.insert(0, os.path.join(ROOT, 'traces', 'capture'))
 import glsl2isa  # noqa: E402
 import ffgen  # noqa: E402
 
-passed, failed = 0, 0
+sys.path.insert(0, HERE)
+from checks import Checks  # noqa: E402
+
+check = Checks('test-shader-compiler')
 VS_PASS = 'attribute vec4 p; varying vec4 v; void main() { v = p; gl_Position = p; }'
 FS_PASS = 'varying vec4 v; void main() { gl_FragColor = v; }'
 ARGS = None
@@ -31,15 +34,6 @@ ARGS = None
 
 def f32(x):
     return struct.unpack('<f', struct.pack('<f', x))[0]
-
-
-def check(cond, what, detail=''):
-    global passed, failed
-    if cond:
-        passed += 1
-    else:
-        failed += 1
-        print('FAIL: %s %s' % (what, detail))
 
 
 def run(asm, records, lanes, outs, name):
@@ -362,8 +356,7 @@ def main():
                      '{ gl_FragColor = textureCube(c, v.xyz); }', 'sampler')
     unsupported_test('reject-syntax', VS_PASS, 'void main() { gl_FragColor = vec4(1.0) }', 'glslang rejects')
     unsupported_test('reject-glsl3', '#version 330\nin vec4 p; void main() { gl_Position = p; }', FS_PASS, 'GLSL 330')
-    print('test-shader-compiler: %d passed, %d failed' % (passed, failed))
-    return 1 if failed else 0
+    return check.summary()
 
 
 if __name__ == '__main__':

@@ -24,16 +24,10 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
-passed, failed = 0, 0
+sys.path.insert(0, HERE)
+from checks import Checks  # noqa: E402
 
-
-def check(cond, what, detail=''):
-    global passed, failed
-    if cond:
-        passed += 1
-    else:
-        failed += 1
-        print('FAIL: %s %s' % (what, detail))
+check = Checks('test-shader-diff')
 
 
 def main():
@@ -62,8 +56,8 @@ def main():
     check(r.returncode == 0, 'capture.sh convert', r.stderr[-800:])
     vj = os.path.join(w, 'work', 'scene', 'validate.json')
     if not os.path.exists(vj):
-        print('test-shader-diff: %d passed, %d failed' % (passed, failed + 1))
-        return 1
+        check(False, 'validate.json written by the converter', vj)
+        return check.summary()
     j = json.load(open(vj))
     gpt = os.path.join(out, 'scene.gpt')
     draws = subprocess.run([os.path.join(ROOT, 'build/bin/gpupd-trace'), 'draws', gpt], capture_output=True,
@@ -92,8 +86,7 @@ def main():
     r = subprocess.run(conv + ['--frames', 'last'], capture_output=True, text=True, cwd='/')
     check(r.returncode == 0, 'the converter runs from another directory', r.stderr[-300:])
     lines_part(w, env, xvfb, lock, float(os.environ.get('SHADER_DIFF_LINES_MIN', '99.0')))
-    print('test-shader-diff: %d passed, %d failed' % (passed, failed))
-    return 1 if failed else 0
+    return check.summary()
 
 
 # expected topology column of `gpupd-trace draws` for glslscene.py --lines, in draw order
