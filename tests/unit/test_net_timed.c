@@ -15,6 +15,7 @@
 #include "sys/flit.h"
 #include "sys/net.h"
 #include "sys/pe.h"
+#include "pe_test_work.h"
 
 typedef struct {
     uint64_t n, last_step, first_step;
@@ -173,32 +174,6 @@ static void test_skip_equals_stepping(void **state)
 
 /* ---- the exchange on the timed network ---- */
 typedef struct {
-    pe_entry_t *e[512];
-    uint32_t c[512];
-} work_t;
-
-static void mk_work(work_t *w, uint32_t N, uint32_t B, uint64_t seed)
-{
-    uint64_t x = seed * 0x9E3779B97F4A7C15ull + 1;
-    for (uint32_t b = 0; b < B; b++) {
-        x ^= x << 13; x ^= x >> 7; x ^= x << 17;
-        uint32_t m = (uint32_t)(x % 300);
-        uint32_t c = (m + N - 1) / N;
-        for (uint32_t g = 0; g < N; g++) {
-            uint32_t lo = g * c < m ? g * c : m, hi = (g + 1) * c < m ? (g + 1) * c : m;
-            size_t slot = (size_t)b * N + g;
-            w->c[slot] = hi - lo;
-            w->e[slot] = malloc((size_t)(hi - lo + 1) * sizeof(pe_entry_t));
-            for (uint32_t p = lo; p < hi; p++) {
-                x ^= x << 13; x ^= x >> 7; x ^= x << 17;
-                w->e[slot][p - lo].prim = p;
-                w->e[slot][p - lo].mask = x & ((N >= 64) ? ~0ull : ((1ull << N) - 1));
-            }
-        }
-    }
-}
-
-typedef struct {
     uint64_t calls;
     uint64_t cd_sum;
 } hooks_t;
@@ -220,9 +195,8 @@ static void cd_hook(void *u, uint32_t g, uint32_t b, uint64_t now, const uint32_
 static int exchange(uint32_t N, uint32_t B, net_topo_t topo, uint32_t lat, int ra, int skip, int hooks, uint64_t seed,
                     uint64_t *steps, uint64_t *cd, uint64_t *stepped, hooks_t *h)
 {
-    work_t w;
-    memset(&w, 0, sizeof w);
-    mk_work(&w, N, B, seed);
+    static pe_test_work_t w;
+    pe_test_work_make(&w, N, B, seed, 300, 0);
     net_t net;
     assert_int_equal(net_init(&net, topo, N, 1, NULL, NULL), 0);
     assert_int_equal(net_set_timing(&net, lat, 40000, 80000), 0);
@@ -249,7 +223,7 @@ static int exchange(uint32_t N, uint32_t B, net_topo_t topo, uint32_t lat, int r
     for (size_t i = 0; i < (size_t)N * B; i++) cd[i] = r.cd_done[i];
     pe_result_free(&r, N * B);
     net_free(&net);
-    for (size_t i = 0; i < (size_t)N * B; i++) free(w.e[i]);
+    pe_test_work_free(&w, N, B);
     return rc;
 }
 

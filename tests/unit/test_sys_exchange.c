@@ -14,6 +14,7 @@
 #include "sys/flit.h"
 #include "sys/net.h"
 #include "sys/pe.h"
+#include "pe_test_work.h"
 
 typedef struct {
     uint32_t got[64];
@@ -75,47 +76,11 @@ static void test_net_delivery(void **state)
         }
 }
 
-typedef struct {
-    pe_entry_t *e[4096];
-    uint32_t c[4096];
-} workload_t;
-
-/* random P2G results: B batches, N GPUs, chunk sizes from the ceil(m/N) split */
-static void mk_work(workload_t *w, uint32_t N, uint32_t B, uint64_t seed)
-{
-    uint64_t x = seed * 0x9E3779B97F4A7C15ull + 1;
-    for (uint32_t b = 0; b < B; b++) {
-        x ^= x << 13; x ^= x >> 7; x ^= x << 17;
-        uint32_t m = (uint32_t)(x % 97);
-        uint32_t c = (m + N - 1) / N;
-        for (uint32_t g = 0; g < N; g++) {
-            uint32_t lo = g * c < m ? g * c : m, hi = (g + 1) * c < m ? (g + 1) * c : m;
-            size_t slot = (size_t)b * N + g;
-            w->c[slot] = hi - lo;
-            w->e[slot] = malloc((size_t)(hi - lo + 1) * sizeof(pe_entry_t));
-            for (uint32_t p = lo; p < hi; p++) {
-                x ^= x << 13; x ^= x >> 7; x ^= x << 17;
-                uint64_t mask = x & ((N >= 64) ? ~0ull : ((1ull << N) - 1));
-                if ((x >> 60) == 0) mask = 0;                       /* culled */
-                if ((x >> 60) == 1) mask = N >= 64 ? ~0ull : ((1ull << N) - 1);   /* near-clip */
-                w->e[slot][p - lo].prim = p;
-                w->e[slot][p - lo].mask = mask;
-            }
-        }
-    }
-}
-
-static void free_work(workload_t *w, uint32_t N, uint32_t B)
-{
-    for (size_t i = 0; i < (size_t)N * B; i++) free(w->e[i]);
-}
-
 static int run_one(uint32_t N, uint32_t B, net_topo_t topo, uint32_t lat, int ra, uint32_t rate, pe_fault_t fault,
                    uint64_t fault_at, uint64_t seed, char *report, size_t rlen)
 {
-    static workload_t w;
-    memset(&w, 0, sizeof w);
-    mk_work(&w, N, B, seed);
+    static pe_test_work_t w;
+    pe_test_work_make(&w, N, B, seed, 97, 1);
     net_t net;
     if (net_init(&net, topo, N, lat, NULL, NULL)) return -2;
     pe_input_t in;
@@ -134,7 +99,7 @@ static int run_one(uint32_t N, uint32_t B, net_topo_t topo, uint32_t lat, int ra
     snprintf(report, rlen, "%s", r.report);
     pe_result_free(&r, N * B);
     net_free(&net);
-    free_work(&w, N, B);
+    pe_test_work_free(&w, N, B);
     return rc;
 }
 
