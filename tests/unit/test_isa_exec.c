@@ -12,29 +12,7 @@
 #include <string.h>
 
 #include "isa/isa.h"
-
-typedef struct {
-    isa_ctx_t *ctx;
-    isa_warp_t *w;
-} fx_t;
-
-static int setup(void **state)
-{
-    fx_t *f = calloc(1, sizeof *f);
-    f->ctx = isa_ctx_new();
-    f->w = isa_warp_new();
-    *state = f;
-    return f && f->ctx && f->w ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-    fx_t *f = *state;
-    isa_ctx_free(f->ctx);
-    isa_warp_free(f->w);
-    free(f);
-    return 0;
-}
+#include "isa_test_fixture.h"
 
 static void load(fx_t *f, const char *src)
 {

@@ -13,35 +13,13 @@
 #include <string.h>
 
 #include "isa/isa.h"
+#include "isa_test_fixture.h"
 
 static uint64_t rs = 777;
 static float frand(float lo, float hi)
 {
     rs = rs * 6364136223846793005ull + 1442695040888963407ull;
     return lo + (hi - lo) * (float)((rs >> 40) & 0xffffff) / 16777216.0f;
-}
-
-typedef struct {
-    isa_ctx_t *ctx;
-    isa_warp_t *w;
-} fx_t;
-
-static int setup(void **state)
-{
-    fx_t *f = calloc(1, sizeof *f);
-    f->ctx = isa_ctx_new();
-    f->w = isa_warp_new();
-    *state = f;
-    return f->ctx && f->w ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-    fx_t *f = *state;
-    isa_ctx_free(f->ctx);
-    isa_warp_free(f->w);
-    free(f);
-    return 0;
 }
 
 static void load_shader(fx_t *f, const char *name)
