@@ -108,6 +108,24 @@ def fig_legend(fig, axes, ncol=6):
                    frameon=False)
 
 
+def finish(fig, axes, title, out, name, bottom=0.04, ncol=6):
+    """The end of every figure: title, layout above the legend band, one legend, PNG + SVG."""
+    fig.suptitle(title)
+    fig.tight_layout(rect=(0, bottom, 1, 1))
+    fig_legend(fig, axes, ncol=ncol)
+    savefig(fig, out, name)
+
+
+def scheme_panel(ax, xs, sub, title, ylabel):
+    """A per-trace panel whose bars are (scheme, GPU count) pairs: x labels, title, y label, grid."""
+    ax.set_xticks(xs)
+    ax.set_xticklabels([f"{x['scheme'].replace('gpupd-', '')}{x['gpus']}" for x in sub], rotation=90, fontsize=6)
+    ax.set_title(title, fontsize=9)
+    ax.set_ylabel(ylabel, fontsize=7)
+    ax.tick_params(labelsize=7)
+    ax.grid(alpha=0.3, axis="y")
+
+
 def log2_axis(ax, ns):
     ax.set_xscale("log", base=2)
     ax.set_xticks(ns)
@@ -276,10 +294,8 @@ def fig13(rows, out):
         ax.set_xlabel("GPUs", fontsize=8)
         ax.set_ylabel("speedup over single", fontsize=8)
         ax.tick_params(labelsize=7)
-    fig.suptitle("Fig. 13: speedup in single-frame latency over one GPU (line, 400 ns, 40 GB/s, threshold 4096)")
-    fig.tight_layout(rect=(0, 0.05, 1, 1))
-    fig_legend(fig, axes)
-    savefig(fig, out, "fig13_speedup")
+    finish(fig, axes, "Fig. 13: speedup in single-frame latency over one GPU (line, 400 ns, 40 GB/s, threshold 4096)",
+           out, "fig13_speedup", bottom=0.05)
     return table, geo, ns, schemes
 
 
@@ -329,10 +345,8 @@ def fig14(rows, out, n_want=4):
         ax.set_ylabel("fraction of the frame's primitives", fontsize=7)
         ax.tick_params(labelsize=7)
         ax.grid(alpha=0.3, axis="y")
-    fig.suptitle(f"Fig. 14: sources of the primitives each GPU renders ({n_want}-GPU gpupd-batch; own = kept)")
-    fig.tight_layout(rect=(0, 0.05, 1, 1))
-    fig_legend(fig, axes)
-    savefig(fig, out, "fig14_sources")
+    finish(fig, axes, f"Fig. 14: sources of the primitives each GPU renders ({n_want}-GPU gpupd-batch; own = kept)",
+           out, "fig14_sources", bottom=0.05)
     return table
 
 
@@ -379,10 +393,8 @@ def fig15(rows, out, ns, schemes):
         ax.set_ylabel("cycles / single latency", fontsize=7)
         ax.tick_params(labelsize=7)
         ax.grid(alpha=0.3, axis="y")
-    fig.suptitle("Fig. 15: cycle stacks at the geometry/raster boundary (mean over GPUs, normalised to single's latency)")
-    fig.tight_layout(rect=(0, 0.04, 1, 1))
-    fig_legend(fig, axes)
-    savefig(fig, out, "fig15_cycle_stack")
+    finish(fig, axes, "Fig. 15: cycle stacks at the geometry/raster boundary (mean over GPUs, normalised to single's latency)",
+           out, "fig15_cycle_stack")
     return table
 
 
@@ -418,16 +430,9 @@ def fig16(rows, out, ns):
             v = [x[k] / 1e6 for x in sub]
             ax.bar(xs, v, bottom=bottom, color=c, label=lab)
             bottom = [b + y for b, y in zip(bottom, v)]
-        ax.set_xticks(xs)
-        ax.set_xticklabels([f"{x['scheme'].replace('gpupd-', '')}{x['gpus']}" for x in sub], rotation=90, fontsize=6)
-        ax.set_title(t, fontsize=9)
-        ax.set_ylabel("MB over all links", fontsize=7)
-        ax.tick_params(labelsize=7)
-        ax.grid(alpha=0.3, axis="y")
-    fig.suptitle("Fig. 16: inter-GPU traffic by kind (bytes carried by every link: a packet counts once per link it crosses)")
-    fig.tight_layout(rect=(0, 0.04, 1, 1))
-    fig_legend(fig, axes)
-    savefig(fig, out, "fig16_traffic")
+        scheme_panel(ax, xs, sub, t, "MB over all links")
+    finish(fig, axes, "Fig. 16: inter-GPU traffic by kind (bytes carried by every link: a packet counts once per link it crosses)",
+           out, "fig16_traffic")
     return table
 
 
@@ -466,10 +471,7 @@ def sens_plot(table, out, name, title, xkey, xlabel, xticks=None, xlabels=None, 
         ax.set_ylabel("speedup over single", fontsize=7)
         ax.tick_params(labelsize=7)
         ax.grid(alpha=0.3)
-    fig.suptitle(title)
-    fig.tight_layout(rect=(0, 0.06, 1, 1))
-    fig_legend(fig, axes, ncol=4)
-    savefig(fig, out, name)
+    finish(fig, axes, title, out, name, bottom=0.06, ncol=4)
 
 
 def fig17(rows, out):
@@ -560,16 +562,9 @@ def fig19(rows, out):
         xs = list(range(len(sub)))
         ax.bar([i - 0.2 for i in xs], [x["line_speedup"] for x in sub], 0.4, label="line", color="tab:blue")
         ax.bar([i + 0.2 for i in xs], [x["hub_speedup"] for x in sub], 0.4, label="hub", color="tab:orange")
-        ax.set_xticks(xs)
-        ax.set_xticklabels([f"{x['scheme'].replace('gpupd-', '')}{x['gpus']}" for x in sub], rotation=90, fontsize=6)
-        ax.set_title(t, fontsize=9)
-        ax.set_ylabel("speedup over single", fontsize=7)
-        ax.tick_params(labelsize=7)
-        ax.grid(alpha=0.3, axis="y")
-    fig.suptitle("Fig. 19: line (GPU-GPU links) vs hub (GPU-switch links, switch 80 GB/s), 400 ns per link")
-    fig.tight_layout(rect=(0, 0.04, 1, 1))
-    fig_legend(fig, axes)
-    savefig(fig, out, "fig19_topology")
+        scheme_panel(ax, xs, sub, t, "speedup over single")
+    finish(fig, axes, "Fig. 19: line (GPU-GPU links) vs hub (GPU-switch links, switch 80 GB/s), 400 ns per link",
+           out, "fig19_topology")
     return pairs
 
 
