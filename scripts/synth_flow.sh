@@ -7,7 +7,8 @@
 #   synth_flow.sh sta     OUTDIR TOP                  OpenSTA on OUTDIR/osu.v (needs SDC= LIB=)
 #   synth_flow.sh ice40   OUTDIR TOP PARAMS FILE...   wrapper generation + synth_ice40 -> OUTDIR/ice40.json
 #                                                     (WRAP_DROP="pat ...": outputs the wrapper leaves open;
-#                                                     WRAP_SHARE="p,q,... ...": inputs driven from one field)
+#                                                     WRAP_SHARE="p,q,... ...": inputs driven from one field;
+#                                                     ICE40_SYNTH_OPTS="...": extra synth_ice40 options, e.g. -abc9)
 #   synth_flow.sh pnr     OUTDIR SEED                 nextpnr-ice40 (needs ICE40_DEVICE= ICE40_PACKAGE= ICE40_FREQ=)
 #
 # PARAMS is NAME=VALUE[:NAME=VALUE...] or "default" (the RTL's own defaults).
@@ -103,7 +104,7 @@ ice40)
   run "$out/wrap.log" "$PYTHON" "$HERE/synth_wrap.py" --ports "$out/ports.json" --top "$top" "${pargs[@]}" \
     --clock "${CLOCK:-clk_i}" --out "$out/wrap.v"
   split_inc "$@"
-  run "$out/ice40.log" "$YOSYS" -p "read_verilog -defer$INCS $SRCS $out/wrap.v; hierarchy -check -top ${top}_synthwrap; synth_ice40 -top ${top}_synthwrap -json $out/ice40.json; check -assert; tee -o $out/ice40.stat stat"
+  run "$out/ice40.log" "$YOSYS" -p "read_verilog -defer$INCS $SRCS $out/wrap.v; hierarchy -check -top ${top}_synthwrap; synth_ice40 -top ${top}_synthwrap${ICE40_SYNTH_OPTS:+ $ICE40_SYNTH_OPTS} -json $out/ice40.json; check -assert; tee -o $out/ice40.stat stat"
   ;;
 pnr)
   seed=$3
