@@ -39,8 +39,9 @@ module simt_core #(
     parameter integer HAS_SFU = 1,        // 0: no SFU pipes (rcp rsq ex2 lg2 sin cos write 0)
     parameter integer FPU_AREA = 0,       // 1: area-reduced simt_fpu (ripple adders, `*` product; same results)
     parameter integer SR_MERGE = 0,       // 1: %vertex/%prim of a lane in one RAM (one block RAM pair fewer)
-    parameter integer IMUL_PASSES = 1,    // 1, or 4: imul in 4 passes of a 32 x 8 array, each beat repeated 4
-                                          // times (minor 0..3; only minor 3 writes): 4x the imul beats
+    parameter integer IMUL_PASSES = 1,    // 1, 4, 8 or 16: imul in P passes of a 32 x (32/P) array, each beat
+                                          // repeated P times (minor 0..P-1; only the last writes): P x the imul
+                                          // beats
     parameter integer FPU_PASSES = 1,     // 1, or 4 (with FPU_AREA): the same for every FPU-class beat (the
                                           // FPU's significand product in 4 passes of 24 x 6)
     parameter integer INT_AREA = 0,       // 1: the lanes' integer ALU (simt_lane) and the predicate-source read in
@@ -117,6 +118,7 @@ module simt_core #(
     localparam integer D = (D1 > 2) ? D1 : 2;
     localparam integer RDEPTH = (WARPS * Q > 1) ? WARPS * Q : 2;   // rows {warp, row} (2: one warp of one row)
     localparam integer RAW = (RDEPTH > 1) ? $clog2(RDEPTH) : 1;
+    localparam integer MINW = (IMUL_PASSES > 4) ? $clog2(IMUL_PASSES) : 2;   // S0/S1 minor width (2: 0..3)
     localparam [2:0] C_CTRL = 3'd0, C_IMUL = 3'd2, C_FPU = 3'd3, C_SFU = 3'd4, C_LD = 3'd5,
                      C_ST = 3'd6, C_TEX = 3'd7;
     localparam [2:0] K_REG = 3'd1, K_PRED = 3'd2;
@@ -258,7 +260,7 @@ module simt_core #(
     // ================================================================ S0: beat sequencer
     reg         s0_v_q;
     reg  [4:0]  s0_warp_q, s0_row_q;
-    reg  [1:0]  s0_minor_q;
+    reg  [MINW-1:0] s0_minor_q;
     reg  [15:0] s0_pc_q;
     reg  [31:0] s0_active_q, s0_ex_q;
     reg  [63:0] s0_insn_q;
@@ -268,10 +270,13 @@ module simt_core #(
     simt_decode u_dec_s0 (.insn_i(s0_insn_q), .cls_o(s0_cls), .kind_o(s0_kind), .use_ra_o(s0_nu0),
         .use_rb_o(s0_nu1), .use_rc_o(s0_nu2), .use_ra1_o(s0_nu3), .use_pa_o(s0_nu4), .use_pb_o(s0_nu5),
         .pa_o(s0_nu9), .pb_o(s0_nu10), .dst_reg_o(s0_nu6), .dst_pred_o(s0_nu7), .ndst4_o(s0_nu8));
-    localparam [1:0] IMUL_MM = IMUL_PASSES[1:0] - 2'd1;   // last imul pass (0 with one pass)
-    localparam [1:0] FPU_MM = FPU_PASSES[1:0] - 2'd1;     // last FPU pass
-    wire [1:0]  s0_mm = (s0_cls == C_TEX) ? 2'd3 : (s0_cls == C_SFU) ? SFU_SUB[1:0] - 2'd1 :
-                        (s0_cls == C_IMUL) ? IMUL_MM : (s0_cls == C_FPU) ? FPU_MM : 2'd0;
+    localparam [MINW-1:0] MONE = {{(MINW-1){1'b0}}, 1'b1};
+    localparam [MINW-1:0] IMUL_MM = IMUL_PASSES[MINW-1:0] - MONE;   // last imul pass (0 with one pass)
+    localparam [MINW-1:0] FPU_MM = FPU_PASSES[MINW-1:0] - MONE;     // last FPU pass
+    localparam [MINW-1:0] TEX_MM = 3;                                // last texture component
+    localparam [MINW-1:0] SFU_MM = SFU_SUB[MINW-1:0] - MONE;        // last SFU sub-beat
+    wire [MINW-1:0] s0_mm = (s0_cls == C_TEX) ? TEX_MM : (s0_cls == C_SFU) ? SFU_MM :
+                            (s0_cls == C_IMUL) ? IMUL_MM : (s0_cls == C_FPU) ? FPU_MM : {MINW{1'b0}};
     wire        s0_ctrl = s0_cls == C_CTRL;
     wire        s0_last = s0_ctrl || (s0_row_q == Q[4:0] - 5'd1 && s0_minor_q == s0_mm);
     wire [4:0]  s0_row = s0_ctrl ? 5'd0 : s0_row_q;
@@ -282,7 +287,7 @@ module simt_core #(
     wire [5:0]  s0_rc = s0_insn_q[`ISA_F_RC_HI:`ISA_F_RC_LO];
     wire [RAW-1:0] s0_rowaddr = rowaddr(s0_warp_q, s0_row);
     wire [LANES-1:0] s0_lane_en = s0_ctrl ? {LANES{1'b0}} :
-                                  (s0_cls == C_SFU) ? (SFU_M << ({30'd0, s0_minor_q} * NSFU)) :
+                                  (s0_cls == C_SFU) ? (SFU_M << ({{(32-MINW){1'b0}}, s0_minor_q} * NSFU)) :
                                   (IMUL_PASSES > 1 && s0_cls == C_IMUL && s0_minor_q != IMUL_MM) ? {LANES{1'b0}} :
                                   (FPU_PASSES > 1 && s0_cls == C_FPU && s0_minor_q != FPU_MM) ? {LANES{1'b0}} : LALL;
     // verilator lint_off UNUSEDSIGNAL
@@ -303,13 +308,13 @@ module simt_core #(
             s0_ex_q <= isel_ex;
             s0_insn_q <= w_ibuf[isel*64 +: 64];
             s0_row_q <= 5'd0;
-            s0_minor_q <= 2'd0;
+            s0_minor_q <= {MINW{1'b0}};
         end else if (s0_v_q && !s0_last) begin
             if (s0_minor_q == s0_mm) begin
-                s0_minor_q <= 2'd0;
+                s0_minor_q <= {MINW{1'b0}};
                 s0_row_q <= s0_row_q + 5'd1;
             end else begin
-                s0_minor_q <= s0_minor_q + 2'd1;
+                s0_minor_q <= s0_minor_q + MONE;
             end
         end
     end
@@ -317,7 +322,7 @@ module simt_core #(
     // ================================================================ S1
     reg         s1_v_q, s1_first_q, s1_last_q;
     reg  [4:0]  s1_warp_q, s1_row_q;
-    reg  [1:0]  s1_minor_q;
+    reg  [MINW-1:0] s1_minor_q;
     reg  [2:0]  s1_cls_q, s1_kind_q;
     reg  [15:0] s1_pc_q;
     reg  [31:0] s1_active_q, s1_ex_q;
@@ -331,7 +336,7 @@ module simt_core #(
         s1_warp_q <= s0_warp_q;
         s1_row_q <= s0_row;
         s1_minor_q <= s0_minor_q;
-        s1_first_q <= s0_row == 5'd0 && s0_minor_q == 2'd0;
+        s1_first_q <= s0_row == 5'd0 && s0_minor_q == {MINW{1'b0}};
         s1_last_q <= s0_last;
         s1_cls_q <= s0_cls;
         s1_kind_q <= s0_kind;
@@ -394,7 +399,7 @@ module simt_core #(
             simt_lane #(.LANE(gl), .LANES(LANES), .RAW(RAW), .RDEPTH(RDEPTH), .FPU_LAT(FPU_LAT),
                         .RF_WORDS(RF_WORDS), .MEM_WORDS(MEM_WORDS), .CONST_WORDS(CONST_WORDS),
                         .FPU_AREA(FPU_AREA), .SR_MERGE(SR_MERGE), .IMUL_PASSES(IMUL_PASSES),
-                        .FPU_PASSES(FPU_PASSES), .INT_AREA(INT_AREA), .RAM_RW_ANY(RAM_RW_ANY)) u_lane (
+                        .FPU_PASSES(FPU_PASSES), .MINW(MINW), .INT_AREA(INT_AREA), .RAM_RW_ANY(RAM_RW_ANY)) u_lane (
                 .clk_i(clk_i), .rst_ni(rst_ni),
                 .host_attr_we_i(host_attr), .host_sr_we_i(host_sr), .host_sr_sel_i(attr_word_i[0]),
                 .host_row_i(host_row), .host_word_i(attr_word_i[5:0]), .host_data_i(attr_data_i[gl*32 +: 32]),
@@ -446,7 +451,7 @@ module simt_core #(
     assign tex_req_valid_o = tex_v;
     assign tex_req_warp_o = tex_v ? s1_warp_q : 5'd0;
     assign tex_req_row_o = tex_v ? s1_row_q : 5'd0;
-    assign tex_req_comp_o = tex_v ? s1_minor_q : 2'd0;
+    assign tex_req_comp_o = tex_v ? s1_minor_q[1:0] : 2'd0;
     assign tex_req_unit_o = tex_v ? s1_insn_q[`ISA_F_OFS_LO+3:`ISA_F_OFS_LO] : 4'd0;
     assign tex_req_mask_o = tex_v ? s1_exl_q : {LANES{1'b0}};
     assign tex_req_s_o = tex_v ? opa : {(LANES*32){1'b0}};
@@ -458,7 +463,7 @@ module simt_core #(
     reg              p_last_q  [1:D];
     reg  [4:0]       p_warp_q  [1:D];
     reg  [4:0]       p_row_q   [1:D];
-    reg  [1:0]       p_minor_q [1:D];
+    reg  [1:0]       p_minor_q [1:D];   // the minor mod 4 (MINW > 2: only imul passes go beyond 3)
     reg  [2:0]       p_cls_q   [1:D];
     reg  [2:0]       p_kind_q  [1:D];
     reg  [15:0]      p_pc_q    [1:D];
@@ -502,7 +507,7 @@ module simt_core #(
     end
     always @(posedge clk_i) begin
         p_first_q[1] <= s1_first_q; p_last_q[1] <= s1_last_q; p_warp_q[1] <= s1_warp_q;
-        p_row_q[1] <= s1_row_q; p_minor_q[1] <= s1_minor_q; p_cls_q[1] <= s1_cls_q; p_kind_q[1] <= s1_kind_q;
+        p_row_q[1] <= s1_row_q; p_minor_q[1] <= s1_minor_q[1:0]; p_cls_q[1] <= s1_cls_q; p_kind_q[1] <= s1_kind_q;
         p_pc_q[1] <= s1_pc_q; p_active_q[1] <= s1_active_q; p_ex_q[1] <= s1_ex_q; p_insn_q[1] <= s1_insn_q;
         p_lane_en_q[1] <= s1_lane_en_q; p_exl_q[1] <= s1_exl_q;
         p_val_q[1] <= opb;   // the store value (every other class takes its value at P[1] or later)

@@ -31,8 +31,10 @@ module simt_lane #(
     parameter integer FPU_AREA = 0,      // simt_fpu AREA: 1 = area-reduced FPU (small FPGAs), same results
     parameter integer SR_MERGE = 0,      // 1: %vertex and %prim in one RAM of 2 x RDEPTH words (one block RAM
                                          // pair fewer on an FPGA), read at {sr_sel_i, row}; same values
-    parameter integer IMUL_PASSES = 1,   // 4: imul as 4 passes (beats of minor 0..3) through a 32 x 8 array
+    parameter integer IMUL_PASSES = 1,   // 4, 8, 16: imul as P passes (beats of minor 0..P-1) through a
+                                         // 32 x (32/P) array
     parameter integer FPU_PASSES = 1,    // 4: the FPU's significand product in 4 passes (simt_fpu PASSES)
+    parameter integer MINW = 2,          // width of the beat's minor (the core's: 2, or log2(IMUL_PASSES) > 2)
     parameter integer INT_AREA = 0,      // 1: integer ALU for small FPGAs: ripple adder (carry chain), one shared
                                          // shifter for shl/shr/sra, equality from the difference; same results
     parameter integer RAM_RW_ANY = 0     // simt_ram RW_ANY of every memory but the output memory (its host read
@@ -67,7 +69,7 @@ module simt_lane #(
     input  wire [RAW-1:0]  s1_rowaddr_i,     // {warp, row} of the beat
     input  wire [4:0]      s1_row_i,
     // verilator lint_off UNUSEDSIGNAL
-    input  wire [1:0]      s1_minor_i,       // the beat's minor (imul/FPU pass with IMUL_/FPU_PASSES = 4)
+    input  wire [MINW-1:0] s1_minor_i,       // the beat's minor (imul/FPU pass with IMUL_/FPU_PASSES > 1)
     // verilator lint_on UNUSEDSIGNAL
     input  wire [31:0]     s1_wid_i,
     input  wire            s1_fpu_i,         // FPU class beat (valid into simt_fpu)
@@ -325,17 +327,24 @@ module simt_lane #(
     wire unused_m = &{1'b0, ml_s[32], ml_c[32], mh_s[16], mh_c[16], m_co};
     // verilator lint_on UNUSEDSIGNAL
       end else begin : g_imul4
-    // Four passes (small FPGAs): the core repeats every imul beat 4 times (minor 0..3, consecutive cycles, the same
-    // operands); pass m, at P[1], adds a * b[31-8m:24-8m] to the partial product shifted left by 8 (Horner order,
-    // most significant byte first: no variable shifter), so that after pass 3 the register holds a * b mod 2^32.
-    // Only the minor-3 beat is enabled (writes); its P[2] reads the register.
-    reg  [1:0]  mn_q;
+    // P = IMUL_PASSES passes (small FPGAs): the core repeats every imul beat P times (minor 0..P-1, consecutive
+    // cycles, the same operands); pass m, at P[1], adds a * b[31-CW*m:32-CW*(m+1)] (CW = 32/P bits) to the partial
+    // product shifted left by CW (Horner order, most significant chunk first: no variable shifter on the sum), so
+    // that after the last pass the register holds a * b mod 2^32. Only the last pass's beat is enabled (writes);
+    // its P[2] reads the register.
+    localparam integer CW = 32 / IMUL_PASSES;
+    reg  [MINW-1:0] mn_q;
     reg  [31:0] macc_q;
     always @(posedge clk_i) mn_q <= s1_minor_i;
-    wire [7:0]  mby = (mn_q == 2'd0) ? xb_q[31:24] : (mn_q == 2'd1) ? xb_q[23:16] :
-                      (mn_q == 2'd2) ? xb_q[15:8] : xb_q[7:0];
-    wire [31:0] mpp = xa_q * {24'd0, mby};
-    always @(posedge clk_i) macc_q <= ((mn_q == 2'd0) ? 32'd0 : {macc_q[23:0], 8'd0}) + mpp;
+    reg  [CW-1:0] mby;   // the pass's chunk of b, most significant first
+    integer mi;
+    always @(*) begin
+        mby = {CW{1'b0}};
+        for (mi = 0; mi < IMUL_PASSES; mi = mi + 1)
+            if ({{(32-MINW){1'b0}}, mn_q} == mi) mby = xb_q[32 - CW * (mi + 1) +: CW];
+    end
+    wire [31:0] mpp = xa_q * {{(32-CW){1'b0}}, mby};
+    always @(posedge clk_i) macc_q <= ((mn_q == {MINW{1'b0}}) ? 32'd0 : {macc_q[31-CW:0], {CW{1'b0}}}) + mpp;
     assign imul_o = macc_q;
       end
     endgenerate
@@ -346,7 +355,7 @@ module simt_lane #(
     simt_fpu #(.LAT(FPU_LAT), .AREA(FPU_AREA), .PASSES(FPU_PASSES)) u_fpu (
         .clk_i(clk_i), .rst_ni(rst_ni), .valid_i(s1_fpu_i), .op_i(op), .cc_i(cc),
         .na_i(na && !is_int_src), .aa_i(aa && !is_int_src), .nb_i(nb), .nc_i(nc),
-        .a_i(a), .b_i(b), .c_i(c), .pass_i(s1_minor_i), .valid_o(fpu_valid_o), .res_o(fpu_res_o),
+        .a_i(a), .b_i(b), .c_i(c), .pass_i(s1_minor_i[1:0]), .valid_o(fpu_valid_o), .res_o(fpu_res_o),
         .pred_o(fpu_pred_o));
 
     // verilator lint_off UNUSEDSIGNAL

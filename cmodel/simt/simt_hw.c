@@ -39,7 +39,8 @@ int simt_hw_params_ok(simt_hw_params_t p)
         return 0;
     if (p.fpu_lat < 1 || p.sfu_lat < 1 || p.tex_lat < 1)
         return 0;
-    if ((p.imul_passes > 1 && p.imul_passes != 4) || (p.fpu_passes > 1 && p.fpu_passes != 4))
+    if ((p.imul_passes > 1 && p.imul_passes != 4 && p.imul_passes != 8 && p.imul_passes != 16) ||
+        (p.fpu_passes > 1 && p.fpu_passes != 4))
         return 0;
     return simt_hw_derive(p).d <= SIMT_HW_MAX_D;
 }
@@ -281,7 +282,7 @@ void simt_hw_comb(const simt_hw_t *h, const simt_hw_in_t *in, simt_hw_out_t *o)
         o->rt_active = b->active;
         o->rt_wmask = b->ex;
         o->rt_row = b->row;
-        o->rt_minor = b->minor;
+        o->rt_minor = b->minor & 3u;   /* the RTL port carries the minor mod 4 (imul passes go to 15) */
         o->rt_lane_en = b->lane_en;
         o->rt_kind = b->kind;
         o->rt_dst = b->kind == ISA_DST_PRED ? ((uint32_t)ISA_GET(b->insn, RD) & 7u)

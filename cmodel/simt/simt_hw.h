@@ -42,9 +42,10 @@ typedef struct {
     uint32_t fpu_lat;   /* simt_fpu latency (RTL parameter FPU_LAT) */
     uint32_t sfu_lat;   /* simt_sfu latency (RTL parameter SFU_LAT) */
     uint32_t tex_lat;   /* texture port latency (RTL parameter TEX_LAT), >= 1 */
-    uint32_t imul_passes; /* RTL parameter IMUL_PASSES: 1 (0 means 1), or 4: every imul beat is repeated as
-                           * minor 0..3 and only minor 3 is enabled (lane_en) and writes (the reduced iCE40
-                           * configuration's 32 x 8 multiplier, docs/simt.md section 6) */
+    uint32_t imul_passes; /* RTL parameter IMUL_PASSES: 1 (0 means 1), or P = 4, 8, 16: every imul beat is
+                           * repeated as minor 0..P-1 and only minor P-1 is enabled (lane_en) and writes (the
+                           * reduced iCE40 configuration's 32 x (32/P) multiplier, docs/simt.md section 6); the
+                           * retire port's minor is the minor mod 4 */
     uint32_t fpu_passes;  /* RTL parameter FPU_PASSES: 1 (0 means 1), or 4: the same for every FPU-class beat
                            * (the significand product in 4 passes of 24 x 6) */
 } simt_hw_params_t;
@@ -55,7 +56,7 @@ typedef struct {
     uint32_t nsfu;     /* SFU pipes = max(1, L / 4) */
     uint32_t sfu_sub;  /* beats per row of an SFU instruction = L / nsfu */
     uint32_t d;        /* result pipeline depth = max(2, fpu_lat, sfu_lat, tex_lat) */
-    uint32_t imul_mm;  /* last minor of an imul beat: imul_passes - 1 (0 or 3) */
+    uint32_t imul_mm;  /* last minor of an imul beat: imul_passes - 1 (0, 3, 7 or 15) */
     uint32_t fpu_mm;   /* last minor of an FPU beat: fpu_passes - 1 (0 or 3) */
 } simt_hw_derived_t;
 simt_hw_derived_t simt_hw_derive(simt_hw_params_t p);

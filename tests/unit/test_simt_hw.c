@@ -255,8 +255,8 @@ static void test_mul_passes(void **state)
     (void)state;
     const char *chains[] = {"imul r1, r1, 3\nimul r1, r1, 5\nimul r1, r1, 7\nimul r1, r1, 9\nexit\n",
                             "fmul r1, r1, 3.0\nfadd r1, r1, 5.0\nfmad r1, r1, r1, r1\nf2i.rn r1, r1\nexit\n"};
-    const uint32_t passes[][2] = {{1, 1}, {4, 1}, {1, 4}, {4, 4}};
-    for (size_t k = 0; k < 8; k++) {
+    const uint32_t passes[][2] = {{1, 1}, {4, 1}, {1, 4}, {4, 4}, {8, 4}, {16, 4}};
+    for (size_t k = 0; k < 2 * sizeof passes / sizeof passes[0]; k++) {
         const uint32_t ip = passes[k / 2][0], fp = passes[k / 2][1], mine = (k % 2) ? fp : ip;
         simt_hw_params_t p = {1, 1, 4, 1, 4, ip, fp};
         simt_hw_derived_t g = simt_hw_derive(p);
@@ -276,6 +276,11 @@ static void test_mul_passes(void **state)
     assert_int_equal(simt_hw_params_ok(bad), 0);
     bad.imul_passes = 4;
     assert_int_equal(simt_hw_params_ok(bad), 1);
+    bad.imul_passes = 16;
+    assert_int_equal(simt_hw_params_ok(bad), 1);
+    bad.imul_passes = 32;
+    assert_int_equal(simt_hw_params_ok(bad), 0);
+    bad.imul_passes = 4;
     bad.fpu_passes = 3;
     assert_int_equal(simt_hw_params_ok(bad), 0);
 }
