@@ -315,13 +315,13 @@ $(SIMT_SYNTH_OUT)/simt_core-logic/sta.log: $(SIMT_SYNTH_OUT)/simt_core-logic/osu
 SIMT_SYNTH_RESULTS := $(SIMT_SYNTH_OUT)/simt_core-logic/sta.log $(SIMT_SYNTH_RESULTS)
 
 # iCE40: one lane, one warp, 16 registers (16-entry scoreboard) and 16 attribute/local/output words per thread,
-# 64 constants, 256 instructions, a 4-entry stack, no SFU, FPU latency 4, the area FPU (FPU_AREA), %vertex/%prim
-# in one RAM (SR_MERGE): 32 block RAMs; imul and every FPU instruction in 4 passes of smaller multipliers
-# (IMUL_PASSES, FPU_PASSES: 4x their cycles, in the C cycle model too), the area integer ALU and warp (INT_AREA), no
-# read-during-write emulation around the block RAMs (RAM_RW_ANY). Also the lockstep build test-simt-cosim-ice40
-# (end of this file). It does not fit the HX8K's logic cells yet (8,004 of 7,680, 104.2 %); docs/simt.md section 6
-# says what it runs and what a fit still needs.
-SIMT_ICE40_PARAMS ?= LANES=1:WARPS=1:RF_WORDS=16:MEM_WORDS=16:CONST_WORDS=64:IMEM_DEPTH=256:STACK_DEPTH=4:HAS_SFU=0:FPU_LAT=4:SFU_LAT=1:TEX_LAT=4:FPU_AREA=1:SR_MERGE=1:IMUL_PASSES=4:FPU_PASSES=4:INT_AREA=1:RAM_RW_ANY=1
+# 64 constants, 256 instructions, a 4-entry stack, no SFU, FPU latency 3, texture latency 2, the area FPU
+# (FPU_AREA), %vertex/%prim in one RAM (SR_MERGE): 32 block RAMs; imul in 16 passes of a 32 x 2 array and every
+# FPU instruction in 4 passes of a 24 x 6 array (IMUL_PASSES, FPU_PASSES: 16x and 4x their cycles, in the C cycle
+# model too), the area integer ALU and warp (INT_AREA), no read-during-write emulation around the block RAMs
+# (RAM_RW_ANY). Also the lockstep build test-simt-cosim-ice40 (end of this file). It fits the HX8K (docs/simt.md
+# section 6: logic cells, Fmax, what it runs).
+SIMT_ICE40_PARAMS ?= LANES=1:WARPS=1:RF_WORDS=16:MEM_WORDS=16:CONST_WORDS=64:IMEM_DEPTH=256:STACK_DEPTH=4:HAS_SFU=0:FPU_LAT=3:SFU_LAT=1:TEX_LAT=2:FPU_AREA=1:SR_MERGE=1:IMUL_PASSES=16:FPU_PASSES=4:INT_AREA=1:RAM_RW_ANY=1
 SIMT_ICE40_DIR := $(SIMT_SYNTH_OUT)/simt_core-ice40-reduced
 # The FPGA build brings out the host interface, status and texture port, not the retire and issue ports (debug
 # and verification ports: the lockstep checks them on the same RTL); synthesis removes what only they need. The
@@ -367,13 +367,13 @@ test-simt-cosim-ice40: $(SIMT_ICE40_BIN)
 	$< --seed $(SIMT_SEED) --programs $(SIMT_ICE40_PROGRAMS) --abort-every $(SIMT_ABORT_EVERY) --shaders --quiet
 TEST_TARGETS += test-simt-cosim-ice40
 
-# The area options alone at the default sizes (test-long): FPU_AREA=1, SR_MERGE=1, IMUL_PASSES=4, FPU_PASSES=4,
+# The area options alone at the default sizes (test-long): FPU_AREA=1, SR_MERGE=1, IMUL_PASSES=16, FPU_PASSES=4,
 # INT_AREA=1 and RAM_RW_ANY=1 (poisoned collision reads) on the default configuration (LANES 8, WARPS 4, latencies 8/8/4; the passes with 8 lanes, 4 warps and
 # the SFU beside them), every job kind of test-simt-cosim including random-word programs (all special-register
 # numbers, so both %vertex and %prim reads of the merged RAM) and trace programs.
 SIMT_AREA_V := $(SIMT_MAIN)_area
-SIMT_XG_$(SIMT_AREA_V) := -GFPU_AREA=1 -GSR_MERGE=1 -GIMUL_PASSES=4 -GFPU_PASSES=4 -GINT_AREA=1 -GRAM_RW_ANY=1
-SIMT_XD_$(SIMT_AREA_V) := -DSIMT_DUT_FPU_AREA=1 -DSIMT_DUT_IMUL_PASSES=4 -DSIMT_DUT_FPU_PASSES=4
+SIMT_XG_$(SIMT_AREA_V) := -GFPU_AREA=1 -GSR_MERGE=1 -GIMUL_PASSES=16 -GFPU_PASSES=4 -GINT_AREA=1 -GRAM_RW_ANY=1
+SIMT_XD_$(SIMT_AREA_V) := -DSIMT_DUT_FPU_AREA=1 -DSIMT_DUT_IMUL_PASSES=16 -DSIMT_DUT_FPU_PASSES=4
 $(foreach k,fast fst,$(eval $(call SIMT_BUILD_RULES,$(SIMT_AREA_V),$(k))))
 .PHONY: test-long-simt-area
 test-long-simt-area: $(BUILD)/cosim/simt_$(SIMT_AREA_V)/cosim-simt
