@@ -44,8 +44,9 @@ module simt_core #(
                                           // beats
     parameter integer FPU_PASSES = 1,     // 1, or 4 (with FPU_AREA): the same for every FPU-class beat (the
                                           // FPU's significand product in 4 passes of 24 x 6)
-    parameter integer INT_AREA = 0,       // 1: the lanes' integer ALU (simt_lane) and the predicate-source read in
-                                          // their small-FPGA form (same results, same cycles)
+    parameter integer INT_AREA = 0,       // 1: the lanes' integer ALU (simt_lane), the predicate-source read and
+                                          // the warps (simt_warp TIMING_REGS = 0) in their small-FPGA form (same
+                                          // results, same cycles)
     parameter integer RAM_RW_ANY = 0      // 1: the storage arrays but the output memory need no read-during-write
                                           // rule (simt_ram RW_ANY: no FPGA collision logic; the core never uses
                                           // such a read, the lockstep checks it with a poisoned simulation value)
@@ -164,26 +165,9 @@ module simt_core #(
             assign w_ready[gw] = 1'b0;
             assign w_freq[gw] = 1'b0;
         end
-        for (gw = 0; gw < ((INT_AREA == 0) ? WARPS : 0); gw = gw + 1) begin : g_warp
-            simt_warp #(.STACK_DEPTH(STACK_DEPTH), .SB_WORDS(RF_WORDS)) u_warp (
-                .clk_i(clk_i), .rst_ni(rst_ni), .prog_len_i(prog_len_i),
-                .launch_i(launch_i && launch_warp_i == gw[4:0]), .launch_mask_i(launch_mask_i),
-                .launch_wid_i(launch_wid_i),
-                .issue_i(can_issue && isel_v && isel == gw[4:0]),
-                .fetch_grant_i(fsel_v && fsel == gw[4:0]),
-                .fetch_ret_i(fetch_v_q && fetch_w_q == gw[4:0]), .fetch_data_i(imem_rdata),
-                .wb_pred_we_i(wb_pred_we && wb_warp == gw[4:0]), .wb_pred_idx_i(wb_pred_idx),
-                .wb_pred_mask_i(wb_pred_mask), .wb_pred_bits_i(wb_pred_bits),
-                .sb_clr_i(sb_clr && wb_warp == gw[4:0]), .sb_clr_reg_i(sb_clr_reg), .sb_clr_pred_i(sb_clr_pred),
-                .run_o(run_o[gw]), .err_o(err_o[gw]), .ready_o(w_ready[gw]), .fetch_req_o(w_freq[gw]),
-                .pc_o(w_pc[gw*16 +: 16]), .active_o(w_active[gw*32 +: 32]), .ex_o(w_ex[gw*32 +: 32]),
-                .ibuf_o(w_ibuf[gw*64 +: 64]), .sp_o(w_sp[gw*6 +: 6]), .pred_o(w_pred[gw*224 +: 224]),
-                .wid_o(w_wid[gw*32 +: 32]), .sb_reg_o(w_sb[gw*64 +: 64]));
-        end
-        // INT_AREA = 1: the warp without the 200 MHz timing structures (rtl/simt_warp_area.v; same ports and cycles).
-        // Two loops, one of them empty, so that the default's instance path stays g_warp[w].u_warp.
-        for (gw = 0; gw < ((INT_AREA != 0) ? WARPS : 0); gw = gw + 1) begin : g_warpa
-            simt_warp_area #(.STACK_DEPTH(STACK_DEPTH), .SB_WORDS(RF_WORDS)) u_warp (
+        // INT_AREA = 1: the warp without the 200 MHz timing structures (TIMING_REGS = 0; same ports and cycles)
+        for (gw = 0; gw < WARPS; gw = gw + 1) begin : g_warp
+            simt_warp #(.STACK_DEPTH(STACK_DEPTH), .SB_WORDS(RF_WORDS), .TIMING_REGS((INT_AREA != 0) ? 0 : 1)) u_warp (
                 .clk_i(clk_i), .rst_ni(rst_ni), .prog_len_i(prog_len_i),
                 .launch_i(launch_i && launch_warp_i == gw[4:0]), .launch_mask_i(launch_mask_i),
                 .launch_wid_i(launch_wid_i),

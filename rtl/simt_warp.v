@@ -11,6 +11,11 @@
 // stack in the same cycle, so ready_o is kept short: the registers/predicates an instruction reads and writes
 // are decoded into masks when it arrives (fetch return, chk_*_q), and the top stack entry is also held in
 // registers (top_*_q, a copy of entry sp-1, reloaded from the array on a pop). Neither changes any cycle.
+// TIMING_REGS (docs/simt.md sections 1 and 6) selects further timing structures for 200 MHz OSU, each cycle-neutral:
+// 1 (default): the stack-array writes and the scoreboard set of an issue are applied one cycle after it (pw_*, ps_*),
+// and the active mask and the guard value are held in registers (active_q, gval_q); 0 (simt_core INT_AREA = 1, the
+// small-FPGA form): an issue writes the stack and sets the scoreboard at its own edge, the active mask and the
+// guard value are combinational. Same ports, values and cycles at both settings.
 `timescale 1ns / 1ps
 `default_nettype none
 `include "isa_defs.vh"
@@ -19,7 +24,10 @@ module simt_warp #(
     parameter integer STACK_DEPTH = 32,    // reconvergence stack entries: 4, 8, 16 or 32 (the ISA's is 32)
     // scoreboard entries (reduced configurations: the core's RF_WORDS, 2..64, power of 2): register r is
     // tracked by entry r mod SB_WORDS, as the register bank stores it (rz never pending); 64 = one per register
-    parameter integer SB_WORDS = 64
+    parameter integer SB_WORDS = 64,
+    // 1: the 200 MHz timing structures (pending stack writes, delayed scoreboard set, registered active mask and
+    // guard value); 0: without them (less area, same cycles; simt_core INT_AREA = 1)
+    parameter integer TIMING_REGS = 1
 ) (
     input  wire          clk_i,
     input  wire          rst_ni,
@@ -85,16 +93,14 @@ module simt_warp #(
     wire [SW-1:0] below = sp_q[SW-1:0] - S2;   // the entry that becomes the top on a pop
     wire [15:0] top_pc = top_pc_q;
     wire [16:0] top_rpc = top_rpc_q;
-    // For timing (the issue loop: guard -> ex -> split/overflow -> ready -> the core's select -> issue), the
-    // active mask and the guard predicate's value are kept in registers too: active_q == top_mask_q & ~exited_q
-    // and gval_q == the buffered instruction's guard predicate (all ones for pt), each updated from the next
-    // values of the registers it copies. No cycle changes.
-    reg  [31:0] active_q, gval_q;
-    wire [31:0] active = active_q;
+    // The active mask (top_mask_q & ~exited_q) and the guard predicate's value (all ones for pt); with
+    // TIMING_REGS the registers active_q and gval_q below hold them (the issue loop: guard -> ex -> split/overflow
+    // -> ready -> the core's select -> issue), else they are computed from the registers they depend on.
+    wire [31:0] active, gval;
 
     wire [2:0]  gp = ibuf_q[`ISA_F_GP_HI:`ISA_F_GP_LO];
     wire        gn = ibuf_q[`ISA_F_GN_HI];
-    wire [31:0] ex = active & (gn ? ~gval_q : gval_q);
+    wire [31:0] ex = active & (gn ? ~gval : gval);
 
     wire [2:0] cls, kind, pa, pb;
     wire use_ra, use_rb, use_rc, use_ra1, use_pa, use_pb, dst_reg, dst_pred, ndst4;
@@ -222,94 +228,146 @@ module simt_warp #(
     end
 
     // ---------------------------------------------------------------- data registers (no reset needed)
-    // next values of the predicates and of the guard field (see gval_q)
-    wire [2:0]  gp_n = fetch_ret_i ? fetch_data_i[`ISA_F_GP_HI:`ISA_F_GP_LO] : gp;
-    wire [31:0] pred_n [0:6];
+    // The stack-array write of an issue (pw_*): PW_A: pc of top = npc (no branch or no lane taken); PW_B: pc of
+    // top = tgt (uniform jump); PW_C: same-rpc split (top {tgt, ex}, top+1 {npc, fall, rpc}); PW_D: split (top
+    // pc = rpc, top+1 {tgt, ex, rpc}, top+2 {npc, fall, rpc}). The scoreboard set of an issue: ps_*.
+    // The pop's read (rd_*): entry `below` as the array holds it after the issue's write.
+    localparam [1:0] PW_A = 2'd0, PW_B = 2'd1, PW_C = 2'd2, PW_D = 2'd3;
+    wire [1:0]    wcase = (!is_bra || ex == 32'd0) ? PW_A : (fall == 32'd0) ? PW_B : same_rpc ? PW_C : PW_D;
+    wire          pw_v;
+    wire [1:0]    pw_case;
+    wire [SW-1:0] pw_top;
+    wire [15:0]   pw_npc, pw_tgt, pw_rpc;
+    wire [31:0]   pw_ex, pw_fall;
+    wire          ps_v;
+    wire [SBW-1:0] ps_reg;
+    wire [6:0]    ps_pred;
+    wire [15:0]   rd_pc;
+    wire [31:0]   rd_mask;
+    wire [16:0]   rd_rpc;
+    wire [SW-1:0] pw_top1 = pw_top + S1;
+    wire [SW-1:0] pw_top2 = pw_top + S2;
+    wire [15:0]   pw_pc0 = (pw_case == PW_A) ? pw_npc : (pw_case == PW_D) ? pw_rpc : pw_tgt;
+    wire          pw_push = pw_case == PW_C || pw_case == PW_D;
+    wire [15:0]   pw_pc1 = (pw_case == PW_C) ? pw_npc : pw_tgt;
     generate
-        for (gi = 0; gi < 7; gi = gi + 1) begin : g_pred_n
-            assign pred_n[gi] = launch_i ? 32'd0 :
-                                (wb_pred_we_i && wb_pred_idx_i == gi[2:0]) ?
-                                ((pred_q[gi] & ~wb_pred_mask_i) | (wb_pred_bits_i & wb_pred_mask_i)) : pred_q[gi];
+        if (TIMING_REGS != 0) begin : g_tr
+            // ---- active mask and guard value in registers, updated from the next values of what they copy
+            wire [2:0]  gp_n = fetch_ret_i ? fetch_data_i[`ISA_F_GP_HI:`ISA_F_GP_LO] : gp;
+            wire [31:0] pred_n [0:6];
+            for (gi = 0; gi < 7; gi = gi + 1) begin : g_pred_n
+                assign pred_n[gi] = launch_i ? 32'd0 :
+                                    (wb_pred_we_i && wb_pred_idx_i == gi[2:0]) ?
+                                    ((pred_q[gi] & ~wb_pred_mask_i) | (wb_pred_bits_i & wb_pred_mask_i)) : pred_q[gi];
+            end
+            reg  [31:0] active_q, gval_q;
+            assign active = active_q;
+            assign gval = gval_q;
+            always @(posedge clk_i) begin
+                gval_q <= (gp_n == 3'd7) ? 32'hffffffff : pred_n[gp_n];
+                if (launch_i)
+                    active_q <= launch_mask_i;
+                else if (issue_i)
+                    active_q <= ((is_bra && ex != 32'd0 && fall != 32'd0) ? fall : top_mask_q) & ~(is_exit ? exited_q | ex : exited_q);
+                else if (run_o && !settled_q && sp_q != 6'd0 && top_dead)
+                    active_q <= rd_mask & ~exited_q;
+            end
+
+            // ---- stack-array writes of an issue applied one cycle later (for timing: the issue select no longer
+            // drives the write enables of the 32-entry arrays). The issue's write is kept in pw_*_q (captured every
+            // cycle, valid when pw_v_q); a pop in the cycle after the issue reads the entry through the forwarding
+            // below. The warp cannot issue again in that cycle (it is unsettled and its instruction buffer empty),
+            // so one pending write is enough.
+            reg           pw_v_q;
+            reg  [1:0]    pw_case_q;
+            reg  [SW-1:0] pw_top_q;
+            reg  [15:0]   pw_npc_q, pw_tgt_q, pw_rpc_q;
+            reg  [31:0]   pw_ex_q, pw_fall_q;
+            always @(posedge clk_i or negedge rst_ni) begin
+                if (!rst_ni) pw_v_q <= 1'b0;
+                else pw_v_q <= issue_i && !launch_i;
+            end
+            always @(posedge clk_i) begin
+                pw_case_q <= wcase;
+                pw_top_q <= top;
+                pw_npc_q <= npc;
+                pw_tgt_q <= tgt;
+                pw_rpc_q <= rpc;
+                pw_ex_q <= ex;
+                pw_fall_q <= fall;
+            end
+            assign pw_v = pw_v_q;
+            assign pw_case = pw_case_q;
+            assign pw_top = pw_top_q;
+            assign pw_npc = pw_npc_q;
+            assign pw_tgt = pw_tgt_q;
+            assign pw_rpc = pw_rpc_q;
+            assign pw_ex = pw_ex_q;
+            assign pw_fall = pw_fall_q;
+            // With pw_v_q the issue was in the previous cycle and sp_q is the issue's sp plus the entries it pushed
+            // (PW_A/PW_B 0, PW_C 1, PW_D 2), so below = sp_q - 2 is pw_top_q after a PW_C issue (the entry
+            // rewritten to {tgt, ex}), pw_top1 after a PW_D issue (the pushed {tgt, ex, rpc}) and never pw_top2
+            // or, after PW_A/PW_B, any written entry (docs/simt.md section 7: the two forwarding cases that remain
+            // are the reachable ones; tests/simt/split_pop.s reaches both).
+            reg  [15:0]   fw_pc;
+            reg  [31:0]   fw_mask;
+            reg  [16:0]   fw_rpc;
+            always @(*) begin
+                fw_pc = spc_q[below];
+                fw_mask = smask_q[below];
+                fw_rpc = srpc_q[below];
+                if (pw_v_q && below == pw_top_q) begin            // after PW_C only
+                    fw_pc = pw_pc0;
+                    fw_mask = pw_ex_q;
+                end else if (pw_v_q && below == pw_top1) begin    // after PW_D only
+                    fw_pc = pw_pc1;
+                    fw_mask = pw_ex_q;
+                    fw_rpc = {1'b0, pw_rpc_q};
+                end
+            end
+            assign rd_pc = fw_pc;
+            assign rd_mask = fw_mask;
+            assign rd_rpc = fw_rpc;
+
+            // ---- the scoreboard bits of an issued instruction are set one cycle after the issue (for timing, like
+            // the stack writes): nothing reads them earlier, as the warp's next instruction is fetched and checked
+            // at the earliest three cycles after the issue, and a write-back cannot clear them before (the
+            // destinations were not pending).
+            reg           ps_v_q;
+            reg [SBW-1:0] ps_reg_q;
+            reg [6:0]     ps_pred_q;
+            always @(posedge clk_i or negedge rst_ni) begin
+                if (!rst_ni) ps_v_q <= 1'b0;
+                else ps_v_q <= issue_i && !launch_i;
+            end
+            always @(posedge clk_i) begin
+                ps_reg_q <= dregs;
+                ps_pred_q <= dpred;
+            end
+            assign ps_v = ps_v_q;
+            assign ps_reg = ps_reg_q;
+            assign ps_pred = ps_pred_q;
+        end else begin : g_notr
+            // the same values without the registers: the issue writes the stack and sets the scoreboard at its own
+            // edge, so a pop (never in an issue cycle) reads the array as it is
+            assign active = top_mask_q & ~exited_q;
+            assign gval = (gp == 3'd7) ? 32'hffffffff : pred_q[gp];
+            assign pw_v = issue_i && !launch_i;
+            assign pw_case = wcase;
+            assign pw_top = top;
+            assign pw_npc = npc;
+            assign pw_tgt = tgt;
+            assign pw_rpc = rpc;
+            assign pw_ex = ex;
+            assign pw_fall = fall;
+            assign rd_pc = spc_q[below];
+            assign rd_mask = smask_q[below];
+            assign rd_rpc = srpc_q[below];
+            assign ps_v = issue_i && !launch_i;
+            assign ps_reg = dregs;
+            assign ps_pred = dpred;
         end
     endgenerate
-    always @(posedge clk_i) begin
-        gval_q <= (gp_n == 3'd7) ? 32'hffffffff : pred_n[gp_n];
-        if (launch_i)
-            active_q <= launch_mask_i;
-        else if (issue_i)
-            active_q <= ((is_bra && ex != 32'd0 && fall != 32'd0) ? fall : top_mask_q) & ~(is_exit ? exited_q | ex : exited_q);
-        else if (run_o && !settled_q && sp_q != 6'd0 && top_dead)
-            active_q <= rd_mask & ~exited_q;
-    end
-
-    // Stack-array writes of an issue are applied one cycle later (for timing: the issue select no longer drives the
-    // write enables of the 32-entry arrays). The issue's write is kept in pw_* (captured every cycle, valid when
-    // pw_v_q); a pop in the cycle after the issue reads the entry through the forwarding below. The warp cannot
-    // issue again in that cycle (it is unsettled and its instruction buffer empty), so one pending write is enough.
-    // PW_A: pc of top = npc (no branch or no lane taken); PW_B: pc of top = tgt (uniform jump); PW_C: same-rpc
-    // split (top {tgt, ex}, top+1 {npc, fall, rpc}); PW_D: split (top pc = rpc, top+1 {tgt, ex, rpc},
-    // top+2 {npc, fall, rpc}).
-    localparam [1:0] PW_A = 2'd0, PW_B = 2'd1, PW_C = 2'd2, PW_D = 2'd3;
-    reg           pw_v_q;
-    reg  [1:0]    pw_case_q;
-    reg  [SW-1:0] pw_top_q;
-    reg  [15:0]   pw_npc_q, pw_tgt_q, pw_rpc_q;
-    reg  [31:0]   pw_ex_q, pw_fall_q;
-    wire [SW-1:0] pw_top1 = pw_top_q + S1;
-    wire [SW-1:0] pw_top2 = pw_top_q + S2;
-    wire [15:0]   pw_pc0 = (pw_case_q == PW_A) ? pw_npc_q : (pw_case_q == PW_D) ? pw_rpc_q : pw_tgt_q;
-    wire          pw_push = pw_case_q == PW_C || pw_case_q == PW_D;
-    wire [15:0]   pw_pc1 = (pw_case_q == PW_C) ? pw_npc_q : pw_tgt_q;
-    // entry `below` as the array will hold it after the pending write (the pop's read). With pw_v_q the issue was
-    // in the previous cycle and sp_q is the issue's sp plus the entries it pushed (PW_A/PW_B 0, PW_C 1, PW_D 2), so
-    // below = sp_q - 2 is pw_top_q after a PW_C issue (the entry rewritten to {tgt, ex}), pw_top1 after a PW_D
-    // issue (the pushed {tgt, ex, rpc}) and never pw_top2 or, after PW_A/PW_B, any written entry (docs/simt.md
-    // section 7: the two forwarding cases that remain are the reachable ones; tests/simt/split_pop.s reaches both).
-    reg  [15:0]   rd_pc;
-    reg  [31:0]   rd_mask;
-    reg  [16:0]   rd_rpc;
-    always @(*) begin
-        rd_pc = spc_q[below];
-        rd_mask = smask_q[below];
-        rd_rpc = srpc_q[below];
-        if (pw_v_q && below == pw_top_q) begin            // after PW_C only
-            rd_pc = pw_pc0;
-            rd_mask = pw_ex_q;
-        end else if (pw_v_q && below == pw_top1) begin    // after PW_D only
-            rd_pc = pw_pc1;
-            rd_mask = pw_ex_q;
-            rd_rpc = {1'b0, pw_rpc_q};
-        end
-    end
-    always @(posedge clk_i or negedge rst_ni) begin
-        if (!rst_ni) pw_v_q <= 1'b0;
-        else pw_v_q <= issue_i && !launch_i;
-    end
-    always @(posedge clk_i) begin
-        pw_case_q <= (!is_bra || ex == 32'd0) ? PW_A : (fall == 32'd0) ? PW_B : same_rpc ? PW_C : PW_D;
-        pw_top_q <= top;
-        pw_npc_q <= npc;
-        pw_tgt_q <= tgt;
-        pw_rpc_q <= rpc;
-        pw_ex_q <= ex;
-        pw_fall_q <= fall;
-    end
-
-    // The scoreboard bits of an issued instruction are set one cycle after the issue (for timing, like the stack
-    // writes): nothing reads them earlier, as the warp's next instruction is fetched and checked at the earliest
-    // three cycles after the issue, and a write-back cannot clear them before (the destinations were not pending).
-    reg        ps_v_q;
-    reg [SBW-1:0] ps_reg_q;
-    reg [6:0]  ps_pred_q;
-    always @(posedge clk_i or negedge rst_ni) begin
-        if (!rst_ni) ps_v_q <= 1'b0;
-        else ps_v_q <= issue_i && !launch_i;
-    end
-    always @(posedge clk_i) begin
-        ps_reg_q <= dregs;
-        ps_pred_q <= dpred;
-    end
-
     integer k;
     always @(posedge clk_i) begin
         if (fetch_ret_i) begin
@@ -337,18 +395,18 @@ module simt_warp #(
             top_mask_q <= rd_mask;
             top_rpc_q <= rd_rpc;
         end
-        if (pw_v_q) begin
-            spc_q[pw_top_q] <= pw_pc0;
-            if (pw_case_q == PW_C) smask_q[pw_top_q] <= pw_ex_q;
+        if (pw_v) begin
+            spc_q[pw_top] <= pw_pc0;
+            if (pw_case == PW_C) smask_q[pw_top] <= pw_ex;
             if (pw_push) begin
                 spc_q[pw_top1] <= pw_pc1;
-                smask_q[pw_top1] <= (pw_case_q == PW_C) ? pw_fall_q : pw_ex_q;
-                srpc_q[pw_top1] <= {1'b0, pw_rpc_q};
+                smask_q[pw_top1] <= (pw_case == PW_C) ? pw_fall : pw_ex;
+                srpc_q[pw_top1] <= {1'b0, pw_rpc};
             end
-            if (pw_case_q == PW_D) begin
-                spc_q[pw_top2] <= pw_npc_q;
-                smask_q[pw_top2] <= pw_fall_q;
-                srpc_q[pw_top2] <= {1'b0, pw_rpc_q};
+            if (pw_case == PW_D) begin
+                spc_q[pw_top2] <= pw_npc;
+                smask_q[pw_top2] <= pw_fall;
+                srpc_q[pw_top2] <= {1'b0, pw_rpc};
             end
         end
         if (launch_i) begin
@@ -361,8 +419,8 @@ module simt_warp #(
             sb_pred_q <= 7'd0;
             for (k = 0; k < 7; k = k + 1) pred_q[k] <= 32'd0;
         end else begin
-            sb_reg_q <= (sb_reg_q & ~(sb_clr_i ? sb_clr_reg_i[SBW-1:0] : {SBW{1'b0}})) | (ps_v_q ? ps_reg_q : {SBW{1'b0}});
-            sb_pred_q <= (sb_pred_q & ~(sb_clr_i ? sb_clr_pred_i : 7'd0)) | (ps_v_q ? ps_pred_q : 7'd0);
+            sb_reg_q <= (sb_reg_q & ~(sb_clr_i ? sb_clr_reg_i[SBW-1:0] : {SBW{1'b0}})) | (ps_v ? ps_reg : {SBW{1'b0}});
+            sb_pred_q <= (sb_pred_q & ~(sb_clr_i ? sb_clr_pred_i : 7'd0)) | (ps_v ? ps_pred : 7'd0);
             if (wb_pred_we_i && wb_pred_idx_i != 3'd7)
                 pred_q[wb_pred_idx_i] <= (pred_q[wb_pred_idx_i] & ~wb_pred_mask_i) | (wb_pred_bits_i & wb_pred_mask_i);
             if (issue_i) begin
