@@ -1,15 +1,18 @@
 #!/bin/bash
-# Sequential equivalence of rtl/simt_warp.v against the two warps it replaced in session 6 (GIT-REV's
-# rtl/simt_warp.v for TIMING_REGS=1, GIT-REV's rtl/simt_warp_area.v for TIMING_REGS=0), at STACK_DEPTH/SB_WORDS
-# 4/16 (the iCE40 configuration) and 32/64 (the default). Unlike scripts/rtl_equiv_lib.sh (a combinational miter
+# Sequential equivalence of rtl/simt_warp.v against GIT-REV's warp at TIMING_REGS 1 and 0 (GIT-REV's
+# rtl/simt_warp.v, or for 0 its rtl/simt_warp_area.v where GIT-REV has one: the two warps the session-6 merge
+# replaced), at STACK_DEPTH/SB_WORDS 4/16 (the iCE40 configuration) and 32/64 (the default). Unlike scripts/rtl_equiv_lib.sh (a combinational miter
 # of identical gates) this handles state: both versions are flattened, their memories mapped to registers, the
 # asynchronous resets made synchronous (async2sync, the same in both), the registers matched by name (the new
-# file's g_tr.* registers renamed to the old names) and Yosys equiv_simple + equiv_induct prove by induction that
+# g_tr.* registers renamed to the plain names in both) and Yosys equiv_simple + equiv_induct prove by induction that
 # every matched signal, outputs and next states included, is equal in both whenever the matched registers are
-# (i.e. from the same reset/launch; not from different power-up contents). docs/simt.md section 6.
-# usage: scripts/simt_warp_equiv.sh [GIT-REV]   (default d4fb7c5: main before the merge)
+# (i.e. from the same reset/launch; not from different power-up contents). Registers present in only one version
+# cannot be matched: such a change (e.g. a register copy removed) is not provable this way. docs/simt.md section 6.
+# usage: scripts/simt_warp_equiv.sh [GIT-REV [TIMING_REGS values]]   (default d4fb7c5, main before the merge; "1 0")
 set -euo pipefail
 REV=${1:-d4fb7c5}
+TRS=${2:-1 0}
+SIZES=${SIZES:-4/16 32/64}   # STACK_DEPTH/SB_WORDS pairs
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 GEN=${GEN:-$ROOT/build/gen}
 [ -f "$GEN/isa_defs.vh" ] || { echo "simt_warp_equiv: $GEN/isa_defs.vh missing (make $GEN/isa_defs.vh)"; exit 2; }
@@ -17,27 +20,32 @@ T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 rc=0
 git -C "$ROOT" show "$REV:rtl/simt_warp.v" | sed 's/module simt_warp\b/module simt_warp_old/' > "$T/old1.v"
-git -C "$ROOT" show "$REV:rtl/simt_warp_area.v" | sed 's/module simt_warp_area\b/module simt_warp_old/' > "$T/old0.v"
+if git -C "$ROOT" cat-file -e "$REV:rtl/simt_warp_area.v" 2>/dev/null; then
+  git -C "$ROOT" show "$REV:rtl/simt_warp_area.v" | sed 's/module simt_warp_area\b/module simt_warp_old/' > "$T/old0.v"
+  old0=simt_warp_area.v; op0=""
+else
+  cp "$T/old1.v" "$T/old0.v"; old0="simt_warp.v TIMING_REGS=0"; op0="-set TIMING_REGS 0"
+fi
 sed 's/module simt_warp\b/module simt_warp_new/' "$ROOT/rtl/simt_warp.v" > "$T/new.v"
 cp "$ROOT/rtl/simt_decode.v" "$T/"
 ren=""
-for w in active_q gval_q pw_v_q pw_case_q pw_top_q pw_npc_q pw_tgt_q pw_rpc_q pw_ex_q pw_fall_q ps_v_q ps_reg_q ps_pred_q; do
+for w in chk_reg_q chk_pred_q top_pc_q top_mask_q top_rpc_q active_q gval_q pw_v_q pw_case_q pw_top_q pw_npc_q pw_tgt_q pw_rpc_q pw_ex_q pw_fall_q ps_v_q ps_reg_q ps_pred_q; do
   ren="$ren rename -wire g_tr.$w $w;"
 done
-for tr in 1 0; do
-  for p in "4 16" "32 64"; do
-    set -- $p
+for tr in $TRS; do
+  for p in $SIZES; do
+    set -- ${p/\// }
     log="$T/yosys-$tr-$1-$2.log"
     (cd "$T" && yosys -l "$log" -p "read_verilog -I$GEN old$tr.v new.v simt_decode.v;
-        chparam -set STACK_DEPTH $1 -set SB_WORDS $2 simt_warp_old;
+        chparam -set STACK_DEPTH $1 -set SB_WORDS $2 $([ $tr = 0 ] && echo "$op0") simt_warp_old;
         chparam -set STACK_DEPTH $1 -set SB_WORDS $2 -set TIMING_REGS $tr simt_warp_new;
         hierarchy -check; proc; flatten; opt_clean; memory -nomap; memory_map; opt_clean; async2sync; opt -fast;
-        cd simt_warp_new; $ren cd ..;
+        cd simt_warp_old; $ren cd ..; cd simt_warp_new; $ren cd ..;
         equiv_make simt_warp_old simt_warp_new equiv; hierarchy -top equiv; equiv_simple; equiv_induct;
         equiv_status -assert" > /dev/null 2>&1) || true
     res=$(grep -E "Of those cells" "$log" | tail -1 | sed 's/^ *//')
     if grep -q "Equivalence successfully proven" "$log"; then
-      echo "simt_warp_equiv: TIMING_REGS=$tr STACK_DEPTH=$1 SB_WORDS=$2: equivalent to $REV's $([ $tr = 1 ] && echo simt_warp.v || echo simt_warp_area.v) ($res)"
+      echo "simt_warp_equiv: TIMING_REGS=$tr STACK_DEPTH=$1 SB_WORDS=$2: equivalent to $REV's $([ $tr = 1 ] && echo simt_warp.v || echo "$old0") ($res)"
     else
       echo "simt_warp_equiv: TIMING_REGS=$tr STACK_DEPTH=$1 SB_WORDS=$2: NOT proven equivalent to $REV ($res)"
       grep -E "Unproven|ERROR" "$log" | head -5; rc=1
