@@ -3,8 +3,8 @@
 # rtl/simt_warp.v, or for 0 its rtl/simt_warp_area.v where GIT-REV has one: the two warps the session-6 merge
 # replaced), at STACK_DEPTH/SB_WORDS 4/16 (the iCE40 configuration) and 32/64 (the default). Unlike scripts/rtl_equiv_lib.sh (a combinational miter
 # of identical gates) this handles state: both versions are flattened, their memories mapped to registers, the
-# asynchronous resets made synchronous (async2sync, the same in both), the registers matched by name (the new
-# g_tr.* registers renamed to the plain names in both) and Yosys equiv_simple + equiv_induct prove by induction that
+# asynchronous resets made synchronous (async2sync, the same in both), the registers matched by name (a register
+# g_tr.X of one version renamed X where the other has X at module level) and Yosys equiv_simple + equiv_induct prove by induction that
 # every matched signal, outputs and next states included, is equal in both whenever the matched registers are
 # (i.e. from the same reset/launch; not from different power-up contents). Registers present in only one version
 # cannot be matched: such a change (e.g. a register copy removed) is not provable this way. docs/simt.md section 6.
@@ -28,19 +28,22 @@ else
 fi
 sed 's/module simt_warp\b/module simt_warp_new/' "$ROOT/rtl/simt_warp.v" > "$T/new.v"
 cp "$ROOT/rtl/simt_decode.v" "$T/"
-ren=""
-for w in chk_reg_q chk_pred_q top_pc_q top_mask_q top_rpc_q active_q gval_q pw_v_q pw_case_q pw_top_q pw_npc_q pw_tgt_q pw_rpc_q pw_ex_q pw_fall_q ps_v_q ps_reg_q ps_pred_q; do
-  ren="$ren rename -wire g_tr.$w $w;"
-done
 for tr in $TRS; do
   for p in $SIZES; do
     set -- ${p/\// }
     log="$T/yosys-$tr-$1-$2.log"
-    (cd "$T" && yosys -l "$log" -p "read_verilog -I$GEN old$tr.v new.v simt_decode.v;
+    # stage 1: both versions flattened, memories as registers; the names of their wires
+    (cd "$T" && yosys -q -p "read_verilog -I$GEN old$tr.v new.v simt_decode.v;
         chparam -set STACK_DEPTH $1 -set SB_WORDS $2 $([ $tr = 0 ] && echo "$op0") simt_warp_old;
         chparam -set STACK_DEPTH $1 -set SB_WORDS $2 -set TIMING_REGS $tr simt_warp_new;
         hierarchy -check; proc; flatten; opt_clean; memory -nomap; memory_map; opt_clean; async2sync; opt -fast;
-        cd simt_warp_old; $ren cd ..; cd simt_warp_new; $ren cd ..;
+        write_rtlil stage1.il; tee -q -o wires.txt select -list w:*" > /dev/null 2>&1)
+    # a register g_tr.X of one version is renamed X where the other version has X and no g_tr.X
+    ren=$(awk -F/ '{w[$1 SUBSEP $2]=1; m[$1]=1} END {o["simt_warp_old"]="simt_warp_new"; o["simt_warp_new"]="simt_warp_old";
+        for (k in m) { printf "cd %s; ", k; for (p in w) { split(p, a, SUBSEP); x=a[2]; y=substr(x, 6);
+          if (a[1] == k && x ~ /^g_tr\.[A-Za-z0-9_]*_q$/ && ((o[k] SUBSEP y) in w) && !((o[k] SUBSEP x) in w))
+            printf "rename %s %s; ", x, y }; printf "cd ..; " } }' "$T/wires.txt")
+    (cd "$T" && yosys -l "$log" -p "read_rtlil stage1.il; $ren
         equiv_make simt_warp_old simt_warp_new equiv; hierarchy -top equiv; equiv_simple; equiv_induct;
         equiv_status -assert" > /dev/null 2>&1) || true
     res=$(grep -E "Of those cells" "$log" | tail -1 | sed 's/^ *//')
