@@ -8,14 +8,15 @@
 // Issue readiness: running, settled, instruction buffered, no scoreboard hazard on its sources,
 // destinations and guard, and (bra) no stack overflow. A bra that would overflow stops the warp (err_o).
 // Timing (docs/simt.md, synthesis): ready_o feeds the core's issue select, whose grant (issue_i) updates the
-// stack in the same cycle, so ready_o is kept short: the registers/predicates an instruction reads and writes
-// are decoded into masks when it arrives (fetch return, chk_*_q), and the top stack entry is also held in
-// registers (top_*_q, a copy of entry sp-1, reloaded from the array on a pop). Neither changes any cycle.
-// TIMING_REGS (docs/simt.md sections 1 and 6) selects further timing structures for 200 MHz OSU, each cycle-neutral:
-// 1 (default): the stack-array writes and the scoreboard set of an issue are applied one cycle after it (pw_*, ps_*),
-// and the active mask and the guard value are held in registers (active_q, gval_q); 0 (simt_core INT_AREA = 1, the
-// small-FPGA form): an issue writes the stack and sets the scoreboard at its own edge, the active mask and the
-// guard value are combinational. Same ports, values and cycles at both settings.
+// stack in the same cycle, so ready_o is kept short. TIMING_REGS (docs/simt.md sections 1 and 6) selects the
+// timing structures for 200 MHz OSU, each cycle-neutral: 1 (default): the registers/predicates an instruction
+// reads and writes are decoded into masks when it arrives (fetch return, chk_*_q), the top stack entry is also
+// held in registers (top_*_q, a copy of entry sp-1, reloaded from the array on a pop), the stack-array writes and
+// the scoreboard set of an issue are applied one cycle after it (pw_*, ps_*), and the active mask and the guard
+// value are held in registers (active_q, gval_q); 0 (simt_core INT_AREA = 1, the small-FPGA form): the masks are
+// decoded from the buffered instruction, the top entry is read from the array, an issue writes the stack and sets
+// the scoreboard at its own edge, the active mask and the guard value are combinational. Same ports, values and
+// cycles at both settings.
 `timescale 1ns / 1ps
 `default_nettype none
 `include "isa_defs.vh"
@@ -25,8 +26,9 @@ module simt_warp #(
     // scoreboard entries (reduced configurations: the core's RF_WORDS, 2..64, power of 2): register r is
     // tracked by entry r mod SB_WORDS, as the register bank stores it (rz never pending); 64 = one per register
     parameter integer SB_WORDS = 64,
-    // 1: the 200 MHz timing structures (pending stack writes, delayed scoreboard set, registered active mask and
-    // guard value); 0: without them (less area, same cycles; simt_core INT_AREA = 1)
+    // 1: the 200 MHz timing structures (registered hazard masks and top-of-stack copy, pending stack writes,
+    // delayed scoreboard set, registered active mask and guard value); 0: without them (less area, same cycles;
+    // simt_core INT_AREA = 1)
     parameter integer TIMING_REGS = 1
 ) (
     input  wire          clk_i,
@@ -81,19 +83,16 @@ module simt_warp #(
     reg [SBW-1:0] sb_reg_q;
     reg [6:0]   sb_pred_q;
     reg [31:0]  pred_q [0:6];
-    reg [SBW-1:0] chk_reg_q;               // registers the buffered instruction reads or writes
-    reg [6:0]   chk_pred_q;                // predicates it reads or writes
-    reg [15:0]  top_pc_q;                  // copy of the top entry, stack[sp-1]
-    reg [31:0]  top_mask_q;
-    reg [16:0]  top_rpc_q;
+    wire [SBW-1:0] chk_reg;                // registers the buffered instruction reads or writes
+    wire [6:0]  chk_pred;                  // predicates it reads or writes
+    wire [15:0] top_pc;                    // the top entry, stack[sp-1]
+    wire [31:0] top_mask;
+    wire [16:0] top_rpc;
 
     // ---------------------------------------------------------------- top of stack, guard
     localparam [SW-1:0] S1 = 1, S2 = 2;
     wire [SW-1:0] top = sp_q[SW-1:0] - S1;
-    wire [SW-1:0] below = sp_q[SW-1:0] - S2;   // the entry that becomes the top on a pop
-    wire [15:0] top_pc = top_pc_q;
-    wire [16:0] top_rpc = top_rpc_q;
-    // The active mask (top_mask_q & ~exited_q) and the guard predicate's value (all ones for pt); with
+    // The active mask (top_mask & ~exited_q) and the guard predicate's value (all ones for pt); with
     // TIMING_REGS the registers active_q and gval_q below hold them (the issue loop: guard -> ex -> split/overflow
     // -> ready -> the core's select -> issue), else they are computed from the registers they depend on.
     wire [31:0] active, gval;
@@ -113,18 +112,20 @@ module simt_warp #(
     wire [5:0] rd = ibuf_q[`ISA_F_RD_HI:`ISA_F_RD_LO];
     wire [SBW-1:0] dregs, f_chk_reg;
     wire [6:0] dpred = dst_pred ? (7'd1 << rd[2:0]) : 7'd0;   // rd[2:0] = 7 (pt) shifts out
-    // the same masks of the arriving instruction (fetch_data_i), registered with it: hazard is then one AND-OR
+    // the registers and predicates an instruction reads or writes, as masks: with TIMING_REGS those of the arriving
+    // instruction (fetch_data_i), registered with it (chk_*_q: hazard is then one AND-OR), else of the buffered one
+    wire [63:0] f_insn = (TIMING_REGS != 0) ? fetch_data_i : ibuf_q;
     wire [2:0] f_cls, f_kind, f_pa, f_pb;
     wire f_use_ra, f_use_rb, f_use_rc, f_use_ra1, f_use_pa, f_use_pb, f_dst_reg, f_dst_pred, f_ndst4;
     simt_decode u_fdec (
-        .insn_i(fetch_data_i), .cls_o(f_cls), .kind_o(f_kind), .use_ra_o(f_use_ra), .use_rb_o(f_use_rb),
+        .insn_i(f_insn), .cls_o(f_cls), .kind_o(f_kind), .use_ra_o(f_use_ra), .use_rb_o(f_use_rb),
         .use_rc_o(f_use_rc), .use_ra1_o(f_use_ra1), .use_pa_o(f_use_pa), .use_pb_o(f_use_pb), .pa_o(f_pa),
         .pb_o(f_pb), .dst_reg_o(f_dst_reg), .dst_pred_o(f_dst_pred), .ndst4_o(f_ndst4));
-    wire [5:0] f_ra = fetch_data_i[`ISA_F_RA_HI:`ISA_F_RA_LO];
-    wire [5:0] f_rb = fetch_data_i[`ISA_F_RB_HI:`ISA_F_RB_LO];
-    wire [5:0] f_rc = fetch_data_i[`ISA_F_RC_HI:`ISA_F_RC_LO];
-    wire [5:0] f_rd = fetch_data_i[`ISA_F_RD_HI:`ISA_F_RD_LO];
-    wire [2:0] f_gp = fetch_data_i[`ISA_F_GP_HI:`ISA_F_GP_LO];
+    wire [5:0] f_ra = f_insn[`ISA_F_RA_HI:`ISA_F_RA_LO];
+    wire [5:0] f_rb = f_insn[`ISA_F_RB_HI:`ISA_F_RB_LO];
+    wire [5:0] f_rc = f_insn[`ISA_F_RC_HI:`ISA_F_RC_LO];
+    wire [5:0] f_rd = f_insn[`ISA_F_RD_HI:`ISA_F_RD_LO];
+    wire [2:0] f_gp = f_insn[`ISA_F_GP_HI:`ISA_F_GP_LO];
     generate
         if (SBW == 64) begin : g_sb64
             assign dregs = (({63'd0, dst_reg} << rd) | ({63'd0, ndst4} << (rd + 6'd1)) |
@@ -152,7 +153,7 @@ module simt_warp #(
     wire [7:0] f_chk_pred = (8'd1 << f_gp) | ({7'd0, f_use_pa} << f_pa) | ({7'd0, f_use_pb} << f_pb) |
                             ({7'd0, f_dst_pred} << f_rd[2:0]);
     // verilator lint_on UNUSEDSIGNAL
-    wire hazard = (chk_reg_q & sb_reg_q) != {SBW{1'b0}} || (chk_pred_q & sb_pred_q) != 7'd0;
+    wire hazard = (chk_reg & sb_reg_q) != {SBW{1'b0}} || (chk_pred & sb_pred_q) != 7'd0;
 
     // ---------------------------------------------------------------- branch
     wire        is_bra = ibuf_q[`ISA_F_OP_HI:`ISA_F_OP_LO] == `ISA_OP_BRA;
@@ -231,7 +232,7 @@ module simt_warp #(
     // The stack-array write of an issue (pw_*): PW_A: pc of top = npc (no branch or no lane taken); PW_B: pc of
     // top = tgt (uniform jump); PW_C: same-rpc split (top {tgt, ex}, top+1 {npc, fall, rpc}); PW_D: split (top
     // pc = rpc, top+1 {tgt, ex, rpc}, top+2 {npc, fall, rpc}). The scoreboard set of an issue: ps_*.
-    // The pop's read (rd_*): entry `below` as the array holds it after the issue's write.
+    // (TIMING_REGS) The pop's read (rd_*): entry `below` as the array holds it after the issue's write.
     localparam [1:0] PW_A = 2'd0, PW_B = 2'd1, PW_C = 2'd2, PW_D = 2'd3;
     wire [1:0]    wcase = (!is_bra || ex == 32'd0) ? PW_A : (fall == 32'd0) ? PW_B : same_rpc ? PW_C : PW_D;
     wire          pw_v;
@@ -242,9 +243,6 @@ module simt_warp #(
     wire          ps_v;
     wire [SBW-1:0] ps_reg;
     wire [6:0]    ps_pred;
-    wire [15:0]   rd_pc;
-    wire [31:0]   rd_mask;
-    wire [16:0]   rd_rpc;
     wire [SW-1:0] pw_top1 = pw_top + S1;
     wire [SW-1:0] pw_top2 = pw_top + S2;
     wire [15:0]   pw_pc0 = (pw_case == PW_A) ? pw_npc : (pw_case == PW_D) ? pw_rpc : pw_tgt;
@@ -252,6 +250,48 @@ module simt_warp #(
     wire [15:0]   pw_pc1 = (pw_case == PW_C) ? pw_npc : pw_tgt;
     generate
         if (TIMING_REGS != 0) begin : g_tr
+            // ---- hazard masks of the arriving instruction, registered with it; the top-of-stack copy
+            reg [SBW-1:0] chk_reg_q;
+            reg [6:0]     chk_pred_q;
+            reg [15:0]    top_pc_q;
+            reg [31:0]    top_mask_q;
+            reg [16:0]    top_rpc_q;
+            wire [SW-1:0] below = sp_q[SW-1:0] - S2;   // the entry that becomes the top on a pop
+            reg [15:0]    rd_pc;                  // the pop's read (below)
+            reg [31:0]    rd_mask;
+            reg [16:0]    rd_rpc;
+            always @(posedge clk_i) begin
+                if (fetch_ret_i) begin
+                    chk_reg_q <= f_chk_reg;
+                    chk_pred_q <= f_chk_pred[6:0];
+                end
+                // top-of-stack copy: what stack[sp-1] holds after this edge (the array below is written alike)
+                if (launch_i) begin
+                    top_pc_q <= 16'd0;
+                    top_mask_q <= launch_mask_i;
+                    top_rpc_q <= RPC_NONE;
+                end else if (issue_i) begin
+                    if (!is_bra || ex == 32'd0) begin
+                        top_pc_q <= npc;
+                    end else if (fall == 32'd0) begin
+                        top_pc_q <= tgt;
+                    end else begin   // split: the fall-through entry is pushed last
+                        top_pc_q <= npc;
+                        top_mask_q <= fall;
+                        top_rpc_q <= {1'b0, rpc};
+                    end
+                end else if (run_o && !settled_q && sp_q != 6'd0 && top_dead) begin
+                    top_pc_q <= rd_pc;
+                    top_mask_q <= rd_mask;
+                    top_rpc_q <= rd_rpc;
+                end
+            end
+            assign chk_reg = chk_reg_q;
+            assign chk_pred = chk_pred_q;
+            assign top_pc = top_pc_q;
+            assign top_mask = top_mask_q;
+            assign top_rpc = top_rpc_q;
+
             // ---- active mask and guard value in registers, updated from the next values of what they copy
             wire [2:0]  gp_n = fetch_ret_i ? fetch_data_i[`ISA_F_GP_HI:`ISA_F_GP_LO] : gp;
             wire [31:0] pred_n [0:6];
@@ -268,7 +308,7 @@ module simt_warp #(
                 if (launch_i)
                     active_q <= launch_mask_i;
                 else if (issue_i)
-                    active_q <= ((is_bra && ex != 32'd0 && fall != 32'd0) ? fall : top_mask_q) & ~(is_exit ? exited_q | ex : exited_q);
+                    active_q <= ((is_bra && ex != 32'd0 && fall != 32'd0) ? fall : top_mask) & ~(is_exit ? exited_q | ex : exited_q);
                 else if (run_o && !settled_q && sp_q != 6'd0 && top_dead)
                     active_q <= rd_mask & ~exited_q;
             end
@@ -309,25 +349,19 @@ module simt_warp #(
             // rewritten to {tgt, ex}), pw_top1 after a PW_D issue (the pushed {tgt, ex, rpc}) and never pw_top2
             // or, after PW_A/PW_B, any written entry (docs/simt.md section 7: the two forwarding cases that remain
             // are the reachable ones; tests/simt/split_pop.s reaches both).
-            reg  [15:0]   fw_pc;
-            reg  [31:0]   fw_mask;
-            reg  [16:0]   fw_rpc;
             always @(*) begin
-                fw_pc = spc_q[below];
-                fw_mask = smask_q[below];
-                fw_rpc = srpc_q[below];
+                rd_pc = spc_q[below];
+                rd_mask = smask_q[below];
+                rd_rpc = srpc_q[below];
                 if (pw_v_q && below == pw_top_q) begin            // after PW_C only
-                    fw_pc = pw_pc0;
-                    fw_mask = pw_ex_q;
+                    rd_pc = pw_pc0;
+                    rd_mask = pw_ex_q;
                 end else if (pw_v_q && below == pw_top1) begin    // after PW_D only
-                    fw_pc = pw_pc1;
-                    fw_mask = pw_ex_q;
-                    fw_rpc = {1'b0, pw_rpc_q};
+                    rd_pc = pw_pc1;
+                    rd_mask = pw_ex_q;
+                    rd_rpc = {1'b0, pw_rpc_q};
                 end
             end
-            assign rd_pc = fw_pc;
-            assign rd_mask = fw_mask;
-            assign rd_rpc = fw_rpc;
 
             // ---- the scoreboard bits of an issued instruction are set one cycle after the issue (for timing, like
             // the stack writes): nothing reads them earlier, as the warp's next instruction is fetched and checked
@@ -349,8 +383,13 @@ module simt_warp #(
             assign ps_pred = ps_pred_q;
         end else begin : g_notr
             // the same values without the registers: the issue writes the stack and sets the scoreboard at its own
-            // edge, so a pop (never in an issue cycle) reads the array as it is
-            assign active = top_mask_q & ~exited_q;
+            // edge, so the array holds the top entry and a pop (never in an issue cycle) reads the array as it is
+            assign chk_reg = f_chk_reg;
+            assign chk_pred = f_chk_pred[6:0];
+            assign top_pc = spc_q[top];
+            assign top_mask = smask_q[top];
+            assign top_rpc = srpc_q[top];
+            assign active = top_mask & ~exited_q;
             assign gval = (gp == 3'd7) ? 32'hffffffff : pred_q[gp];
             assign pw_v = issue_i && !launch_i;
             assign pw_case = wcase;
@@ -360,9 +399,6 @@ module simt_warp #(
             assign pw_rpc = rpc;
             assign pw_ex = ex;
             assign pw_fall = fall;
-            assign rd_pc = spc_q[below];
-            assign rd_mask = smask_q[below];
-            assign rd_rpc = srpc_q[below];
             assign ps_v = issue_i && !launch_i;
             assign ps_reg = dregs;
             assign ps_pred = dpred;
@@ -370,31 +406,7 @@ module simt_warp #(
     endgenerate
     integer k;
     always @(posedge clk_i) begin
-        if (fetch_ret_i) begin
-            ibuf_q <= fetch_data_i;
-            chk_reg_q <= f_chk_reg;
-            chk_pred_q <= f_chk_pred[6:0];
-        end
-        // top-of-stack copy: what stack[sp-1] holds after this edge (the array below is written alike)
-        if (launch_i) begin
-            top_pc_q <= 16'd0;
-            top_mask_q <= launch_mask_i;
-            top_rpc_q <= RPC_NONE;
-        end else if (issue_i) begin
-            if (!is_bra || ex == 32'd0) begin
-                top_pc_q <= npc;
-            end else if (fall == 32'd0) begin
-                top_pc_q <= tgt;
-            end else begin   // split: the fall-through entry is pushed last
-                top_pc_q <= npc;
-                top_mask_q <= fall;
-                top_rpc_q <= {1'b0, rpc};
-            end
-        end else if (run_o && !settled_q && sp_q != 6'd0 && top_dead) begin
-            top_pc_q <= rd_pc;
-            top_mask_q <= rd_mask;
-            top_rpc_q <= rd_rpc;
-        end
+        if (fetch_ret_i) ibuf_q <= fetch_data_i;
         if (pw_v) begin
             spc_q[pw_top] <= pw_pc0;
             if (pw_case == PW_C) smask_q[pw_top] <= pw_ex;
