@@ -315,13 +315,13 @@ $(SIMT_SYNTH_OUT)/simt_core-logic/sta.log: $(SIMT_SYNTH_OUT)/simt_core-logic/osu
 SIMT_SYNTH_RESULTS := $(SIMT_SYNTH_OUT)/simt_core-logic/sta.log $(SIMT_SYNTH_RESULTS)
 
 # iCE40: one lane, one warp, 16 registers (16-entry scoreboard) and 16 attribute/local/output words per thread,
-# 64 constants, 256 instructions, a 4-entry stack, no SFU, FPU latency 3, texture latency 2, the area FPU
+# 64 constants, 256 instructions, a 4-entry stack, no SFU, FPU latency 4, texture latency 2, the area FPU
 # (FPU_AREA), %vertex/%prim in one RAM (SR_MERGE): 32 block RAMs; imul in 16 passes of a 32 x 2 array and every
 # FPU instruction in 4 passes of a 24 x 6 array (IMUL_PASSES, FPU_PASSES: 16x and 4x their cycles, in the C cycle
 # model too), the area integer ALU and warp (INT_AREA), no read-during-write emulation around the block RAMs
 # (RAM_RW_ANY). Also the lockstep build test-simt-cosim-ice40 (end of this file). It fits the HX8K (docs/simt.md
 # section 6: logic cells, Fmax, what it runs).
-SIMT_ICE40_PARAMS ?= LANES=1:WARPS=1:RF_WORDS=16:MEM_WORDS=16:CONST_WORDS=64:IMEM_DEPTH=256:STACK_DEPTH=4:HAS_SFU=0:FPU_LAT=3:SFU_LAT=1:TEX_LAT=2:FPU_AREA=1:SR_MERGE=1:IMUL_PASSES=16:FPU_PASSES=4:INT_AREA=1:RAM_RW_ANY=1
+SIMT_ICE40_PARAMS ?= LANES=1:WARPS=1:RF_WORDS=16:MEM_WORDS=16:CONST_WORDS=64:IMEM_DEPTH=256:STACK_DEPTH=4:HAS_SFU=0:FPU_LAT=4:SFU_LAT=1:TEX_LAT=2:FPU_AREA=1:SR_MERGE=1:IMUL_PASSES=16:FPU_PASSES=4:INT_AREA=1:RAM_RW_ANY=1
 SIMT_ICE40_DIR := $(SIMT_SYNTH_OUT)/simt_core-ice40-reduced
 # The FPGA build brings out the host interface, status and texture port, not the retire and issue ports (debug
 # and verification ports: the lockstep checks them on the same RTL); synthesis removes what only they need. The
@@ -330,7 +330,7 @@ SIMT_ICE40_DIR := $(SIMT_SYNTH_OUT)/simt_core-ice40-reduced
 SIMT_ICE40_WRAP_DROP ?= rt_* issue_*
 SIMT_ICE40_WRAP_SHARE ?= imem_data_i,attr_data_i,const_data_i,launch_mask_i,launch_wid_i,tex_rsp_data_i
 # extra synth_ice40 options (scripts/synth_flow.sh ICE40_SYNTH_OPTS): -abc9 (abc's timing-driven LUT mapping) gave
-# ~28 MHz instead of ~23.5 and a few logic cells fewer (docs/simt.md section 6)
+# 3-5 MHz more for 0-50 logic cells at the configurations measured (docs/simt.md section 6)
 SIMT_ICE40_SYNTH_OPTS ?= -abc9
 # (mk/simt.mk is a prerequisite: SIMT_ICE40_PARAMS and the options are defined here)
 $(SIMT_ICE40_DIR)/ice40.json: $(SIMT_SYNTH_FILES) $(SYNTH_FLOW) scripts/synth_lib.sh scripts/synth_wrap.py mk/simt.mk
