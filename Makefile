@@ -111,4 +111,7 @@ coverage: $(COVERAGE_TARGETS)
 clean:
 	rm -rf $(BUILD) out
 
--include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
+# Our compilers' dependency files (-MMD -MP). Not Verilator's (V*.d, verilated*.d in each model's -Mdir): its own
+# sub-make reads them, and they name RTL files without -MP phony targets, so a removed RTL file would stop every
+# make in an old build tree with "No rule to make target" (the model rules list their RTL themselves).
+-include $(shell find $(BUILD) -name '*.d' -not -name 'V*.d' -not -name 'verilated*.d' 2>/dev/null)
