@@ -54,7 +54,7 @@ SIMT_BIN_cov     := cosim-simt-cov
 # $(1) parameter set LANES_WARPS_FPULAT_SFULAT_TEXLAT[_name], $(2) build kind (fast | fst | cov); a named set may
 # add Verilator -G flags (SIMT_XG_<set>) and shim -D flags (SIMT_XD_<set>): the reduced iCE40 build at the end.
 define SIMT_BUILD_RULES
-$(BUILD)/cosim/simt_$(1)/$(2)/Vsimt_core.mk: mk/simt.mk $(SIMT_RTL) rtl/lint.vlt sim/simt/fst.vlt $(BUILD)/gen/isa_defs.vh
+$(BUILD)/cosim/simt_$(1)/$(2)/Vsimt_core.mk: mk/simt.mk $(SIMT_RTL) rtl/simt_fp_fn.vh rtl/lint.vlt sim/simt/fst.vlt $(BUILD)/gen/isa_defs.vh
 	@mkdir -p $$(@D) && rm -f $$@
 	$(VERILATOR) --cc --exe $(SIMT_VL_FLAGS) $(SIMT_VL_TRACE_$(2)) --top-module simt_core -I$(BUILD)/gen -Irtl \
 	  -GLANES=$(call simt_p,$(1),1) -GWARPS=$(call simt_p,$(1),2) -GFPU_LAT=$(call simt_p,$(1),3) \
@@ -109,7 +109,7 @@ $(BUILD)/tb/simt-vectors: tb/simt/simt_vectors.c sim/simt/simt_sampler.h $(LIB)
 	@mkdir -p $(@D)
 	$(CC) $(CWARN) $(COPT) $(CPPFLAGS_COMMON) -Isim/simt $< $(LIB) $(LDLIBS_COMMON) -o $@
 
-$(BUILD)/tb/tb_simt_core.vvp: tb/simt/tb_simt_core.v $(SIMT_RTL) $(BUILD)/gen/isa_defs.vh
+$(BUILD)/tb/tb_simt_core.vvp: tb/simt/tb_simt_core.v $(SIMT_RTL) rtl/simt_fp_fn.vh $(BUILD)/gen/isa_defs.vh
 	@mkdir -p $(@D)
 	iverilog -g2012 -Wall -Wno-timescale -I$(BUILD)/gen -Irtl -o $@ -s tb_simt_core tb/simt/tb_simt_core.v $(SIMT_RTL)
 
@@ -287,7 +287,7 @@ BENCH_TARGETS += bench-simt
 # iCE40 HX8K (scripts/synth_flow.sh ice40 + nextpnr seed 1): a reduced configuration that fits (SIMT_ICE40_PARAMS;
 # what it cannot run: docs/simt.md). `make synth-simt` prints out/synth/simt/summary.md.
 SIMT_SYNTH_OUT   := out/synth/simt
-SIMT_SYNTH_FILES := $(BUILD)/gen/isa_defs.vh $(SIMT_RTL)
+SIMT_SYNTH_FILES := $(BUILD)/gen/isa_defs.vh rtl/simt_fp_fn.vh $(SIMT_RTL)
 SIMT_SYNTH_OSU   ?= LANES=8:WARPS=4:FPU_LAT=8:SFU_LAT=8
 SIMT_SYNTH_SCRIPT := scripts/simt_synth.sh
 SIMT_SYNTH_DEPS  := $(SIMT_SYNTH_FILES) $(SIMT_SYNTH_SCRIPT) scripts/synth_lib.sh scripts/simt_sram_lib.py scripts/synth_sta.tcl scripts/simt_sta_groups.tcl scripts/simt_sta_macros.tcl \

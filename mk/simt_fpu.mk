@@ -8,7 +8,7 @@ SIMT_FPU_RTL := rtl/simt_fp_pipe.v rtl/simt_fp_lzc.v rtl/simt_fp_mul_csa.v rtl/s
 SIMT_SFU_RTL := rtl/simt_fp_pipe.v rtl/simt_fp_lzc.v rtl/simt_fp_mul_csa.v rtl/simt_fp_kadd.v \
                 rtl/simt_sfu_rom.v rtl/simt_sfu_reduce.v rtl/simt_sfu_quad.v rtl/simt_sfu_pack.v rtl/simt_sfu.v
 SIMT_LANE_RTL := $(sort $(SIMT_FPU_RTL) $(SIMT_SFU_RTL))
-SIMT_FPU_INC := $(BUILD)/gen/isa_defs.vh
+SIMT_FPU_INC := $(BUILD)/gen/isa_defs.vh rtl/simt_fp_fn.vh
 SIMT_FPU_SEED ?= 0x5eed
 VERILATOR    ?= verilator
 SIMT_FPU_VL_OPT := -MAKEFLAGS "OPT_FAST=-O2 OPT_GLOBAL=-O2 OPT_SLOW=-O1"
@@ -30,7 +30,7 @@ SIMT_FPU_CO := $(BUILD)/cosim/obj/cosim_simt_fpu.o $(BUILD)/cosim/obj/simt_fpu_s
 define SIMT_FPU_VARIANT_RULES
 $(BUILD)/cosim/simt_fpu_$(1)/cosim-simt-fpu: mk/simt_fpu.mk $(SIMT_LANE_RTL) $(SIMT_FPU_INC) rtl/lint.vlt sim/simt_fpu/simt_lane_top.v sim/simt_fpu/simt_fpu_dut.cpp sim/simt_fpu/simt_fpu_dut.h sim/common/vl_dut.h $(SIMT_FPU_CO) $(LIB) $(ISA_SFU_HEX)
 	@mkdir -p $$(@D) && rm -f $$@
-	$(VERILATOR) --cc --exe --build -j 2 -Wall $(if $(filter area,$(subst _, ,$(1))),,--trace-fst) --top-module simt_lane_top -I$(BUILD)/gen \
+	$(VERILATOR) --cc --exe --build -j 2 -Wall $(if $(filter area,$(subst _, ,$(1))),,--trace-fst) --top-module simt_lane_top -I$(BUILD)/gen -Irtl \
 	  -GLAT_FPU=$(call simt_fpu_lf,$(1)) -GLAT_SFU=$(call simt_fpu_ls,$(1)) $(if $(filter area,$(subst _, ,$(1))),-GAREA_FPU=1) -GTABLE_DIR='"$(abspath defs)"' \
 	  -Mdir $$(@D) -o cosim-simt-fpu $(SIMT_FPU_VL_OPT) \
 	  -CFLAGS "-I$(abspath cmodel) -I$(abspath $(BUILD)/gen) -I$(abspath sim/simt_fpu) -I$(abspath sim/common) -DSIMT_DUT_LAT_FPU=$(call simt_fpu_lf,$(1)) -DSIMT_DUT_LAT_SFU=$(call simt_fpu_ls,$(1))" \
@@ -65,7 +65,7 @@ test-simt-fpu-cosim-failure: $(SIMT_FPU_COSIM)
 	  echo "test-simt-fpu-cosim-failure: corrupted $$u expectation caught: $$(grep -m1 '^MISMATCH' $(BUILD)/test-simt-fpu/inject-$$u.log)"; \
 	done
 
-SIMT_FPU_LINT_INC := -I$(BUILD)/gen
+SIMT_FPU_LINT_INC := -I$(BUILD)/gen -Irtl
 lint-simt-fpu: $(SIMT_FPU_INC)
 	@set -e; for L in 1 3 7 8 9; do \
 	  $(VERILATOR) --lint-only -Wall $(SIMT_FPU_LINT_INC) rtl/lint.vlt $(SIMT_FPU_RTL) --top-module simt_fpu -GLAT=$$L; \
@@ -91,7 +91,7 @@ $(BUILD)/tb/simt-fpu-vectors: tb/simt_fpu/simt_fpu_vectors.c $(BUILD)/cosim/obj/
 
 $(BUILD)/tb/tb_simt_fpu_%.vvp: tb/simt_fpu/tb_simt_fpu.v $(SIMT_LANE_RTL) $(SIMT_FPU_INC)
 	@mkdir -p $(@D)
-	iverilog -g2012 -Wall -Wno-timescale -Wno-sensitivity-entire-array -I$(BUILD)/gen -o $@ -s tb_simt_fpu \
+	iverilog -g2012 -Wall -Wno-timescale -Wno-sensitivity-entire-array -I$(BUILD)/gen -Irtl -o $@ -s tb_simt_fpu \
 	  -P tb_simt_fpu.LAT_FPU=$(call simt_fpu_lf,$*) -P tb_simt_fpu.LAT_SFU=$(call simt_fpu_ls,$*) $< $(SIMT_LANE_RTL)
 
 $(BUILD)/tb/simt_fpu.vec: $(BUILD)/tb/simt-fpu-vectors mk/simt_fpu.mk
@@ -138,7 +138,7 @@ SIMT_FPU_COV_OUT := out/coverage/simt_fpu
 SIMT_FPU_COV_MIN ?= --min-line 98.8 --min-toggle 94.6
 $(SIMT_FPU_COV_BIN): mk/simt_fpu.mk $(SIMT_LANE_RTL) $(SIMT_FPU_INC) rtl/lint.vlt sim/simt_fpu/simt_lane_top.v sim/simt_fpu/simt_fpu_dut.cpp sim/simt_fpu/simt_fpu_dut.h sim/common/vl_dut.h $(SIMT_FPU_CO) $(LIB) $(ISA_SFU_HEX)
 	@mkdir -p $(@D) && rm -f $@
-	$(VERILATOR) --cc --exe --build -j 2 -Wall --coverage-line --coverage-toggle --top-module simt_lane_top -I$(BUILD)/gen \
+	$(VERILATOR) --cc --exe --build -j 2 -Wall --coverage-line --coverage-toggle --top-module simt_lane_top -I$(BUILD)/gen -Irtl \
 	  -GTABLE_DIR='"$(abspath defs)"' -Mdir $(@D) -o cosim-simt-fpu $(SIMT_FPU_VL_OPT) \
 	  -CFLAGS "-I$(abspath cmodel) -I$(abspath $(BUILD)/gen) -I$(abspath sim/simt_fpu) -I$(abspath sim/common) -DSIMT_DUT_LAT_FPU=8 -DSIMT_DUT_LAT_SFU=8" \
 	  rtl/lint.vlt $(SIMT_LANE_RTL) sim/simt_fpu/simt_lane_top.v $(abspath sim/simt_fpu/simt_fpu_dut.cpp) \

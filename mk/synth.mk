@@ -110,7 +110,7 @@ TEST_TARGETS += test-synth-p2g
 # register), the target of the 200 MHz goal. Override e.g. make synth-simt-fpu SIMT_FPU_SYNTH_PARAMS="LAT=3".
 SIMT_FPU_SYNTH_PARAMS ?= default
 SIMT_SFU_SYNTH_PARAMS ?= default
-$(eval $(call SYNTH_UNIT,simt-fpu,simt_fpu,$(BUILD)/gen/isa_defs.vh $(SIMT_FPU_RTL),$(SIMT_FPU_SYNTH_PARAMS),constraints/simt_fpu.sdc))
-$(eval $(call SYNTH_UNIT,simt-sfu,simt_sfu,$(BUILD)/gen/isa_defs.vh $(SIMT_SFU_RTL),$(SIMT_SFU_SYNTH_PARAMS),constraints/simt_sfu.sdc))
+$(eval $(call SYNTH_UNIT,simt-fpu,simt_fpu,$(BUILD)/gen/isa_defs.vh rtl/simt_fp_fn.vh $(SIMT_FPU_RTL),$(SIMT_FPU_SYNTH_PARAMS),constraints/simt_fpu.sdc))
+$(eval $(call SYNTH_UNIT,simt-sfu,simt_sfu,$(BUILD)/gen/isa_defs.vh rtl/simt_fp_fn.vh $(SIMT_SFU_RTL),$(SIMT_SFU_SYNTH_PARAMS),constraints/simt_sfu.sdc))
 # the SFU reads its tables with $$readmemh at synthesis time
 $(foreach p,$(SIMT_SFU_SYNTH_PARAMS),$(addprefix $(SYNTH_OUT)/simt_sfu-$(call synth_tag,$(p))/,generic.stat osu.stat ice40.json)): $(ISA_SFU_HEX)

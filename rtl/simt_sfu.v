@@ -1,6 +1,7 @@
 `timescale 1ns/1ps
 `default_nettype none
 `include "isa_defs.vh"
+`include "simt_fp_fn.vh"
 // simt_sfu: the special function unit pipe of the SIMT core (issue 10; ports: docs/simt-fpu.md;
 // definition: docs/isa.md section 6; algorithms, pipeline, verification: docs/simt-fpu.md).
 // rcp rsq ex2 lg2 sin cos, bit-exact to cmodel/isa/isa_sfu.c, with the coefficient tables read from the
@@ -21,6 +22,10 @@
 // per cycle). LAT >= 8: every boundary B0..B7 is a register plus LAT-8 output registers; LAT < 8: LAT
 // boundaries are registers, spread evenly (Bk-1 iff floor(k*LAT/8) > floor((k-1)*LAT/8), k = 1..8; the
 // output boundary B7 always).
+// Valid-enabled stages: every data register loads only in the cycles in which its stage carries a valid
+// operation (held otherwise; the valid bits themselves load every cycle), and each stage's logic is a function
+// called inside that register's always block, so that a cycle-based simulator (Verilator) computes a stage only
+// when it is valid (docs/simt-fpu.md, "Valid-enabled stages"). res_o is defined only while valid_o.
 // TABLE_DIR: directory of the .hex tables as seen from the tool's working directory (see simt_sfu_rom).
 module simt_sfu #(
   parameter integer LAT = 8,
@@ -52,12 +57,22 @@ module simt_sfu #(
   endgenerate
 
   // ---------------------------------------------------------------- B0: input register
-  wire        valid0, na0, aa0;
-  wire [6:0]  op0;
-  wire [31:0] a0;
+  wire        valid0;
+  reg         na0, aa0;
+  reg  [6:0]  op0;
+  reg  [31:0] a0;
   simt_fp_pipe #(.W(1), .EN(en(1)), .RST(1)) u_v0 (.clk_i(clk_i), .rst_ni(rst_ni), .d_i(valid_i), .q_o(valid0));
-  simt_fp_pipe #(.W(7 + 2 + 32), .EN(en(1))) u_in (.clk_i(clk_i), .rst_ni(rst_ni),
-    .d_i({op_i, na_i, aa_i, a_i}), .q_o({op0, na0, aa0, a0}));
+  generate
+    if (en(1) != 0) begin : g_in
+      always @(posedge clk_i) if (valid_i) {op0, na0, aa0, a0} <= {op_i, na_i, aa_i, a_i};
+    end else begin : g_inw
+      always @* {op0, na0, aa0, a0} = {op_i, na_i, aa_i, a_i};
+    end
+  endgenerate
+
+  // valid and "not an SFU op" travel beside the data
+  wire [6:0] vv_q;   // valid after B1..B7
+  wire [5:0] no_q;   // not an SFU opcode, after B1..B6
 
   // ---------------------------------------------------------------- stage 1: decode, modifiers, FTZ
   wire [2:0] fn = (op0 == `ISA_OP_RCP) ? 3'd0 : (op0 == `ISA_OP_RSQ) ? 3'd1 :
@@ -75,77 +90,112 @@ module simt_sfu #(
   wire signed [8:0] u2;
   wire [9:0]  addr2;
   wire [22:0] d2;
-  simt_sfu_reduce #(.E1(en(2)), .E2(en(3))) u_red (.clk_i(clk_i), .rst_ni(rst_ni), .fn_i(fn), .a_i(am),
+  simt_sfu_reduce #(.E1(en(2)), .E2(en(3))) u_red (.clk_i(clk_i), .rst_ni(rst_ni), .v1_i(valid0), .v2_i(vv_q[0]),
+    .fn_i(fn), .a_i(am),
     .spec_o(spec2), .sres_o(sres2), .direct_o(dir2), .rdir_o(rdir2), .sign_o(sign2), .e_o(e2),
     .lg2_o(lg2_2), .u_o(u2), .addr_o(addr2), .d_o(d2));
 
   // ---------------------------------------------------------------- stages 3..5: table and polynomial
-  wire signed [35:0] y5;
   wire [33:0] c0_5;
   wire [26:0] t1_5;
   wire [19:0] t2_5;
   simt_sfu_quad #(.E1(en(4)), .E2(en(5)), .TABLE_DIR(TABLE_DIR)) u_quad (.clk_i(clk_i), .rst_ni(rst_ni),
-    .addr_i(addr2), .d_i(d2), .y_o(y5), .c0_o(c0_5), .t1_o(t1_5), .t2_o(t2_5));
+    .v1_i(vv_q[1]), .v2_i(vv_q[2]), .addr_i(addr2), .d_i(d2), .c0_o(c0_5), .t1_o(t1_5), .t2_o(t2_5));
   localparam integer SW = 1 + 32 + 1 + 8 + 1 + 10 + 1 + 9;
-  wire [SW-1:0] side3;
-  wire [SW+9:0] side5;
-  simt_fp_pipe #(.W(SW), .EN(en(4))) u_s3 (.clk_i(clk_i), .rst_ni(rst_ni),
-    .d_i({spec2, sres2, dir2, rdir2, sign2, e2, lg2_2, u2}), .q_o(side3));
-  // stage 4 also negates u (10 bits) for stage 5's -V
-  wire [9:0]  nu4 = 10'd0 - {side3[8], side3[8:0]};
-  simt_fp_pipe #(.W(SW + 10), .EN(en(5))) u_s4 (.clk_i(clk_i), .rst_ni(rst_ni), .d_i({side3, nu4}), .q_o(side5));
-  wire        spec5, dir5, sign5, lg2_5;
-  wire [31:0] sres5;
-  wire [7:0]  rdir5;
-  wire signed [9:0] e5;
-  wire signed [8:0] u5;
-  wire [9:0]  nu5;   // -u (two's complement)
-  assign {spec5, sres5, dir5, rdir5, sign5, e5, lg2_5, u5, nu5} = side5;
+  reg [SW-1:0] side3;
+  reg [SW+9:0] side5;
+  generate
+    if (en(4) != 0) begin : g_s3
+      always @(posedge clk_i) if (vv_q[1]) side3 <= {spec2, sres2, dir2, rdir2, sign2, e2, lg2_2, u2};
+    end else begin : g_s3w
+      always @* side3 = {spec2, sres2, dir2, rdir2, sign2, e2, lg2_2, u2};
+    end
+    // stage 4 also negates u (10 bits) for stage 5's -V
+    if (en(5) != 0) begin : g_s4
+      always @(posedge clk_i) if (vv_q[2]) side5 <= {side3, 10'd0 - {side3[8], side3[8:0]}};
+    end else begin : g_s4w
+      always @* side5 = {side3, 10'd0 - {side3[8], side3[8:0]}};
+    end
+  endgenerate
+
+  // the functions' locals include bits a stage drops (carry-outs, low product bits, the shifted-out part of P):
+  // the same bits the former cells' unused_ok lists named
+  // verilator lint_off UNUSEDSIGNAL
+  `SIMT_FN_KADD(add36, 36)
+  `SIMT_FN_KADD(add40, 40)
+  // stage 5: Y = C0 + T1 + T2 (simt_sfu_quad's addends: one 3:2 carry-save level, then a 36-bit prefix adder);
   // lg2: V = u*2^30 + max(Y, 0) (|V| < 2^37), magnitude |V| and sign; others: R = max(Y, 0), sign from the
-  // reduction. Y = C0 + T1 + T2 (simt_sfu_quad's Q3 addends). Instead of adding u*2^30 after Y and negating
-  // after that (three carry-propagate adds in series), V and -V are each one carry-save sum of the addends
-  // at 40 bits (exact: |Y| < 2^34, |V| < 2^39), beside Y's own sum:
+  // reduction. Instead of adding u*2^30 after Y and negating after that (three carry-propagate adds in series),
+  // V and -V are each one carry-save sum of the addends at 40 bits (exact: |Y| < 2^34, |V| < 2^39), beside Y's
+  // own sum:
   //   Y >= 0:  V = U + C0 + T1 + T2,   -V = -U + ~C0 + ~T1 + ~T2 + 3 (the 3 in the free carry bits and cin)
   //   Y <  0:  V = U, |V| = |u| * 2^30
-  wire signed [39:0] yc = y5[35] ? 40'sd0 : {{4{1'b0}}, y5};
-  wire [39:0] ya = {{6{c0_5[33]}}, c0_5};
-  wire [39:0] yb = {{13{t1_5[26]}}, t1_5};
-  wire [39:0] yd = {{20{t2_5[19]}}, t2_5};
-  wire [39:0] s1 = ya ^ yb ^ yd;                            // s1 + 2*m1 = Y
-  wire [39:0] m1 = (ya & yb) | (ya & yd) | (yb & yd);
-  wire [39:0] k1p = {m1[38:0], 1'b0};
-  wire [39:0] k1n = {~m1[38:0], 1'b1};                      // ~s1 + k1n = -Y - 2
-  wire [39:0] up = {u5[8], u5, 30'd0};                      // U = u * 2^30
-  wire [39:0] un = {nu5, 30'd0};                            // -U
-  wire [39:0] s2p = s1 ^ k1p ^ up;
-  wire [39:0] m2p = (s1 & k1p) | (s1 & up) | (k1p & up);
-  wire [39:0] s2n = ~s1 ^ k1n ^ un;
-  wire [39:0] m2n = (~s1 & k1n) | (~s1 & un) | (k1n & un);
-  wire [39:0] vp, vn;
-  wire        vp_co, vn_co;
-  simt_fp_kadd #(.W(40)) u_vp (.a_i(s2p), .b_i({m2p[38:0], 1'b0}), .ci_i(1'b0), .s_o(vp), .co_o(vp_co));   // U + Y
-  simt_fp_kadd #(.W(40)) u_vn (.a_i(s2n), .b_i({m2n[38:0], 1'b1}), .ci_i(1'b1), .s_o(vn), .co_o(vn_co));   // -(U + Y)
-  wire [8:0]  uabs = u5[8] ? nu5[8:0] : u5;
-  wire        vneg = y5[35] ? u5[8] : vp[39];               // sign of V
-  wire [39:0] vabs = y5[35] ? {1'b0, uabs, 30'd0} : vp[39] ? vn : vp;
-  wire [39:0] r5 = dir5 ? {32'd0, rdir5} : lg2_5 ? vabs : yc;
-  wire        s5 = dir5 ? sign5 : lg2_5 ? vneg : sign5;
+  // Result {spec, sres, sign, R (40 bits), E}.
+  function automatic [1 + 32 + 1 + 40 + 10 - 1:0] stage_5(input [SW+9:0] side, input [33:0] c0, input [26:0] t1,
+                                                         input [19:0] t2);
+    reg        spec5, dir5, sign5, lg2_5, vneg, s5;
+    reg [31:0] sres5;
+    reg [7:0]  rdir5;
+    reg [9:0]  e5, nu5;
+    reg [8:0]  u5, uabs;
+    reg [35:0] y0, y1, y2, ys, yc3, y5;
+    reg [36:0] ysum;
+    reg [39:0] yc, ya, yb, yd, s1, m1, k1p, k1n, up, un, s2p, m2p, s2n, m2n, vp, vn, vabs, r5;
+    reg [40:0] vpc, vnc;
+    begin
+      {spec5, sres5, dir5, rdir5, sign5, e5, lg2_5, u5, nu5} = side;
+      y0 = {{2{c0[33]}}, c0};
+      y1 = {{9{t1[26]}}, t1};
+      y2 = {{16{t2[19]}}, t2};
+      ys = y0 ^ y1 ^ y2;
+      yc3 = ((y0 & y1) | (y0 & y2) | (y1 & y2)) << 1;
+      ysum = add36(ys, yc3, 1'b0);
+      y5 = ysum[35:0];
+      yc = y5[35] ? 40'd0 : {{4{1'b0}}, y5};
+      ya = {{6{c0[33]}}, c0};
+      yb = {{13{t1[26]}}, t1};
+      yd = {{20{t2[19]}}, t2};
+      s1 = ya ^ yb ^ yd;                            // s1 + 2*m1 = Y
+      m1 = (ya & yb) | (ya & yd) | (yb & yd);
+      k1p = {m1[38:0], 1'b0};
+      k1n = {~m1[38:0], 1'b1};                      // ~s1 + k1n = -Y - 2
+      up = {u5[8], u5, 30'd0};                      // U = u * 2^30
+      un = {nu5, 30'd0};                            // -U
+      s2p = s1 ^ k1p ^ up;
+      m2p = (s1 & k1p) | (s1 & up) | (k1p & up);
+      s2n = ~s1 ^ k1n ^ un;
+      m2n = (~s1 & k1n) | (~s1 & un) | (k1n & un);
+      vpc = add40(s2p, {m2p[38:0], 1'b0}, 1'b0);    // U + Y
+      vnc = add40(s2n, {m2n[38:0], 1'b1}, 1'b1);    // -(U + Y)
+      vp = vpc[39:0];
+      vn = vnc[39:0];
+      uabs = u5[8] ? nu5[8:0] : u5;
+      vneg = y5[35] ? u5[8] : vp[39];               // sign of V
+      vabs = y5[35] ? {1'b0, uabs, 30'd0} : vp[39] ? vn : vp;
+      r5 = dir5 ? {32'd0, rdir5} : lg2_5 ? vabs : yc;
+      s5 = dir5 ? sign5 : lg2_5 ? vneg : sign5;
+      stage_5 = {spec5, sres5, s5, r5, e5};
+    end
+  endfunction
+  // verilator lint_on UNUSEDSIGNAL
 
-  wire        spec6, sign6;
-  wire [31:0] sres6;
-  wire [39:0] r6;
-  wire [9:0]  e6;
-  simt_fp_pipe #(.W(1 + 32 + 1 + 40 + 10), .EN(en(6))) u_s5 (.clk_i(clk_i), .rst_ni(rst_ni),
-    .d_i({spec5, sres5, s5, r5, e5}), .q_o({spec6, sres6, sign6, r6, e6}));
+  reg         spec6, sign6;
+  reg  [31:0] sres6;
+  reg  [39:0] r6;
+  reg  [9:0]  e6;
+  generate
+    if (en(6) != 0) begin : g_s5
+      always @(posedge clk_i) if (vv_q[3]) {spec6, sres6, sign6, r6, e6} <= stage_5(side5, c0_5, t1_5, t2_5);
+    end else begin : g_s5w
+      always @* {spec6, sres6, sign6, r6, e6} = stage_5(side5, c0_5, t1_5, t2_5);
+    end
+  endgenerate
 
   // ---------------------------------------------------------------- stages 6..7: normalise, round, pack
-  wire [31:0] f7;
-  simt_sfu_pack #(.E1(en(7))) u_pack (.clk_i(clk_i), .rst_ni(rst_ni), .spec_i(spec6), .sres_i(sres6),
-    .sign_i(sign6), .r_i(r6), .e_i(e6), .f_o(f7));
-  wire unused_ok = &{1'b0, vp_co, vn_co, nu5[9], m1[39], m2p[39], m2n[39]};
-  // valid and "not an SFU op" travel beside the data
-  wire [6:0] vv_q;   // valid after B1..B7
-  wire [5:0] no_q;   // not an SFU opcode, after B1..B6
+  // (the output boundary B7 is simt_sfu_pack's second register; "not an SFU op" gives 0)
+  wire [31:0] res8;
+  simt_sfu_pack #(.E1(en(7)), .E2(en(8))) u_pack (.clk_i(clk_i), .rst_ni(rst_ni), .v1_i(vv_q[4]), .v2_i(vv_q[5]),
+    .zero_i(no_q[5]), .spec_i(spec6), .sres_i(sres6), .sign_i(sign6), .r_i(r6), .e_i(e6), .f_o(res8));
   simt_fp_pipe #(.W(2), .EN(en(2)), .RST(1)) u_v1 (.clk_i(clk_i), .rst_ni(rst_ni), .d_i({valid0, fn == 3'd7}), .q_o({vv_q[0], no_q[0]}));
   genvar i;
   generate
@@ -154,9 +204,7 @@ module simt_sfu #(
         .d_i({vv_q[i-1], no_q[i-1]}), .q_o({vv_q[i], no_q[i]}));
     end
   endgenerate
-  wire [31:0] res8;
   simt_fp_pipe #(.W(1), .EN(en(8)), .RST(1)) u_v7 (.clk_i(clk_i), .rst_ni(rst_ni), .d_i(vv_q[5]), .q_o(vv_q[6]));
-  simt_fp_pipe #(.W(32), .EN(en(8))) u_r7 (.clk_i(clk_i), .rst_ni(rst_ni), .d_i(no_q[5] ? 32'd0 : f7), .q_o(res8));
 
   // ---------------------------------------------------------------- extra latency (LAT > 8)
   wire [XD:0]    xv;
