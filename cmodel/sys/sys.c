@@ -533,28 +533,38 @@ static int p2g_chunk(sys_t *s, uint32_t g, uint32_t b, lazy_t *L, uint32_t n, ui
     return 0;
 }
 
-static uint64_t hook_cp(void *u, uint32_t g, uint32_t b, uint64_t now)
+/* CP of (b, g) starting at step `now`, shared by both paths: the GPU's 1/N chunk of the batch's primitives
+ * (ids lo..hi-1) projected on its units into *cc, the chunk's P2G configurations written from cfgs on.
+ * Returns the chunk's size, or -1 (L->err set) on a failure. */
+static int64_t cp_project_chunk(lazy_t *L, uint32_t g, uint32_t b, uint64_t now, p2g_config_t *cfgs, cp_ctx_t *cc)
 {
-    lazy_t *L = u;
     sys_t *s = L->s;
     uint32_t N = s->N;
-    if (L->err) return now;
     gpu_timing_t *T = &s->tm[g];
     T->start = gt_max(T->start, now * GT_TPC);
     uint32_t m = L->B[b].m, c = (m + N - 1) / N;
     uint32_t lo = g * c < m ? g * c : m, hi = (g + 1) * c < m ? (g + 1) * c : m;
     for (uint32_t p = lo; p < hi; p++) L->ids[p - lo] = p;
+    memset(cc, 0, sizeof *cc);
+    cc->out = L->entries[(size_t)b * N + g];
+    cc->proj = L->proj;
+    cc->ready = L->ready;
+    cc->pin = L->pin;
+    cc->cfg_idx = L->cfg_idx;
+    cc->cfgs = cfgs;
+    if (for_groups(s, g, &L->B[b], L->ids, hi - lo, L->tmp, project_group, cc)) { L->err = 1; return -1; }
+    return hi - lo;
+}
+
+static uint64_t hook_cp(void *u, uint32_t g, uint32_t b, uint64_t now)
+{
+    lazy_t *L = u;
+    if (L->err) return now;
     cp_ctx_t cc;
-    memset(&cc, 0, sizeof cc);
-    cc.out = L->entries[(size_t)b * N + g];
-    cc.proj = L->proj;
-    cc.ready = L->ready;
-    cc.pin = L->pin;
-    cc.cfg_idx = L->cfg_idx;
-    cc.cfgs = L->cfgs;
-    if (for_groups(s, g, &L->B[b], L->ids, hi - lo, L->tmp, project_group, &cc)) { L->err = 1; return now; }
+    int64_t n = cp_project_chunk(L, g, b, now, L->cfgs, &cc);
+    if (n < 0) return now;
     uint64_t end = now;
-    if (hi > lo && p2g_chunk(s, g, b, L, hi - lo, now, &end)) { L->err = 1; return now; }
+    if (n > 0 && p2g_chunk(L->s, g, b, L, (uint32_t)n, now, &end)) { L->err = 1; return now; }
     return end;
 }
 
@@ -565,25 +575,15 @@ static int cds_cp_start(void *u, uint32_t g, uint32_t b, uint64_t step)
 {
     lazy_t *L = u;
     sys_t *s = L->s;
-    uint32_t N = s->N;
     if (L->err) return -1;
     gpu_timing_t *T = &s->tm[g];
-    T->start = gt_max(T->start, step * GT_TPC);
-    uint32_t m = L->B[b].m, c = (m + N - 1) / N;
-    uint32_t lo = g * c < m ? g * c : m, hi = (g + 1) * c < m ? (g + 1) * c : m;
-    for (uint32_t p = lo; p < hi; p++) L->ids[p - lo] = p;
+    size_t sl = (size_t)b * s->N + g;
     cp_ctx_t cc;
-    memset(&cc, 0, sizeof cc);
-    size_t sl = (size_t)b * N + g;
-    cc.out = L->entries[sl];
-    cc.proj = L->proj;
-    cc.ready = L->ready;
-    cc.pin = L->pin;
-    cc.cfg_idx = L->cfg_idx;
-    cc.cfgs = L->w->cfgs + L->n_cfgs;
-    if (for_groups(s, g, &L->B[b], L->ids, hi - lo, L->tmp, project_group, &cc)) { L->err = 1; return -1; }
+    int64_t n = cp_project_chunk(L, g, b, step, L->w->cfgs + L->n_cfgs, &cc);
+    if (n < 0) return -1;
+    uint32_t cnt = (uint32_t)n;
     uint64_t prev = 0;
-    for (uint32_t i = 0; i < hi - lo; i++) {
+    for (uint32_t i = 0; i < cnt; i++) {
         cdsys_prim_t *pr = &L->w->prims[sl][i];
         pr->p = L->pin[i];
         pr->p.prim_id = L->entries[sl][i].prim;
@@ -597,7 +597,7 @@ static int cds_cp_start(void *u, uint32_t g, uint32_t b, uint64_t step)
         gt_account(T, GT_P2G, (step + off) * GT_TPC, GT_TPC);
     }
     L->n_cfgs += cc.n_cfgs;
-    s->res->gpu[g].p2g_prims += hi - lo;
+    s->res->gpu[g].p2g_prims += cnt;
     return 0;
 }
 
