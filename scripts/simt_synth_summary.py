@@ -14,10 +14,7 @@ import os
 import re
 import sys
 
-
-def read(p):
-    with open(p) as f:
-        return f.read()
+from synth_logs import cell_counts, nextpnr_util, read, sta_log
 
 
 def osu_stat(path):
@@ -35,9 +32,8 @@ def osu_stat(path):
         if len(mod_area) != 1:
             sys.exit(f"simt_synth_summary: no design hierarchy in {path}")
         (name, area), = mod_area.items()
-        cells = re.search(r"Number of cells:\s+(\d+)\n((?:\s+\S+\s+\d+\n)*)", text)
-        by_type = {t: int(n) for t, n in (line.split() for line in cells.group(2).splitlines())}
-        return int(cells.group(1)), by_type, area, mod_area, {}
+        n, by_type = cell_counts(text)
+        return n, by_type, area, mod_area, {}
     tail = h[1]
     # hierarchy lines: indentation gives nesting; counts are per parent instance
     inst = {}
@@ -56,13 +52,9 @@ def osu_stat(path):
         mult = (stack[-1][1] if stack else 1) * n
         inst[name] = inst.get(name, 0) + mult
         stack.append((ind, mult))
-    cells = re.search(r"Number of cells:\s+(\d+)\n((?:\s+\S+\s+\d+\n)*)", tail)
-    by_type = {}
-    for line in cells.group(2).splitlines():
-        t, n = line.split()
-        by_type[t] = int(n)
+    n, by_type = cell_counts(tail)
     area = float(re.search(r"Chip area for top module '.*?':\s*([0-9.]+)", tail).group(1))
-    return int(cells.group(1)), by_type, area, mod_area, inst
+    return n, by_type, area, mod_area, inst
 
 
 def short(name):
@@ -76,32 +68,16 @@ def short(name):
 
 def sta(path):
     text = read(path)
-    kv = {}
-    for line in text.splitlines():
-        if line.startswith("SYNTH_STA "):
-            f = line.split()
-            if f[1] == "clock":
-                kv["period"] = float(f[4])
-            elif f[1] in ("worst_slack_max", "worst_slack_min", "tns_max"):
-                kv[f[1]] = float(f[2])
-    blocks = []
-    for b in text.split("Startpoint: ")[1:]:
-        sp = b.split("\n", 1)[0].split()[0]
-        ep = re.search(r"Endpoint: (\S+)", b).group(1)
-        sl = re.search(r"(-?[0-9.]+)\s+slack", b)
-        blocks.append((sp, ep, float(sl.group(1)) if sl else None))
+    kv, blocks = sta_log(text)
     r = {"period": kv["period"], "wns": kv["worst_slack_max"], "whs": kv["worst_slack_min"],
          "tns": kv.get("tns_max", 0.0), "fmax": 1000.0 / (kv["period"] - kv["worst_slack_max"])}
     if blocks:
-        r["critical"] = blocks[0]
+        r["critical"] = (blocks[0]["startpoint"], blocks[0]["endpoint"], blocks[0]["slack_ns"])
     # macro blocks follow the three standard ones (scripts/synth_sta.tcl, STA_MACRO_PATHS)
     m = re.search(r"SYNTH_STA macro_clock_pins (\d+) macro_input_pins (\d+) rom_output_pins (\d+)", text)
     if m:
         rest = text.split(m.group(0), 1)[1]
-        mb = []
-        for b in rest.split("Startpoint: ")[1:]:
-            sl = re.search(r"(-?[0-9.]+)\s+slack", b)
-            mb.append(float(sl.group(1)) if sl else None)
+        mb = [b["slack_ns"] for b in sta_log(rest)[1]]
         names = [k for k, n in (("from_macro", int(m.group(1))), ("to_macro", int(m.group(2))),
                                 ("through_rom", int(m.group(3)))) if n > 0]
         r["macro"] = dict(zip(names, mb))
@@ -131,9 +107,9 @@ def ice40(d):
     log = os.path.join(d, "pnr-seed1.log")
     if os.path.exists(log):   # utilisation is also in the log when placement fails (no report then)
         for k in ("ICESTORM_LC", "ICESTORM_RAM"):
-            m = re.findall(k + r":\s*(\d+)/\s*(\d+)", read(log))
-            if m:
-                r[k] = (int(m[-1][0]), int(m[-1][1]))
+            u = nextpnr_util(read(log), k)
+            if u:
+                r[k] = u
     st = os.path.join(d, "ice40.stat")
     if os.path.exists(st):
         t = read(st)

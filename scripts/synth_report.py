@@ -19,10 +19,7 @@ import statistics
 import subprocess
 import sys
 
-
-def read(path):
-    with open(path) as f:
-        return f.read()
+from synth_logs import cell_counts, nextpnr_util, read, sta_log
 
 
 def tool_version(cmd):
@@ -49,15 +46,11 @@ def liberty_cell_area(lib, cell):
 def yosys_stat_text(path):
     """Cells by type, total and (with -liberty) chip area from Yosys `stat` text output (flattened design)."""
     text = read(path)
-    m = re.search(r"Number of cells:\s+(\d+)\n((?:\s+\S+\s+\d+\n)*)", text)
-    if not m:
+    c = cell_counts(text)
+    if not c:
         sys.exit(f"synth_report: no cell statistics in {path}")
-    by_type = {}
-    for line in m.group(2).splitlines():
-        t, n = line.split()
-        by_type[t] = int(n)
     a = re.search(r"Chip area for module .*?:\s*([0-9.]+)", text)
-    return int(m.group(1)), by_type, (float(a.group(1)) if a else None)
+    return c[0], c[1], (float(a.group(1)) if a else None)
 
 
 def flops(by_type):
@@ -65,22 +58,8 @@ def flops(by_type):
 
 
 def sta_results(path):
-    text = read(path)
-    kv = {}
-    for line in text.splitlines():
-        if line.startswith("SYNTH_STA "):
-            f = line.split()
-            if f[1] == "clock":
-                kv["clock"], kv["period"] = f[2], float(f[4])
-            else:
-                kv[f[1]] = float(f[2])
     # report_checks blocks: setup (max), hold (min), register-to-register setup (max)
-    blocks = []
-    for b in text.split("Startpoint: ")[1:]:
-        sp = b.split("\n", 1)[0].split()[0]
-        ep = re.search(r"Endpoint: (\S+)", b).group(1)
-        sl = re.search(r"(-?[0-9.]+)\s+slack", b)
-        blocks.append({"startpoint": sp, "endpoint": ep, "slack_ns": float(sl.group(1)) if sl else None})
+    kv, blocks = sta_log(read(path))
     period = kv["period"]
     wns = kv["worst_slack_max"]
     res = {
@@ -107,9 +86,9 @@ def pnr_seed(d, seed):
     status = read(st_path).strip() if os.path.exists(st_path) else "missing"
     r = {"seed": int(seed), "status": status, "lc_used": None, "lc_available": None, "fmax_mhz": None}
     if os.path.exists(log_path):
-        m = re.findall(r"ICESTORM_LC:\s*(\d+)/\s*(\d+)", read(log_path))
-        if m:
-            r["lc_used"], r["lc_available"] = int(m[-1][0]), int(m[-1][1])
+        u = nextpnr_util(read(log_path), "ICESTORM_LC")
+        if u:
+            r["lc_used"], r["lc_available"] = u
     rep = os.path.join(d, f"pnr-seed{seed}.report.json")
     if status == "ok" and os.path.exists(rep):
         j = json.load(open(rep))
