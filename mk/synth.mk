@@ -50,7 +50,7 @@ $(foreach s,$(SYNTH_SEEDS),$(6)/pnr-seed$(s).status): \
 	$(SYNTH_ENV) $(SYNTH_FLOW) pnr $$(@D) $$*
 
 $(6).json: $(addprefix $(6)/,generic.stat sta.log \
-    $(foreach s,$(SYNTH_SEEDS),pnr-seed$(s).status)) $(SYNTH_REPORT)
+    $(foreach s,$(SYNTH_SEEDS),pnr-seed$(s).status)) $(SYNTH_REPORT) scripts/synth_logs.py
 	$(PYTHON) $(SYNTH_REPORT) result --name $(1) --top $(2) --params $(4) --dir $(6) \
 	  --lib $(SYNTH_OSU_LIB) --sdc $(5) --seeds "$(SYNTH_SEEDS)" --device $(SYNTH_ICE40_DEVICE) \
 	  --package $(SYNTH_ICE40_PACKAGE) --freq $(SYNTH_ICE40_FREQ) --out $$@
