@@ -17,7 +17,7 @@ P2G_TEST_PRIMS ?= 1700000
 p2g_mg   = $(word 1,$(subst _, ,$1))
 p2g_rows = $(word 2,$(subst _, ,$1))
 
-$(BUILD)/cosim/obj/cosim_p2g.o: sim/p2g/cosim_p2g.c sim/p2g/p2g_dut.h
+$(BUILD)/cosim/obj/cosim_p2g.o: sim/p2g/cosim_p2g.c sim/p2g/p2g_dut.h sim/common/gtkw_view.h
 	@mkdir -p $(@D)
 	$(CC) $(CWARN) $(COPT) $(CPPFLAGS_COMMON) -Isim/p2g -c $< -o $@
 

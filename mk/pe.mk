@@ -19,7 +19,7 @@ pe_lq = $(word 2,$(subst _, ,$1))
 pe_rq = $(word 3,$(subst _, ,$1))
 
 PE_HARNESS_OBJS := $(BUILD)/cosim/obj/cosim_pe.o $(BUILD)/cosim/obj/pe_env.o
-$(PE_HARNESS_OBJS): $(BUILD)/cosim/obj/%.o: sim/pe/%.c sim/pe/pe_dut.h sim/pe/pe_env.h cmodel/pe/pe_hw.h | $(GEN_HDRS)
+$(PE_HARNESS_OBJS): $(BUILD)/cosim/obj/%.o: sim/pe/%.c sim/pe/pe_dut.h sim/common/gtkw_view.h sim/pe/pe_env.h cmodel/pe/pe_hw.h | $(GEN_HDRS)
 	@mkdir -p $(@D)
 	$(CC) $(CWARN) $(COPT) $(CPPFLAGS_COMMON) -Isim/pe -c $< -o $@
 

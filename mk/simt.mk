@@ -17,7 +17,7 @@ SIMT_MAIN     := 8_4_8_8_4
 SIMT_SEED     ?= 0x5eed
 simt_p = $(word $(2),$(subst _, ,$(1)))
 
-$(BUILD)/cosim/obj/cosim_simt.o: sim/simt/cosim_simt.c sim/simt/simt_dut.h sim/simt/simt_sampler.h cmodel/simt/simt_hw.h | $(GEN_HDRS)
+$(BUILD)/cosim/obj/cosim_simt.o: sim/simt/cosim_simt.c sim/simt/simt_dut.h sim/common/gtkw_view.h sim/simt/simt_sampler.h cmodel/simt/simt_hw.h | $(GEN_HDRS)
 	@mkdir -p $(@D)
 	$(CC) $(CWARN) $(COPT) $(CPPFLAGS_COMMON) -Isim/simt -c $< -o $@
 

@@ -14,7 +14,7 @@ SYS_VARIANTS := 16_2_8_8 64_4_8_8
 SYS_VL_OPT   := -MAKEFLAGS "OPT_FAST=-O2 OPT_GLOBAL=-O2 OPT_SLOW=-O1 LIBS='-lz -lzstd'"
 sys_w = $(word $2,$(subst _, ,$1))
 
-$(BUILD)/cosim/obj/cosim_system.o: sim/system/cosim_system.c sim/system/sys_dut.h cmodel/sys/cdsys.h | $(GEN_HDRS)
+$(BUILD)/cosim/obj/cosim_system.o: sim/system/cosim_system.c sim/system/sys_dut.h sim/common/gtkw_view.h cmodel/sys/cdsys.h | $(GEN_HDRS)
 	@mkdir -p $(@D)
 	$(CC) $(CWARN) $(COPT) $(CPPFLAGS_COMMON) -Isim/system -c $< -o $@
 

@@ -16,6 +16,7 @@
 #include "p2g/p2g_hw.h"
 #include "p2g/p2g_stim.h"
 #include "p2g_dut.h"
+#include "../common/gtkw_view.h"
 
 #define MAX_LIST 16
 #define HIST 24
@@ -446,32 +447,17 @@ static int run(const opts_t *o, const stream_t *st, const char *argv0, const cha
     return fail;
 }
 
-/* Copy the saved view, pointing it at this FST and time, with the mask widths of this MAX_GPUS. */
+/* The saved view's widths for this build: the mask and its accumulator are MAX_GPUS wide (saved at 16). */
+static uint32_t p2g_view_width(const char *name, size_t len, const char *range, void *ctx)
+{
+    if (strcmp(range, "[15:0]") || !(gtkw_view_name_is(name, len, "out_mask_o") || gtkw_view_name_is(name, len, "s4_acc")))
+        return 0;
+    return *(const uint32_t *)ctx;
+}
+
 static void write_gtkw(const char *tmpl, const char *out, const char *fst, uint64_t t0, uint32_t max_gpus)
 {
-    FILE *in = fopen(tmpl, "r"), *o = fopen(out, "w");
-    if (!in || !o) {
-        fprintf(stderr, "cosim: cannot write %s from %s\n", out, tmpl);
-        if (in) fclose(in);
-        if (o) fclose(o);
-        return;
-    }
-    char line[1024];
-    while (fgets(line, sizeof line, in)) {
-        if (!strncmp(line, "[dumpfile]", 10)) fprintf(o, "[dumpfile] \"%s\"\n", fst);
-        else if (!strncmp(line, "[timestart]", 11)) fprintf(o, "[timestart] %" PRIu64 "\n", t0);
-        else if (!strncmp(line, "[dumpfile_mtime]", 16) || !strncmp(line, "[dumpfile_size]", 15) ||
-                 !strncmp(line, "[savefile]", 10))
-            continue;
-        else {
-            char *br = strstr(line, "[15:0]");
-            if (br && (strstr(line, "out_mask_o[") || strstr(line, "s4_acc[")))
-                fprintf(o, "%.*s[%u:0]\n", (int)(br - line), line, max_gpus - 1);
-            else fputs(line, o);
-        }
-    }
-    fclose(in);
-    fclose(o);
+    gtkw_view_write("cosim", tmpl, out, fst, t0, p2g_view_width, &max_gpus);
 }
 
 /* Stream format (gpupd-p2g-trace): '#' comments; "C n W H tile_log2 mode(0 diag,1 linear) sx0 sy0 sx1 sy1";

@@ -26,6 +26,7 @@
 #include "sys/flit.h"
 #include "sys/net.h"
 #include "sys/pe.h"
+#include "../common/gtkw_view.h"
 
 #define MAX_LIST 16
 #define HIST 32
@@ -267,39 +268,29 @@ static int run_scenario(ctx_t *c, pe_dut_t *dut, const pe_scen_t *s, const char 
 /* ------------------------------------------------------------------------------------------ main */
 static uint32_t clog2(uint32_t v) { uint32_t r = 0; while ((1u << r) < v) r++; return r; }
 
-/* Copy the saved view, pointing it at this FST and time, with the widths of this build's masks (MAX_GPUS) and
- * queue counters ($clog2(DEPTH+1)). */
+/* The saved view's widths for this build: masks are MAX_GPUS wide, queue counters $clog2(DEPTH+1); a 1-bit
+ * one is written without a range. */
+static uint32_t pe_view_width_of(const char *name, size_t len, const char *range, void *ctx)
+{
+    const pe_hw_params_t *prm = ctx;
+    static const char *masks[] = {"in_mask_i", "head_mask", "lasts0_q", "lasts1_q", "rem_q"};
+    (void)range;
+    for (size_t i = 0; i < sizeof masks / sizeof masks[0]; i++)
+        if (gtkw_view_name_is(name, len, masks[i])) return prm->max_gpus;
+    if (gtkw_view_name_is(name, len, "lq_cnt")) return clog2(prm->lq_depth + 1);
+    if (gtkw_view_name_is(name, len, "bk0_cnt") || gtkw_view_name_is(name, len, "bk1_cnt")) return clog2(prm->rq_depth + 1);
+    return 0;
+}
+
+static uint32_t pe_view_width(const char *name, size_t len, const char *range, void *ctx)
+{
+    uint32_t w = pe_view_width_of(name, len, range, ctx);
+    return w == 1 ? GTKW_VIEW_SCALAR : w;
+}
+
 static void write_gtkw(const char *tmpl, const char *out, const char *fst, uint64_t t0, const pe_hw_params_t *prm)
 {
-    FILE *in = fopen(tmpl, "r"), *o = fopen(out, "w");
-    if (!in || !o) {
-        fprintf(stderr, "cosim-pe: cannot write %s from %s\n", out, tmpl);
-        if (in) fclose(in);
-        if (o) fclose(o);
-        return;
-    }
-    static const char *masks[] = {"in_mask_i", "head_mask", "lasts0_q", "lasts1_q", "rem_q"};
-    char line[1024];
-    while (fgets(line, sizeof line, in)) {
-        if (!strncmp(line, "[dumpfile]", 10)) { fprintf(o, "[dumpfile] \"%s\"\n", fst); continue; }
-        if (!strncmp(line, "[timestart]", 11)) { fprintf(o, "[timestart] %" PRIu64 "\n", t0); continue; }
-        if (!strncmp(line, "[dumpfile_mtime]", 16) || !strncmp(line, "[dumpfile_size]", 15) || !strncmp(line, "[savefile]", 10))
-            continue;
-        char *dot = strrchr(line, '.'), *br = strchr(line, '[');
-        uint32_t w = 0;
-        if (line[0] != '[' && dot && br && br > dot) {
-            size_t nl = (size_t)(br - dot - 1);
-            for (size_t i = 0; i < sizeof masks / sizeof masks[0]; i++)
-                if (strlen(masks[i]) == nl && !strncmp(dot + 1, masks[i], nl)) w = prm->max_gpus;
-            if (nl == 6 && !strncmp(dot + 1, "lq_cnt", nl)) w = clog2(prm->lq_depth + 1);
-            if (nl == 7 && (!strncmp(dot + 1, "bk0_cnt", nl) || !strncmp(dot + 1, "bk1_cnt", nl))) w = clog2(prm->rq_depth + 1);
-        }
-        if (w == 1) fprintf(o, "%.*s\n", (int)(br - line), line);
-        else if (w) fprintf(o, "%.*s[%u:0]\n", (int)(br - line), line, w - 1);
-        else fputs(line, o);
-    }
-    fclose(in);
-    fclose(o);
+    gtkw_view_write("cosim-pe", tmpl, out, fst, t0, pe_view_width, (void *)prm);
 }
 
 static void usage(void)

@@ -26,6 +26,7 @@
 #include "sys/sys.h"
 #include "sys/trace_scene.h"
 #include "trace/trace.h"
+#include "../common/gtkw_view.h"
 
 #define HIST 24
 #define TEXQ 64
@@ -945,31 +946,7 @@ static int run_job(ctx_t *c, job_t *j, simt_dut_t *dut, simt_hw_t *hw, stats_t *
 /* ------------------------------------------------------------------ waves */
 static void write_gtkw(const char *tmpl, const char *out, const char *fst, uint64_t t0)
 {
-    FILE *in = fopen(tmpl, "r"), *o = fopen(out, "w");
-    if (!o) {
-        if (in)
-            fclose(in);
-        return;
-    }
-    if (!in) {
-        fprintf(o, "[dumpfile] \"%s\"\n[timestart] %" PRIu64 "\n", fst, t0);
-        fclose(o);
-        return;
-    }
-    char line[1024];
-    while (fgets(line, sizeof line, in)) {
-        if (!strncmp(line, "[dumpfile]", 10))
-            fprintf(o, "[dumpfile] \"%s\"\n", fst);
-        else if (!strncmp(line, "[timestart]", 11))
-            fprintf(o, "[timestart] %" PRIu64 "\n", t0);
-        else if (!strncmp(line, "[dumpfile_mtime]", 16) || !strncmp(line, "[dumpfile_size]", 15) ||
-                 !strncmp(line, "[savefile]", 10))
-            continue;
-        else
-            fputs(line, o);
-    }
-    fclose(in);
-    fclose(o);
+    gtkw_view_write("cosim-simt", tmpl, out, fst, t0, NULL, NULL);   /* no parameter-dependent widths */
 }
 
 static int mkdir_p(const char *dir)

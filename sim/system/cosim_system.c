@@ -28,6 +28,7 @@
 #include "sys/flit.h"
 #include "sys/sys.h"
 #include "sys_dut.h"
+#include "../common/gtkw_view.h"
 
 #define HIST 32
 
@@ -238,29 +239,19 @@ static void print_cmd(const opts_t *o, const char *argv0, FILE *f)
     fprintf(f, "\n");
 }
 
+/* The saved view's widths for this build: every mask is MAX_GPUS wide (saved at 16). */
+static uint32_t sys_view_width(const char *name, size_t len, const char *range, void *ctx)
+{
+    (void)ctx;
+    int has_mask = 0;
+    for (size_t i = 0; i + 4 <= len; i++) has_mask |= !strncmp(name + i, "mask", 4);
+    return has_mask && !strcmp(range, "[15:0]") ? sys_dut_params().max_gpus : 0;
+}
+
+/* t0 == GTKW_VIEW_KEEP_TIME keeps the view's own start time. */
 static void write_gtkw(const char *tmpl, const char *out, const char *fst, uint64_t t0)
 {
-    FILE *in = fopen(tmpl, "r"), *o = fopen(out, "w");
-    if (!in || !o) {
-        fprintf(stderr, "cosim-system: cannot write %s from %s\n", out, tmpl);
-        if (in) fclose(in);
-        if (o) fclose(o);
-        return;
-    }
-    char line[1024];
-    while (fgets(line, sizeof line, in)) {
-        if (!strncmp(line, "[dumpfile]", 10)) fprintf(o, "[dumpfile] \"%s\"\n", fst);
-        else if (!strncmp(line, "[timestart]", 11) && t0 != UINT64_MAX) fprintf(o, "[timestart] %" PRIu64 "\n", t0);
-        else if (!strncmp(line, "[dumpfile_mtime]", 16) || !strncmp(line, "[dumpfile_size]", 15) || !strncmp(line, "[savefile]", 10))
-            continue;
-        else {
-            char *br = strstr(line, "[15:0]");
-            if (br && strstr(line, "mask")) fprintf(o, "%.*s[%u:0]\n", (int)(br - line), line, sys_dut_params().max_gpus - 1);
-            else fputs(line, o);
-        }
-    }
-    fclose(in);
-    fclose(o);
+    gtkw_view_write("cosim-system", tmpl, out, fst, t0, sys_view_width, NULL);
 }
 
 static void params_of(const opts_t *o, cdsys_params_t *p)
@@ -446,7 +437,7 @@ int main(int argc, char **argv)
     if (o.waves) {
         char gtkw[1024];
         snprintf(gtkw, sizeof gtkw, "%s.gtkw", o.waves);
-        write_gtkw(o.gtkw, gtkw, o.waves, UINT64_MAX);   /* the view's own start time */
+        write_gtkw(o.gtkw, gtkw, o.waves, GTKW_VIEW_KEEP_TIME);
         if (!o.quiet) printf("cosim-system: waveform %s, view %s\n", o.waves, gtkw);
     }
     double t2 = now_s(), c2 = cpu_s();
