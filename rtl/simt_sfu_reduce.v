@@ -86,11 +86,13 @@ module simt_sfu_reduce #(
                else if (s) sres1 = 32'h7fc00000;
                else if (inf) sres1 = 32'h7f800000;
                else spec1 = 1'b0;
-        F_SIN, F_COS:
+        // F_SIN, F_COS, the only other codes a valid operation carries (simt_sfu's code 7, "not an SFU op",
+        // also lands here: its result is forced to 0 by simt_sfu_pack's zero_i); a default of its own could
+        // never be reached (docs/simt.md section 7)
+        default:
                if (nan || inf) sres1 = 32'h7fc00000;
                else if (e < 8'd115) sres1 = (fnc == F_COS) ? 32'h3f800000 : zero ? {s, 31'd0} : a;
                else spec1 = 1'b0;
-        default: sres1 = 32'd0;
       endcase
       m = {1'b1, a[22:0]};
       // ex2: |X| = m * 2^(e - 150 + 30) truncated = {m, 13 zeros} >> (133 - e), e <= 133 here
@@ -187,13 +189,12 @@ module simt_sfu_reduce #(
           if (f == 23'd0) begin dir = 1'b1; rdir = uabs[7:0]; sgn2 = u[8]; ex = 10'sd0; end
           else begin lg2v = 1'b1; ex = -10'sd30; end
         end
-        F_SIN, F_COS: begin
+        default: begin   // F_SIN, F_COS (and code 7, whose result is forced to 0; see R1)
           addr = (q[0] ? 10'd768 : 10'd640) + {3'd0, v[29:23]};
           dv = v[22:0];
           sgn2 = q[1] ^ ((fnc == F_SIN) & sa);
           ex = -10'sd30;
         end
-        default: ;
       endcase
       stage_r2 = {spec, sres, dir, rdir, sgn2, ex, lg2v, u, addr, dv};
     end
