@@ -196,15 +196,26 @@ lint-simt: $(BUILD)/gen/isa_defs.vh
 	$(SIMT_LINT_TOP) $(SIMT_RTL) --top-module simt_core -GLANES=32 -GWARPS=1
 	$(SIMT_LINT_TOP) $(SIMT_RTL) --top-module simt_core $(addprefix -G,$(subst :, ,$(SIMT_ICE40_PARAMS)))   # the iCE40 configuration
 	$(SIMT_LINT_TOP) $(SIMT_RTL) --top-module simt_core -GLANES=2 -GWARPS=2 -GRF_WORDS=32 -GMEM_WORDS=2 -GCONST_WORDS=2 -GIMEM_DEPTH=2 -GSTACK_DEPTH=4
-	@for f in $(SIMT_CORE_RTL); do verilator --lint-only -Wall -Wno-DECLFILENAME -I$(BUILD)/gen -Irtl $$f $(if $(SIMT_HAVE_FPU),,sim/simt/simt_fpu_stub.v) --top-module $$(basename $$f .v) || exit 1; done   # each file on its own
 	iverilog -g2012 -Wall -Wno-timescale -I$(BUILD)/gen -Irtl -o /dev/null -s simt_core $(SIMT_RTL)
 	iverilog -g2012 -Wall -Wno-timescale -I$(BUILD)/gen -Irtl -o /dev/null -s simt_core $(addprefix -Psimt_core.,$(subst :, ,$(SIMT_ICE40_PARAMS))) $(SIMT_RTL)
-	yosys -q -p "read_verilog -I$(BUILD)/gen -Irtl $(SIMT_RTL); hierarchy -check -top simt_core; proc; check -assert"
-	yosys -q -p "read_verilog -I$(BUILD)/gen -Irtl $(SIMT_RTL); chparam $(foreach kv,$(subst :, ,$(SIMT_ICE40_PARAMS)),-set $(subst =, ,$(kv))) simt_core; hierarchy -check -top simt_core; proc; check -assert"
-	@echo "lint-simt: clean (verilator -Wall at LANES 8/4/32, WARPS 4/3/1, the iCE40 and a minimal reduced configuration, and per file; iverilog -g2012 and yosys check -assert at the default and the iCE40 configuration)"
+	@echo "lint-simt: clean (verilator -Wall at LANES 8/4/32, WARPS 4/3/1, the iCE40 and a minimal reduced configuration; iverilog -g2012 at the default and the iCE40 configuration; each file on its own: test-rtl-headers; yosys: lint-simt-yosys)"
 
-TEST_TARGETS     += test-simt-sim test-simt-cosim test-simt-cosim-failure test-simt-waves lint-simt test-simt-cp
-LINT_TARGETS     += lint-simt
+# Yosys 0.23 accepts the core (proc; check -assert: no multiple drivers, no combinational loop, no undriven
+# input of a cell) at the default and the iCE40 configuration: two targets, so that make -j2 overlaps them with
+# the rest (the default one elaborates the SFU's function-based stages: ~2 min CPU, docs/simt.md section 6).
+# They are also the Yosys check of simt_fpu and simt_sfu in `make test`: the default core instantiates both at
+# the parameters of lint-simt-fpu-yosys (LAT 8, AREA 0, PASSES 1), the iCE40 one simt_fpu at AREA 1, PASSES 4.
+.PHONY: lint-simt-yosys lint-simt-yosys-default lint-simt-yosys-ice40
+lint-simt-yosys: lint-simt-yosys-default lint-simt-yosys-ice40
+lint-simt-yosys-default: $(BUILD)/gen/isa_defs.vh
+	yosys -q -p "read_verilog -I$(BUILD)/gen -Irtl $(SIMT_RTL); hierarchy -check -top simt_core; proc; check -assert"
+	@echo "lint-simt-yosys-default: clean (yosys proc; check -assert, default configuration)"
+lint-simt-yosys-ice40: $(BUILD)/gen/isa_defs.vh
+	yosys -q -p "read_verilog -I$(BUILD)/gen -Irtl $(SIMT_RTL); chparam $(foreach kv,$(subst :, ,$(SIMT_ICE40_PARAMS)),-set $(subst =, ,$(kv))) simt_core; hierarchy -check -top simt_core; proc; check -assert"
+	@echo "lint-simt-yosys-ice40: clean (yosys proc; check -assert, iCE40 configuration)"
+
+TEST_TARGETS     += test-simt-sim test-simt-cosim test-simt-cosim-failure test-simt-waves lint-simt lint-simt-yosys-default lint-simt-yosys-ice40 test-simt-cp
+LINT_TARGETS     += lint-simt lint-simt-yosys
 
 # ------------------------------------------------------------------ CP phase of one GPU on the RTL (real traces)
 # Two bundled traces: each draw's vertex shading on the core (lockstep, every instruction checked), assembly
