@@ -16,6 +16,7 @@
 `timescale 1ns / 1ps
 `default_nettype none
 `include "isa_defs.vh"
+`include "simt_fp_fn.vh"
 
 module simt_lane #(
     parameter integer LANE = 0,
@@ -304,19 +305,31 @@ module simt_lane #(
       if (IMUL_PASSES == 1) begin : g_imul1
     // P[1]: carry-save trees of the registered operands, a * b[15:0] (16 rows) and a[15:0] * b[31:16] mod 2^16
     // (16 rows, weight 2^16); P[2]: the four rows summed (two 3:2 levels and a prefix adder).
-    wire [32:0] ml_s, ml_c;   // bit 32 unused (taken mod 2^33: simt_fp_mul_csa needs x narrower than the rows)
-    wire [16:0] mh_s, mh_c;   // bit 16 unused
-    simt_fp_mul_csa #(.WA(32), .WB(16), .W(33)) u_mlo (.x_i(xa_q), .y_i(xb_q[15:0]), .sum_o(ml_s), .carry_o(ml_c));
-    simt_fp_mul_csa #(.WA(16), .WB(16), .W(17)) u_mhi (.x_i(xa_q[15:0]), .y_i(xb_q[31:16]), .sum_o(mh_s),
-        .carry_o(mh_c));
+    // Valid-enabled stage (docs/simt-fpu.md, "Valid-enabled stages"; docs/simt.md section 6): the P[1] -> P[2]
+    // register loads only when P[1] carries an imul beat (mul_v_q: the S1 op was imul), and the two trees are
+    // functions called inside its always block (simt_fp_fn.vh: the gates of simt_fp_mul_csa #(32,16,33) and
+    // #(16,16,17)), so that a cycle-based simulator computes them only in those cycles. imul_o is read only at
+    // P[2] of an imul beat (simt_core's merge), where the register holds exactly that beat's rows.
+    // the functions' locals include bits the stage drops (bit 32/16 of the rows: taken mod 2^33 / 2^17,
+    // simt_fp_mul_csa needs x narrower than the rows)
+    // verilator lint_off UNUSEDSIGNAL
+    `SIMT_FN_CSA(mul_lo, 32, 16, 33, 0)
+    `SIMT_FN_CSA(mul_hi, 16, 16, 17, 0)
+    function automatic [95:0] stage_m1(input [31:0] x, input [31:0] y);
+        reg [65:0] lo;
+        reg [33:0] hi;
+        begin
+            lo = mul_lo(x, y[15:0]);
+            hi = mul_hi(x[15:0], y[31:16]);
+            stage_m1 = {lo[33 +: 32], lo[31:0], hi[17 +: 16], hi[15:0]};   // {ml_c, ml_s, mh_c, mh_s}
+        end
+    endfunction
+    // verilator lint_on UNUSEDSIGNAL
+    reg         mul_v_q;   // P[1] carries an imul beat (no reset: it only enables data registers)
+    always @(posedge clk_i) mul_v_q <= op == `ISA_OP_IMUL;
     reg  [31:0] ml_s_q, ml_c_q;
     reg  [15:0] mh_s_q, mh_c_q;
-    always @(posedge clk_i) begin
-        ml_s_q <= ml_s[31:0];
-        ml_c_q <= ml_c[31:0];
-        mh_s_q <= mh_s[15:0];
-        mh_c_q <= mh_c[15:0];
-    end
+    always @(posedge clk_i) if (mul_v_q) {ml_c_q, ml_s_q, mh_c_q, mh_s_q} <= stage_m1(xa_q, xb_q);
     wire [31:0] m1_s = ml_s_q ^ ml_c_q ^ {mh_s_q, 16'd0};
     wire [31:0] m1_c = {((ml_s_q[30:0] & ml_c_q[30:0]) | ((ml_s_q[30:0] | ml_c_q[30:0]) & {mh_s_q[14:0], 16'd0})), 1'b0};
     wire [31:0] m2_s = m1_s ^ m1_c ^ {mh_c_q, 16'd0};
@@ -324,7 +337,7 @@ module simt_lane #(
     wire        m_co;
     simt_fp_kadd #(.W(32)) u_madd (.a_i(m2_s), .b_i(m2_c), .ci_i(1'b0), .s_o(imul_o), .co_o(m_co));
     // verilator lint_off UNUSEDSIGNAL
-    wire unused_m = &{1'b0, ml_s[32], ml_c[32], mh_s[16], mh_c[16], m_co};
+    wire unused_m = &{1'b0, m_co};
     // verilator lint_on UNUSEDSIGNAL
       end else begin : g_imul4
     // P = IMUL_PASSES passes (small FPGAs): the core repeats every imul beat P times (minor 0..P-1, consecutive
