@@ -136,14 +136,30 @@ void simt_hw_reset(simt_hw_t *h)
     h->fetch_v = 0;
     h->fetch_w = h->fptr = h->iptr = 0;
     h->s0_v = 0;
-    h->s1.v = 0;
     for (uint32_t k = 0; k <= SIMT_HW_MAX_D; k++)
-        h->pp[k].v = 0;
+        h->beat[k].v = 0;
 }
 
 static inline size_t mi(uint32_t w, uint32_t t, uint32_t word)
 {
     return ((size_t)w * 32u + t) * 64u + word;
+}
+
+/* the ring of S1 and P[1..d] (simt_hw.h): k = 0 is S1, k = 1..d is P[k] */
+static inline uint32_t ring_ix(const simt_hw_t *h, uint32_t k)
+{
+    uint32_t i = h->beat0 + k;
+    return i > h->g.d ? i - (h->g.d + 1u) : i;
+}
+
+static inline const simt_hw_beat_t *stage_c(const simt_hw_t *h, uint32_t k)
+{
+    return &h->beat[ring_ix(h, k)];
+}
+
+static inline simt_hw_beat_t *stage(simt_hw_t *h, uint32_t k)
+{
+    return &h->beat[ring_ix(h, k)];
 }
 
 /* ---------------------------------------------------------------- issue-stage helpers (per warp) */
@@ -242,9 +258,9 @@ void simt_hw_comb(const simt_hw_t *h, const simt_hw_in_t *in, simt_hw_out_t *o)
 {
     const uint32_t L = h->p.lanes, D = h->g.d;
     memset(o, 0, sizeof *o);
-    int busy = h->s0_v || h->s1.v || h->fetch_v;
-    for (uint32_t k = 1; k <= D; k++)
-        busy |= h->pp[k].v;
+    int busy = h->s0_v || h->fetch_v;
+    for (uint32_t k = 0; k <= D; k++)
+        busy |= h->beat[k].v;
     for (uint32_t w = 0; w < h->p.warps; w++) {
         if (h->w[w].run)
             o->run_mask |= 1u << w;
@@ -253,7 +269,7 @@ void simt_hw_comb(const simt_hw_t *h, const simt_hw_in_t *in, simt_hw_out_t *o)
     }
     o->idle = !busy && !o->run_mask;
     memcpy(o->out_rdata, h->out_rdata, sizeof o->out_rdata);
-    const simt_hw_beat_t *s1 = &h->s1;
+    const simt_hw_beat_t *s1 = stage_c(h, 0);
     if (s1->v && s1->cls == SIMT_CLS_TEX) {
         o->tex_valid = 1;
         o->tex_warp = s1->warp;
@@ -272,7 +288,7 @@ void simt_hw_comb(const simt_hw_t *h, const simt_hw_in_t *in, simt_hw_out_t *o)
         o->issue_warp = (uint32_t)iw;
         o->issue_pc = h->w[iw].spc[h->w[iw].sp - 1];
     }
-    const simt_hw_beat_t *b = &h->pp[D];
+    const simt_hw_beat_t *b = stage_c(h, D);
     if (b->v) {
         o->rt_valid = 1;
         o->rt_first = b->first;
@@ -460,7 +476,7 @@ void simt_hw_clock(simt_hw_t *h, const simt_hw_in_t *in)
     uint32_t sb_clr_p = 0;
     int sb_clr = 0;
     {
-        const simt_hw_beat_t *b = &h->pp[D];
+        const simt_hw_beat_t *b = stage_c(h, D);
         if (b->v) {
             int tex_now = b->cls == SIMT_CLS_TEX && h->p.tex_lat == D;
             simt_hw_dec_t d = simt_hw_decode(b->insn);
@@ -489,30 +505,32 @@ void simt_hw_clock(simt_hw_t *h, const simt_hw_in_t *in)
         }
     }
 
-    /* (d) result pipeline shift, merging the texture response at P[TEX_LAT] */
-    for (uint32_t k = D; k >= 2; k--) {
-        h->pp[k] = h->pp[k - 1];
-        if (h->pp[k].v && h->pp[k].cls == SIMT_CLS_TEX && h->p.tex_lat == k - 1)
+    /* (d) result pipeline shift (the ring steps: P[k] -> P[k+1], S1 -> P[1], the slot of P[D] becomes S1),
+     * merging the texture response at P[TEX_LAT] (now P[TEX_LAT + 1]) */
+    h->beat0 = h->beat0 == 0 ? D : h->beat0 - 1u;
+    if (h->p.tex_lat >= 1 && h->p.tex_lat + 1u <= D) {
+        simt_hw_beat_t *pt = stage(h, h->p.tex_lat + 1u);
+        if (pt->v && pt->cls == SIMT_CLS_TEX)
             for (uint32_t l = 0; l < L; l++)
-                h->pp[k].val[l] = in->tex_rsp[l];
+                pt->val[l] = in->tex_rsp[l];
     }
 
-    /* (e) S1 -> P[1]: execute (stores write at this edge) */
-    h->pp[1] = h->s1;
-    if (h->s1.v && h->s1.cls != SIMT_CLS_CTRL && h->s1.cls != SIMT_CLS_TEX) {
-        simt_hw_beat_t *p1 = &h->pp[1];
+    /* (e) S1 -> P[1]: execute in place (stores write at this edge); lane l reads only its own operands
+     * (val[l] = A, addr[l] = B, opc[l] = C) before its result and store address replace val[l] and addr[l] */
+    simt_hw_beat_t *p1 = stage(h, 1);
+    if (p1->v && p1->cls != SIMT_CLS_CTRL && p1->cls != SIMT_CLS_TEX) {
         for (uint32_t l = 0; l < L; l++) {
             uint32_t ad = 0;
-            p1->val[l] = ((h->s1.lane_en >> l) & 1u) ? lane_value(h, &h->s1, l, h->s1.addr[l], h->s1.opc[l], &ad) : 0u;
+            p1->val[l] = ((p1->lane_en >> l) & 1u) ? lane_value(h, p1, l, p1->addr[l], p1->opc[l], &ad) : 0u;
             p1->addr[l] = ad;
         }
     }
 
-    /* (f) S1 <- S0 beat */
+    /* (f) S1 <- S0 beat (into the slot P[D] left) */
     if (ns1.v)
         for (uint32_t l = 0; l < L; l++)
             ns1.opc[l] = nopc[l];
-    h->s1 = ns1;
+    *stage(h, 0) = ns1;
 
     /* (g) S0: next beat, or the issued instruction */
     if (h->s0_v) {

@@ -131,8 +131,11 @@ typedef struct {
     int s0_v;
     uint32_t s0_warp, s0_pc, s0_active, s0_ex, s0_row, s0_minor;
     uint64_t s0_insn;
-    simt_hw_beat_t s1;
-    simt_hw_beat_t pp[SIMT_HW_MAX_D + 1];   /* pp[1..d] */
+    /* S1 and the result pipeline P[1..d] as a ring of d + 1 beats (no per-cycle copy of the pipeline): S1 is
+     * beat[beat0], P[k] is beat[(beat0 + k) mod (d + 1)]; the rising edge steps beat0 back by one, so that P[k]
+     * becomes P[k+1], S1 becomes P[1] (executed in place) and the slot of P[d] takes the next S1 beat */
+    simt_hw_beat_t beat[SIMT_HW_MAX_D + 1];
+    uint32_t beat0;
     uint32_t out_rdata[SIMT_HW_MAX_LANES];
     uint64_t cycle, n_issued, n_beats;
 } simt_hw_t;
