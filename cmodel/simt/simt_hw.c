@@ -136,7 +136,7 @@ void simt_hw_reset(simt_hw_t *h)
     h->fetch_v = 0;
     h->fetch_w = h->fptr = h->iptr = 0;
     h->s0_v = 0;
-    for (uint32_t k = 0; k <= SIMT_HW_MAX_D; k++)
+    for (uint32_t k = 0; k < SIMT_HW_MAX_D + 2; k++)
         h->beat[k].v = 0;
 }
 
@@ -145,11 +145,11 @@ static inline size_t mi(uint32_t w, uint32_t t, uint32_t word)
     return ((size_t)w * 32u + t) * 64u + word;
 }
 
-/* the ring of S1 and P[1..d] (simt_hw.h): k = 0 is S1, k = 1..d is P[k] */
+/* the ring of S1 and P[1..d] (simt_hw.h): k = 0 is S1, k = 1..d is P[k], k = d + 1 the free slot */
 static inline uint32_t ring_ix(const simt_hw_t *h, uint32_t k)
 {
     uint32_t i = h->beat0 + k;
-    return i > h->g.d ? i - (h->g.d + 1u) : i;
+    return i > h->g.d + 1u ? i - (h->g.d + 2u) : i;
 }
 
 static inline const simt_hw_beat_t *stage_c(const simt_hw_t *h, uint32_t k)
@@ -231,17 +231,16 @@ static int issuable(const simt_hw_warp_t *w)
 {
     if (!w->run || !w->settled || !w->ibuf_v)
         return 0;
-    simt_hw_dec_t d = simt_hw_decode(w->ibuf);
-    return !hazard(w, w->ibuf, &d) && !overflow(w, w->ibuf);
+    return !hazard(w, w->ibuf, &w->ibuf_d) && !overflow(w, w->ibuf);
 }
 
 static int issue_pick(const simt_hw_t *h)
 {
     int can = !h->s0_v;
     if (h->s0_v) {
-        simt_hw_dec_t d = simt_hw_decode(h->s0_insn);
-        uint32_t mm = beat_mm(h, d.cls);
-        can = d.cls == SIMT_CLS_CTRL || (h->s0_row == h->g.q - 1u && h->s0_minor == mm);
+        const simt_hw_dec_t *d = &h->s0_d;
+        uint32_t mm = beat_mm(h, d->cls);
+        can = d->cls == SIMT_CLS_CTRL || (h->s0_row == h->g.q - 1u && h->s0_minor == mm);
     }
     if (!can)
         return -1;
@@ -260,7 +259,7 @@ void simt_hw_comb(const simt_hw_t *h, const simt_hw_in_t *in, simt_hw_out_t *o)
     memset(o, 0, sizeof *o);
     int busy = h->s0_v || h->fetch_v;
     for (uint32_t k = 0; k <= D; k++)
-        busy |= h->beat[k].v;
+        busy |= stage_c(h, k)->v;
     for (uint32_t w = 0; w < h->p.warps; w++) {
         if (h->w[w].run)
             o->run_mask |= 1u << w;
@@ -430,43 +429,41 @@ void simt_hw_clock(simt_hw_t *h, const simt_hw_in_t *in)
     }
 
     /* (b) S0 -> S1: operand read (synchronous register-file read of the S0 beat) */
-    simt_hw_beat_t ns1;
-    ns1.v = 0;
-    uint32_t nopb[SIMT_HW_MAX_LANES], nopc[SIMT_HW_MAX_LANES];
+    simt_hw_beat_t *ns1 = stage(h, D + 1u);   /* the free slot: S1 after this edge */
+    ns1->v = 0;
     if (h->s0_v) {
-        simt_hw_dec_t d = simt_hw_decode(h->s0_insn);
+        const simt_hw_dec_t d = h->s0_d;
         uint32_t mm = beat_mm(h, d.cls);
-        ns1.v = 1;
-        ns1.warp = h->s0_warp;
-        ns1.row = d.cls == SIMT_CLS_CTRL ? 0u : h->s0_row;
-        ns1.minor = h->s0_minor;
-        ns1.first = ns1.row == 0 && ns1.minor == 0;
-        ns1.last = d.cls == SIMT_CLS_CTRL || (h->s0_row == Q - 1u && h->s0_minor == mm);
-        ns1.cls = d.cls;
-        ns1.kind = d.kind;
-        ns1.pc = h->s0_pc;
-        ns1.active = h->s0_active;
-        ns1.ex = h->s0_ex;
-        ns1.insn = h->s0_insn;
+        ns1->v = 1;
+        ns1->warp = h->s0_warp;
+        ns1->row = d.cls == SIMT_CLS_CTRL ? 0u : h->s0_row;
+        ns1->minor = h->s0_minor;
+        ns1->first = ns1->row == 0 && ns1->minor == 0;
+        ns1->last = d.cls == SIMT_CLS_CTRL || (h->s0_row == Q - 1u && h->s0_minor == mm);
+        ns1->cls = d.cls;
+        ns1->kind = d.kind;
+        ns1->pc = h->s0_pc;
+        ns1->active = h->s0_active;
+        ns1->ex = h->s0_ex;
+        ns1->insn = h->s0_insn;
         if (d.cls == SIMT_CLS_CTRL)
-            ns1.lane_en = 0;
+            ns1->lane_en = 0;
         else if (d.cls == SIMT_CLS_SFU)
-            ns1.lane_en = (lmask(h->g.nsfu) << (h->s0_minor * h->g.nsfu)) & LM;
+            ns1->lane_en = (lmask(h->g.nsfu) << (h->s0_minor * h->g.nsfu)) & LM;
         else if ((d.cls == SIMT_CLS_IMUL || d.cls == SIMT_CLS_FPU) && h->s0_minor != beat_mm(h, d.cls))
-            ns1.lane_en = 0;   /* an imul/FPU pass before the last: no lane writes */
+            ns1->lane_en = 0;   /* an imul/FPU pass before the last: no lane writes */
         else
-            ns1.lane_en = LM;
-        ns1.exl = (uint32_t)(((uint64_t)h->s0_ex >> (ns1.row * L)) & LM) & ns1.lane_en;
-        ns1.dst = (uint32_t)ISA_GET(h->s0_insn, RD);
+            ns1->lane_en = LM;
+        ns1->exl = (uint32_t)(((uint64_t)h->s0_ex >> (ns1->row * L)) & LM) & ns1->lane_en;
+        ns1->dst = (uint32_t)ISA_GET(h->s0_insn, RD);
         uint32_t ra = (uint32_t)ISA_GET(h->s0_insn, RA), rb = (uint32_t)ISA_GET(h->s0_insn, RB);
         uint32_t rc = (uint32_t)ISA_GET(h->s0_insn, RC);
         uint32_t rbp = d.cls == SIMT_CLS_TEX ? ((ra + 1u) & 63u) : rb;
         for (uint32_t l = 0; l < L; l++) {
-            uint32_t t = ns1.row * L + l;
-            ns1.val[l] = ra == RZ ? 0u : h->rf[mi(ns1.warp, t, ra)];
-            nopb[l] = rbp == RZ ? 0u : h->rf[mi(ns1.warp, t, rbp)];
-            nopc[l] = rc == RZ ? 0u : h->rf[mi(ns1.warp, t, rc)];
-            ns1.addr[l] = nopb[l];   /* tex: T operand on the request port */
+            uint32_t t = ns1->row * L + l;
+            ns1->val[l] = ra == RZ ? 0u : h->rf[mi(ns1->warp, t, ra)];
+            ns1->addr[l] = rbp == RZ ? 0u : h->rf[mi(ns1->warp, t, rbp)];   /* B (tex: T on the request port) */
+            ns1->opc[l] = rc == RZ ? 0u : h->rf[mi(ns1->warp, t, rc)];
         }
     }
 
@@ -479,7 +476,6 @@ void simt_hw_clock(simt_hw_t *h, const simt_hw_in_t *in)
         const simt_hw_beat_t *b = stage_c(h, D);
         if (b->v) {
             int tex_now = b->cls == SIMT_CLS_TEX && h->p.tex_lat == D;
-            simt_hw_dec_t d = simt_hw_decode(b->insn);
             if (b->kind == ISA_DST_REG) {
                 uint32_t r = (b->dst + (b->cls == SIMT_CLS_TEX ? b->minor : 0u)) & 63u;
                 if (r != RZ)
@@ -496,6 +492,7 @@ void simt_hw_clock(simt_hw_t *h, const simt_hw_in_t *in)
                         }
             }
             if (b->last) {
+                simt_hw_dec_t d = simt_hw_decode(b->insn);
                 sb_clr = 1;
                 sb_clr_w = b->warp;
                 sb_clr_r = dst_regs(&d, b->insn);
@@ -505,9 +502,9 @@ void simt_hw_clock(simt_hw_t *h, const simt_hw_in_t *in)
         }
     }
 
-    /* (d) result pipeline shift (the ring steps: P[k] -> P[k+1], S1 -> P[1], the slot of P[D] becomes S1),
-     * merging the texture response at P[TEX_LAT] (now P[TEX_LAT + 1]) */
-    h->beat0 = h->beat0 == 0 ? D : h->beat0 - 1u;
+    /* (d) result pipeline shift (the ring steps: P[k] -> P[k+1], S1 -> P[1], the beat built in (b) -> S1, the
+     * slot of P[D] is free), merging the texture response at P[TEX_LAT] (now P[TEX_LAT + 1]) */
+    h->beat0 = h->beat0 == 0 ? D + 1u : h->beat0 - 1u;
     if (h->p.tex_lat >= 1 && h->p.tex_lat + 1u <= D) {
         simt_hw_beat_t *pt = stage(h, h->p.tex_lat + 1u);
         if (pt->v && pt->cls == SIMT_CLS_TEX)
@@ -526,15 +523,11 @@ void simt_hw_clock(simt_hw_t *h, const simt_hw_in_t *in)
         }
     }
 
-    /* (f) S1 <- S0 beat (into the slot P[D] left) */
-    if (ns1.v)
-        for (uint32_t l = 0; l < L; l++)
-            ns1.opc[l] = nopc[l];
-    *stage(h, 0) = ns1;
+    /* (f) S1 <- S0 beat: built in (b) in the free slot, which the ring step made S1 */
 
     /* (g) S0: next beat, or the issued instruction */
     if (h->s0_v) {
-        simt_hw_dec_t d = simt_hw_decode(h->s0_insn);
+        const simt_hw_dec_t d = h->s0_d;
         uint32_t mm = beat_mm(h, d.cls);
         int last = d.cls == SIMT_CLS_CTRL || (h->s0_row == Q - 1u && h->s0_minor == mm);
         if (!last) {
@@ -553,7 +546,7 @@ void simt_hw_clock(simt_hw_t *h, const simt_hw_in_t *in)
     if (iw >= 0) {
         simt_hw_warp_t *ws = &h->w[iw];
         uint64_t insn = ws->ibuf;
-        simt_hw_dec_t d = simt_hw_decode(insn);
+        const simt_hw_dec_t d = ws->ibuf_d;
         uint32_t top = ws->sp - 1, pc = ws->spc[top], active = ws->smask[top] & ~ws->exited;
         uint32_t ex = active & guard_of(ws, insn);
         h->s0_v = 1;
@@ -564,6 +557,7 @@ void simt_hw_clock(simt_hw_t *h, const simt_hw_in_t *in)
         h->s0_row = 0;
         h->s0_minor = 0;
         h->s0_insn = insn;
+        h->s0_d = d;
         sb_set_r = dst_regs(&d, insn);
         sb_set_p = d.dst_pred ? (1u << (ISA_GET(insn, RD) & 7u)) & 0x7fu : 0u;
         /* reconvergence stack (docs/isa.md section 4) */
@@ -608,8 +602,7 @@ void simt_hw_clock(simt_hw_t *h, const simt_hw_in_t *in)
         /* (the overflow check below sees the scoreboard of this cycle: the clear takes effect at the edge) */
         int ovf_err = 0;
         if ((int)w != iw && ws->run && ws->settled && ws->ibuf_v) {
-            simt_hw_dec_t d = simt_hw_decode(ws->ibuf);
-            ovf_err = !hazard(ws, ws->ibuf, &d) && overflow(ws, ws->ibuf);
+            ovf_err = !hazard(ws, ws->ibuf, &ws->ibuf_d) && overflow(ws, ws->ibuf);
         }
         if (sb_clr && sb_clr_w == w) {
             ws->sb_reg &= ~sb_clr_r;
@@ -637,6 +630,7 @@ void simt_hw_clock(simt_hw_t *h, const simt_hw_in_t *in)
     }
     if (h->fetch_v) {
         h->w[h->fetch_w].ibuf = h->fetch_data;
+        h->w[h->fetch_w].ibuf_d = simt_hw_decode(h->fetch_data);
         h->w[h->fetch_w].ibuf_v = 1;
     }
     h->fetch_v = 0;

@@ -107,9 +107,20 @@ typedef struct {        /* one beat in S1 or the result pipeline */
     uint64_t insn;
 } simt_hw_beat_t;
 
+/* Decode used by both the model and (mirrored) the RTL's simt_decode.v. */
+typedef struct {
+    uint32_t op, cls, kind;        /* kind: ISA_DST_* of the result */
+    int use_ra, use_rb, use_rc, use_ra1;
+    int use_pa, use_pb;            /* predicate sources (besides the guard) */
+    uint32_t pa, pb;               /* their indices */
+    int dst_reg, dst_pred, ndst;   /* destination kind; ndst 4 for tex */
+} simt_hw_dec_t;
+simt_hw_dec_t simt_hw_decode(uint64_t insn);
+
 typedef struct {        /* per-warp control state (rtl/simt_warp.v) */
     int run, err, settled, ibuf_v;
     uint64_t ibuf;
+    simt_hw_dec_t ibuf_d;   /* simt_hw_decode(ibuf), decoded once when the fetch returns (not a register) */
     uint32_t wid, exited, sp;
     uint32_t spc[ISA_STACK_DEPTH], smask[ISA_STACK_DEPTH], srpc[ISA_STACK_DEPTH];   /* srpc bit 16: NONE */
     uint64_t sb_reg;    /* scoreboard: registers with a write in flight */
@@ -131,10 +142,12 @@ typedef struct {
     int s0_v;
     uint32_t s0_warp, s0_pc, s0_active, s0_ex, s0_row, s0_minor;
     uint64_t s0_insn;
-    /* S1 and the result pipeline P[1..d] as a ring of d + 1 beats (no per-cycle copy of the pipeline): S1 is
-     * beat[beat0], P[k] is beat[(beat0 + k) mod (d + 1)]; the rising edge steps beat0 back by one, so that P[k]
-     * becomes P[k+1], S1 becomes P[1] (executed in place) and the slot of P[d] takes the next S1 beat */
-    simt_hw_beat_t beat[SIMT_HW_MAX_D + 1];
+    simt_hw_dec_t s0_d;     /* simt_hw_decode(s0_insn), decoded once at issue (not a register) */
+    /* S1 and the result pipeline P[1..d] as a ring of d + 2 beats (no per-cycle copy of the pipeline): S1 is
+     * beat[beat0], P[k] is beat[(beat0 + k) mod (d + 2)], and beat[(beat0 + d + 1) mod (d + 2)] is where the
+     * rising edge builds the next S1 beat; the edge then steps beat0 back by one, so that the new beat is S1,
+     * S1 becomes P[1] (executed in place), P[k] becomes P[k+1] and the slot of P[d] is the next free one */
+    simt_hw_beat_t beat[SIMT_HW_MAX_D + 2];
     uint32_t beat0;
     uint32_t out_rdata[SIMT_HW_MAX_LANES];
     uint64_t cycle, n_issued, n_beats;
@@ -150,14 +163,5 @@ void simt_hw_reset(simt_hw_t *h);
 void simt_hw_comb(const simt_hw_t *h, const simt_hw_in_t *in, simt_hw_out_t *out);
 void simt_hw_clock(simt_hw_t *h, const simt_hw_in_t *in);
 
-/* Decode used by both the model and (mirrored) the RTL's simt_decode.v. */
-typedef struct {
-    uint32_t op, cls, kind;        /* kind: ISA_DST_* of the result */
-    int use_ra, use_rb, use_rc, use_ra1;
-    int use_pa, use_pb;            /* predicate sources (besides the guard) */
-    uint32_t pa, pb;               /* their indices */
-    int dst_reg, dst_pred, ndst;   /* destination kind; ndst 4 for tex */
-} simt_hw_dec_t;
-simt_hw_dec_t simt_hw_decode(uint64_t insn);
 
 #endif
