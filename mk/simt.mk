@@ -27,6 +27,8 @@ $(BUILD)/cosim/obj/cosim_simt.o: sim/simt/cosim_simt.c sim/simt/simt_dut.h sim/c
 #                   waveform); the fast binary hands --waves and every failure's FST window to it;
 #   cosim-simt-cov  the same RTL and options verilated with --coverage-line --coverage-toggle (make coverage-simt; -O2),
 #                   built only when asked for.
+#   cosim-simt-mt   the fast build with Verilator --threads 2 (a multithreaded model, PGO like the fast kind): only
+#                   make bench-simt-mt's wall-clock rate (docs/simt.md section 6); built only when asked for.
 #   1. verilate (depends on the RTL only)  2. compile model + Verilator runtime + shim (sim/simt/vl_objs.mk;
 #   the generated makefile tracks header dependencies)  3. link with the C harness and libgpupd.a (relinks
 #   only when the C library or the harness changed: seconds, not the ~1 min CPU of steps 1-2).
@@ -45,12 +47,15 @@ SIMT_VL_MK_pgogen = OPT_FAST="-O3 $(SIMT_MARCH) -fprofile-generate" OPT_GLOBAL="
 SIMT_PGO_TRAIN   ?= --seed 0x1 --programs 40 --shaders --quiet
 SIMT_VL_MK_fst   := OPT_FAST=-O0 OPT_GLOBAL=-O1 OPT_SLOW=-O0
 SIMT_VL_MK_cov   := OPT_FAST=-O2 OPT_GLOBAL=-O2 OPT_SLOW=-O1
+SIMT_VL_MK_mt    = $(SIMT_VL_MK_fast)
 SIMT_VL_TRACE_fast :=
 SIMT_VL_TRACE_fst  := --trace-fst sim/simt/fst.vlt
 SIMT_VL_TRACE_cov  := --coverage-line --coverage-toggle
+SIMT_VL_TRACE_mt   := --threads 2
 SIMT_BIN_fast    := cosim-simt
 SIMT_BIN_fst     := cosim-simt-fst
 SIMT_BIN_cov     := cosim-simt-cov
+SIMT_BIN_mt      := cosim-simt-mt
 # $(1) parameter set LANES_WARPS_FPULAT_SFULAT_TEXLAT[_name], $(2) build kind (fast | fst | cov); a named set may
 # add Verilator -G flags (SIMT_XG_<set>) and shim -D flags (SIMT_XD_<set>): the reduced iCE40 build at the end.
 define SIMT_BUILD_RULES
@@ -62,7 +67,7 @@ $(BUILD)/cosim/simt_$(1)/$(2)/Vsimt_core.mk: mk/simt.mk $(SIMT_RTL) rtl/simt_fp_
 	  -CFLAGS "-I$(abspath cmodel) -I$(abspath $(BUILD)/gen) -I$(abspath sim/simt) -I$(abspath sim/common) -DSIMT_DUT_LANES=$(call simt_p,$(1),1) -DSIMT_DUT_WARPS=$(call simt_p,$(1),2) -DSIMT_DUT_FPU_LAT=$(call simt_p,$(1),3) -DSIMT_DUT_SFU_LAT=$(call simt_p,$(1),4) -DSIMT_DUT_TEX_LAT=$(call simt_p,$(1),5) $$(SIMT_XD_$(1))" \
 	  rtl/lint.vlt $(SIMT_RTL) $(abspath sim/simt/simt_dut.cpp) >$$(@D)/verilate.log 2>&1 || { tail -30 $$(@D)/verilate.log; exit 1; }
 
-$(BUILD)/cosim/simt_$(1)/$(2)/link.objs: $(BUILD)/cosim/simt_$(1)/$(2)/Vsimt_core.mk sim/simt/vl_objs.mk FORCE $(if $(filter fast,$(2)),$(BUILD)/cosim/simt_$(1)/$(2)/pgo.stamp)
+$(BUILD)/cosim/simt_$(1)/$(2)/link.objs: $(BUILD)/cosim/simt_$(1)/$(2)/Vsimt_core.mk sim/simt/vl_objs.mk FORCE $(if $(filter fast mt,$(2)),$(BUILD)/cosim/simt_$(1)/$(2)/pgo.stamp)
 	@$(MAKE) --no-print-directory -C $$(@D) -f $(abspath sim/simt/vl_objs.mk) VM_MK=Vsimt_core.mk $(SIMT_VL_MK_$(2)) link.objs \
 	  >$$(@D)/build.log 2>&1 || { tail -30 $$(@D)/build.log; exit 1; }
 
@@ -82,7 +87,7 @@ $(BUILD)/cosim/simt_$(1)/$(SIMT_BIN_$(2)): $(BUILD)/cosim/simt_$(1)/$(2)/link.ob
 	$(CXX) -o $$@.tmp $$$$(sed 's#[^ ][^ ]*#$$(@D)/$(2)/&#g' $$<) $(BUILD)/cosim/obj/cosim_simt.o $(LIB) \
 	  $$$$(cat $$(@D)/$(2)/link.libs) -lz -lzstd -lm && mv $$@.tmp $$@
 endef
-$(foreach v,$(SIMT_VARIANTS),$(foreach k,fast fst cov,$(eval $(call SIMT_BUILD_RULES,$(v),$(k)))))
+$(foreach v,$(SIMT_VARIANTS),$(foreach k,fast fst cov mt,$(eval $(call SIMT_BUILD_RULES,$(v),$(k)))))
 .PHONY: FORCE
 FORCE:
 
@@ -283,11 +288,32 @@ coverage-simt: $(SIMT_COV_BIN) $(SIMT_NEST_S)
 COVERAGE_TARGETS += coverage-simt
 
 # ------------------------------------------------------------------ benchmark: lockstep speed
-# Fixed workload: seed 0x5eed, 300 random programs and the shader library, no waveform.
-.PHONY: bench-simt
+# Fixed workload: seed 0x5eed, 300 random programs and the shader library, no waveform (docs/simt.md section 6).
+# bench-simt: the lockstep rate of issue 10's goal: the fast binary SIMT_BENCH_RUNS times back to back, each run's
+#   binary summary line ("cosim-simt: ... cycles, ... cycles/s ... (CPU time ...)"), and the median rate from the
+#   process's CPU time, with the workload's cycle and warp-instruction counts (scripts/simt_bench.py).
+# bench-simt-mt: the same workload on the --threads 2 build, its median rate from the wall clock (a separate,
+#   labelled number; never the lockstep rate). After bench-simt, never beside it (order-only prerequisite).
+# bench-simt-ir: machine instructions per lockstep cycle of a small fixed run under callgrind (10 programs, 86,473
+#   cycles at 4f5eaf4): the load-independent cost that the commits of docs/simt.md section 6 quote; ~1 min.
+# Run them alone (not under make -j beside other jobs) for a quiet measurement.
+SIMT_BENCH_ARGS ?= --seed 0x5eed --programs 300 --shaders --quiet $(SIMT_NOFP)
+SIMT_BENCH_RUNS ?= 3
+SIMT_MT := $(BUILD)/cosim/simt_$(SIMT_MAIN)/cosim-simt-mt
+.PHONY: bench-simt bench-simt-mt bench-simt-ir
 bench-simt: $(SIMT_BIN)
-	$(SIMT_BIN) --seed 0x5eed --programs 300 --shaders --quiet $(SIMT_NOFP) | grep 'cycles,'
-BENCH_TARGETS += bench-simt
+	$(PYTHON) scripts/simt_bench.py --runs $(SIMT_BENCH_RUNS) --label bench-simt -- $(SIMT_BIN) $(SIMT_BENCH_ARGS)
+bench-simt-mt: $(SIMT_MT) | bench-simt
+	$(PYTHON) scripts/simt_bench.py --runs $(SIMT_BENCH_RUNS) --wall --label bench-simt-mt -- $(SIMT_MT) $(SIMT_BENCH_ARGS)
+bench-simt-ir: $(SIMT_BIN) | bench-simt-mt
+	@mkdir -p out/bench/simt
+	valgrind --tool=callgrind --callgrind-out-file=out/bench/simt/callgrind.out $(SIMT_BIN) --seed 0x5eed --programs 10 --quiet $(SIMT_NOFP) \
+	  > out/bench/simt/callgrind.log 2>&1 || { tail -20 out/bench/simt/callgrind.log; exit 1; }
+	@c=$$(sed -n 's/^cosim-simt: [0-9]* jobs, \([0-9]*\) cycles.*/\1/p' out/bench/simt/callgrind.log); \
+	 i=$$(sed -n 's/^==[0-9]*== I *refs: *//p' out/bench/simt/callgrind.log | tr -d ,); \
+	 test -n "$$c" -a -n "$$i" || { echo "bench-simt-ir: no counts in out/bench/simt/callgrind.log"; exit 1; }; \
+	 echo "bench-simt-ir: callgrind, --seed 0x5eed --programs 10: $$i instructions, $$c cycles: $$((i / c)) instructions per lockstep cycle (profile: callgrind_annotate out/bench/simt/callgrind.out)"
+BENCH_TARGETS += bench-simt bench-simt-mt bench-simt-ir
 
 # ------------------------------------------------------------------ synthesis (docs/simt.md section 6)
 # OSU 0.18 um (scripts/simt_synth.sh): hierarchical mapping (every distinct module once), OpenSTA on the whole
