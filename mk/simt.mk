@@ -301,7 +301,8 @@ COVERAGE_TARGETS += coverage-simt
 #   binary summary line ("cosim-simt: ... cycles, ... cycles/s ... (CPU time ...)"), and the median rate from the
 #   process's CPU time, with the workload's cycle and warp-instruction counts (scripts/simt_bench.py).
 # bench-simt-mt: the same workload on the --threads 2 build, its median rate from the wall clock (a separate,
-#   labelled number; never the lockstep rate). After bench-simt, never beside it (order-only prerequisite).
+#   labelled number; never the lockstep rate). After bench-simt, never beside it (order-only prerequisite). Not in
+#   make bench: on this loaded 2-core machine a run took 2-7 minutes instead of ~20 s (docs/simt.md section 6).
 # bench-simt-ir: machine instructions per lockstep cycle of a small fixed run under callgrind (10 programs, 86,473
 #   cycles at 4f5eaf4): the load-independent cost that the commits of docs/simt.md section 6 quote; ~1 min.
 # Run them alone (not under make -j beside other jobs) for a quiet measurement.
@@ -313,7 +314,7 @@ bench-simt: $(SIMT_BIN)
 	$(PYTHON) scripts/simt_bench.py --runs $(SIMT_BENCH_RUNS) --label bench-simt -- $(SIMT_BIN) $(SIMT_BENCH_ARGS)
 bench-simt-mt: $(SIMT_MT) | bench-simt
 	$(PYTHON) scripts/simt_bench.py --runs $(SIMT_BENCH_RUNS) --wall --label bench-simt-mt -- $(SIMT_MT) $(SIMT_BENCH_ARGS)
-bench-simt-ir: $(SIMT_BIN) | bench-simt-mt
+bench-simt-ir: $(SIMT_BIN) | bench-simt
 	@mkdir -p out/bench/simt
 	valgrind --tool=callgrind --callgrind-out-file=out/bench/simt/callgrind.out $(SIMT_BIN) --seed 0x5eed --programs 10 --quiet $(SIMT_NOFP) \
 	  > out/bench/simt/callgrind.log 2>&1 || { tail -20 out/bench/simt/callgrind.log; exit 1; }
@@ -321,7 +322,7 @@ bench-simt-ir: $(SIMT_BIN) | bench-simt-mt
 	 i=$$(sed -n 's/^==[0-9]*== I *refs: *//p' out/bench/simt/callgrind.log | tr -d ,); \
 	 test -n "$$c" -a -n "$$i" || { echo "bench-simt-ir: no counts in out/bench/simt/callgrind.log"; exit 1; }; \
 	 echo "bench-simt-ir: callgrind, --seed 0x5eed --programs 10: $$i instructions, $$c cycles: $$((i / c)) instructions per lockstep cycle (profile: callgrind_annotate out/bench/simt/callgrind.out)"
-BENCH_TARGETS += bench-simt bench-simt-mt bench-simt-ir
+BENCH_TARGETS += bench-simt bench-simt-ir
 
 # ------------------------------------------------------------------ synthesis (docs/simt.md section 6)
 # OSU 0.18 um (scripts/simt_synth.sh): hierarchical mapping (every distinct module once), OpenSTA on the whole

@@ -33,6 +33,7 @@ def load():
 
 
 def main():
+    sys.stdout.reconfigure(line_buffering=True)   # each run's lines as it ends (make pipes stdout)
     argv = sys.argv[1:]
     runs, label, wall = 3, "bench-simt", False
     while argv and argv[0] != "--":
