@@ -7,6 +7,8 @@
 //                                      Wallace tree, level by level, row by row)
 //   `SIMT_FN_KADD(name, W)             name(a, b, cin) = {cout, sum}: simt_fp_kadd #(W) (the Kogge-Stone
 //                                      prefix of g_prefix; g_chunks is the same network, scripts/simt_speed_equiv.sh)
+//   `SIMT_FN_KADDR(name, W, RIPPLE)    the same with simt_fp_kadd's RIPPLE: 1 = written as `+` (carry chain)
+//   `SIMT_STAGE(gn, EN, V, lhs, rhs)   a stage's boundary: register loaded when V (EN != 0) or always @* (EN = 0)
 //   `SIMT_FN_LZC(name, W, CW)          name(x) = leading zeros (W if x = 0): simt_fp_lzc #(W, CW)
 // Every loop has constant bounds, so that simulators and synthesis unroll them into straight-line logic.
 `ifndef SIMT_FP_FN_VH
@@ -37,21 +39,28 @@
     end \
   endfunction
 
-`define SIMT_FN_KADD(NAME, FW) \
+`define SIMT_FN_KADD(NAME, FW) `SIMT_FN_KADDR(NAME, FW, 0)
+
+// RIPPLE != 0: the same sum written as `+` (simt_fp_kadd #(W, RIPPLE = 1): FPGA flows map it to their carry chain)
+`define SIMT_FN_KADDR(NAME, FW, FRIPPLE) \
   function automatic [(FW):0] NAME(input [(FW)-1:0] fa_i, input [(FW)-1:0] fb_i, input fci_i); \
     reg [(FW):0] fa, fb, fg, fp, fx; \
     integer fd; \
     begin \
-      fa = {fa_i, fci_i}; \
-      fb = {fb_i, fci_i}; \
-      fx = fa ^ fb; \
-      fg = fa & fb; \
-      fp = fx; \
-      for (fd = 1; fd <= (FW); fd = fd * 2) begin \
-        fg = fg | (fp & (fg << fd)); \
-        fp = fp & (fp << fd); \
+      if ((FRIPPLE) != 0) begin \
+        NAME = {1'b0, fa_i} + {1'b0, fb_i} + {{(FW){1'b0}}, fci_i}; \
+      end else begin \
+        fa = {fa_i, fci_i}; \
+        fb = {fb_i, fci_i}; \
+        fx = fa ^ fb; \
+        fg = fa & fb; \
+        fp = fx; \
+        for (fd = 1; fd <= (FW); fd = fd * 2) begin \
+          fg = fg | (fp & (fg << fd)); \
+          fp = fp & (fp << fd); \
+        end \
+        NAME = {fg[(FW)], fx[(FW):1] ^ fg[(FW)-1:0]}; \
       end \
-      NAME = {fg[(FW)], fx[(FW):1] ^ fg[(FW)-1:0]}; \
     end \
   endfunction
 
@@ -163,5 +172,20 @@
       NAME = {fgh[(FW)-64], (fxh[(FW)-64:1] ^ fgh[(FW)-65:0]), ((fxl >> 1) | {fxh[0], 63'd0}) ^ fgl}; \
     end \
   endfunction
+
+// `SIMT_STAGE(GN, EN, V, LHS, RHS): the boundary at the end of a valid-enabled stage (docs/simt-fpu.md,
+// "Valid-enabled stages"). EN != 0: LHS (a reg, or a concatenation of regs) is a register that loads RHS (the
+// call of the stage's function) at a rising edge of clk_i in a cycle in which V is set and holds otherwise;
+// EN = 0: the boundary is merged into the next stage (LHS = RHS in an always @* block). GN names the generate
+// block. The stage's logic sits inside the always block, so a cycle-based simulator computes it only when V.
+`define SIMT_STAGE(GN, EN, V, LHS, RHS) \
+  generate \
+    if ((EN) != 0) begin : GN \
+      always @(posedge clk_i) if (V) LHS <= RHS; \
+    end else begin : GN \
+      always @* LHS = RHS; \
+      wire unused_ok = &{1'b0, V}; \
+    end \
+  endgenerate
 
 `endif

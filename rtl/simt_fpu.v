@@ -1,6 +1,7 @@
 `timescale 1ns/1ps
 `default_nettype none
 `include "isa_defs.vh"
+`include "simt_fp_fn.vh"
 // simt_fpu: the FP32 datapath of one SIMT lane (issue 10; ports: docs/simt-fpu.md;
 // semantics: docs/isa.md section 5; algorithms, pipeline and verification: docs/simt-fpu.md).
 // Bit-exact to the soft-float of cmodel/isa/isa_fp.c for
@@ -32,6 +33,12 @@
 // registers and LAT-8 further output registers are added; LAT < 8: LAT of the boundaries are registers,
 // spread evenly (boundary Bk-1 is a register iff floor(k*LAT/8) > floor((k-1)*LAT/8), k = 1..8; the output
 // boundary B7 always is), at a lower clock frequency. Only the valid bits are reset.
+// Valid-enabled stages: every data register of B0..B7 loads only in the cycles in which its stage carries a valid
+// operation (held otherwise; the valid bits themselves load every cycle), and the multiplier's, converter's and
+// adder's stage logic is a function called inside the register's always block (`SIMT_STAGE), so that a
+// cycle-based simulator computes a stage only when it is valid (docs/simt-fpu.md, "Valid-enabled stages").
+// res_o and pred_o are defined only while valid_o. The output boundary B7 holds the result multiplexer and is
+// simt_fp_add's last register (A4).
 // AREA (default 0): 1 selects the area-reduced implementation for small FPGAs (the iCE40 configuration,
 // docs/simt.md section 6): the significand product as one `*` and every carry-propagate add as a ripple
 // adder (the FPGA's carry chain) instead of the CSA tree and the prefix adders. Same results, same latency.
@@ -79,13 +86,13 @@ module simt_fpu #(
   // ---------------------------------------------------------------- B0: input register
   // The operands arrive from the core's operand registers/register file with an input delay; registering
   // them first gives stage 1 (the multiplier's CSA tree, the conversion shifter) a whole cycle.
-  wire        valid0, na0, aa0, nb0, nc0;
-  wire [6:0]  op0;
-  wire [3:0]  cc0;
-  wire [31:0] a0, b0, c0;
+  wire        valid0;
+  reg         na0, aa0, nb0, nc0;
+  reg  [6:0]  op0;
+  reg  [3:0]  cc0;
+  reg  [31:0] a0, b0, c0;
   simt_fp_pipe #(.W(1), .EN(en(1)), .RST(1)) u_v0 (.clk_i(clk_i), .rst_ni(rst_ni), .d_i(valid_i), .q_o(valid0));
-  simt_fp_pipe #(.W(7 + 4 + 4 + 96), .EN(en(1))) u_in (.clk_i(clk_i), .rst_ni(rst_ni),
-    .d_i({op_i, cc_i, na_i, aa_i, nb_i, nc_i, a_i, b_i, c_i}), .q_o({op0, cc0, na0, aa0, nb0, nc0, a0, b0, c0}));
+  `SIMT_STAGE(g_in, en(1), valid_i, {op0, cc0, na0, aa0, nb0, nc0, a0, b0, c0}, {op_i, cc_i, na_i, aa_i, nb_i, nc_i, a_i, b_i, c_i})
 
   // ---------------------------------------------------------------- stage 1: decode, modifiers, FTZ
   wire is_fadd  = op0 == `ISA_OP_FADD;
@@ -108,26 +115,29 @@ module simt_fpu #(
     ftz = (x[30:23] == 8'd0) ? {x[31], 31'd0} : x;
   endfunction
   wire [31:0] am = {(a0[31] & ~aa0) ^ na0, a0[30:0]};
-  wire [31:0] fa = ftz(am);
-  wire [31:0] fb = ftz({b0[31] ^ nb0, b0[30:0]});
-  wire [31:0] fc = ftz({c0[31] ^ nc0, c0[30:0]});
-  wire [31:0] mul_y = is_fadd ? 32'h3f800000 : fb;
-  wire [31:0] add_z = is_fadd ? fb : is_fmad ? fc : 32'h80000000;
+  wire [31:0] fla = ftz(am);
+  wire [31:0] flb = ftz({b0[31] ^ nb0, b0[30:0]});
+  wire [31:0] flc = ftz({c0[31] ^ nc0, c0[30:0]});
+  wire [31:0] mul_y = is_fadd ? 32'h3f800000 : flb;
+  wire [31:0] add_z = is_fadd ? flb : is_fmad ? flc : 32'h80000000;
   // result select: 0 multiply-add, 1 compare/convert, 2 zero (not an FPU op); fsetp also sets pred
   wire [1:0]  sel1 = is_arith ? 2'd0 : (is_cmp | is_cvt) ? 2'd1 : 2'd2;
 
   // compare (one stage)
   wire [31:0] cmin, cmax;
   wire        cpred;
-  simt_fp_cmp u_cmp (.a_i(fa), .b_i(fb), .cc_i(cc0), .min_o(cmin), .max_o(cmax), .pred_o(cpred));
+  simt_fp_cmp u_cmp (.a_i(fla), .b_i(flb), .cc_i(cc0), .min_o(cmin), .max_o(cmax), .pred_o(cpred));
   wire [31:0] cres1 = is_fmin ? cmin : is_fmax ? cmax : {31'd0, cpred};
   wire        pred1 = is_fsetp & cpred;
+
+  // the valid bits of B1..B3
+  wire        v1, v2, v3;
 
   // conversions (three stages, boundaries B1..B3 inside)
   wire [2:0] kind = is_frnd ? 3'd0 : is_f2i ? 3'd1 : is_f2u ? 3'd2 : is_i2f ? 3'd3 : is_u2f ? 3'd4 : 3'd7;
   wire [31:0] cvt3;
   simt_fp_cvt #(.AREA(AREA), .E1(en(2)), .E2(en(3)), .E3(en(4))) u_cvt (.clk_i(clk_i), .rst_ni(rst_ni),
-    .kind_i(kind), .mode_i(cc0[1:0]), .a_i(is_int ? a0 : fa), .r_o(cvt3));
+    .v1_i(valid0), .v2_i(v1), .v3_i(v2), .kind_i(kind), .mode_i(cc0[1:0]), .a_i(is_int ? a0 : fla), .r_o(cvt3));
 
   // multiplier (three stages, boundaries B1..B3 inside)
   wire [31:0] prod3;
@@ -138,52 +148,39 @@ module simt_fpu #(
     assign pass0 = 2'd0;
   end endgenerate
   simt_fp_mul #(.AREA(AREA), .PASSES(PASSES), .E1(en(2)), .E2(en(3)), .E3(en(4))) u_mul (.clk_i(clk_i),
-    .rst_ni(rst_ni), .x_i(fa), .y_i(mul_y), .pass_i(pass0), .p_o(prod3));
-
-  // what travels beside the multiplier and the converter through B1..B3
-  wire        v1, v2, v3;
-  wire [1:0]  sel_2, sel_3, sel_4;
-  wire [31:0] z2, z3, z4;
-  wire [31:0] c2_, c3_, c4_;
-  wire        p2, p3, p4, ic2, ic3, ic4;
+    .rst_ni(rst_ni), .v1_i(valid0), .v2_i(v1), .v3_i(v2), .x_i(fla), .y_i(mul_y), .pass_i(pass0), .p_o(prod3));
   simt_fp_pipe #(.W(1), .EN(en(2)), .RST(1)) u_v1 (.clk_i(clk_i), .rst_ni(rst_ni), .d_i(valid0), .q_o(v1));
   simt_fp_pipe #(.W(1), .EN(en(3)), .RST(1)) u_v2 (.clk_i(clk_i), .rst_ni(rst_ni), .d_i(v1), .q_o(v2));
   simt_fp_pipe #(.W(1), .EN(en(4)), .RST(1)) u_v3 (.clk_i(clk_i), .rst_ni(rst_ni), .d_i(v2), .q_o(v3));
-  simt_fp_pipe #(.W(2 + 32 + 32 + 1 + 1), .EN(en(2))) u_s1 (.clk_i(clk_i), .rst_ni(rst_ni),
-    .d_i({sel1, add_z, cres1, pred1, is_cmp}), .q_o({sel_2, z2, c2_, p2, ic2}));
-  simt_fp_pipe #(.W(2 + 32 + 32 + 1 + 1), .EN(en(3))) u_s2 (.clk_i(clk_i), .rst_ni(rst_ni),
-    .d_i({sel_2, z2, c2_, p2, ic2}), .q_o({sel_3, z3, c3_, p3, ic3}));
-  simt_fp_pipe #(.W(2 + 32 + 32 + 1 + 1), .EN(en(4))) u_s3 (.clk_i(clk_i), .rst_ni(rst_ni),
-    .d_i({sel_3, z3, c3_, p3, ic3}), .q_o({sel_4, z4, c4_, p4, ic4}));
+  // what travels beside the multiplier and the converter through B1..B3
+  reg  [1:0]  sel_2, sel_3, sel_4;
+  reg  [31:0] z2, z3, z4;
+  reg  [31:0] c2_, c3_, c4_;
+  reg         p2, p3, p4, ic2, ic3, ic4;
+  `SIMT_STAGE(g_s1, en(2), valid0, {sel_2, z2, c2_, p2, ic2}, {sel1, add_z, cres1, pred1, is_cmp})
+  `SIMT_STAGE(g_s2, en(3), v1, {sel_3, z3, c3_, p3, ic3}, {sel_2, z2, c2_, p2, ic2})
+  `SIMT_STAGE(g_s3, en(4), v2, {sel_4, z4, c4_, p4, ic4}, {sel_3, z3, c3_, p3, ic3})
 
   // ---------------------------------------------------------------- stages 4..7: adder
-  wire [31:0] sum7;
-  simt_fp_add #(.AREA(AREA), .E1(en(5)), .E2(en(6)), .E3(en(7))) u_add (.clk_i(clk_i), .rst_ni(rst_ni),
-    .a_i(prod3), .b_i(z4), .s_o(sum7));
+  // adder (four stages, boundaries B4..B7 inside; its last stage holds the result multiplexer: B7 is its register)
+  wire        v4, v5, v6, v8;
+  reg  [1:0]  sel_5, sel_6, sel_7;
+  reg  [31:0] side5, side6, side7;
+  reg         p5, p6, p7, pred8;
+  wire [31:0] res8;
+  simt_fp_add #(.AREA(AREA), .E1(en(5)), .E2(en(6)), .E3(en(7)), .E4(en(8))) u_add (.clk_i(clk_i), .rst_ni(rst_ni),
+    .v1_i(v3), .v2_i(v4), .v3_i(v5), .v4_i(v6), .a_i(prod3), .b_i(z4), .sel_i(sel_7), .side_i(side7), .s_o(res8));
 
-  wire [31:0] side4 = ic4 ? c4_ : cvt3;
-  wire        v4, v5, v6;
-  wire [1:0]  sel_5, sel_6, sel_7;
-  wire [31:0] side5, side6, side7;
-  wire        p5, p6, p7;
   simt_fp_pipe #(.W(1), .EN(en(5)), .RST(1)) u_v4 (.clk_i(clk_i), .rst_ni(rst_ni), .d_i(v3), .q_o(v4));
   simt_fp_pipe #(.W(1), .EN(en(6)), .RST(1)) u_v5 (.clk_i(clk_i), .rst_ni(rst_ni), .d_i(v4), .q_o(v5));
   simt_fp_pipe #(.W(1), .EN(en(7)), .RST(1)) u_v6 (.clk_i(clk_i), .rst_ni(rst_ni), .d_i(v5), .q_o(v6));
-  simt_fp_pipe #(.W(2 + 32 + 1), .EN(en(5))) u_s4 (.clk_i(clk_i), .rst_ni(rst_ni),
-    .d_i({sel_4, side4, p4}), .q_o({sel_5, side5, p5}));
-  simt_fp_pipe #(.W(2 + 32 + 1), .EN(en(6))) u_s5 (.clk_i(clk_i), .rst_ni(rst_ni),
-    .d_i({sel_5, side5, p5}), .q_o({sel_6, side6, p6}));
-  simt_fp_pipe #(.W(2 + 32 + 1), .EN(en(7))) u_s6 (.clk_i(clk_i), .rst_ni(rst_ni),
-    .d_i({sel_6, side6, p6}), .q_o({sel_7, side7, p7}));
+  `SIMT_STAGE(g_s4, en(5), v3, {sel_5, side5, p5}, {sel_4, ic4 ? c4_ : cvt3, p4})
+  `SIMT_STAGE(g_s5, en(6), v4, {sel_6, side6, p6}, {sel_5, side5, p5})
+  `SIMT_STAGE(g_s6, en(7), v5, {sel_7, side7, p7}, {sel_6, side6, p6})
 
-  // ---------------------------------------------------------------- stage 7: result multiplexer, B7
-  wire [31:0] res7 = (sel_7 == 2'd0) ? sum7 : (sel_7 == 2'd1) ? side7 : 32'd0;
-  wire        v8;
-  wire [31:0] res8;
-  wire        pred8;
+  // ---------------------------------------------------------------- stage 7: result multiplexer (in u_add), B7
   simt_fp_pipe #(.W(1), .EN(en(8)), .RST(1)) u_v7 (.clk_i(clk_i), .rst_ni(rst_ni), .d_i(v6), .q_o(v8));
-  simt_fp_pipe #(.W(33), .EN(en(8))) u_s7 (.clk_i(clk_i), .rst_ni(rst_ni),
-    .d_i({res7, p7}), .q_o({res8, pred8}));
+  `SIMT_STAGE(g_s7, en(8), v6, pred8, p7)
 
   // ---------------------------------------------------------------- extra latency (LAT > 8)
   wire [XD:0]    xv;
