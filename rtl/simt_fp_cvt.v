@@ -41,8 +41,14 @@ module simt_fp_cvt #(
   localparam [2:0] K_FRND = 3'd0, K_F2I = 3'd1, K_F2U = 3'd2, K_I2F = 3'd3, K_U2F = 3'd4;
   // the functions' locals include bits a stage drops (carry-outs, the top bits of counts)
   // verilator lint_off UNUSEDSIGNAL
-  `SIMT_FN_KADDR(add32, 32, AREA)   // C1's negation, C2's f2i/f2u increment
-  `SIMT_FN_KADDR(inc24, 24, AREA)   // C2's frnd increment, C3's rounding increment
+  `SIMT_FN_KADD(add32p, 32)
+  // verilator coverage_off
+  `SIMT_FN_RADD(add32r, 32)   // C1's negation, C2's f2i/f2u increment
+  // verilator coverage_on
+  `SIMT_FN_KADD(inc24p, 24)
+  // verilator coverage_off
+  `SIMT_FN_RADD(inc24r, 24)   // C2's frnd increment, C3's rounding increment
+  // verilator coverage_on
   `SIMT_FN_LZC(lzc32, 32, 6)        // C2's leading-zero count (simt_fp_lzc #(32, 6))
   localparam integer W1 = 3 + 1 + 32 + 32 + 1 + 1 + 8;
   localparam integer W2 = 1 + 32 + 32 + 1 + 8;
@@ -79,7 +85,7 @@ module simt_fp_cvt #(
       sh8   = 8'd150 - e;
       fmask = ~(24'hffffff << sh8[4:0]);
       i_neg = (knd == K_I2F) && a[31];
-      mag   = add32(i_neg ? ~a : a, 32'd0, i_neg);
+      mag   = (AREA != 0) ? add32r(i_neg ? ~a : a, 32'd0, i_neg) : add32p(i_neg ? ~a : a, 32'd0, i_neg);
       // result class: 0 = computed below, else final value in fix
       fixed = 1'b1;
       fix = 32'd0;
@@ -136,9 +142,9 @@ module simt_fp_cvt #(
     begin
       // f2i negative: -(q + up) = ~q + !up (v = ~q and up = !up from C1); positive: q + up (q + up < 2^31 for
       // e <= 157, < 2^32 for e <= 158)
-      ires = add32(v, 32'd0, up);
+      ires = (AREA != 0) ? add32r(v, 32'd0, up) : add32p(v, 32'd0, up);
       // frnd: v = m | mask + 1 (round up; may carry to 2^24: exponent + 1) or m & ~mask
-      fr   = inc24(v[23:0], 24'd0, up);
+      fr   = (AREA != 0) ? inc24r(v[23:0], 24'd0, up) : inc24p(v[23:0], 24'd0, up);
       fres = fr[24] ? {s, e + 8'd1, 23'd0} : {s, e, fr[22:0]};
       // i2f/u2f: normalise (msb to bit 31); exponent 158 - lz
       lz   = lzc32(v);
@@ -163,7 +169,7 @@ module simt_fp_cvt #(
     reg [7:0]  re;
     begin
       rup = n[7] & ((n[6:0] != 7'd0) | n[8]);
-      rm  = inc24(n[31:8], 24'd0, rup);
+      rm  = (AREA != 0) ? inc24r(n[31:8], 24'd0, rup) : inc24p(n[31:8], 24'd0, rup);
       re  = e + {7'd0, rm[24]};
       stage_c3 = tof ? {s, re, rm[22:0]} : fin;
     end

@@ -42,7 +42,10 @@ module simt_fp_mul #(
   // verilator lint_off UNUSEDSIGNAL
   `SIMT_FN_CSA(csa24, 24, 24, 48, 0)       // 24 partial products -> two rows (simt_fp_mul_csa #(24, 24, 48))
   `SIMT_FN_KADD(add48, 48)                 // M2's carry-propagate add
-  `SIMT_FN_KADDR(inc24, 24, AREA)          // M3's rounding increment (ripple with AREA)
+  `SIMT_FN_KADD(inc24p, 24)
+  // verilator coverage_off
+  `SIMT_FN_RADD(inc24r, 24)          // M3's rounding increment (ripple with AREA)
+  // verilator coverage_on
   localparam integer W1 = 96 + 9 + 4;
   localparam integer W2 = 24 + 2 + 11 + 4;
 
@@ -89,18 +92,10 @@ module simt_fp_mul #(
       esum = {1'b0, xe} + {1'b0, ye};
       mx = {1'b1, x[22:0]};
       my = {1'b1, y[22:0]};
-      cs = 96'd0;
-      if (AREA != 0 && PASSES == 4) begin
-        s = pacc;
-        c = 48'd0;
-      end else if (AREA != 0) begin
-        s = mx * my;
-        c = 48'd0;
-      end else begin
-        cs = csa24(mx, my);   // Wallace reduction of the 24 partial products: {carry, sum}
-        s = cs[47:0];
-        c = cs[95:48];
-      end
+      cs = csa24(mx, my);   // Wallace reduction of the 24 partial products: {carry, sum} (not used with AREA)
+      // AREA: the product (PASSES = 4: accumulated over the passes) and 0; constant selects, no branches
+      s = (AREA != 0 && PASSES == 4) ? pacc : (AREA != 0) ? mx * my : cs[47:0];
+      c = (AREA != 0) ? 48'd0 : cs[95:48];
       stage_m1 = {s, c, esum, sign, nan, inf, zero};
     end
   endfunction
@@ -119,8 +114,7 @@ module simt_fp_mul #(
     reg [23:0] m;
     reg signed [10:0] be;
     begin
-      if (AREA != 0) pr = {1'b0, ps};   // the product (pc = 0)
-      else pr = add48(ps, pc, 1'b0);
+      pr = (AREA != 0) ? {1'b0, ps} : add48(ps, pc, 1'b0);   // AREA: the product (pc = 0)
       prod = pr[47:0];
       hi = prod[47];
       // biased exponent before the rounding carry: ea + eb - 127 + hi (-125 .. 382)
@@ -147,7 +141,7 @@ module simt_fp_mul #(
     reg [7:0]  be1;
     begin
       up = g & (st | m[0]);
-      mr = inc24(m, 24'd0, up);
+      mr = (AREA != 0) ? inc24r(m, 24'd0, up) : inc24p(m, 24'd0, up);
       mc = mr[24];
       // exponent + carry as a carry-select: both outcomes precomputed from rbe, chosen by mc
       be  = $signed(rbe);
