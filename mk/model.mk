@@ -9,11 +9,11 @@ $(BUILD)/tests/test_sys_%: LDLIBS_COMMON += -lz -lzstd
 
 MODEL_OUT  := $(BUILD)/model
 
-# The packet layout for the RTL: every `#define FLIT_<NAME> <number>` of cmodel/sys/flit.h becomes
+# The packet layout for the RTL: every `#define FLIT_<NAME> <number>` of cmodel/link/flit.h becomes
 # `define FLIT_<NAME> <number> (one definition shared by C and Verilog, SPEC 4.2).
-$(BUILD)/gen/gpupd_flit.vh: cmodel/sys/flit.h
+$(BUILD)/gen/gpupd_flit.vh: cmodel/link/flit.h
 	@mkdir -p $(@D)
-	@{ echo "// Generated from cmodel/sys/flit.h by mk/model.mk: do not edit."; \
+	@{ echo "// Generated from cmodel/link/flit.h by mk/model.mk: do not edit."; \
 	  awk '$$1 == "#define" && $$2 ~ /^FLIT_[A-Z_]+$$/ && $$3 ~ /^(0x[0-9A-Fa-f]+|[0-9]+)$$/ { \
 	    v = $$3; if (v ~ /^0x/) v = "'"'"'h" substr(v, 3); print "`define " $$2 " " v }' $<; } > $@
 GEN_HDRS += $(BUILD)/gen/gpupd_flit.vh

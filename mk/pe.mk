@@ -4,7 +4,7 @@
 PE_RTL      := rtl/pe_fifo.v rtl/pe_lowbit.v rtl/pe_exchanger.v
 PE_VH       := $(BUILD)/gen/gpupd_flit.vh
 # C objects the harnesses link: the cycle model, and the golden model's exchange + link model (cross-check)
-PE_OBJS     := $(patsubst %.c,$(BUILD)/lib/obj/%.o,$(wildcard cmodel/pe/*.c) cmodel/sys/pe.c cmodel/sys/net.c)
+PE_OBJS     := $(patsubst %.c,$(BUILD)/lib/obj/%.o,$(sort $(wildcard cmodel/pe/*.c) cmodel/link/net.c))
 PE_VL_OPT   := -MAKEFLAGS "OPT_FAST=-O2 OPT_GLOBAL=-O2 OPT_SLOW=-O1"
 # Parameter sets co-simulated: MAX_GPUS_LQDEPTH_RQDEPTH. 64_8_8: the default depths at the largest system
 # (N = 1, 2, 3, 16, 64); 16_2_2: the smallest legal queues, so the LQ and both banks are full most of the time.

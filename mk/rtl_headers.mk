@@ -1,6 +1,6 @@
 # Generated Verilog includes, also kept in rtl/ so that every RTL file lints on its own with
 # `verilator --lint-only -Wall -Irtl rtl/FILE.v` (no build step needed). The single sources stay
-# defs/isa.tbl (isa_defs.vh) and cmodel/sys/flit.h (gpupd_flit.vh); the build generates them into
+# defs/isa.tbl (isa_defs.vh) and cmodel/link/flit.h (gpupd_flit.vh); the build generates them into
 # build/gen/ and test-rtl-headers fails if the copies in rtl/ differ. Refresh with `make rtl-headers`.
 
 RTL_HDRS := isa_defs.vh gpupd_flit.vh

@@ -1,4 +1,4 @@
-// Generated from cmodel/sys/flit.h by mk/model.mk: do not edit.
+// Generated from cmodel/link/flit.h by mk/model.mk: do not edit.
 `define FLIT_TYPE_LSB 61
 `define FLIT_TYPE_BITS 3
 `define FLIT_SRC_LSB 55

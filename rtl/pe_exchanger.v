@@ -2,9 +2,9 @@
 `default_nettype none
 `include "gpupd_flit.vh"
 // pe_exchanger: the primitive exchanger (PE) of one GPU, the CD phase of GPUpd's C-PD (MICRO'17 section
-// 4.2-4.3, SPEC 4.2). The functional definition of the exchange is cmodel/sys/pe.c (pe_run); the C cycle
+// 4.2-4.3, SPEC 4.2). The functional definition of the exchange is cmodel/pe/pe.c (pe_run); the C cycle
 // model of this exact microarchitecture is cmodel/pe/pe_hw.c. Microarchitecture, port table, timing and
-// the protocol argument: docs/pe.md. Flit layout: build/gen/gpupd_flit.vh, generated from cmodel/sys/flit.h.
+// the protocol argument: docs/pe.md. Flit layout: build/gen/gpupd_flit.vh, generated from cmodel/link/flit.h.
 //
 // Blocks (all queues bounded, valid/ready everywhere, data stable until accepted):
 //   LQ      local queue (pe_fifo, LQ_DEPTH beats) of this GPU's P2G results, batch-tagged: entries
@@ -24,7 +24,7 @@
 //           b+1: flits of b+2 cannot exist before this GPU's LAST(b+1)); arrival order is kept per bank;
 //           two PRIMs for one bank in one cycle: port 0 first (port 1 waits a cycle; never happens in
 //           protocol-legal traffic), then the keep path. Through-traffic of the line is forwarded by the
-//           link model (cmodel/sys/net.c), not here: rx ports see only flits for this GPU and broadcasts.
+//           link model (cmodel/link/net.c), not here: rx ports see only flits for this GPU and broadcasts.
 //   OUT     output register: the ids of bank ob & 1 in order, then {eob, tag} once CD of batch ob is
 //           complete and its bank is empty.
 // Throughput: one flit per cycle per TX port, one per cycle per RX port, one output beat per cycle, one

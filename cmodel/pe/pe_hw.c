@@ -5,7 +5,7 @@
 
 #include <string.h>
 
-#include "sys/flit.h"
+#include "link/flit.h"
 
 static uint64_t lowmask(uint32_t bits) { return bits >= 64 ? ~0ull : ((1ull << bits) - 1); }
 

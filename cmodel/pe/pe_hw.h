@@ -1,19 +1,19 @@
 /* C cycle model of the primitive exchanger (PE) RTL, rtl/pe_exchanger.v (+ rtl/pe_fifo.v, rtl/pe_lowbit.v):
  * the same registers, the same valid/ready decisions, the same queue contents, so the lockstep harness
  * (sim/pe/cosim_pe.c) can compare every output port every cycle. The functional definition of the
- * exchange is cmodel/sys/pe.c (pe_run, SPEC 4.2); docs/pe.md describes the microarchitecture.
+ * exchange is cmodel/pe/pe.c (pe_run, SPEC 4.2); docs/pe.md describes the microarchitecture.
  *
  * One instance is the PE of one GPU (gpu_id) of an N-GPU system. Ports (valid/ready, data stable until
  * accepted):
  *   in   from the P2G: per batch, the entries of this GPU's chunk in order ({tag, prim_id, mask}), then
  *        one END beat ({end=1, tag, prim_id = chunk count}); a batch with no entries is a lone END beat.
  *        Batches are numbered 0, 1, 2, ... after reset; the tag is the batch number mod 2^16.
- *   tx[p] 64-bit flits of cmodel/sys/flit.h towards the link. Line topology: tx[0] = left neighbour
+ *   tx[p] 64-bit flits of cmodel/link/flit.h towards the link. Line topology: tx[0] = left neighbour
  *        (gpu_id-1), tx[1] = right neighbour (gpu_id+1). Hub topology: tx[0] = the hub port, tx[1] unused.
  *        PRIM(b, t) goes left if t < gpu_id else right (line), or to the hub port; LAST(b, gpu_id) is
  *        broadcast on each port that has a neighbour (line) / on the hub port (hub), none when N = 1.
  *   rx[p] flits from the link: only flits addressed to this GPU or broadcasts (through-traffic on the
- *        line is forwarded by the link model, cmodel/sys/net.c, never by the PE). Both ports are accepted
+ *        line is forwarded by the link model, cmodel/link/net.c, never by the PE). Both ports are accepted
  *        in the same cycle when possible; if both carry a PRIM for the same receive bank, port 0 wins.
  *   out  this GPU's primitives, in application order per batch ({tag, prim_id}), then {eob=1, tag} once
  *        CD of the batch is complete here.

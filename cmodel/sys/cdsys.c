@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sys/cdsys_peref.h"
-#include "sys/flit.h"
+#include "pe/pe_ref.h"
+#include "link/flit.h"
 
 #define ADQ 4   /* adapter FIFO between P2G and PE */
 

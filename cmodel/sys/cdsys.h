@@ -43,7 +43,7 @@
 #include "p2g/p2g.h"
 #include "p2g/p2g_hw.h"
 #include "pe/pe_hw.h"
-#include "sys/net.h"
+#include "link/net.h"
 
 /* ------------------------------------------------------------------ workload (CP-phase output) */
 typedef struct {
@@ -60,7 +60,7 @@ typedef struct {
     cdsys_prim_t **prims;   /* [b * n_gpus + g]: chunk of GPU g in batch b, CP order */
     uint32_t *counts;       /* [b * n_gpus + g] */
     uint8_t *barrier;       /* [b]: 1 = first batch of a segment (no runahead into it); may be NULL */
-    uint32_t **golden;      /* [b * n_gpus + g]: golden receive list (sys/pe.c); NULL: not compared */
+    uint32_t **golden;      /* [b * n_gpus + g]: golden receive list (pe/pe.c); NULL: not compared */
     uint32_t *golden_n;
     uint32_t *frame;        /* [b]: frame of the batch (reports only); may be NULL */
 } cdsys_work_t;
@@ -104,7 +104,7 @@ typedef struct {
     /* RTL parameters of the units (the cycle models are built with them; must match a verilated build) */
     uint32_t max_gpus, p2g_rows, tag_bits;
     uint32_t pe_lq_depth, pe_rq_depth;
-    int pe_ref;                 /* 1: the behavioural reference PE (cdsys_peref.h) instead of pe_hw */
+    int pe_ref;                 /* 1: the behavioural reference PE (pe_ref.h) instead of pe_hw */
     /* stall / jitter injection, per mille, a pure function of (seed, cycle, unit, port) */
     uint64_t seed;
     uint32_t in_gap_pm;         /* P2G input: valid withheld */

@@ -1,6 +1,6 @@
 /* CD-system workload from the golden model (cdsys.h: cdsys_work_from_trace): the CP-phase P2G stream of a
  * real trace (sys_config_t.p2g_tap) cut into batches and GPU chunks with the exchange tap (pe_tap), and the
- * golden receive lists of sys/pe.c. */
+ * golden receive lists of pe/pe.c. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -26,8 +26,8 @@
 
 #include "gpu/gpu.h"
 #include "gpu/gpu_timing.h"
-#include "sys/net.h"
-#include "sys/pe.h"
+#include "link/net.h"
+#include "pe/pe.h"
 
 typedef enum { SYS_CMD_CLEAR = 0, SYS_CMD_DRAW = 1, SYS_CMD_UPLOAD = 2 } sys_cmd_kind_t;
 

@@ -11,7 +11,7 @@
  * (cpu_s: CPU seconds of the CD-system run alone, without capturing the workload from the golden model)
  * --compare-skip runs the system twice (every cycle, then with idle skipping) and fails unless lists,
  * completion cycles and link traffic are identical. --stall PM sets every stall probability (per mille),
- * --jitter J the link jitter. --pe ref: the behavioural reference PE (cdsys_peref.h) instead of the PE cycle model.
+ * --jitter J the link jitter. --pe ref: the behavioural reference PE (pe_ref.h) instead of the PE cycle model.
  * Exit 0 ok, 1 mismatch, 2 bad arguments. */
 #include <inttypes.h>
 #include <stdio.h>

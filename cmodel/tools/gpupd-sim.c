@@ -233,7 +233,7 @@ static int parse_args(int argc, char **argv, opts_t *o)
             NEED();
             if (!strcmp(v, "rtl")) o->cfg.pe_golden = 0;
             else if (!strcmp(v, "golden")) o->cfg.pe_golden = 1;
-            else return arg_fail(T, a, v, "unknown PE model", "rtl (the PE RTL's cycle model) or golden (cmodel/sys/pe.c, --send-rate)");
+            else return arg_fail(T, a, v, "unknown PE model", "rtl (the PE RTL's cycle model) or golden (cmodel/pe/pe.c, --send-rate)");
         }
         else if (!strcmp(a, "--timing")) {
             NEED();
@@ -756,7 +756,7 @@ int main(int argc, char **argv)
         printf("| `--tile-log2` | %u | log2 pixels | paper Table 1: 32x32 tiles |\n", d.tile_log2);
         printf("| `--p2g-rows` | %u | rows/cycle | P2G RTL parameter ROWS (docs/p2g.md) |\n", d.p2g_rows);
         printf("| `--pe` | rtl | | the exchange runs on the P2G and PE RTL cycle models (cmodel/sys/cdsys.c: p2g_hw, pe_hw) |\n");
-        printf("| `--send-rate` | %u | entries/cycle | only with `--pe golden` (cmodel/sys/pe.c): entries its turn engine walks per cycle |\n", d.send_rate);
+        printf("| `--send-rate` | %u | entries/cycle | only with `--pe golden` (cmodel/pe/pe.c): entries its turn engine walks per cycle |\n", d.send_rate);
         for (size_t i = 0; i < np; i++)
             printf("| `%s` | %g | %s | %s |\n", pt[i].name, gpu_tcfg_get(&d.tcfg, &pt[i]), pt[i].unit, pt[i].source);
         return 0;

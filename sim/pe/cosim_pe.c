@@ -2,7 +2,7 @@
  * (cmodel/pe/pe_hw.h), every output port every cycle, driven by a C environment model of the other N-1
  * GPUs and of the P2G, and every result checked against an independently computed expectation (SPEC 4.2:
  * GPU k receives exactly [p in application order | bit k of mask(p)], each once, then end-of-batch) and
- * that expectation against the golden model's exchange (cmodel/sys/pe.c pe_run) on the same data.
+ * that expectation against the golden model's exchange (cmodel/pe/pe.c pe_run) on the same data.
  *
  * The run is a sequence of independent scenarios (the DUT is reset between them), each generated from
  * (seed, scenario index): N, this GPU's id k, topology, runahead, 1..8 batches of 0, 1, tens, hundreds or
@@ -23,9 +23,9 @@
 #include "pe/pe_hw.h"
 #include "pe_dut.h"
 #include "pe_env.h"
-#include "sys/flit.h"
-#include "sys/net.h"
-#include "sys/pe.h"
+#include "link/flit.h"
+#include "link/net.h"
+#include "pe/pe.h"
 #include "../common/gtkw_view.h"
 
 #define MAX_LIST 16

@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sys/flit.h"
-#include "sys/net.h"
+#include "link/flit.h"
+#include "link/net.h"
 
 static uint64_t lowmask(uint32_t bits) { return bits >= 64 ? ~0ull : ((1ull << bits) - 1); }
 

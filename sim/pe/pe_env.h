@@ -25,7 +25,7 @@
 
 #include "common/rng.h"
 #include "pe/pe_hw.h"
-#include "sys/pe.h"
+#include "pe/pe.h"
 
 #define PE_ENV_MAX_B 8
 

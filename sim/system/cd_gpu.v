@@ -4,7 +4,7 @@
 // system-cosim.md): the P2G mapper (rtl/p2g_mapper.v) and the primitive exchanger (rtl/pe_exchanger.v) side
 // by side, every port brought out with a p2g_/pe_ prefix and NOT connected here: the C harness joins them
 // through the adapter that inserts the END-of-chunk beats (cmodel/sys/cdsys.c), and joins the PEs' link
-// ports through the C link model (cmodel/sys/net.c). Not synthesised: a test container, no logic.
+// ports through the C link model (cmodel/link/net.c). Not synthesised: a test container, no logic.
 module cd_gpu #(
   parameter integer MAX_GPUS = 16,
   parameter integer ROWS     = 2,

@@ -7,7 +7,7 @@
  * and hands the RTL's outputs to the harness. So a run checks, at once:
  *   - every unit's RTL against its cycle model, every port every cycle (a divergence is found at its cycle);
  *   - every P2G result against the golden model's mask (at the adapter);
- *   - every GPU's received list against the golden model's (sys/pe.c) on the fly, and against the SPEC 4.2
+ *   - every GPU's received list against the golden model's (pe/pe.c) on the fly, and against the SPEC 4.2
  *     invariant computed from the masks at the end; packet accounting; a deadlock watchdog.
  * Stall/jitter injection (seeded, replayable): P2G input gaps, PE TX/RX/output stalls, link stalls, link jitter.
  * On a mismatch: GPU, batch, primitive, cycle, fields DUT vs model, the last transactions, the reproduce
@@ -25,7 +25,7 @@
 #include "pe/pe_hw.h"
 #include "p2g/p2g_hw.h"
 #include "sys/cdsys.h"
-#include "sys/flit.h"
+#include "link/flit.h"
 #include "sys/sys.h"
 #include "sys_dut.h"
 #include "../common/gtkw_view.h"

@@ -3,7 +3,7 @@
 // of a trace, inserts the END-of-chunk beats between P2G and PE, and routes the PE's link ports; GPUs are
 // joined by sc_fifo links (line: one fifo per direction between neighbours, forwarding in the nodes; hub: a
 // hub module with one fifo per direction per GPU), each flit carrying its arrival time (link latency).
-// Every GPU's output is checked against the golden model's receive lists (sys/pe.c) on the fly and against the
+// Every GPU's output is checked against the golden model's receive lists (pe/pe.c) on the fly and against the
 // SPEC 4.2 invariant at the end. C++ only because SystemC demands it: workload, golden lists and flit layout
 // come from the C library (cmodel/sys/cdsys.h, flit.h). docs/system-cosim.md.
 #include <systemc.h>
@@ -24,7 +24,7 @@
 extern "C" {
 #include "common/args.h"
 #include "sys/cdsys.h"
-#include "sys/flit.h"
+#include "link/flit.h"
 #include "sys/sys.h"
 }
 

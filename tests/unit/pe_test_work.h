@@ -1,6 +1,6 @@
 /* Shared fixture of the primitive-exchanger unit tests (test_sys_exchange.c, test_net_timed.c): random P2G
  * results, B batches of N GPUs' chunks, each batch's m primitives split as ceil(m/N) per GPU. Header-only
- * (each test is one translation unit); include after sys/pe.h. Deterministic: xorshift64 from the seed. */
+ * (each test is one translation unit); include after pe/pe.h. Deterministic: xorshift64 from the seed. */
 #ifndef GPUPD_TEST_PE_TEST_WORK_H
 #define GPUPD_TEST_PE_TEST_WORK_H
 
@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sys/pe.h"
+#include "pe/pe.h"
 
 #define PE_TEST_SLOTS 4096 /* N * B at most */
 

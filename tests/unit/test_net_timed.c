@@ -12,9 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sys/flit.h"
-#include "sys/net.h"
-#include "sys/pe.h"
+#include "link/flit.h"
+#include "link/net.h"
+#include "pe/pe.h"
 #include "pe_test_work.h"
 
 typedef struct {

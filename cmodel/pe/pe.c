@@ -1,4 +1,4 @@
-#include "sys/pe.h"
+#include "pe/pe.h"
 
 #include <inttypes.h>
 #include <stdarg.h>
@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sys/flit.h"
+#include "link/flit.h"
 
 typedef struct {
     uint32_t cur_b;         /* oldest batch whose CD is not complete here */

@@ -20,8 +20,8 @@
  * Idle skipping: net_next_event() is the next step at which anything can happen (an output FIFO not empty:
  * the next step; else the earliest arrival on a wire); net_skip_to() jumps there with every credit updated
  * exactly as stepping would have (tests/unit/test_net_timed.c checks skipping == stepping). */
-#ifndef GPUPD_SYS_NET_H
-#define GPUPD_SYS_NET_H
+#ifndef GPUPD_LINK_NET_H
+#define GPUPD_LINK_NET_H
 
 #include <stddef.h>
 #include <stdint.h>

@@ -5,13 +5,13 @@
  * cmodel/pe/pe_hw.h): cdsys uses it as an independent second implementation of the protocol (selectable,
  * `--pe ref` of cosim-system) and its test runs it against the golden model on every topology.
  * No globals; one instance per GPU. */
-#ifndef GPUPD_SYS_CDSYS_PEREF_H
-#define GPUPD_SYS_CDSYS_PEREF_H
+#ifndef GPUPD_PE_PE_REF_H
+#define GPUPD_PE_PE_REF_H
 
 #include <stdint.h>
 
 #include "pe/pe_hw.h"
-#include "sys/net.h"
+#include "link/net.h"
 
 #define PEREF_WIN 8      /* batches whose receive lists are kept (output lag before RX stalls) */
 #define PEREF_LQ 16      /* local queue depth (entries + END beats) */

@@ -1,10 +1,10 @@
-/* Behavioural reference PE (see cdsys_peref.h). */
-#include "sys/cdsys_peref.h"
+/* Behavioural reference PE (see pe_ref.h). */
+#include "pe/pe_ref.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "sys/flit.h"
+#include "link/flit.h"
 
 static uint64_t all_mask(uint32_t n) { return n >= 64 ? ~0ull : (1ull << n) - 1; }
 

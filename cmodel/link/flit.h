@@ -9,8 +9,8 @@
  *   31:0   payload   PRIM: primitive id within the batch (application order)
  *                    LAST: number of primitives in the sender's chunk of the batch
  */
-#ifndef GPUPD_SYS_FLIT_H
-#define GPUPD_SYS_FLIT_H
+#ifndef GPUPD_LINK_FLIT_H
+#define GPUPD_LINK_FLIT_H
 
 #include <stdint.h>
 

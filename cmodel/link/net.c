@@ -1,9 +1,9 @@
-#include "sys/net.h"
+#include "link/net.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "sys/flit.h"
+#include "link/flit.h"
 
 static int fifo_push(net_fifo_t *f, uint64_t v)
 {

@@ -15,13 +15,13 @@
  * After the run the invariant is checked for every GPU k and batch b: receive list == [p in batch order
  * | bit k of mask(p)], each once; plus packet accounting (flits sent == delivered, every PRIM to its
  * destination, N-1 LAST per GPU per batch, network empty). A violation returns -1 with a report. */
-#ifndef GPUPD_SYS_PE_H
-#define GPUPD_SYS_PE_H
+#ifndef GPUPD_PE_PE_H
+#define GPUPD_PE_PE_H
 
 #include <stddef.h>
 #include <stdint.h>
 
-#include "sys/net.h"
+#include "link/net.h"
 
 typedef struct {
     uint32_t prim;      /* primitive id within the batch */
