@@ -1,0 +1,21 @@
+# Stored result set (issue 23): every bundled trace rendered under a fixed set of schemes, GPU counts and
+# topologies; the frame (pixel rows), the stats JSON (bytes) and the cycle count of every run must equal
+# tests/results/{quick,full}.txt. A regression baseline of the simulator's own behaviour (docs/testing.md):
+# changes meant to keep results (speed work) must pass it unchanged; changes meant to alter results regenerate
+# it in the same commit (make update-results; make update-results-long for the full set).
+RESULTS_CHECK := $(PYTHON) scripts/results_check.py --sim $(SIM_TOOL) --trace-tool $(BUILD)/bin/gpupd-trace
+
+.PHONY: test-results-identical test-long-results update-results update-results-long
+test-results-identical: $(SIM_TOOL) $(BUILD)/bin/gpupd-trace
+	@$(RESULTS_CHECK) check --set quick
+TEST_TARGETS += test-results-identical
+
+test-long-results: $(SIM_TOOL) $(BUILD)/bin/gpupd-trace
+	@$(RESULTS_CHECK) check --set full
+test-long: test-long-results
+
+update-results: $(SIM_TOOL) $(BUILD)/bin/gpupd-trace
+	@$(RESULTS_CHECK) update --set quick
+
+update-results-long: $(SIM_TOOL) $(BUILD)/bin/gpupd-trace
+	@$(RESULTS_CHECK) update --set full
