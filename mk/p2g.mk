@@ -17,18 +17,18 @@ P2G_TEST_PRIMS ?= 1700000
 p2g_mg   = $(word 1,$(subst _, ,$1))
 p2g_rows = $(word 2,$(subst _, ,$1))
 
-$(BUILD)/cosim/obj/cosim_p2g.o: sim/p2g/cosim_p2g.c sim/p2g/p2g_dut.h sim/common/gtkw_view.h
+$(BUILD)/cosim/obj/cosim_p2g.o: sim/p2g/cosim_p2g.c sim/p2g/p2g_dut.h sim/common/gtkw_view.h sim/common/lockstep.h
 	@mkdir -p $(@D)
 	$(CC) $(CWARN) $(COPT) $(CPPFLAGS_COMMON) -Isim/p2g -c $< -o $@
 
 # One verilated co-simulation binary per parameter set (FST tracing compiled in, used only on demand).
 define P2G_VARIANT_RULES
-$(BUILD)/cosim/p2g_$(1)/cosim-p2g: mk/p2g.mk $(P2G_RTL) rtl/lint.vlt sim/p2g/p2g_dut.cpp sim/p2g/p2g_dut.h sim/common/vl_dut.h $(BUILD)/cosim/obj/cosim_p2g.o $(P2G_OBJS)
+$(BUILD)/cosim/p2g_$(1)/cosim-p2g: mk/p2g.mk $(P2G_RTL) rtl/lint.vlt sim/p2g/p2g_dut.cpp sim/p2g/p2g_dut.h sim/common/vl_dut.h $(BUILD)/cosim/obj/cosim_p2g.o $(LOCKSTEP_OBJ) $(P2G_OBJS)
 	@mkdir -p $$(@D) && rm -f $$@
 	$(VERILATOR) --cc --exe --build -j 2 -Wall --trace-fst --top-module p2g_mapper \
 	  -GMAX_GPUS=$(call p2g_mg,$(1)) -GROWS=$(call p2g_rows,$(1)) -Mdir $$(@D) -o cosim-p2g $(VL_OPT) \
 	  -CFLAGS "-I$(abspath cmodel) -I$(abspath sim/p2g) -I$(abspath sim/common) -DP2G_DUT_MAX_GPUS=$(call p2g_mg,$(1)) -DP2G_DUT_ROWS=$(call p2g_rows,$(1))" \
-	  rtl/lint.vlt $(P2G_RTL) $(abspath sim/p2g/p2g_dut.cpp) $(abspath $(BUILD)/cosim/obj/cosim_p2g.o) \
+	  rtl/lint.vlt $(P2G_RTL) $(abspath sim/p2g/p2g_dut.cpp) $(abspath $(BUILD)/cosim/obj/cosim_p2g.o) $(abspath $(LOCKSTEP_OBJ)) \
 	  $(abspath $(P2G_OBJS)) >$$(@D)/build.log 2>&1 || { tail -30 $$(@D)/build.log; exit 1; }
 endef
 $(foreach v,$(P2G_VARIANTS),$(eval $(call P2G_VARIANT_RULES,$(v))))
@@ -120,12 +120,12 @@ lint-p2g:
 	@echo "lint-p2g: clean (verilator -Wall at MAX_GPUS 16/64/1 and per file, iverilog -g2012, yosys check -assert)"
 
 # ------------------------------------------------------------------ coverage (line + toggle)
-$(BUILD)/cov/p2g/cosim-p2g: mk/p2g.mk $(P2G_RTL) rtl/lint.vlt sim/p2g/p2g_dut.cpp sim/p2g/p2g_dut.h sim/common/vl_dut.h $(BUILD)/cosim/obj/cosim_p2g.o $(P2G_OBJS)
+$(BUILD)/cov/p2g/cosim-p2g: mk/p2g.mk $(P2G_RTL) rtl/lint.vlt sim/p2g/p2g_dut.cpp sim/p2g/p2g_dut.h sim/common/vl_dut.h $(BUILD)/cosim/obj/cosim_p2g.o $(LOCKSTEP_OBJ) $(P2G_OBJS)
 	@mkdir -p $(@D) && rm -f $@
 	$(VERILATOR) --cc --exe --build -j 2 -Wall --coverage-line --coverage-toggle --top-module p2g_mapper \
 	  -GMAX_GPUS=64 -GROWS=4 -Mdir $(@D) -o cosim-p2g $(VL_OPT) \
 	  -CFLAGS "-I$(abspath cmodel) -I$(abspath sim/p2g) -I$(abspath sim/common) -DP2G_DUT_MAX_GPUS=64 -DP2G_DUT_ROWS=4" \
-	  rtl/lint.vlt $(P2G_RTL) $(abspath sim/p2g/p2g_dut.cpp) $(abspath $(BUILD)/cosim/obj/cosim_p2g.o) \
+	  rtl/lint.vlt $(P2G_RTL) $(abspath sim/p2g/p2g_dut.cpp) $(abspath $(BUILD)/cosim/obj/cosim_p2g.o) $(abspath $(LOCKSTEP_OBJ)) \
 	  $(abspath $(P2G_OBJS)) >$(@D)/build.log 2>&1 || { tail -30 $(@D)/build.log; exit 1; }
 
 # $(1): extra coverage_report.py arguments (minimum percentages)

@@ -26,7 +26,7 @@
  * range: the range as saved, e.g. "[15:0]" (NUL-terminated, newline stripped). */
 typedef uint32_t (*gtkw_view_width_fn)(const char *name, size_t name_len, const char *range, void *ctx);
 
-static int gtkw_view_write(const char *tool, const char *tmpl, const char *out, const char *fst, uint64_t t0,
+static inline int gtkw_view_write(const char *tool, const char *tmpl, const char *out, const char *fst, uint64_t t0,
                            gtkw_view_width_fn width, void *ctx)
 {
     FILE *in = fopen(tmpl, "r"), *o = fopen(out, "w");

@@ -1,14 +1,15 @@
 /* Lockstep co-simulation of the P2G mapper: verilated RTL (p2g_dut.h) against the C cycle model
  * (cmodel/p2g/p2g_hw.h), every output port every cycle, and every mask against the functional definition
  * (p2g_mask). Constrained-random primitives and configurations from a printed, replayable seed, directed
- * corners first, random valid gaps and output backpressure. On the first mismatch: a report (cycle, seed,
- * fields DUT vs model in hex, last transactions, command to reproduce), then the same run is replayed with an
- * FST waveform of the window around the failure and a matching .gtkw view; exit status 1. */
+ * corners first, random valid gaps and output backpressure. Runs on the lockstep driver (sim/common/lockstep.h):
+ * this file holds only what is particular to the P2G (stimulus, scoreboard, ports, fields, reproduce command).
+ * On the first mismatch: a report (cycle, seed, fields DUT vs model in hex, last transactions, command to
+ * reproduce), then the failing configuration is replayed with an FST waveform of the window around the failure
+ * and a matching .gtkw view; exit status 1. */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "common/args.h"
 #include "common/rng.h"
@@ -16,25 +17,21 @@
 #include "p2g/p2g_hw.h"
 #include "p2g/p2g_stim.h"
 #include "p2g_dut.h"
-#include "../common/gtkw_view.h"
+#include "../common/lockstep.h"
 
 #define MAX_LIST 16
 #define HIST 24
 #define FIFO_CAP 64
+#define TOOL "cosim-p2g"
 
 typedef struct {
-    uint64_t seed;
+    ls_common_t c;             /* seed, out_dir, window, waves, gtkw, quiet */
     uint64_t prims;            /* primitives per GPU count */
     uint32_t configs;          /* configurations per GPU count (prims split evenly) */
     uint32_t gpus[MAX_LIST];
     int n_gpus;
     uint64_t inject_cycle;     /* flip a bit of the model's mask at this cycle (tests the failure path) */
     int inject;
-    const char *out_dir;       /* where failure waveforms go */
-    uint32_t window;           /* cycles of waveform before the failure */
-    const char *waves;         /* dump the whole run to this FST (for make waves-p2g) */
-    const char *gtkw_template; /* saved view whose dumpfile line is rewritten */
-    int quiet;
     const char *replay;        /* replay a primitive stream (gpupd-p2g-trace -o) instead of random stimulus */
     int sweep_n;               /* one configuration per GPU count 1..MAX_GPUS, each changing only n */
     uint32_t start_config;     /* reproduce near a failure: begin at this configuration (the one before it is
@@ -80,29 +77,38 @@ typedef struct {
     uint64_t n_seen[65];               /* primitives checked per GPU count */
 } result_t;
 
+/* what a lockstep cycle does besides comparing the ports */
+typedef enum { PH_WARM, PH_SETTLE, PH_RUN } phase_t;
+
 typedef struct {
     const opts_t *o;
+    const stream_t *st;
     p2g_hw_params_t prm;
-    hist_t hist[HIST];
-    uint64_t n_hist;
+    ls_t ls;
+    p2g_dut_t *dut;
+    p2g_hw_t hw;
+    result_t *r;
     p2g_config_t cfg;
     uint32_t n, ci;            /* GPU count of the list and configuration index being run */
     uint64_t ci_cycle;         /* cycle at which configuration ci started */
     int field;                 /* the one field this configuration changed (-1: several / directed) */
+    /* this cycle */
+    phase_t phase;
+    p2g_hw_in_t in;
+    p2g_hw_out_t d, m;
+    /* scoreboard of the run phase */
+    const segment_t *sg;
+    exp_t fifo[FIFO_CAP];
+    uint32_t fh, ft;
+    uint64_t sent, quota;
+    int have;
+    /* the report's subject */
+    const exp_t *rep_e, *rep_head;
 } ctx_t;
-
-static void hist_add(ctx_t *c, uint64_t cycle, const char *what, const p2g_prim_t *p, uint64_t mask)
-{
-    hist_t *h = &c->hist[c->n_hist++ % HIST];
-    h->cycle = cycle;
-    snprintf(h->what, sizeof h->what, "%s", what);
-    h->p = *p;
-    h->mask = mask;
-}
 
 static void print_cmd(const opts_t *o, const char *argv0, FILE *f)
 {
-    fprintf(f, "%s --seed 0x%" PRIx64 " --prims %" PRIu64 " --configs %u --gpus ", argv0, o->seed, o->prims,
+    fprintf(f, "%s --seed 0x%" PRIx64 " --prims %" PRIu64 " --configs %u --gpus ", argv0, o->c.seed, o->prims,
             o->configs);
     for (int i = 0; i < o->n_gpus; i++) fprintf(f, "%s%u", i ? "," : "", o->gpus[i]);
     if (o->sweep_n) fprintf(f, " --sweep-n");
@@ -110,19 +116,18 @@ static void print_cmd(const opts_t *o, const char *argv0, FILE *f)
     if (o->replay) fprintf(f, " --replay %s", o->replay);
     if (o->start_config) fprintf(f, " --start-config %u --start-cycle %" PRIu64, o->start_config, o->start_cycle);
     if (o->stop_config != UINT32_MAX) fprintf(f, " --stop-config %u", o->stop_config);
-    fprintf(f, "\n");
 }
 
-/* The command that starts at the failing configuration (every configuration is seeded on its own, so the
- * same stimulus follows) and stops after it: seconds instead of the whole run. */
-static void print_near_cmd(const ctx_t *c, const char *argv0, FILE *f)
+/* The options that start at the failing configuration (every configuration is seeded on its own, so the same
+ * stimulus follows) and stop after it: seconds instead of the whole run. */
+static opts_t near_opts(const opts_t *o, uint32_t n, uint32_t ci, uint64_t ci_cycle)
 {
-    opts_t n = *c->o;
-    if (!n.sweep_n && !n.replay) { n.gpus[0] = c->n; n.n_gpus = 1; }
-    n.start_config = c->ci;
-    n.start_cycle = c->ci_cycle;
-    n.stop_config = c->ci;
-    print_cmd(&n, argv0, f);
+    opts_t x = *o;
+    if (!x.sweep_n && !x.replay) { x.gpus[0] = n; x.n_gpus = 1; }
+    x.start_config = ci;
+    x.start_cycle = ci_cycle;
+    x.stop_config = ci;
+    return x;
 }
 
 static void print_cfg(const p2g_config_t *c, FILE *f)
@@ -187,30 +192,59 @@ static int ports_differ(const p2g_hw_out_t *a, const p2g_hw_out_t *b)
     return 0;
 }
 
-static void report(ctx_t *c, const char *argv0, uint64_t cycle, const char *why, const p2g_hw_out_t *dut,
-                   const p2g_hw_out_t *mdl, const exp_t *e, const exp_t *head)
+/* ------------------------------------------------------------------------------ the unit for the driver */
+static void p2g_cmd(void *u, FILE *f, int near)
 {
-    const opts_t *o = c->o;
-    FILE *f = stderr;
-    fprintf(f, "\nCOSIM MISMATCH unit=p2g_mapper MAX_GPUS=%u ROWS=%u seed=0x%" PRIx64 " cycle=%" PRIu64 "\n",
-            c->prm.max_gpus, c->prm.rows, o->seed, cycle);
-    fprintf(f, "  what: %s\n  config: ", why);
+    const ctx_t *c = u;
+    if (!near) { print_cmd(c->o, c->ls.argv0, f); return; }
+    opts_t x = near_opts(c->o, c->n, c->ci, c->ci_cycle);
+    print_cmd(&x, c->ls.argv0, f);
+}
+
+static void p2g_hist_print(void *u, FILE *f, const void *rec)
+{
+    const hist_t *h = rec;
+    (void)u;
+    fprintf(f, "    cycle %-10" PRIu64 " %-4s id=0x%08x tag=0x%04x", h->cycle, h->what, h->p.prim_id, h->p.tag);
+    if (!strcmp(h->what, "IN"))
+        fprintf(f, " x=(%d,%d,%d) y=(%d,%d,%d) flags=%u\n", h->p.x[0], h->p.x[1], h->p.x[2], h->p.y[0], h->p.y[1],
+                h->p.y[2], h->p.flags);
+    else
+        fprintf(f, " mask=0x%" PRIx64 "\n", h->mask);
+}
+
+static void hist_add(ctx_t *c, uint64_t cycle, const char *what, const p2g_prim_t *p, uint64_t mask)
+{
+    hist_t *h = ls_hist_add(&c->ls);
+    h->cycle = cycle;
+    snprintf(h->what, sizeof h->what, "%s", what);
+    h->p = *p;
+    h->mask = mask;
+}
+
+static void p2g_detail(void *u, FILE *f, const char *why)
+{
+    const ctx_t *c = u;
+    const p2g_hw_out_t *dut = &c->d, *mdl = &c->m;
+    const exp_t *e = c->rep_e, *head = c->rep_head;
+    (void)why;
+    fprintf(f, "  config: ");
     print_cfg(&c->cfg, f);
-    fprintf(f, "\n  %-12s %-20s %-20s\n", "field", "DUT (RTL)", e ? "expected" : "C cycle model");
-#define ROW(name, a, b) fprintf(f, "  %-12s 0x%-18" PRIx64 " 0x%-18" PRIx64 "%s\n", name, (uint64_t)(a), (uint64_t)(b), (a) != (b) ? "  <-- differs" : "")
+    fprintf(f, "\n");
+    ls_field_head(f, 12, e ? "expected" : "C cycle model");
     if (e) {
-        ROW("prim_id", dut->out_prim_id, e->p.prim_id);
-        ROW("tag", dut->out_tag, e->p.tag);
-        ROW("mask", dut->out_mask, e->mask);
+        ls_field(f, 12, "prim_id", dut->out_prim_id, e->p.prim_id);
+        ls_field(f, 12, "tag", dut->out_tag, e->p.tag);
+        ls_field(f, 12, "mask", dut->out_mask, e->mask);
         fprintf(f, "  primitive: x=(%d,%d,%d) y=(%d,%d,%d) flags=%u\n", e->p.x[0], e->p.x[1], e->p.x[2],
                 e->p.y[0], e->p.y[1], e->p.y[2], e->p.flags);
     } else {
-        ROW("in_ready", dut->in_ready, mdl->in_ready);
-        ROW("out_valid", dut->out_valid, mdl->out_valid);
-        ROW("busy", dut->busy, mdl->busy);
-        ROW("out_prim_id", dut->out_prim_id, mdl->out_prim_id);
-        ROW("out_tag", dut->out_tag, mdl->out_tag);
-        ROW("out_mask", dut->out_mask, mdl->out_mask);
+        ls_field(f, 12, "in_ready", dut->in_ready, mdl->in_ready);
+        ls_field(f, 12, "out_valid", dut->out_valid, mdl->out_valid);
+        ls_field(f, 12, "busy", dut->busy, mdl->busy);
+        ls_field(f, 12, "out_prim_id", dut->out_prim_id, mdl->out_prim_id);
+        ls_field(f, 12, "out_tag", dut->out_tag, mdl->out_tag);
+        ls_field(f, 12, "out_mask", dut->out_mask, mdl->out_mask);
         if (head) {
             /* the primitive the output port is about: what the definition says it must give */
             fprintf(f, "  oldest outstanding primitive: prim_id=0x%08x tag=0x%04x x=(%d,%d,%d) y=(%d,%d,%d) flags=%u\n",
@@ -222,48 +256,133 @@ static void report(ctx_t *c, const char *argv0, uint64_t cycle, const char *why,
             fprintf(f, "  no primitive outstanding (an output now would be a phantom)\n");
         }
     }
-#undef ROW
     fprintf(f, "  configuration %u of GPU count %u (started at cycle %" PRIu64 ")%s%s\n", c->ci, c->n, c->ci_cycle,
             c->field >= 0 ? ", changed only " : "", c->field >= 0 ? p2g_field_name[c->field] : "");
-    uint64_t first = c->n_hist > HIST ? c->n_hist - HIST : 0;
-    fprintf(f, "  last %" PRIu64 " transactions (oldest first):\n", c->n_hist - first);
-    for (uint64_t i = first; i < c->n_hist; i++) {
-        const hist_t *h = &c->hist[i % HIST];
-        fprintf(f, "    cycle %-10" PRIu64 " %-4s id=0x%08x tag=0x%04x", h->cycle, h->what, h->p.prim_id, h->p.tag);
-        if (!strcmp(h->what, "IN"))
-            fprintf(f, " x=(%d,%d,%d) y=(%d,%d,%d) flags=%u\n", h->p.x[0], h->p.x[1], h->p.x[2], h->p.y[0],
-                    h->p.y[1], h->p.y[2], h->p.flags);
-        else
-            fprintf(f, " mask=0x%" PRIx64 "\n", h->mask);
-    }
-    fprintf(f, "  reproduce: ");
-    print_cmd(o, argv0, f);
-    fprintf(f, "  reproduce near the failure: ");
-    print_near_cmd(c, argv0, f);
 }
+
+/* a failure the report does not describe (its message is printed where it is found) */
+static int fail_quiet(ctx_t *c, uint64_t cycle)
+{
+    c->ls.failed = 1;
+    c->ls.fail_cycle = cycle;
+    return LS_FAIL;
+}
+
+static int p2g_fail(ctx_t *c, uint64_t cycle, const char *why, const exp_t *e, const exp_t *head)
+{
+    c->rep_e = e;
+    c->rep_head = head;
+    return ls_fail(&c->ls, cycle, why);
+}
+
+static const char *const phase_why[] = {"ports differ while warming up", "ports differ while idle",
+                                        "RTL and C cycle model disagree"};
+
+/* DUT and cycle model on this cycle's inputs; every port compared; in the run phase, the scoreboard: every
+ * accepted primitive's mask from the definition, every output checked against it in order. */
+static int p2g_eval(void *u, uint64_t cycle)
+{
+    ctx_t *c = u;
+    const opts_t *o = c->o;
+    result_t *r = c->r;
+    p2g_dut_eval(c->dut, &c->in, &c->d);
+    p2g_hw_comb(&c->hw, &c->in, &c->m);
+    if (c->phase == PH_RUN && o->inject && cycle == o->inject_cycle) c->m.out_mask ^= 1, c->m.out_valid = 1; /* test hook */
+    ls_compared(&c->ls);
+    const exp_t *head = c->fh != c->ft ? &c->fifo[c->fh % FIFO_CAP] : NULL;
+    if (ports_differ(&c->d, &c->m))
+        return p2g_fail(c, cycle, phase_why[c->phase], NULL, c->phase == PH_RUN ? head : NULL);
+    if (c->phase != PH_RUN) return LS_OK;
+    const p2g_hw_in_t *in = &c->in;
+    const p2g_hw_out_t *d = &c->d;
+    if (in->in_valid && d->in_ready) {
+        if (c->ft - c->fh >= FIFO_CAP) { fprintf(stderr, "cosim: scoreboard overflow\n"); return fail_quiet(c, cycle); }
+        exp_t *x = &c->fifo[c->ft % FIFO_CAP];
+        x->p = in->in;
+        x->mask = p2g_mask(&c->cfg, &in->in);
+        if (c->sg && c->sg->mask[c->sent] != x->mask) {
+            fprintf(stderr, "cosim-p2g: the replayed stream's mask 0x%" PRIx64 " (golden model) differs from "
+                    "p2g_mask() 0x%" PRIx64 " for prim_id 0x%08x (record %" PRIu64 " of segment %u)\n",
+                    c->sg->mask[c->sent], x->mask, in->in.prim_id, c->sent, c->ci);
+            return fail_quiet(c, cycle);
+        }
+        c->ft++;
+        hist_add(c, cycle, "IN", &in->in, 0);
+        r->prims_in++;
+        c->sent++;
+        c->have = 0; /* in_valid drops after the clock edge; the next primitive comes next cycle */
+    }
+    if (d->out_valid && in->out_ready) {
+        p2g_prim_t got = {d->out_prim_id, d->out_tag, {0, 0, 0}, {0, 0, 0}, 0};
+        hist_add(c, cycle, "OUT", &got, d->out_mask);
+        if (c->fh == c->ft) return p2g_fail(c, cycle, "output with no primitive outstanding", NULL, NULL);
+        const exp_t *e = &c->fifo[c->fh % FIFO_CAP];
+        c->fh++;
+        r->mask_checks++;
+        r->n_seen[c->cfg.n_gpus <= 64 ? c->cfg.n_gpus : 0]++;
+        if (d->out_prim_id != e->p.prim_id || d->out_tag != (e->p.tag & 0xffff) || d->out_mask != e->mask)
+            return p2g_fail(c, cycle, "RTL mask differs from the functional definition p2g_mask()", e, NULL);
+        ls_progress(&c->ls);
+    }
+    c->ls.waiting = c->fh != c->ft;
+    c->rep_head = c->ls.waiting ? &c->fifo[c->fh % FIFO_CAP] : NULL;   /* for the watchdog's report */
+    c->rep_e = NULL;
+    return c->sent == c->quota && !c->have && c->fh == c->ft && !c->m.busy ? LS_DONE : LS_OK;
+}
+
+static void p2g_clock(void *u)
+{
+    ctx_t *c = u;
+    p2g_dut_clock(c->dut);
+    p2g_hw_clock(&c->hw, &c->in);
+}
+
+static void p2g_dump(void *u, int on) { p2g_dut_dump(((ctx_t *)u)->dut, on); }
+
+static const ls_unit_t p2g_unit = {
+    .tool = TOOL,
+    .unit = "p2g_mapper",
+    .eval = p2g_eval,
+    .clock = p2g_clock,
+    .dump = p2g_dump,
+    .detail = p2g_detail,
+    .hist_print = p2g_hist_print,
+    .cmd = p2g_cmd,
+    .has_near = 1,
+    .hist_depth = HIST,
+    .hist_rec = sizeof(hist_t),
+    .watchdog = 20000,
+    .watchdog_what = "no output",
+};
 
 /* One whole run. stop_at: stop after this cycle (UINT64_MAX: no stop). dump_from: first cycle written to the
  * FST (when fst is set). Returns 0 on success, 1 on mismatch (r->fail_cycle set). */
 static int run(const opts_t *o, const stream_t *st, const char *argv0, const char *fst, uint64_t dump_from,
                uint64_t stop_at, int report_failures, result_t *r)
 {
-    ctx_t c;
-    memset(&c, 0, sizeof c);
+    ctx_t *cp = calloc(1, sizeof *cp);
+    if (!cp) { fprintf(stderr, "cosim-p2g: out of memory\n"); return 1; }
+    ctx_t *const c = cp;
     memset(r, 0, sizeof *r);
-    c.o = o;
-    c.prm = p2g_dut_params();
-    p2g_dut_t *dut = p2g_dut_new(fst);
-    p2g_dut_dump(dut, fst && dump_from == 0);
-    p2g_hw_t hw;
-    p2g_hw_init(&hw, c.prm);
+    c->o = o;
+    c->st = st;
+    c->r = r;
+    c->prm = p2g_dut_params();
+    c->dut = p2g_dut_new(fst);
+    p2g_hw_init(&c->hw, c->prm);
+    if (ls_init(&c->ls, &p2g_unit, &o->c, argv0)) {
+        fprintf(stderr, "cosim-p2g: out of memory\n");
+        p2g_dut_free(c->dut);
+        free(c);
+        return 1;
+    }
+    ls_start(&c->ls, c, fst, dump_from, stop_at, report_failures, o->start_config == 0 ? o->start_cycle : 0);
+    snprintf(c->ls.params, sizeof c->ls.params, "MAX_GPUS=%u ROWS=%u", c->prm.max_gpus, c->prm.rows);
     rng_t rng;
-    rng_seed(&rng, o->seed);
-    exp_t fifo[FIFO_CAP];
-    uint32_t fh = 0, ft = 0;
-    uint64_t cycle = o->start_config == 0 ? o->start_cycle : 0, next_id = 0;
-    int fail = 0;
-    p2g_hw_in_t in;
-    memset(&in, 0, sizeof in);
+    rng_seed(&rng, o->c.seed);
+    uint64_t next_id = 0;
+    int fail = 0, stop = 0;
+    p2g_hw_in_t *in = &c->in;
 
     /* random mode: GPU counts x configurations; sweep mode: one configuration per GPU count 1..MAX_GPUS;
      * replay mode: one pass over the stream's segments. Every configuration draws its stimulus from its own
@@ -271,179 +390,114 @@ static int run(const opts_t *o, const stream_t *st, const char *argv0, const cha
      * (--start-config) sees exactly the same stimulus from there on. */
     int n_outer = st || o->sweep_n ? 1 : o->n_gpus;
     p2g_config_t prev_cfg = p2g_config_default(1, 1920, 1080);
-    for (int gi = 0; gi < n_outer && !fail; gi++) {
+    for (int gi = 0; gi < n_outer && !fail && !stop; gi++) {
         uint32_t n = st ? 0 : o->sweep_n ? 1 : o->gpus[gi];
-        if (!st && n > c.prm.max_gpus) continue;
-        uint32_t n_cfg = st ? (uint32_t)st->n : o->sweep_n ? c.prm.max_gpus : o->configs;
-        uint64_t n_quota = o->sweep_n ? c.prm.max_gpus : o->configs;
-        for (uint32_t ci = 0; ci < n_cfg && !fail; ci++) {
+        if (!st && n > c->prm.max_gpus) continue;
+        uint32_t n_cfg = st ? (uint32_t)st->n : o->sweep_n ? c->prm.max_gpus : o->configs;
+        uint64_t n_quota = o->sweep_n ? c->prm.max_gpus : o->configs;
+        for (uint32_t ci = 0; ci < n_cfg && !fail && !stop; ci++) {
             const segment_t *sg = st ? &st->seg[ci] : NULL;
             if (ci > o->stop_config) break;
-            uint64_t cseed = o->seed ^ (0x9E3779B97F4A7C15ull * ((uint64_t)n * 100003u + ci + 1));
+            uint64_t cseed = o->c.seed ^ (0x9E3779B97F4A7C15ull * ((uint64_t)n * 100003u + ci + 1));
             rng_seed(&rng, cseed);
             next_id = ((uint64_t)n << 40) ^ ((uint64_t)ci << 20);
-            c.field = -1;
-            if (sg) c.cfg = sg->cfg;
+            c->field = -1;
+            if (sg) c->cfg = sg->cfg;
             else if (o->sweep_n) {
                 /* n = 1, 2, ..., MAX_GPUS in turn, everything else fixed: only n changes (after the first) */
-                if (ci == 0) { rng_t base; rng_seed(&base, o->seed ^ 0x5157u); p2g_stim_config(&base, 1, &c.cfg); }
-                else { c.cfg = prev_cfg; c.field = P2G_FIELD_N; }
-                c.cfg.n_gpus = ci + 1;
+                if (ci == 0) { rng_t base; rng_seed(&base, o->c.seed ^ 0x5157u); p2g_stim_config(&base, 1, &c->cfg); }
+                else { c->cfg = prev_cfg; c->field = P2G_FIELD_N; }
+                c->cfg.n_gpus = ci + 1;
             }
-            else if (ci < 6 && ci + 1 < o->configs) c.cfg = directed_config(n, ci);
+            else if (ci < 6 && ci + 1 < o->configs) c->cfg = directed_config(n, ci);
             else if (ci % 2 == 0) {
                 /* exactly one field changed from the previous configuration, every field in turn: a unit that
                  * misses one field of its rebuild key (e.g. only the tile size) mis-maps here */
-                c.field = (int)((ci / 2) % P2G_N_FIELDS);
-                if (!p2g_stim_change_one(&rng, &prev_cfg, (p2g_field_t)c.field, c.prm.max_gpus, &c.cfg)) {
-                    c.field = -1;
-                    p2g_stim_config(&rng, n, &c.cfg);
+                c->field = (int)((ci / 2) % P2G_N_FIELDS);
+                if (!p2g_stim_change_one(&rng, &prev_cfg, (p2g_field_t)c->field, c->prm.max_gpus, &c->cfg)) {
+                    c->field = -1;
+                    p2g_stim_config(&rng, n, &c->cfg);
                 }
             }
-            else p2g_stim_config(&rng, n, &c.cfg);
-            if (o->start_config && ci + 1 < o->start_config) { prev_cfg = c.cfg; continue; }
+            else p2g_stim_config(&rng, n, &c->cfg);
+            if (o->start_config && ci + 1 < o->start_config) { prev_cfg = c->cfg; continue; }
             if (o->start_config && ci + 1 == o->start_config) {
-                /* warm-up: apply the previous configuration with no primitives, so the unit's tables hold it */
-                in.cfg = c.cfg;
-                in.in_valid = 0;
-                in.out_ready = 1;
-                for (uint32_t k = 0; k < p2g_hw_build_cycles(c.prm.rows) + 4 && !fail; k++) {
-                    p2g_hw_out_t a, b;
-                    p2g_dut_eval(dut, &in, &a);
-                    p2g_hw_comb(&hw, &in, &b);
-                    r->port_checks++;
-                    if (ports_differ(&a, &b)) {
-                        if (report_failures) report(&c, argv0, cycle, "ports differ while warming up", &a, &b, NULL, NULL);
-                        fail = 1;
-                    }
-                    p2g_dut_clock(dut);
-                    p2g_hw_clock(&hw, &in);
+                /* warm-up: apply the previous configuration with no primitives, so the unit's tables hold it
+                 * (not counted as cycles: the run's cycle numbers start at start_cycle) */
+                in->cfg = c->cfg;
+                in->in_valid = 0;
+                in->out_ready = 1;
+                c->phase = PH_WARM;
+                for (uint32_t k = 0; k < p2g_hw_build_cycles(c->prm.rows) + 4 && !fail; k++) {
+                    if (p2g_eval(c, c->ls.cycle) == LS_FAIL) fail = 1;
+                    p2g_clock(c);
                 }
-                prev_cfg = c.cfg;
-                cycle = o->start_cycle;
+                prev_cfg = c->cfg;
+                c->ls.cycle = o->start_cycle;
                 continue;
             }
-            prev_cfg = c.cfg;
-            c.n = n;
-            c.ci = ci;
-            c.ci_cycle = cycle;
-            if (c.field >= 0) r->field_changes[c.field]++;
+            prev_cfg = c->cfg;
+            c->n = n;
+            c->ci = ci;
+            c->ci_cycle = c->ls.cycle;
+            if (c->field >= 0) r->field_changes[c->field]++;
             static const uint32_t bp[] = {0, 0, 10, 30, 60, 90};
             uint32_t in_gap = bp[rng_below(&rng, 6)], out_stall = bp[rng_below(&rng, 6)];
-            uint64_t quota = sg ? sg->n : o->prims / n_quota + (ci < o->prims % n_quota ? 1 : 0);
-            uint64_t sent = 0, since_progress = 0;
+            c->sg = sg;
+            c->quota = sg ? sg->n : o->prims / n_quota + (ci < o->prims % n_quota ? 1 : 0);
+            c->sent = 0;
+            c->ls.idle = 0;
             uint32_t directed_k = 0;
-            int have = 0;
-            in.cfg = c.cfg;
-            in.in_valid = 0;
+            c->have = 0;
+            in->cfg = c->cfg;
+            in->in_valid = 0;
             /* 0..3 idle cycles after a configuration change: the unit must hold in_ready low itself while it
              * rebuilds its tables, so sending at once is legal and exercised */
             uint32_t n_settle = rng_below(&rng, 4);
-            for (uint32_t settle = 0; settle < n_settle; settle++) {
-                p2g_hw_out_t a, b;
-                in.out_ready = 1;
-                p2g_dut_eval(dut, &in, &a);
-                p2g_hw_comb(&hw, &in, &b);
-                r->port_checks++;
-                if (ports_differ(&a, &b)) {
-                    if (report_failures) report(&c, argv0, cycle, "ports differ while idle", &a, &b, NULL, NULL);
-                    fail = 1;
-                    break;
-                }
-                p2g_dut_clock(dut);
-                p2g_hw_clock(&hw, &in);
-                cycle++;
+            c->phase = PH_SETTLE;
+            for (uint32_t settle = 0; settle < n_settle && !fail && !stop; settle++) {
+                in->out_ready = 1;
+                int rc = ls_step(&c->ls);
+                fail = rc == LS_FAIL;
+                stop = rc == LS_STOP;
             }
-            while (!fail) {
+            c->phase = PH_RUN;
+            while (!fail && !stop) {
                 /* stimulus for this cycle: a pending primitive stays on the port until accepted */
-                if (!have && sent < quota && sg) {
-                    in.in = sg->p[sent];
-                    have = 1;
-                    in.in_valid = 0;
-                } else if (!have && sent < quota) {
-                    p2g_prim_t *p = &in.in;
-                    if (directed_prim(&c.cfg, directed_k, p)) directed_k++;
-                    else r->kinds[p2g_stim_any(&rng, &c.cfg, p)]++;
-                    p->prim_id = (uint32_t)(next_id * 2654435761u) ^ (uint32_t)(o->seed);
+                if (!c->have && c->sent < c->quota && sg) {
+                    in->in = sg->p[c->sent];
+                    c->have = 1;
+                    in->in_valid = 0;
+                } else if (!c->have && c->sent < c->quota) {
+                    p2g_prim_t *p = &in->in;
+                    if (directed_prim(&c->cfg, directed_k, p)) directed_k++;
+                    else r->kinds[p2g_stim_any(&rng, &c->cfg, p)]++;
+                    p->prim_id = (uint32_t)(next_id * 2654435761u) ^ (uint32_t)(o->c.seed);
                     p->tag = (uint32_t)(next_id & 0xffff);
                     next_id++;
-                    have = 1;
-                    in.in_valid = 0;
+                    c->have = 1;
+                    in->in_valid = 0;
                 }
-                if (have && !in.in_valid) in.in_valid = !rng_chance(&rng, in_gap, 100);
-                in.out_ready = !rng_chance(&rng, out_stall, 100);
-                if (cycle >= dump_from && fst) p2g_dut_dump(dut, 1);
-
-                p2g_hw_out_t d, m;
-                p2g_dut_eval(dut, &in, &d);
-                p2g_hw_comb(&hw, &in, &m);
-                if (o->inject && cycle == o->inject_cycle) m.out_mask ^= 1, m.out_valid = 1; /* test hook */
-                r->port_checks++;
-                if (ports_differ(&d, &m)) {
-                    if (report_failures) report(&c, argv0, cycle, "RTL and C cycle model disagree", &d, &m, NULL, fh != ft ? &fifo[fh % FIFO_CAP] : NULL);
-                    fail = 1;
-                    break;
-                }
-                if (in.in_valid && d.in_ready) {
-                    if (ft - fh >= FIFO_CAP) { fprintf(stderr, "cosim: scoreboard overflow\n"); fail = 1; break; }
-                    fifo[ft % FIFO_CAP].p = in.in;
-                    fifo[ft % FIFO_CAP].mask = p2g_mask(&c.cfg, &in.in);
-                    if (sg && sg->mask[sent] != fifo[ft % FIFO_CAP].mask) {
-                        fprintf(stderr, "cosim-p2g: the replayed stream's mask 0x%" PRIx64 " (golden model) differs from "
-                                "p2g_mask() 0x%" PRIx64 " for prim_id 0x%08x (record %" PRIu64 " of segment %u)\n",
-                                sg->mask[sent], fifo[ft % FIFO_CAP].mask, in.in.prim_id, sent, ci);
-                        fail = 1;
-                        break;
-                    }
-                    ft++;
-                    hist_add(&c, cycle, "IN", &in.in, 0);
-                    r->prims_in++;
-                    sent++;
-                    have = 0; /* in_valid drops after the clock edge; the next primitive comes next cycle */
-                }
-                if (d.out_valid && in.out_ready) {
-                    p2g_prim_t got = {d.out_prim_id, d.out_tag, {0, 0, 0}, {0, 0, 0}, 0};
-                    hist_add(&c, cycle, "OUT", &got, d.out_mask);
-                    if (fh == ft) {
-                        if (report_failures) report(&c, argv0, cycle, "output with no primitive outstanding", &d, &m, NULL, NULL);
-                        fail = 1;
-                        break;
-                    }
-                    exp_t *e = &fifo[fh % FIFO_CAP];
-                    fh++;
-                    r->mask_checks++;
-                    r->n_seen[c.cfg.n_gpus <= 64 ? c.cfg.n_gpus : 0]++;
-                    if (d.out_prim_id != e->p.prim_id || d.out_tag != (e->p.tag & 0xffff) || d.out_mask != e->mask) {
-                        if (report_failures)
-                            report(&c, argv0, cycle, "RTL mask differs from the functional definition p2g_mask()", &d, &m, e, NULL);
-                        fail = 1;
-                        break;
-                    }
-                    since_progress = 0;
-                }
-                if (fh != ft && ++since_progress > 20000) {
-                    if (report_failures) report(&c, argv0, cycle, "watchdog: no output for 20000 cycles", &d, &m, NULL, fh != ft ? &fifo[fh % FIFO_CAP] : NULL);
-                    fail = 1;
-                    break;
-                }
-                p2g_dut_clock(dut);
-                p2g_hw_clock(&hw, &in);
-                if (!have) in.in_valid = 0;
-                cycle++;
-                if (cycle > stop_at) break;
-                if (sent == quota && !have && fh == ft && !m.busy) break;
+                if (c->have && !in->in_valid) in->in_valid = !rng_chance(&rng, in_gap, 100);
+                in->out_ready = !rng_chance(&rng, out_stall, 100);
+                int rc = ls_step(&c->ls);
+                if (rc == LS_FAIL) { fail = 1; break; }
+                if (!c->have) in->in_valid = 0;
+                if (rc == LS_STOP) stop = 1;
+                if (rc == LS_DONE) break;
             }
-            if (cycle > stop_at) break;
         }
-        if (cycle > stop_at) break;
     }
-    r->cycles = cycle;
+    r->cycles = c->ls.cycle;
+    r->port_checks = c->ls.port_checks;
     r->failed = fail;
-    r->fail_cycle = cycle;
-    r->fail_n = c.n;
-    r->fail_ci = c.ci;
-    r->fail_ci_cycle = c.ci_cycle;
-    p2g_dut_free(dut);
+    r->fail_cycle = fail ? c->ls.fail_cycle : c->ls.cycle;
+    r->fail_n = c->n;
+    r->fail_ci = c->ci;
+    r->fail_ci_cycle = c->ci_cycle;
+    p2g_dut_free(c->dut);
+    ls_free(&c->ls);
+    free(c);
     return fail;
 }
 
@@ -453,11 +507,6 @@ static uint32_t p2g_view_width(const char *name, size_t len, const char *range, 
     if (strcmp(range, "[15:0]") || !(gtkw_view_name_is(name, len, "out_mask_o") || gtkw_view_name_is(name, len, "s4_acc")))
         return 0;
     return *(const uint32_t *)ctx;
-}
-
-static void write_gtkw(const char *tmpl, const char *out, const char *fst, uint64_t t0, uint32_t max_gpus)
-{
-    gtkw_view_write("cosim", tmpl, out, fst, t0, p2g_view_width, &max_gpus);
 }
 
 /* Stream format (gpupd-p2g-trace): '#' comments; "C n W H tile_log2 mode(0 diag,1 linear) sx0 sy0 sx1 sy1";
@@ -538,59 +587,72 @@ static void usage(void)
             "  failure prints this command, starting at the failing configuration).\n");
 }
 
+static int opt_gpus(void *u, const char *name, const char *val)
+{
+    opts_t *o = u;
+    uint32_t n = 0;
+    if (arg_u32_list(TOOL, name, val, 1, 64, o->gpus, MAX_LIST, &n)) return -1;
+    o->n_gpus = (int)n;
+    return 0;
+}
+
+/* the failing configuration replayed alone (same stimulus, same cycle numbers) with the FST window */
+typedef struct {
+    const opts_t *o;
+    const stream_t *st;
+    const char *argv0;
+    const result_t *r;
+} replay_t;
+
+static void p2g_replay(void *u, const char *fst, uint64_t from, uint64_t to)
+{
+    const replay_t *rp = u;
+    opts_t x = near_opts(rp->o, rp->r->fail_n, rp->r->fail_ci, rp->r->fail_ci_cycle);
+    result_t r2;
+    run(&x, rp->st, rp->argv0, fst, from, to, 0, &r2);
+}
+
 int main(int argc, char **argv)
 {
     opts_t o;
     memset(&o, 0, sizeof o);
-    o.seed = 1;
+    o.c.seed = 1;
     o.prims = 100000;
     o.configs = 20;
     o.gpus[0] = 1; o.gpus[1] = 3; o.gpus[2] = 16; o.n_gpus = 3;
-    o.out_dir = "out/cosim/p2g";
-    o.window = 40;
-    o.gtkw_template = "tb/p2g/p2g_mapper.gtkw";
+    o.c.out_dir = "out/cosim/p2g";
+    o.c.window = 40;
+    o.c.gtkw = "tb/p2g/p2g_mapper.gtkw";
     o.stop_config = UINT32_MAX;
-    const char *T = "cosim-p2g";
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-        if (!strcmp(a, "--quiet")) { o.quiet = 1; continue; }
-        if (!strcmp(a, "--sweep-n")) { o.sweep_n = 1; continue; }
-        if (!strcmp(a, "-h") || !strcmp(a, "--help")) { usage(); return 0; }
-        int bad = 0;
-        if (!strcmp(a, "--seed")) {
-            if (v && !strcmp(v, "random")) o.seed = (uint64_t)time(NULL) ^ ((uint64_t)clock() << 32);
-            else bad = arg_u64x(T, a, v, 0, UINT64_MAX, 1, &o.seed);
-        } else if (!strcmp(a, "--prims")) bad = arg_u64x(T, a, v, 0, 10000000000ull, 0, &o.prims);
-        else if (!strcmp(a, "--configs")) bad = arg_u32(T, a, v, 1, 100000, &o.configs);
-        else if (!strcmp(a, "--gpus")) {
-            uint32_t n = 0;
-            bad = arg_u32_list(T, a, v, 1, 64, o.gpus, MAX_LIST, &n);
-            o.n_gpus = (int)n;
-        }
-        else if (!strcmp(a, "--out-dir")) { if (!v) bad = arg_need(T, a); o.out_dir = v; }
-        else if (!strcmp(a, "--window")) bad = arg_u32(T, a, v, 1, 100000, &o.window);
-        else if (!strcmp(a, "--gtkw")) { if (!v) bad = arg_need(T, a); o.gtkw_template = v; }
-        else if (!strcmp(a, "--waves")) { if (!v) bad = arg_need(T, a); o.waves = v; }
-        else if (!strcmp(a, "--inject-fault")) { o.inject = 1; bad = arg_u64(T, a, v, 0, 1ull << 62, &o.inject_cycle); }
-        else if (!strcmp(a, "--replay")) { if (!v) bad = arg_need(T, a); o.replay = v; }
-        else if (!strcmp(a, "--start-config")) bad = arg_u32(T, a, v, 0, 100000, &o.start_config);
-        else if (!strcmp(a, "--stop-config")) bad = arg_u32(T, a, v, 0, 100000, &o.stop_config);
-        else if (!strcmp(a, "--start-cycle")) bad = arg_u64(T, a, v, 0, 1ull << 62, &o.start_cycle);
-        else { fprintf(stderr, "cosim-p2g: unknown argument '%s'\n", a); usage(); return 2; }
-        if (bad) return 2;
-        i++;
-    }
+    const ls_opt_t opts[] = {
+        {"--quiet", LS_OPT_FLAG, &o.c.quiet, 0, 0, NULL, NULL},
+        {"--sweep-n", LS_OPT_FLAG, &o.sweep_n, 0, 0, NULL, NULL},
+        {"--seed", LS_OPT_SEED, &o.c.seed, 0, 0, NULL, NULL},
+        {"--prims", LS_OPT_U64, &o.prims, 0, 10000000000ull, NULL, NULL},
+        {"--configs", LS_OPT_U32, &o.configs, 1, 100000, NULL, NULL},
+        {"--gpus", LS_OPT_FN, NULL, 0, 0, opt_gpus, NULL},
+        {"--out-dir", LS_OPT_STR, &o.c.out_dir, 0, 0, NULL, NULL},
+        {"--window", LS_OPT_U32, &o.c.window, 1, 100000, NULL, NULL},
+        {"--gtkw", LS_OPT_STR, &o.c.gtkw, 0, 0, NULL, NULL},
+        {"--waves", LS_OPT_STR, &o.c.waves, 0, 0, NULL, NULL},
+        {"--inject-fault", LS_OPT_U64, &o.inject_cycle, 0, 1ull << 62, NULL, &o.inject},
+        {"--replay", LS_OPT_STR, &o.replay, 0, 0, NULL, NULL},
+        {"--start-config", LS_OPT_U32, &o.start_config, 0, 100000, NULL, NULL},
+        {"--stop-config", LS_OPT_U32, &o.stop_config, 0, 100000, NULL, NULL},
+        {"--start-cycle", LS_OPT_U64, &o.start_cycle, 0, 1ull << 62, NULL, NULL},
+    };
+    int prc = ls_parse(TOOL, argc, argv, opts, sizeof opts / sizeof opts[0], &o, usage);
+    if (prc) return prc == 1 ? 0 : 2;
     if (o.configs == 0) o.configs = 1;
     p2g_hw_params_t prm = p2g_dut_params();
     printf("cosim-p2g: MAX_GPUS=%u ROWS=%u seed=0x%" PRIx64 " prims/GPU-count=%" PRIu64 " configs=%u gpus=",
-           prm.max_gpus, prm.rows, o.seed, o.prims, o.configs);
+           prm.max_gpus, prm.rows, o.c.seed, o.prims, o.configs);
     for (int i = 0; i < o.n_gpus; i++) printf("%s%u%s", i ? "," : "", o.gpus[i], o.gpus[i] > prm.max_gpus ? "(skipped)" : "");
     printf("\n");
     fflush(stdout);
 
     result_t r;
-    struct timespec t0, t1;
-    clock_gettime(CLOCK_MONOTONIC, &t0);
+    double t0 = ls_wall_s();
     stream_t stream, *st = NULL;
     memset(&stream, 0, sizeof stream);
     if (o.replay) {
@@ -598,48 +660,26 @@ int main(int argc, char **argv)
         st = &stream;
         printf("cosim-p2g: replaying %s: %zu configurations, %" PRIu64 " primitives\n", o.replay, stream.n, stream.prims);
     }
-    int fail = run(&o, st, argv[0], o.waves, 0, UINT64_MAX, 1, &r);
-    clock_gettime(CLOCK_MONOTONIC, &t1);
-    double secs = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
-    if (o.waves) {
-        char gtkw[1024];
-        snprintf(gtkw, sizeof gtkw, "%s.gtkw", o.waves);
-        write_gtkw(o.gtkw_template, gtkw, o.waves, 0, prm.max_gpus);
-        printf("cosim-p2g: waveform %s, view %s\n", o.waves, gtkw);
-    }
+    int fail = run(&o, st, argv[0], o.c.waves, 0, UINT64_MAX, 1, &r);
+    double secs = ls_wall_s() - t0;
+    if (o.c.waves) ls_waves_view(TOOL, &o.c, 0, p2g_view_width, &prm.max_gpus, 0);
     if (fail) {
-        char fst[1024], gtkw[1024], cmd[1200];
-        snprintf(cmd, sizeof cmd, "mkdir -p '%s'", o.out_dir);
-        if (system(cmd) != 0) fprintf(stderr, "cosim: cannot create %s\n", o.out_dir);
-        snprintf(fst, sizeof fst, "%s/fail-seed%" PRIx64 "-cycle%" PRIu64 ".fst", o.out_dir, o.seed, r.fail_cycle);
-        snprintf(gtkw, sizeof gtkw, "%s/fail-seed%" PRIx64 "-cycle%" PRIu64 ".gtkw", o.out_dir, o.seed, r.fail_cycle);
-        uint64_t from = r.fail_cycle > o.window ? r.fail_cycle - o.window : 0;
-        result_t r2;
-        opts_t o2 = o;      /* replay only the failing configuration (same stimulus, same cycle numbers) */
-        if (!o.replay && !o.sweep_n) { o2.gpus[0] = r.fail_n; o2.n_gpus = 1; }
-        o2.start_config = r.fail_ci;
-        o2.start_cycle = r.fail_ci_cycle;
-        o2.stop_config = r.fail_ci;
-        run(&o2, st, argv[0], fst, from, r.fail_cycle + 2, 0, &r2);
-        /* waveform time of cycle k (ps): 2 reset cycles of 10 ns, then 10 ns per cycle */
-        write_gtkw(o.gtkw_template, gtkw, fst, 20000 + 10000 * from, p2g_dut_params().max_gpus);
-        fprintf(stderr, "  waveform: %s (cycles %" PRIu64 "..%" PRIu64 ")\n  view:     gtkwave %s\n", fst, from,
-                r.fail_cycle + 2, gtkw);
+        char tag[64];
+        snprintf(tag, sizeof tag, "seed%" PRIx64, o.c.seed);
+        replay_t rp = {&o, st, argv[0], &r};
+        ls_fail_window(TOOL, &o.c, r.fail_cycle, tag, NULL, p2g_replay, &rp, p2g_view_width, &prm.max_gpus);
         fprintf(stderr, "cosim-p2g: FAIL\n");
         return 1;
     }
     printf("cosim-p2g: %" PRIu64 " cycles, %" PRIu64 " primitives, %" PRIu64 " port comparisons, %" PRIu64
            " mask comparisons against p2g_mask(), %.2f s, %.2f Mcycles/s\n",
            r.cycles, r.prims_in, r.port_checks, r.mask_checks, secs, (double)r.cycles / secs / 1e6);
-    if (!o.quiet && !o.replay) {
+    if (!o.c.quiet && !o.replay) {
         printf("cosim-p2g: random kinds:");
         for (int k = 0; k < P2G_STIM_N_KINDS; k++) printf(" %s=%" PRIu64, p2g_stim_kind_name[k], r.kinds[k]);
         printf("\n");
     }
-    if (r.mask_checks == 0) {
-        fprintf(stderr, "cosim-p2g: FAIL: zero mask comparisons (nothing was checked)\n");
-        return 1;
-    }
+    if (ls_require(TOOL, r.mask_checks, "mask comparisons")) return 1;
     if (!o.replay) {
         printf("cosim-p2g: configurations that changed one field only:");
         for (int k = 0; k < P2G_N_FIELDS; k++) printf(" %s=%" PRIu64, p2g_field_name[k], r.field_changes[k]);

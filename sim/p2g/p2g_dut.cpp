@@ -10,10 +10,7 @@
 #error "build with -DP2G_DUT_MAX_GPUS=<MAX_GPUS> -DP2G_DUT_ROWS=<ROWS> matching the -G parameters"
 #endif
 
-struct p2g_dut {
-    vl_dut_core vl;   // context, FST, time (sim/common/vl_dut.h)
-    Vp2g_mapper *top;
-};
+struct p2g_dut : vl_dut_one<Vp2g_mapper> {};   // context, FST, time, model (sim/common/vl_dut.h)
 
 extern "C" p2g_hw_params_t p2g_dut_params(void)
 {
@@ -26,22 +23,12 @@ extern "C" p2g_hw_params_t p2g_dut_params(void)
 
 extern "C" p2g_dut_t *p2g_dut_new(const char *fst_path)
 {
-    p2g_dut_t *d = new p2g_dut();
-    vl_dut_init(&d->vl, fst_path);
-    d->top = new Vp2g_mapper(d->vl.ctx, "p2g_mapper");
-    vl_dut_open_fst(&d->vl, &d->top, 1, fst_path);
-    d->top->clk_i = 0;
+    p2g_dut_t *d = vl_dut_one_new<p2g_dut, Vp2g_mapper>(fst_path, "p2g_mapper");
     d->top->cfg_n_gpus_i = 1;
     d->top->cfg_width_i = 1;
     d->top->cfg_height_i = 1;
     vl_dut_reset(&d->vl, d->top);
     return d;
-}
-
-extern "C" void p2g_dut_free(p2g_dut_t *d)
-{
-    vl_dut_finish(&d->vl, &d->top, 1);
-    delete d;
 }
 
 extern "C" void p2g_dut_eval(p2g_dut_t *d, const p2g_hw_in_t *in, p2g_hw_out_t *out)
@@ -76,9 +63,4 @@ extern "C" void p2g_dut_eval(p2g_dut_t *d, const p2g_hw_in_t *in, p2g_hw_out_t *
     out->busy = t->busy_o;
 }
 
-extern "C" void p2g_dut_clock(p2g_dut_t *d)
-{
-    vl_dut_cycle(&d->vl, d->top);
-}
-
-extern "C" void p2g_dut_dump(p2g_dut_t *d, int on) { d->vl.dump = on; }
+VL_DUT_ONE_API(p2g_dut, vl_dut_cycle)
