@@ -19,18 +19,18 @@ pe_lq = $(word 2,$(subst _, ,$1))
 pe_rq = $(word 3,$(subst _, ,$1))
 
 PE_HARNESS_OBJS := $(BUILD)/cosim/obj/cosim_pe.o $(BUILD)/cosim/obj/pe_env.o
-$(PE_HARNESS_OBJS): $(BUILD)/cosim/obj/%.o: sim/pe/%.c sim/pe/pe_dut.h sim/common/gtkw_view.h sim/pe/pe_env.h cmodel/pe/pe_hw.h | $(GEN_HDRS)
+$(PE_HARNESS_OBJS): $(BUILD)/cosim/obj/%.o: sim/pe/%.c sim/pe/pe_dut.h sim/common/gtkw_view.h sim/common/lockstep.h sim/pe/pe_env.h cmodel/pe/pe_hw.h | $(GEN_HDRS)
 	@mkdir -p $(@D)
 	$(CC) $(CWARN) $(COPT) $(CPPFLAGS_COMMON) -Isim/pe -c $< -o $@
 
 # One verilated co-simulation binary per parameter set (FST tracing compiled in, used only on demand).
 define PE_VARIANT_RULES
-$(BUILD)/cosim/pe_$(1)/cosim-pe: mk/pe.mk $(PE_RTL) $(PE_VH) rtl/lint.vlt sim/pe/pe_dut.cpp sim/pe/pe_dut.h sim/common/vl_dut.h $(PE_HARNESS_OBJS) $(PE_OBJS)
+$(BUILD)/cosim/pe_$(1)/cosim-pe: mk/pe.mk $(PE_RTL) $(PE_VH) rtl/lint.vlt sim/pe/pe_dut.cpp sim/pe/pe_dut.h sim/common/vl_dut.h $(PE_HARNESS_OBJS) $(LOCKSTEP_OBJ) $(PE_OBJS)
 	@mkdir -p $$(@D) && rm -f $$@
 	$(VERILATOR) --cc --exe --build -j 2 -Wall --trace-fst --top-module pe_exchanger -I$(abspath $(BUILD)/gen) \
 	  -GMAX_GPUS=$(call pe_mg,$(1)) -GLQ_DEPTH=$(call pe_lq,$(1)) -GRQ_DEPTH=$(call pe_rq,$(1)) -Mdir $$(@D) -o cosim-pe $(PE_VL_OPT) \
 	  -CFLAGS "-I$(abspath cmodel) -I$(abspath sim/pe) -I$(abspath sim/common) -DPE_DUT_MAX_GPUS=$(call pe_mg,$(1)) -DPE_DUT_LQ=$(call pe_lq,$(1)) -DPE_DUT_RQ=$(call pe_rq,$(1))" \
-	  rtl/lint.vlt $(PE_RTL) $(abspath sim/pe/pe_dut.cpp) $(abspath $(PE_HARNESS_OBJS)) \
+	  rtl/lint.vlt $(PE_RTL) $(abspath sim/pe/pe_dut.cpp) $(abspath $(PE_HARNESS_OBJS)) $(abspath $(LOCKSTEP_OBJ)) \
 	  $(abspath $(PE_OBJS)) >$$(@D)/build.log 2>&1 || { tail -30 $$(@D)/build.log; exit 1; }
 endef
 $(foreach v,$(PE_VARIANTS),$(eval $(call PE_VARIANT_RULES,$(v))))
@@ -130,12 +130,12 @@ TEST_TARGETS += test-pe-sim
 # reach the full-queue corners and every GPU position. The counters of both runs are merged.
 PE_COV_SETS := 64_8_8 16_2_2
 define PE_COV_RULES
-$(BUILD)/cov/pe_$(1)/cosim-pe: mk/pe.mk $(PE_RTL) $(PE_VH) rtl/lint.vlt sim/pe/pe_dut.cpp sim/pe/pe_dut.h sim/common/vl_dut.h $(PE_HARNESS_OBJS) $(PE_OBJS)
+$(BUILD)/cov/pe_$(1)/cosim-pe: mk/pe.mk $(PE_RTL) $(PE_VH) rtl/lint.vlt sim/pe/pe_dut.cpp sim/pe/pe_dut.h sim/common/vl_dut.h $(PE_HARNESS_OBJS) $(LOCKSTEP_OBJ) $(PE_OBJS)
 	@mkdir -p $$(@D) && rm -f $$@
 	$(VERILATOR) --cc --exe --build -j 2 -Wall --coverage-line --coverage-toggle --top-module pe_exchanger -I$(abspath $(BUILD)/gen) \
 	  -GMAX_GPUS=$(call pe_mg,$(1)) -GLQ_DEPTH=$(call pe_lq,$(1)) -GRQ_DEPTH=$(call pe_rq,$(1)) -Mdir $$(@D) -o cosim-pe $(PE_VL_OPT) \
 	  -CFLAGS "-I$(abspath cmodel) -I$(abspath sim/pe) -I$(abspath sim/common) -DPE_DUT_MAX_GPUS=$(call pe_mg,$(1)) -DPE_DUT_LQ=$(call pe_lq,$(1)) -DPE_DUT_RQ=$(call pe_rq,$(1))" \
-	  rtl/lint.vlt $(PE_RTL) $(abspath sim/pe/pe_dut.cpp) $(abspath $(PE_HARNESS_OBJS)) \
+	  rtl/lint.vlt $(PE_RTL) $(abspath sim/pe/pe_dut.cpp) $(abspath $(PE_HARNESS_OBJS)) $(abspath $(LOCKSTEP_OBJ)) \
 	  $(abspath $(PE_OBJS)) >$$(@D)/build.log 2>&1 || { tail -30 $$(@D)/build.log; exit 1; }
 endef
 $(foreach v,$(PE_COV_SETS),$(eval $(call PE_COV_RULES,$(v))))

@@ -10,13 +10,13 @@
  * and per-port TX backpressure, RX arrival latency, gaps and bursts). `--scenario K` replays scenario K
  * alone: that is the reproduce command, and it starts at the failing scenario's reset.
  *
- * The environment model (the P2G and the other N-1 GPUs) is sim/pe/pe_env.h.
+ * The environment model (the P2G and the other N-1 GPUs) is sim/pe/pe_env.h; the run loop, history, report,
+ * failure window and argument parsing are the lockstep driver's (sim/common/lockstep.h).
  */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "common/args.h"
 #include "common/rng.h"
@@ -26,13 +26,14 @@
 #include "link/flit.h"
 #include "link/net.h"
 #include "pe/pe.h"
-#include "../common/gtkw_view.h"
+#include "../common/lockstep.h"
 
 #define MAX_LIST 16
 #define HIST 32
+#define TOOL "cosim-pe"
 
 typedef struct {
-    uint64_t seed;
+    ls_common_t c;             /* seed, out_dir, window, waves, gtkw, quiet */
     uint32_t scenarios;        /* at least this many scenarios */
     uint64_t flits;            /* and continue until this many flits were exchanged */
     uint32_t gpus[MAX_LIST];
@@ -42,9 +43,6 @@ typedef struct {
     int inject;
     uint64_t inject_cycle;
     uint64_t inject_drop;      /* the environment loses its inject_drop-th PRIM flit to this GPU (0: never) */
-    const char *out_dir, *waves, *gtkw_template;
-    uint32_t window;
-    int quiet;
     uint32_t golden;           /* cross-check the expectation with pe_run on the first this many scenarios */
 } opts_t;
 
@@ -68,15 +66,22 @@ typedef struct {
     pe_hw_params_t prm;
     const pe_scen_t *s;
     uint32_t idx;
-    hist_t hist[HIST];
-    uint64_t n_hist;
     const char *argv0;
+    /* the scenario being run */
+    ls_t ls;
+    pe_dut_t *dut;
+    pe_hw_t hw;
+    pe_env_t env;
+    stats_t *st;
+    pe_hw_in_t in;
+    pe_hw_out_t d, m;
+    char why[512];
 } ctx_t;
 
 /* ------------------------------------------------------------------------------------------ helpers */
 static void hist_add(ctx_t *c, uint64_t cycle, const char *what, uint64_t a, uint64_t b, uint32_t cc)
 {
-    hist_t *h = &c->hist[c->n_hist++ % HIST];
+    hist_t *h = ls_hist_add(&c->ls);
     h->cycle = cycle;
     snprintf(h->what, sizeof h->what, "%s", what);
     h->a = a;
@@ -92,16 +97,17 @@ static void print_flit(FILE *f, uint64_t x)
             flit_tag(x), flit_payload(x));
 }
 
-/* ------------------------------------------------------------------------------------------ report */
-static void print_cmd(const ctx_t *c, FILE *f)
+/* ------------------------------------------------------------------------------------------ the unit */
+static void pe_cmd(void *u, FILE *f, int near)
 {
+    const ctx_t *c = u;
     const opts_t *o = c->o;
-    fprintf(f, "%s --seed 0x%" PRIx64 " --scenario %u --gpus ", c->argv0, o->seed, c->idx);
+    (void)near;
+    fprintf(f, "%s --seed 0x%" PRIx64 " --scenario %u --gpus ", c->argv0, o->c.seed, c->idx);
     for (int i = 0; i < o->n_gpus; i++) fprintf(f, "%s%u", i ? "," : "", o->gpus[i]);
     fprintf(f, " --size %u", o->size);
     if (o->inject) fprintf(f, " --inject-fault %" PRIu64, o->inject_cycle);
     if (o->inject_drop) fprintf(f, " --inject-drop %" PRIu64, o->inject_drop);
-    fprintf(f, "\n");
 }
 
 static int ports_differ(const pe_hw_out_t *a, const pe_hw_out_t *b)
@@ -118,150 +124,170 @@ static int ports_differ(const pe_hw_out_t *a, const pe_hw_out_t *b)
     return 0;
 }
 
-static void report(ctx_t *c, uint64_t cycle, const char *why, const pe_hw_out_t *dut, const pe_hw_out_t *mdl)
+static void pe_detail(void *u, FILE *f, const char *why)
 {
-    const opts_t *o = c->o;
-    FILE *f = stderr;
-    fprintf(f, "\nCOSIM MISMATCH unit=pe_exchanger MAX_GPUS=%u LQ_DEPTH=%u RQ_DEPTH=%u seed=0x%" PRIx64
-               " scenario=%u cycle=%" PRIu64 "\n", c->prm.max_gpus, c->prm.lq_depth, c->prm.rq_depth, o->seed, c->idx, cycle);
-    fprintf(f, "  what: %s\n  scenario: %s\n", why, c->s->desc);
-    fprintf(f, "  %-14s %-20s %-20s\n", "field", "DUT (RTL)", "C cycle model");
-#define ROW(name, a, b) fprintf(f, "  %-14s 0x%-18" PRIx64 " 0x%-18" PRIx64 "%s\n", name, (uint64_t)(a), (uint64_t)(b), (a) != (b) ? "  <-- differs" : "")
-    ROW("in_ready", dut->in_ready, mdl->in_ready);
-    ROW("tx0_valid", dut->tx_valid[0], mdl->tx_valid[0]);
-    ROW("tx0_flit", dut->tx_flit[0], mdl->tx_flit[0]);
-    ROW("tx1_valid", dut->tx_valid[1], mdl->tx_valid[1]);
-    ROW("tx1_flit", dut->tx_flit[1], mdl->tx_flit[1]);
-    ROW("rx0_ready", dut->rx_ready[0], mdl->rx_ready[0]);
-    ROW("rx1_ready", dut->rx_ready[1], mdl->rx_ready[1]);
-    ROW("out_valid", dut->out_valid, mdl->out_valid);
-    ROW("out_eob", dut->out_eob, mdl->out_eob);
-    ROW("out_tag", dut->out_tag, mdl->out_tag);
-    ROW("out_prim_id", dut->out_prim_id, mdl->out_prim_id);
-    ROW("busy", dut->busy, mdl->busy);
-    ROW("cur_tag", dut->cur_tag, mdl->cur_tag);
-    ROW("err", dut->err, mdl->err);
-#undef ROW
+    const ctx_t *c = u;
+    const pe_hw_out_t *dut = &c->d, *mdl = &c->m;
+    (void)why;
+    fprintf(f, "  scenario: %s\n", c->s->desc);
+    ls_field_head(f, 14, "C cycle model");
+    ls_field(f, 14, "in_ready", dut->in_ready, mdl->in_ready);
+    ls_field(f, 14, "tx0_valid", dut->tx_valid[0], mdl->tx_valid[0]);
+    ls_field(f, 14, "tx0_flit", dut->tx_flit[0], mdl->tx_flit[0]);
+    ls_field(f, 14, "tx1_valid", dut->tx_valid[1], mdl->tx_valid[1]);
+    ls_field(f, 14, "tx1_flit", dut->tx_flit[1], mdl->tx_flit[1]);
+    ls_field(f, 14, "rx0_ready", dut->rx_ready[0], mdl->rx_ready[0]);
+    ls_field(f, 14, "rx1_ready", dut->rx_ready[1], mdl->rx_ready[1]);
+    ls_field(f, 14, "out_valid", dut->out_valid, mdl->out_valid);
+    ls_field(f, 14, "out_eob", dut->out_eob, mdl->out_eob);
+    ls_field(f, 14, "out_tag", dut->out_tag, mdl->out_tag);
+    ls_field(f, 14, "out_prim_id", dut->out_prim_id, mdl->out_prim_id);
+    ls_field(f, 14, "busy", dut->busy, mdl->busy);
+    ls_field(f, 14, "cur_tag", dut->cur_tag, mdl->cur_tag);
+    ls_field(f, 14, "err", dut->err, mdl->err);
     fprintf(f, "  (tx flits and out data are compared only while valid)\n");
-    uint64_t first = c->n_hist > HIST ? c->n_hist - HIST : 0;
-    fprintf(f, "  last %" PRIu64 " transactions (oldest first):\n", c->n_hist - first);
-    for (uint64_t i = first; i < c->n_hist; i++) {
-        const hist_t *h = &c->hist[i % HIST];
-        fprintf(f, "    cycle %-9" PRIu64 " %-4s ", h->cycle, h->what);
-        if (!strcmp(h->what, "IN"))
-            fprintf(f, "%s tag=%" PRIu64 " id=%u mask=0x%" PRIx64 "\n", (h->c & 1) ? "END" : "entry", h->a >> 32,
-                    (uint32_t)h->a, h->b);
-        else if (!strcmp(h->what, "OUT"))
-            fprintf(f, "%s tag=%" PRIu64 " id=%" PRIu64 "\n", h->c ? "eob" : "prim", h->a, h->b);
-        else {
-            print_flit(f, h->a);
-            fprintf(f, "\n");
-        }
-    }
-    fprintf(f, "  reproduce: ");
-    print_cmd(c, f);
 }
 
-/* Run scenario idx. fst: waveform path (NULL: none), dump_from: first cycle dumped; stop_at: stop after
+static void pe_hist_print(void *u, FILE *f, const void *rec)
+{
+    const hist_t *h = rec;
+    (void)u;
+    fprintf(f, "    cycle %-9" PRIu64 " %-4s ", h->cycle, h->what);
+    if (!strcmp(h->what, "IN"))
+        fprintf(f, "%s tag=%" PRIu64 " id=%u mask=0x%" PRIx64 "\n", (h->c & 1) ? "END" : "entry", h->a >> 32,
+                (uint32_t)h->a, h->b);
+    else if (!strcmp(h->what, "OUT"))
+        fprintf(f, "%s tag=%" PRIu64 " id=%" PRIu64 "\n", h->c ? "eob" : "prim", h->a, h->b);
+    else {
+        print_flit(f, h->a);
+        fprintf(f, "\n");
+    }
+}
+
+static int pe_drive(void *u, uint64_t cycle)
+{
+    ctx_t *c = u;
+    pe_env_drive(&c->env, cycle, &c->in);
+    return LS_OK;
+}
+
+/* DUT and cycle model on this cycle's inputs, every port compared; the environment reacts to the handshakes
+ * and checks every output against the expectation (SPEC 4.2). */
+static int pe_eval(void *u, uint64_t cycle)
+{
+    ctx_t *c = u;
+    const opts_t *o = c->o;
+    stats_t *st = c->st;
+    const pe_hw_in_t *in = &c->in;
+    const pe_hw_out_t *m = &c->m;
+    pe_dut_eval(c->dut, &c->in, &c->d);
+    pe_hw_comb(&c->hw, &c->in, &c->m);
+    if (o->inject && cycle == o->inject_cycle) c->m.busy ^= 1;   /* test hook of the failure path */
+    ls_compared(&c->ls);
+    if (ports_differ(&c->d, &c->m)) return ls_fail(&c->ls, cycle, "RTL and C cycle model disagree");
+    /* statistics of the corners reached, transaction history */
+    if (c->hw.lq_cnt == c->prm.lq_depth) st->lq_full++;
+    if (c->hw.bk_cnt[0] == c->prm.rq_depth || c->hw.bk_cnt[1] == c->prm.rq_depth) st->bank_full++;
+    if (in->in_valid && !m->in_ready) st->in_blocked++;
+    if ((in->rx_valid[0] && !m->rx_ready[0]) || (in->rx_valid[1] && !m->rx_ready[1])) st->rx_blocked++;
+    if ((m->tx_valid[0] && !in->tx_ready[0]) || (m->tx_valid[1] && !in->tx_ready[1])) st->tx_stalled++;
+    if (m->out_valid && !in->out_ready) st->out_stalled++;
+    int progress = 0, rxf = 0, txf = 0;
+    if (in->in_valid && m->in_ready) {
+        hist_add(c, cycle, "IN", ((uint64_t)in->in_tag << 32) | in->in_prim_id, in->in_mask, (uint32_t)in->in_end);
+        st->in_beats++;
+        progress = 1;
+    }
+    for (int p = 0; p < 2; p++) {
+        if (in->rx_valid[p] && m->rx_ready[p]) {
+            hist_add(c, cycle, p ? "RX1" : "RX0", in->rx_flit[p], 0, 0);
+            st->rx_flits++;
+            rxf++;
+        }
+        if (m->tx_valid[p] && in->tx_ready[p]) {
+            hist_add(c, cycle, p ? "TX1" : "TX0", m->tx_flit[p], 0, 0);
+            st->tx_flits++;
+            txf++;
+        }
+    }
+    if (rxf == 2) st->rx_both++;
+    if (txf == 2) st->tx_both++;
+    if (m->out_valid && in->out_ready) {
+        hist_add(c, cycle, "OUT", m->out_tag, m->out_prim_id, (uint32_t)m->out_eob);
+        st->out_beats++;
+        st->item_checks++;
+        progress = 1;
+    }
+    if (rxf || txf) progress = 1;
+    if (pe_env_observe(&c->env, in, m, c->why, sizeof c->why)) return ls_fail(&c->ls, cycle, c->why);
+    if (progress) ls_progress(&c->ls);
+    return pe_env_finished(&c->env, m) ? LS_DONE : LS_OK;
+}
+
+static void pe_clock(void *u)
+{
+    ctx_t *c = u;
+    pe_dut_clock(c->dut);
+    pe_hw_clock(&c->hw, &c->in);
+}
+
+static void pe_dump(void *u, int on) { pe_dut_dump(((ctx_t *)u)->dut, on); }
+
+static const ls_unit_t pe_unit = {
+    .tool = TOOL,
+    .unit = "pe_exchanger",
+    .drive = pe_drive,
+    .eval = pe_eval,
+    .clock = pe_clock,
+    .dump = pe_dump,
+    .detail = pe_detail,
+    .hist_print = pe_hist_print,
+    .cmd = pe_cmd,
+    .hist_depth = HIST,
+    .hist_rec = sizeof(hist_t),
+    .watchdog = 20000,
+    .watchdog_what = "no handshake on any port (deadlock)",
+};
+
+/* Run scenario idx on dut. fst: waveform path (NULL: none), dump_from: first cycle dumped; stop_at: stop after
  * this cycle. Returns 0 pass, 1 fail (st->fail_cycle). */
 static int run_scenario(ctx_t *c, pe_dut_t *dut, const pe_scen_t *s, const char *fst, uint64_t dump_from, uint64_t stop_at,
                         int report_failures, stats_t *st)
 {
     const opts_t *o = c->o;
     c->s = s;
-    c->n_hist = 0;
-    pe_hw_t hw;
-    if (pe_hw_init(&hw, c->prm)) { fprintf(stderr, "cosim-pe: bad parameters\n"); return 1; }
-    pe_dut_dump(dut, fst && dump_from == 0);
-    pe_env_t env;
-    pe_env_init(&env, s, o->seed, c->idx, o->inject_drop);
-    pe_hw_in_t in;
-    memset(&in, 0, sizeof in);
-    uint64_t idle = 0;
-    char why[512];
-    int fail = 0;
-    uint64_t cycle;
-    for (cycle = 0;; cycle++) {
-        if (fst && cycle == dump_from) pe_dut_dump(dut, 1);
-        pe_env_drive(&env, cycle, &in);
-        pe_hw_out_t d, m;
-        pe_dut_eval(dut, &in, &d);
-        pe_hw_comb(&hw, &in, &m);
-        if (o->inject && cycle == o->inject_cycle) m.busy ^= 1;   /* test hook of the failure path */
-        st->port_checks++;
-        if (ports_differ(&d, &m)) {
-            if (report_failures) report(c, cycle, "RTL and C cycle model disagree", &d, &m);
-            fail = 1;
-            break;
-        }
-        /* statistics of the corners reached, transaction history */
-        if (hw.lq_cnt == c->prm.lq_depth) st->lq_full++;
-        if (hw.bk_cnt[0] == c->prm.rq_depth || hw.bk_cnt[1] == c->prm.rq_depth) st->bank_full++;
-        if (in.in_valid && !m.in_ready) st->in_blocked++;
-        if ((in.rx_valid[0] && !m.rx_ready[0]) || (in.rx_valid[1] && !m.rx_ready[1])) st->rx_blocked++;
-        if ((m.tx_valid[0] && !in.tx_ready[0]) || (m.tx_valid[1] && !in.tx_ready[1])) st->tx_stalled++;
-        if (m.out_valid && !in.out_ready) st->out_stalled++;
-        int progress = 0, rxf = 0, txf = 0;
-        if (in.in_valid && m.in_ready) {
-            hist_add(c, cycle, "IN", ((uint64_t)in.in_tag << 32) | in.in_prim_id, in.in_mask, (uint32_t)in.in_end);
-            st->in_beats++;
-            progress = 1;
-        }
-        for (int p = 0; p < 2; p++) {
-            if (in.rx_valid[p] && m.rx_ready[p]) {
-                hist_add(c, cycle, p ? "RX1" : "RX0", in.rx_flit[p], 0, 0);
-                st->rx_flits++;
-                rxf++;
-            }
-            if (m.tx_valid[p] && in.tx_ready[p]) {
-                hist_add(c, cycle, p ? "TX1" : "TX0", m.tx_flit[p], 0, 0);
-                st->tx_flits++;
-                txf++;
-            }
-        }
-        if (rxf == 2) st->rx_both++;
-        if (txf == 2) st->tx_both++;
-        if (m.out_valid && in.out_ready) {
-            hist_add(c, cycle, "OUT", m.out_tag, m.out_prim_id, (uint32_t)m.out_eob);
-            st->out_beats++;
-            st->item_checks++;
-            progress = 1;
-        }
-        if (rxf || txf) progress = 1;
-        if (pe_env_observe(&env, &in, &m, why, sizeof why)) {
-            if (report_failures) report(c, cycle, why, &d, &m);
-            fail = 1;
-            break;
-        }
-        idle = progress ? 0 : idle + 1;
-        if (idle > 20000) {
-            if (report_failures) report(c, cycle, "watchdog: no handshake on any port for 20000 cycles (deadlock)", &d, &m);
-            fail = 1;
-            break;
-        }
-        pe_dut_clock(dut);
-        pe_hw_clock(&hw, &in);
-        if (cycle >= stop_at) break;
-        if (pe_env_finished(&env, &m)) {
-            /* one more compare of the idle state after the last edge */
-            pe_env_drive(&env, cycle + 1, &in);
-            pe_dut_eval(dut, &in, &d);
-            pe_hw_comb(&hw, &in, &m);
-            st->port_checks++;
-            if (ports_differ(&d, &m) || m.busy) {
-                if (report_failures) report(c, cycle + 1, "ports differ (or busy) after the last batch", &d, &m);
-                fail = 1;
-            } else if (pe_env_final_check(&env, why, sizeof why)) {
-                if (report_failures) report(c, cycle, why, &d, &m);
-                fail = 1;
-            }
-            cycle++;
-            break;
-        }
+    c->dut = dut;
+    c->st = st;
+    if (pe_hw_init(&c->hw, c->prm)) { fprintf(stderr, "cosim-pe: bad parameters\n"); return 1; }
+    if (ls_init(&c->ls, &pe_unit, &o->c, c->argv0)) {
+        fprintf(stderr, "cosim-pe: out of memory\n");
+        return 1;
     }
-    st->cycles += cycle;
-    st->fail_cycle = cycle;
-    pe_env_free(&env);
+    ls_start(&c->ls, c, fst, dump_from, stop_at, report_failures, 0);
+    snprintf(c->ls.params, sizeof c->ls.params, "MAX_GPUS=%u LQ_DEPTH=%u RQ_DEPTH=%u", c->prm.max_gpus,
+             c->prm.lq_depth, c->prm.rq_depth);
+    snprintf(c->ls.where, sizeof c->ls.where, " scenario=%u", c->idx);
+    c->ls.waiting = 1;   /* the watchdog counts every cycle without a handshake */
+    pe_env_init(&c->env, s, o->c.seed, c->idx, o->inject_drop);
+    memset(&c->in, 0, sizeof c->in);
+    int rc = ls_run(&c->ls), fail = rc == LS_FAIL;
+    if (rc == LS_DONE) {
+        /* one more compare of the idle state after the last edge */
+        uint64_t cycle = c->ls.cycle;
+        pe_env_drive(&c->env, cycle, &c->in);
+        pe_dut_eval(dut, &c->in, &c->d);
+        pe_hw_comb(&c->hw, &c->in, &c->m);
+        ls_compared(&c->ls);
+        if (ports_differ(&c->d, &c->m) || c->m.busy)
+            fail = ls_fail(&c->ls, cycle, "ports differ (or busy) after the last batch") == LS_FAIL;
+        else if (pe_env_final_check(&c->env, c->why, sizeof c->why))
+            fail = ls_fail(&c->ls, cycle - 1, c->why) == LS_FAIL;
+    }
+    st->cycles += c->ls.cycle;
+    st->port_checks += c->ls.port_checks;
+    st->fail_cycle = fail ? c->ls.fail_cycle : c->ls.cycle;
+    pe_env_free(&c->env);
+    ls_free(&c->ls);
     return fail;
 }
 
@@ -288,9 +314,37 @@ static uint32_t pe_view_width(const char *name, size_t len, const char *range, v
     return w == 1 ? GTKW_VIEW_SCALAR : w;
 }
 
-static void write_gtkw(const char *tmpl, const char *out, const char *fst, uint64_t t0, const pe_hw_params_t *prm)
+static int opt_gpus(void *u, const char *name, const char *val)
 {
-    gtkw_view_write("cosim-pe", tmpl, out, fst, t0, pe_view_width, (void *)prm);
+    opts_t *o = u;
+    uint32_t n = 0;
+    if (arg_u32_list(TOOL, name, val, 1, 64, o->gpus, MAX_LIST, &n)) return -1;
+    o->n_gpus = (int)n;
+    return 0;
+}
+
+static int opt_scenario(void *u, const char *name, const char *val)
+{
+    uint64_t q = 0;
+    if (arg_u64(TOOL, name, val, 0, INT64_MAX, &q)) return -1;
+    ((opts_t *)u)->only = (int64_t)q;
+    return 0;
+}
+
+/* the failing scenario replayed alone on a new DUT, with the FST window */
+typedef struct {
+    ctx_t *c;
+    const pe_scen_t *s;
+} replay_t;
+
+static void pe_replay(void *u, const char *fst, uint64_t from, uint64_t to)
+{
+    const replay_t *rp = u;
+    pe_dut_t *d2 = pe_dut_new(fst);
+    stats_t st2;
+    memset(&st2, 0, sizeof st2);
+    run_scenario(rp->c, d2, rp->s, fst, from, to, 0, &st2);
+    pe_dut_free(d2);
 }
 
 static void usage(void)
@@ -310,50 +364,40 @@ int main(int argc, char **argv)
 {
     opts_t o;
     memset(&o, 0, sizeof o);
-    o.seed = 1;
+    o.c.seed = 1;
     o.scenarios = 40;
     o.gpus[0] = 1; o.gpus[1] = 2; o.gpus[2] = 3; o.gpus[3] = 16; o.gpus[4] = 64; o.n_gpus = 5;
     o.size = 4000;
     o.golden = 100;
     o.only = -1;
-    o.out_dir = "out/cosim/pe";
-    o.window = 60;
-    o.gtkw_template = "tb/pe/pe.gtkw";
-#define T "cosim-pe"
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-        int bad = 0;
-        uint32_t u = 0;
-        uint64_t q = 0;
-        if (!strcmp(a, "--quiet")) { o.quiet = 1; continue; }
-        if (!strcmp(a, "-h") || !strcmp(a, "--help")) { usage(); return 0; }
-        if (!v) { arg_need(T, a); usage(); return 2; }
-        /* every number through common/args.h: whole string, range checked, overflow rejected */
-        if (!strcmp(a, "--seed")) {
-            if (!strcmp(v, "random")) o.seed = (uint64_t)time(NULL) ^ ((uint64_t)clock() << 32);
-            else bad = arg_u64x(T, a, v, 0, UINT64_MAX, 1, &o.seed);
-        } else if (!strcmp(a, "--scenarios")) { bad = arg_u32(T, a, v, 0, 100000000u, &u); o.scenarios = u; }
-        else if (!strcmp(a, "--flits")) bad = arg_u64(T, a, v, 0, UINT64_MAX, &o.flits);
-        else if (!strcmp(a, "--gpus")) { bad = arg_u32_list(T, a, v, 1, 64, o.gpus, MAX_LIST, &u); o.n_gpus = (int)u; } else if (!strcmp(a, "--golden")) { bad = arg_u32(T, a, v, 0, UINT32_MAX, &u); o.golden = u; }
-        else if (!strcmp(a, "--size")) { bad = arg_u32(T, a, v, 2, 1000000, &u); o.size = u; }
-        else if (!strcmp(a, "--scenario")) { bad = arg_u64(T, a, v, 0, INT64_MAX, &q); o.only = (int64_t)q; }
-        else if (!strcmp(a, "--out-dir")) o.out_dir = v;
-        else if (!strcmp(a, "--window")) { bad = arg_u32(T, a, v, 1, 1000000, &u); o.window = u; }
-        else if (!strcmp(a, "--gtkw")) o.gtkw_template = v;
-        else if (!strcmp(a, "--waves")) o.waves = v;
-        else if (!strcmp(a, "--inject-fault")) { o.inject = 1; bad = arg_u64(T, a, v, 0, UINT64_MAX, &o.inject_cycle); }
-        else if (!strcmp(a, "--inject-drop")) bad = arg_u64(T, a, v, 1, UINT64_MAX, &o.inject_drop);
-        else { fprintf(stderr, T ": unknown argument '%s'\n", a); usage(); return 2; }
-        if (bad) return 2;
-        i++;
-    }
-#undef T
+    o.c.out_dir = "out/cosim/pe";
+    o.c.window = 60;
+    o.c.gtkw = "tb/pe/pe.gtkw";
+    /* every number through common/args.h: whole string, range checked, overflow rejected */
+    const ls_opt_t opts[] = {
+        {"--quiet", LS_OPT_FLAG, &o.c.quiet, 0, 0, NULL, NULL},
+        {"--seed", LS_OPT_SEED, &o.c.seed, 0, 0, NULL, NULL},
+        {"--scenarios", LS_OPT_U32, &o.scenarios, 0, 100000000u, NULL, NULL},
+        {"--flits", LS_OPT_U64, &o.flits, 0, UINT64_MAX, NULL, NULL},
+        {"--gpus", LS_OPT_FN, NULL, 0, 0, opt_gpus, NULL},
+        {"--golden", LS_OPT_U32, &o.golden, 0, UINT32_MAX, NULL, NULL},
+        {"--size", LS_OPT_U32, &o.size, 2, 1000000, NULL, NULL},
+        {"--scenario", LS_OPT_FN, NULL, 0, 0, opt_scenario, NULL},
+        {"--out-dir", LS_OPT_STR, &o.c.out_dir, 0, 0, NULL, NULL},
+        {"--window", LS_OPT_U32, &o.c.window, 1, 1000000, NULL, NULL},
+        {"--gtkw", LS_OPT_STR, &o.c.gtkw, 0, 0, NULL, NULL},
+        {"--waves", LS_OPT_STR, &o.c.waves, 0, 0, NULL, NULL},
+        {"--inject-fault", LS_OPT_U64, &o.inject_cycle, 0, UINT64_MAX, NULL, &o.inject},
+        {"--inject-drop", LS_OPT_U64, &o.inject_drop, 1, UINT64_MAX, NULL, NULL},
+    };
+    int prc = ls_parse(TOOL, argc, argv, opts, sizeof opts / sizeof opts[0], &o, usage);
+    if (prc) return prc == 1 ? 0 : 2;
     if (o.size < 2 || o.size > 1000000) { fprintf(stderr, "cosim-pe: --size must be 2..1000000\n"); return 2; }
     pe_hw_params_t prm = pe_dut_params();
     int usable = 0;
     for (int i = 0; i < o.n_gpus; i++) usable += o.gpus[i] <= prm.max_gpus;
     printf("cosim-pe: MAX_GPUS=%u LQ_DEPTH=%u RQ_DEPTH=%u seed=0x%" PRIx64 " gpus=", prm.max_gpus, prm.lq_depth,
-           prm.rq_depth, o.seed);
+           prm.rq_depth, o.c.seed);
     for (int i = 0; i < o.n_gpus; i++) printf("%s%u%s", i ? "," : "", o.gpus[i], o.gpus[i] > prm.max_gpus ? "(skipped)" : "");
     if (o.only >= 0) printf(" scenario=%" PRId64 "\n", o.only);
     else printf(" scenarios>=%u flits>=%" PRIu64 "\n", o.scenarios, o.flits);
@@ -368,24 +412,22 @@ int main(int argc, char **argv)
     stats_t st;
     memset(&st, 0, sizeof st);
     st.fail_scenario = -1;
-    struct timespec t0, t1;
-    clock_gettime(CLOCK_MONOTONIC, &t0);
-    clock_t c0 = clock();
-    pe_dut_t *dut = pe_dut_new(o.waves);
+    double t0 = ls_wall_s(), c0 = ls_cpu_s();
+    pe_dut_t *dut = pe_dut_new(o.c.waves);
     int fail = 0;
     uint64_t hub_sc = 0, line_sc = 0, ra_sc = 0, per_n[65] = {0};
     for (uint32_t idx = o.only >= 0 ? (uint32_t)o.only : 0;; idx++) {
         if (o.only >= 0 && idx != (uint32_t)o.only) break;
         if (o.only < 0 && idx >= o.scenarios && st.tx_flits + st.rx_flits >= o.flits) break;
         pe_scen_t s;
-        pe_scen_make(o.seed, idx, o.gpus, o.n_gpus, prm.max_gpus, o.size, &s);
+        pe_scen_make(o.c.seed, idx, o.gpus, o.n_gpus, prm.max_gpus, o.size, &s);
         c.idx = idx;
         /* the golden model's exchange is much slower than the lockstep (net_step is O(N^2) per step): the
          * expectation is cross-checked on the first --golden scenarios (every configuration class; at N > 16
          * one in five) */
         if ((idx < o.golden && (s.n <= 16 || (idx / 5) % 5 == 0)) || o.only >= 0) {
             char why[512];
-            if (pe_scen_golden_check(&s, pe_scen_seed(o.seed, idx), why, sizeof why)) {
+            if (pe_scen_golden_check(&s, pe_scen_seed(o.c.seed, idx), why, sizeof why)) {
                 fprintf(stderr, "cosim-pe: FAIL: scenario %u (%s): the expectation disagrees with the golden model: %s\n",
                         idx, s.desc, why);
                 pe_scen_free(&s);
@@ -396,27 +438,17 @@ int main(int argc, char **argv)
         }
         if (idx != (o.only >= 0 ? (uint32_t)o.only : 0)) pe_dut_reset(dut);
         uint64_t before = st.tx_flits + st.rx_flits, cyc_before = st.cycles;
-        if (run_scenario(&c, dut, &s, o.waves, 0, UINT64_MAX, 1, &st)) {
+        if (run_scenario(&c, dut, &s, o.c.waves, 0, UINT64_MAX, 1, &st)) {
             st.fail_scenario = idx;
             fail = 1;
             /* replay the failing scenario alone with a waveform of the window around the failure */
             pe_dut_free(dut);
             dut = NULL;
-            char cmd[1200], fst[1024], gtkw[1024];
-            snprintf(cmd, sizeof cmd, "mkdir -p '%s'", o.out_dir);
-            if (system(cmd) != 0) fprintf(stderr, "cosim-pe: cannot create %s\n", o.out_dir);
-            snprintf(fst, sizeof fst, "%s/fail-seed%" PRIx64 "-scen%u-cycle%" PRIu64 ".fst", o.out_dir, o.seed, idx, st.fail_cycle);
-            snprintf(gtkw, sizeof gtkw, "%s/fail-seed%" PRIx64 "-scen%u-cycle%" PRIu64 ".gtkw", o.out_dir, o.seed, idx, st.fail_cycle);
-            uint64_t from = st.fail_cycle > o.window ? st.fail_cycle - o.window : 0;
-            pe_dut_t *d2 = pe_dut_new(fst);
-            stats_t st2;
-            memset(&st2, 0, sizeof st2);
-            run_scenario(&c, d2, &s, fst, from, st.fail_cycle + 2, 0, &st2);
-            pe_dut_free(d2);
-            /* waveform time of cycle k (ps): 2 reset cycles of 10 ns, then 10 ns per cycle */
-            write_gtkw(o.gtkw_template, gtkw, fst, 20000 + 10000 * from, &prm);
-            fprintf(stderr, "  waveform: %s (cycles %" PRIu64 "..%" PRIu64 " of scenario %u)\n  view:     gtkwave %s\n",
-                    fst, from, st.fail_cycle + 2, idx, gtkw);
+            char tag[64], suffix[48];
+            snprintf(tag, sizeof tag, "seed%" PRIx64 "-scen%u", o.c.seed, idx);
+            snprintf(suffix, sizeof suffix, " of scenario %u", idx);
+            replay_t rp = {&c, &s};
+            ls_fail_window(TOOL, &o.c, st.fail_cycle, tag, suffix, pe_replay, &rp, pe_view_width, &prm);
             pe_scen_free(&s);
             break;
         }
@@ -424,21 +456,15 @@ int main(int argc, char **argv)
         per_n[s.n]++;
         if (s.topo == PE_TOPO_HUB) hub_sc++; else line_sc++;
         ra_sc += s.ra;
-        if (!o.quiet)
+        if (!o.c.quiet)
             printf("  scenario %-4u %s: %" PRIu64 " cycles, %" PRIu64 " flits, PASS\n", idx, s.desc, st.cycles - cyc_before, st.tx_flits + st.rx_flits - before);
         pe_scen_free(&s);
     }
     if (dut) pe_dut_free(dut);
-    clock_gettime(CLOCK_MONOTONIC, &t1);
-    double secs = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
-    double cpu = (double)(clock() - c0) / CLOCKS_PER_SEC;   /* the rate an idle core would see */
+    double secs = ls_wall_s() - t0;
+    double cpu = ls_cpu_s() - c0;   /* the rate an idle core would see */
     if (cpu <= 0) cpu = 1e-9;
-    if (o.waves) {
-        char gtkw[1024];
-        snprintf(gtkw, sizeof gtkw, "%s.gtkw", o.waves);
-        write_gtkw(o.gtkw_template, gtkw, o.waves, 0, &prm);
-        printf("cosim-pe: waveform %s, view %s\n", o.waves, gtkw);
-    }
+    if (o.c.waves) ls_waves_view(TOOL, &o.c, 0, pe_view_width, &prm, 0);
     if (fail) {
         fprintf(stderr, "cosim-pe: FAIL\n");
         return 1;
@@ -457,10 +483,7 @@ int main(int argc, char **argv)
            st.lq_full, st.bank_full, st.in_blocked, st.rx_blocked, st.tx_stalled, st.out_stalled, st.tx_both, st.rx_both);
     printf("cosim-pe: %.2f s wall, %.2f s CPU; per CPU second: %.2f Mcycles/s, %.2f Mflits/s (wall: %.2f Mcycles/s)\n", secs,
            cpu, (double)st.cycles / cpu / 1e6, (double)flits / cpu / 1e6, (double)st.cycles / secs / 1e6);
-    if (st.item_checks == 0 || st.port_checks == 0) {
-        fprintf(stderr, "cosim-pe: FAIL: zero output comparisons (nothing was checked)\n");
-        return 1;
-    }
+    if (ls_require(TOOL, st.item_checks && st.port_checks, "output comparisons")) return 1;
     printf("cosim-pe: PASS\n");
     return 0;
 }

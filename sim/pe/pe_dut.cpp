@@ -10,10 +10,7 @@
 #error "build with -DPE_DUT_MAX_GPUS=<MAX_GPUS> -DPE_DUT_LQ=<LQ_DEPTH> -DPE_DUT_RQ=<RQ_DEPTH> matching the -G parameters"
 #endif
 
-struct pe_dut {
-    vl_dut_core vl;   // context, FST, time (sim/common/vl_dut.h)
-    Vpe_exchanger *top;
-};
+struct pe_dut : vl_dut_one<Vpe_exchanger> {};   // context, FST, time, model (sim/common/vl_dut.h)
 
 extern "C" pe_hw_params_t pe_dut_params(void)
 {
@@ -39,19 +36,9 @@ extern "C" void pe_dut_reset(pe_dut_t *d)
 
 extern "C" pe_dut_t *pe_dut_new(const char *fst_path)
 {
-    pe_dut_t *d = new pe_dut();
-    vl_dut_init(&d->vl, fst_path);
-    d->top = new Vpe_exchanger(d->vl.ctx, "pe_exchanger");
-    vl_dut_open_fst(&d->vl, &d->top, 1, fst_path);
-    d->top->clk_i = 0;
+    pe_dut_t *d = vl_dut_one_new<pe_dut, Vpe_exchanger>(fst_path, "pe_exchanger");
     pe_dut_reset(d);
     return d;
-}
-
-extern "C" void pe_dut_free(pe_dut_t *d)
-{
-    vl_dut_finish(&d->vl, &d->top, 1);
-    delete d;
 }
 
 extern "C" void pe_dut_eval(pe_dut_t *d, const pe_hw_in_t *in, pe_hw_out_t *out)
@@ -90,9 +77,4 @@ extern "C" void pe_dut_eval(pe_dut_t *d, const pe_hw_in_t *in, pe_hw_out_t *out)
     out->err = t->err_o;
 }
 
-extern "C" void pe_dut_clock(pe_dut_t *d)
-{
-    vl_dut_cycle(&d->vl, d->top);
-}
-
-extern "C" void pe_dut_dump(pe_dut_t *d, int on) { d->vl.dump = on; }
+VL_DUT_ONE_API(pe_dut, vl_dut_cycle)
