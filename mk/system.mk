@@ -14,18 +14,18 @@ SYS_VARIANTS := 16_2_8_8 64_4_8_8
 SYS_VL_OPT   := -MAKEFLAGS "OPT_FAST=-O2 OPT_GLOBAL=-O2 OPT_SLOW=-O1 LIBS='-lz -lzstd'"
 sys_w = $(word $2,$(subst _, ,$1))
 
-$(BUILD)/cosim/obj/cosim_system.o: sim/system/cosim_system.c sim/system/sys_dut.h sim/common/gtkw_view.h cmodel/sys/cdsys.h | $(GEN_HDRS)
+$(BUILD)/cosim/obj/cosim_system.o: sim/system/cosim_system.c sim/system/sys_dut.h sim/common/gtkw_view.h sim/common/lockstep.h cmodel/sys/cdsys.h | $(GEN_HDRS)
 	@mkdir -p $(@D)
 	$(CC) $(CWARN) $(COPT) $(CPPFLAGS_COMMON) -Isim/system -c $< -o $@
 
 define SYS_VARIANT_RULES
-$(BUILD)/cosim/system_$(1)/cosim-system: mk/system.mk $(SYS_RTL) rtl/lint.vlt sim/system/sys_dut.cpp sim/system/sys_dut.h sim/common/vl_dut.h $(BUILD)/cosim/obj/cosim_system.o $(LIB) | $(GEN_HDRS)
+$(BUILD)/cosim/system_$(1)/cosim-system: mk/system.mk $(SYS_RTL) rtl/lint.vlt sim/system/sys_dut.cpp sim/system/sys_dut.h sim/common/vl_dut.h $(BUILD)/cosim/obj/cosim_system.o $(LOCKSTEP_OBJ) $(LIB) | $(GEN_HDRS)
 	@mkdir -p $$(@D) && rm -f $$@
 	$(VERILATOR) --cc --exe --build -j 2 -Wall --trace-fst --top-module cd_gpu -I$(abspath $(BUILD)/gen) -Irtl \
 	  -GMAX_GPUS=$(call sys_w,$(1),1) -GROWS=$(call sys_w,$(1),2) -GLQ_DEPTH=$(call sys_w,$(1),3) -GRQ_DEPTH=$(call sys_w,$(1),4) \
 	  -Mdir $$(@D) -o cosim-system $(SYS_VL_OPT) \
 	  -CFLAGS "-I$(abspath cmodel) -I$(abspath sim/system) -I$(abspath sim/common) -DSYS_DUT_MAX_GPUS=$(call sys_w,$(1),1) -DSYS_DUT_ROWS=$(call sys_w,$(1),2) -DSYS_DUT_LQ=$(call sys_w,$(1),3) -DSYS_DUT_RQ=$(call sys_w,$(1),4)" \
-	  rtl/lint.vlt $(SYS_RTL) $(abspath sim/system/sys_dut.cpp) $(abspath $(BUILD)/cosim/obj/cosim_system.o) $(abspath $(LIB)) \
+	  rtl/lint.vlt $(SYS_RTL) $(abspath sim/system/sys_dut.cpp) $(abspath $(BUILD)/cosim/obj/cosim_system.o) $(abspath $(LOCKSTEP_OBJ)) $(abspath $(LIB)) \
 	  >$$(@D)/build.log 2>&1 || { tail -30 $$(@D)/build.log; exit 1; }
 endef
 $(foreach v,$(SYS_VARIANTS),$(eval $(call SYS_VARIANT_RULES,$(v))))

@@ -10,7 +10,8 @@
  * - a signal line "scope.name[hi:lo]" (not starting with '['): width(name, range, ctx) may return a new width
  *   w >= 1, written as "scope.name[w-1:0]", or GTKW_VIEW_SCALAR, written as "scope.name" (no range); 0 keeps
  *   the line.
- * A missing template gives a view with only the dumpfile and time lines (and a warning), so a failure still opens. */
+ * A missing template gives a view with only the dumpfile and time lines (and a warning), so a failure still opens;
+ * tmpl NULL (a unit without a saved view) gives the same without the warning. */
 #ifndef GPUPD_SIM_GTKW_VIEW_H
 #define GPUPD_SIM_GTKW_VIEW_H
 
@@ -29,14 +30,14 @@ typedef uint32_t (*gtkw_view_width_fn)(const char *name, size_t name_len, const 
 static inline int gtkw_view_write(const char *tool, const char *tmpl, const char *out, const char *fst, uint64_t t0,
                            gtkw_view_width_fn width, void *ctx)
 {
-    FILE *in = fopen(tmpl, "r"), *o = fopen(out, "w");
+    FILE *in = tmpl ? fopen(tmpl, "r") : NULL, *o = fopen(out, "w");
     if (!o) {
         fprintf(stderr, "%s: cannot write %s\n", tool, out);
         if (in) fclose(in);
         return -1;
     }
     if (!in) {
-        fprintf(stderr, "%s: no saved view %s: %s has the FST and time only\n", tool, tmpl, out);
+        if (tmpl) fprintf(stderr, "%s: no saved view %s: %s has the FST and time only\n", tool, tmpl, out);
         fprintf(o, "[dumpfile] \"%s\"\n", fst);
         if (t0 != GTKW_VIEW_KEEP_TIME) fprintf(o, "[timestart] %" PRIu64 "\n", t0);
         fclose(o);

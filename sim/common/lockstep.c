@@ -213,6 +213,11 @@ void ls_fail_window(const char *tool, const ls_common_t *o, uint64_t fail_cycle,
     snprintf(gtkw, sizeof gtkw, "%s/fail-%s-cycle%" PRIu64 ".gtkw", o->out_dir, tag, fail_cycle);
     uint64_t from = fail_cycle > o->window ? fail_cycle - o->window : 0, to = fail_cycle + 2;
     replay(user, fst, from, to);
+    struct stat sb;
+    if (stat(fst, &sb) != 0) {   /* a build without FST tracing (--trace-fst) writes none */
+        fprintf(stderr, "  waveform: none (this binary was built without FST tracing)\n");
+        return;
+    }
     gtkw_view_write(tool, o->gtkw, gtkw, fst, 20000 + 10000 * from, width, wctx);
     fprintf(stderr, "  waveform: %s (cycles %" PRIu64 "..%" PRIu64 "%s)\n  view:     gtkwave %s\n", fst, from, to,
             suffix ? suffix : "", gtkw);

@@ -15,7 +15,7 @@ check_case() {   # name, expected text, args...
   "$BIN" --trace traces/glmark2-shadow.gpt --gpus 3 --out-dir "$OUT" --quiet "$@" >"$OUT/$name.out" 2>"$OUT/$name.err"
   local rc=$?
   [ $rc -eq 1 ] || fail "$name: exit status $rc, expected 1 (log $OUT/$name.err)"
-  grep -q '^COSIM-SYSTEM MISMATCH' "$OUT/$name.err" || fail "$name: no mismatch report"
+  grep -q '^COSIM MISMATCH unit=cd_gpu ' "$OUT/$name.err" || fail "$name: no mismatch report"
   grep -q "$want" "$OUT/$name.err" || fail "$name: report does not say '$want'"
   grep -q 'where: GPU [0-9]' "$OUT/$name.err" || fail "$name: report does not name the GPU"
   grep -q 'PASS' "$OUT/$name.out" && fail "$name: printed PASS"
