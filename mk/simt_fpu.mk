@@ -18,14 +18,14 @@ SIMT_FPU_VARIANTS := 8_8
 simt_fpu_lf = $(word 1,$(subst _, ,$1))
 simt_fpu_ls = $(word 2,$(subst _, ,$1))
 
-$(BUILD)/cosim/obj/cosim_simt_fpu.o: sim/simt_fpu/cosim_simt_fpu.c sim/simt_fpu/simt_fpu_dut.h sim/simt_fpu/simt_fpu_stim.h | $(GEN_HDRS)
+$(BUILD)/cosim/obj/cosim_simt_fpu.o: sim/simt_fpu/cosim_simt_fpu.c sim/simt_fpu/simt_fpu_dut.h sim/simt_fpu/simt_fpu_stim.h sim/common/lockstep.h | $(GEN_HDRS)
 	@mkdir -p $(@D)
 	$(CC) $(CWARN) $(COPT) $(CPPFLAGS_COMMON) -Isim/simt_fpu -c $< -o $@
 
 $(BUILD)/cosim/obj/simt_fpu_stim.o: sim/simt_fpu/simt_fpu_stim.c sim/simt_fpu/simt_fpu_stim.h | $(GEN_HDRS)
 	@mkdir -p $(@D)
 	$(CC) $(CWARN) $(COPT) $(CPPFLAGS_COMMON) -Isim/simt_fpu -c $< -o $@
-SIMT_FPU_CO := $(BUILD)/cosim/obj/cosim_simt_fpu.o $(BUILD)/cosim/obj/simt_fpu_stim.o
+SIMT_FPU_CO := $(BUILD)/cosim/obj/cosim_simt_fpu.o $(BUILD)/cosim/obj/simt_fpu_stim.o $(LOCKSTEP_OBJ)
 
 define SIMT_FPU_VARIANT_RULES
 $(BUILD)/cosim/simt_fpu_$(1)/cosim-simt-fpu: mk/simt_fpu.mk $(SIMT_LANE_RTL) $(SIMT_FPU_INC) rtl/lint.vlt sim/simt_fpu/simt_lane_top.v sim/simt_fpu/simt_fpu_dut.cpp sim/simt_fpu/simt_fpu_dut.h sim/common/vl_dut.h $(SIMT_FPU_CO) $(LIB) $(ISA_SFU_HEX)
@@ -60,9 +60,9 @@ test-simt-fpu-cosim-failure: $(SIMT_FPU_COSIM)
 	  if $< --seed $(SIMT_FPU_SEED) --phase struct --phase srandom --struct 3000 --srandom 3000 --inject-$$u 2500 \
 	      > $(BUILD)/test-simt-fpu/inject-$$u.log 2>&1; then \
 	    echo "test-simt-fpu-cosim-failure: FAIL: a corrupted $$u expectation was not caught"; exit 1; fi; \
-	  grep -q "^MISMATCH simt_$$u" $(BUILD)/test-simt-fpu/inject-$$u.log && grep -q 'reproduce this vector' $(BUILD)/test-simt-fpu/inject-$$u.log \
+	  grep -q "^COSIM MISMATCH unit=simt_$$u " $(BUILD)/test-simt-fpu/inject-$$u.log && grep -q 'reproduce this vector' $(BUILD)/test-simt-fpu/inject-$$u.log \
 	    || { echo "test-simt-fpu-cosim-failure: FAIL: no mismatch report for $$u"; cat $(BUILD)/test-simt-fpu/inject-$$u.log; exit 1; }; \
-	  echo "test-simt-fpu-cosim-failure: corrupted $$u expectation caught: $$(grep -m1 '^MISMATCH' $(BUILD)/test-simt-fpu/inject-$$u.log)"; \
+	  echo "test-simt-fpu-cosim-failure: corrupted $$u expectation caught: $$(grep -m1 '^COSIM MISMATCH' $(BUILD)/test-simt-fpu/inject-$$u.log)"; \
 	done
 
 SIMT_FPU_LINT_INC := -I$(BUILD)/gen -Irtl

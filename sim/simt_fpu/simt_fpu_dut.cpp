@@ -11,31 +11,18 @@
 #error "build with -DSIMT_DUT_LAT_FPU=<LAT> -DSIMT_DUT_LAT_SFU=<LAT> matching the -G parameters"
 #endif
 
-struct simt_fpu_dut {
-    vl_dut_core vl;   // context, FST, time (sim/common/vl_dut.h)
-    Vsimt_lane_top *top;
-};
+struct simt_fpu_dut : vl_dut_one<Vsimt_lane_top> {};   // context, FST, time, model (sim/common/vl_dut.h)
 
 extern "C" int simt_fpu_dut_lat_fpu(void) { return SIMT_DUT_LAT_FPU; }
 extern "C" int simt_fpu_dut_lat_sfu(void) { return SIMT_DUT_LAT_SFU; }
 
 extern "C" simt_fpu_dut_t *simt_fpu_dut_new(const char *fst_path)
 {
-    simt_fpu_dut_t *d = new simt_fpu_dut();
-    vl_dut_init(&d->vl, fst_path);
-    d->top = new Vsimt_lane_top(d->vl.ctx, "simt_lane_top");
-    vl_dut_open_fst(&d->vl, &d->top, 1, fst_path);
-    d->top->clk_i = 0;
+    simt_fpu_dut_t *d = vl_dut_one_new<simt_fpu_dut, Vsimt_lane_top>(fst_path, "simt_lane_top");
     d->top->f_valid_i = 0;
     d->top->s_valid_i = 0;
     vl_dut_reset(&d->vl, d->top);
     return d;
-}
-
-extern "C" void simt_fpu_dut_free(simt_fpu_dut_t *d)
-{
-    vl_dut_finish(&d->vl, &d->top, 1);
-    delete d;
 }
 
 extern "C" void simt_fpu_dut_eval(simt_fpu_dut_t *d, const simt_fpu_in_t *fi, const simt_sfu_in_t *si,
@@ -65,9 +52,4 @@ extern "C" void simt_fpu_dut_eval(simt_fpu_dut_t *d, const simt_fpu_in_t *fi, co
     so->res = t->s_res_o;
 }
 
-extern "C" void simt_fpu_dut_clock(simt_fpu_dut_t *d)
-{
-    vl_dut_cycle(&d->vl, d->top);
-}
-
-extern "C" void simt_fpu_dut_dump(simt_fpu_dut_t *d, int on) { d->vl.dump = on; }
+VL_DUT_ONE_API(simt_fpu_dut, vl_dut_cycle)
