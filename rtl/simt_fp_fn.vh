@@ -18,22 +18,17 @@
   function automatic [2*(FW)-1:0] NAME(input [(FWA)-1:0] fx, input [(FWB)-1:0] fy); \
     reg [(FW)-1:0] fr [0:(FWB)-1]; \
     reg [(FW)-1:0] fxe, fa, fb, fc; \
-    integer flv, fj, fnp, fng; \
+    integer fj, fnp; \
     begin \
       fxe = {{((FW) - (FWA)){(FXS) != 0 && fx[(FWA)-1]}}, fx}; \
       for (fj = 0; fj < (FWB); fj = fj + 1) fr[fj] = fy[fj] ? (fxe << fj) : {(FW){1'b0}}; \
-      fnp = (FWB); \
-      for (flv = 0; flv < 16; flv = flv + 1) begin \
-        fng = (fnp > 2) ? fnp / 3 : 0; \
-        for (fj = 0; fj < (FWB) / 3; fj = fj + 1) begin \
-          if (fj < fng) begin \
-            fa = fr[3*fj]; fb = fr[3*fj+1]; fc = fr[3*fj+2]; \
-            fr[2*fj]   = fa ^ fb ^ fc; \
-            fr[2*fj+1] = ((fa & fb) | (fa & fc) | (fb & fc)) << 1; \
-          end \
+      for (fnp = (FWB); fnp > 2; fnp = fnp - fnp / 3) begin \
+        for (fj = 0; fj < fnp / 3; fj = fj + 1) begin \
+          fa = fr[3*fj]; fb = fr[3*fj+1]; fc = fr[3*fj+2]; \
+          fr[2*fj]   = fa ^ fb ^ fc; \
+          fr[2*fj+1] = ((fa & fb) | (fa & fc) | (fb & fc)) << 1; \
         end \
-        for (fj = 0; fj < 2; fj = fj + 1) if (fng > 0 && fj < fnp - 3 * fng) fr[2*fng + fj] = fr[3*fng + fj]; \
-        fnp = fnp - fng; \
+        for (fj = 0; fj < fnp % 3; fj = fj + 1) fr[2*(fnp/3) + fj] = fr[3*(fnp/3) + fj]; \
       end \
       NAME = {fr[1], fr[0]}; \
     end \
@@ -95,7 +90,7 @@
     reg [63:0] fxl, fal, fbl, fcl, fml; \
     reg [(FW)-65:0] fxh, fah, fbh, fch, fmh; \
     reg [63:0] fxs; \
-    integer flv, fj, fnp, fng; \
+    integer fj, fnp; \
     begin \
       fxe = {{((FW) - (FWA)){(FXS) != 0 && fx[(FWA)-1]}}, fx}; \
       fxl = fxe[63:0]; \
@@ -105,28 +100,21 @@
         fxs = fxl >> (64 - fj); \
         frh[fj] = fy[fj] ? ((fxh << fj) | fxs[(FW)-65:0]) : {((FW)-64){1'b0}}; \
       end \
-      fnp = (FWB); \
-      for (flv = 0; flv < 16; flv = flv + 1) begin \
-        fng = (fnp > 2) ? fnp / 3 : 0; \
-        for (fj = 0; fj < (FWB) / 3; fj = fj + 1) begin \
-          if (fj < fng) begin \
-            fal = frl[3*fj]; fbl = frl[3*fj+1]; fcl = frl[3*fj+2]; \
-            fah = frh[3*fj]; fbh = frh[3*fj+1]; fch = frh[3*fj+2]; \
-            fml = (fal & fbl) | (fal & fcl) | (fbl & fcl); \
-            fmh = (fah & fbh) | (fah & fch) | (fbh & fch); \
-            frl[2*fj]   = fal ^ fbl ^ fcl; \
-            frh[2*fj]   = fah ^ fbh ^ fch; \
-            frl[2*fj+1] = fml << 1; \
-            frh[2*fj+1] = (fmh << 1) | {{((FW)-65){1'b0}}, fml[63]}; \
-          end \
+      for (fnp = (FWB); fnp > 2; fnp = fnp - fnp / 3) begin \
+        for (fj = 0; fj < fnp / 3; fj = fj + 1) begin \
+          fal = frl[3*fj]; fbl = frl[3*fj+1]; fcl = frl[3*fj+2]; \
+          fah = frh[3*fj]; fbh = frh[3*fj+1]; fch = frh[3*fj+2]; \
+          fml = (fal & fbl) | (fal & fcl) | (fbl & fcl); \
+          fmh = (fah & fbh) | (fah & fch) | (fbh & fch); \
+          frl[2*fj]   = fal ^ fbl ^ fcl; \
+          frh[2*fj]   = fah ^ fbh ^ fch; \
+          frl[2*fj+1] = fml << 1; \
+          frh[2*fj+1] = (fmh << 1) | {{((FW)-65){1'b0}}, fml[63]}; \
         end \
-        for (fj = 0; fj < 2; fj = fj + 1) begin \
-          if (fng > 0 && fj < fnp - 3 * fng) begin \
-            frl[2*fng + fj] = frl[3*fng + fj]; \
-            frh[2*fng + fj] = frh[3*fng + fj]; \
-          end \
+        for (fj = 0; fj < fnp % 3; fj = fj + 1) begin \
+          frl[2*(fnp/3) + fj] = frl[3*(fnp/3) + fj]; \
+          frh[2*(fnp/3) + fj] = frh[3*(fnp/3) + fj]; \
         end \
-        fnp = fnp - fng; \
       end \
       NAME = {frh[1], frl[1], frh[0], frl[0]}; \
     end \
