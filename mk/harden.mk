@@ -13,8 +13,9 @@ san-tools: $(SAN_TOOLS)
 # range values, plus tests/tools/bad_args.tsv), no-data-loss outputs, corrupt traces (render/p2g-trace/dump
 # reject whatever validate rejects), inputs that used to hit undefined behaviour, resource limits, fault
 # injection outcomes, validate against an unrelated image. Run with the -O2 tools and again with the
-# sanitizer builds (any ASan/UBSan report fails). Leak reports are off: tools exit without freeing on errors.
-SAN_TOOL_ENV := ASAN_OPTIONS=detect_leaks=0:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+# sanitizer builds (any ASan/UBSan report fails, LeakSanitizer's included: every error exit frees what it
+# allocated; test_tools.py turns detect_leaks on itself).
+SAN_TOOL_ENV := ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 .PHONY: test-tools-cli
 test-tools-cli: $(TOOLS) $(SAN_TOOLS)
 	@$(PYTHON) tests/tools/test_tools.py --bin $(BUILD)/bin --work $(BUILD)/test-tools

@@ -5,7 +5,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <zlib.h>
+
+/* Largest PNG file read: a 16384 x 16384 RGBA image stored without compression is just above 1 GiB. */
+#define IMG_PNG_MAX_FILE (3ull << 29)
 
 static void put32(uint8_t *p, uint32_t v)
 {
@@ -89,17 +93,28 @@ int img_read_png(const char *path, uint32_t **pixels, uint32_t *w, uint32_t *h, 
     uint8_t *buf = NULL, *idat = NULL, *raw = NULL;
     size_t idat_len = 0;
     int rc = -1;
-    if (fseek(f, 0, SEEK_END) != 0) goto out;
-    long len = ftell(f);
-    if (len < 8 || fseek(f, 0, SEEK_SET) != 0) { snprintf(err, 128, "%s: not a PNG", path); goto out; }
-    buf = malloc((size_t)len);
-    if (!buf || fread(buf, 1, (size_t)len, f) != (size_t)len) { snprintf(err, 128, "%s: read error", path); goto out; }
+    /* The size comes from fstat of a regular file only: a directory or a FIFO has no meaningful size (ftell on
+     * an ext4 directory gives 2^63-1, which used to become the allocation below). */
+    struct stat st;
+    if (fstat(fileno(f), &st) != 0) { snprintf(err, 128, "%s: cannot stat", path); goto out; }
+    if (!S_ISREG(st.st_mode)) {
+        snprintf(err, 128, "%s: not a regular file%s", path, S_ISDIR(st.st_mode) ? " (it is a directory)" : "");
+        goto out;
+    }
+    if (st.st_size < 8) { snprintf(err, 128, "%s: not a PNG", path); goto out; }
+    if ((uint64_t)st.st_size > IMG_PNG_MAX_FILE) {
+        snprintf(err, 128, "%s: larger than %llu bytes", path, (unsigned long long)IMG_PNG_MAX_FILE);
+        goto out;
+    }
+    size_t len = (size_t)st.st_size;
+    buf = malloc(len);
+    if (!buf || fread(buf, 1, len, f) != len) { snprintf(err, 128, "%s: read error", path); goto out; }
     if (memcmp(buf, "\x89PNG\r\n\x1a\n", 8)) { snprintf(err, 128, "%s: not a PNG", path); goto out; }
     size_t pos = 8;
     uint32_t W = 0, H = 0, ct = 0;
-    while (pos + 12 <= (size_t)len) {
+    while (pos + 12 <= len) {
         uint32_t cl = get32(buf + pos);
-        if (cl > (size_t)len - pos - 12) { snprintf(err, 128, "%s: truncated chunk", path); goto out; }
+        if (cl > len - pos - 12) { snprintf(err, 128, "%s: truncated chunk", path); goto out; }
         const uint8_t *d = buf + pos + 8;
         if (!memcmp(buf + pos + 4, "IHDR", 4) && cl >= 13) {
             W = get32(d); H = get32(d + 4); ct = d[9];

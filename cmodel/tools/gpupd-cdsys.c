@@ -138,12 +138,14 @@ int main(int argc, char **argv)
     if (compare) {
         p.skip_idle = !skip;
         rc = cdsys_run(&p, &w, &r2);
-        if (rc) {
-            fprintf(stderr, "gpupd-cdsys: second run (skip %s) failed: %s\n", p.skip_idle ? "on" : "off", r2.report);
-            return 1;
-        }
-        if (!same_result(&r, &r2, err, sizeof err)) {
-            fprintf(stderr, "gpupd-cdsys: idle skipping changed the result: %s\n", err);
+        if (rc || !same_result(&r, &r2, err, sizeof err)) {
+            if (rc)
+                fprintf(stderr, "gpupd-cdsys: second run (skip %s) failed: %s\n", p.skip_idle ? "on" : "off", r2.report);
+            else
+                fprintf(stderr, "gpupd-cdsys: idle skipping changed the result: %s\n", err);
+            cdsys_result_free(&r2);
+            cdsys_result_free(&r);
+            cdsys_work_free(&w);
             return 1;
         }
         printf("# idle skipping: identical lists, completion cycles and traffic (%" PRIu64 " cycles; stepped %" PRIu64

@@ -52,13 +52,14 @@ int main(int argc, char **argv)
     isa_gen_prog_t *g = calloc(1, sizeof *g);
     isa_ctx_t *ctx = isa_ctx_new();
     isa_warp_t *w = isa_warp_new();
-    if (!g || !ctx || !w || isa_gen_program(&p, seed, g) != 0) {
+    int rc = 1, gen = 0;   /* every exit below goes through done: (no allocation outlives an error) */
+    if (!g || !ctx || !w || (gen = 1, isa_gen_program(&p, seed, g) != 0)) {
         fprintf(stderr, "gpupd-isa-gen: generation failed for seed %llu\n", (unsigned long long)seed);
-        return 1;
+        goto done;
     }
     fputs(g->text, stdout);
     if (isa_ctx_load(ctx, g->code, g->len, NULL) != ISA_OK)
-        return 1;
+        goto done;
     isa_gen_init_warp(&p, seed, ctx, w);
     int st;
     if (trace) {
@@ -91,7 +92,7 @@ int main(int argc, char **argv)
         char oerr[600];
         if (outf_open(&of, out, 1, oerr, sizeof oerr)) {
             fprintf(stderr, "gpupd-isa-gen: %s\n", oerr);
-            return 1;
+            goto done;
         }
         FILE *f = of.f;
         for (uint32_t i = 0; i < g->len; i++) {
@@ -102,12 +103,15 @@ int main(int argc, char **argv)
         }
         if (outf_commit(&of, oerr, sizeof oerr)) {
             fprintf(stderr, "gpupd-isa-gen: %s\n", oerr);
-            return 1;
+            goto done;
         }
     }
-    isa_gen_free(g);
+    rc = st == ISA_DONE ? 0 : 1;
+done:
+    if (gen)
+        isa_gen_free(g);
     free(g);
     isa_ctx_free(ctx);
     isa_warp_free(w);
-    return st == ISA_DONE ? 0 : 1;
+    return rc;
 }

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/outfile.h"
 #include "isa/isa.h"
 
 static int parse_val(const char *s, uint32_t *v)
@@ -43,45 +44,47 @@ int main(int argc, char **argv)
         else { fprintf(stderr, "usage: gpupd-isa-run PROG.bin [--outs N] < inputs\n"); return 2; }
     }
     if (!path || outs < 1 || outs > ISA_OUT_WORDS) { fprintf(stderr, "usage: gpupd-isa-run PROG.bin [--outs N] < inputs\n"); return 2; }
-    FILE *f = fopen(path, "rb");
-    if (!f) { perror(path); return 2; }
+    char ferr[600];
+    FILE *f = inf_open(path, 1, ferr, sizeof ferr);   /* a directory is an error, not an empty program */
+    if (!f) { fprintf(stderr, "gpupd-isa-run: %s\n", ferr); return 2; }
     static uint64_t code[ISA_MAX_CODE];
     size_t n = fread(code, 8, ISA_MAX_CODE, f);
-    fclose(f);
+    if (inf_close(f)) { fprintf(stderr, "gpupd-isa-run: %s: read error\n", path); return 2; }
+    int rc = 2;   /* every exit below goes through done: (no allocation outlives an error) */
     isa_ctx_t *ctx = isa_ctx_new();
     isa_warp_t *w = isa_warp_new();
-    if (!ctx || !w) return 2;
+    if (!ctx || !w) { fprintf(stderr, "gpupd-isa-run: out of memory\n"); goto done; }
     uint32_t bad = 0;
-    if (isa_ctx_load(ctx, code, (uint32_t)n, &bad) != ISA_OK) { fprintf(stderr, "%s: cannot load (pc %u)\n", path, bad); return 2; }
+    if (isa_ctx_load(ctx, code, (uint32_t)n, &bad) != ISA_OK) { fprintf(stderr, "%s: cannot load (pc %u)\n", path, bad); goto done; }
     unsigned lanes = 1;
     static uint32_t attr[ISA_ATTR_WORDS][ISA_WARP_SIZE], pre[ISA_OUT_WORDS][ISA_WARP_SIZE];
     char tok[64], t1[64], t2[64], t3[64];
     while (scanf("%63s", tok) == 1) {
         uint32_t v;
         if (!strcmp(tok, "lanes")) {
-            if (scanf("%u", &lanes) != 1 || lanes < 1 || lanes > 32) { fprintf(stderr, "bad lanes\n"); return 2; }
+            if (scanf("%u", &lanes) != 1 || lanes < 1 || lanes > 32) { fprintf(stderr, "bad lanes\n"); goto done; }
         } else if (!strcmp(tok, "c")) {
             unsigned wd;
-            if (scanf("%u %63s", &wd, t1) != 2 || wd >= ISA_CONST_WORDS || parse_val(t1, &v)) { fprintf(stderr, "bad c record\n"); return 2; }
+            if (scanf("%u %63s", &wd, t1) != 2 || wd >= ISA_CONST_WORDS || parse_val(t1, &v)) { fprintf(stderr, "bad c record\n"); goto done; }
             ctx->konst[wd] = v;
         } else if (!strcmp(tok, "a") || !strcmp(tok, "o")) {
             unsigned l, wd;
-            if (scanf("%63s %63s %63s", t1, t2, t3) != 3) { fprintf(stderr, "bad %s record\n", tok); return 2; }
+            if (scanf("%63s %63s %63s", t1, t2, t3) != 3) { fprintf(stderr, "bad %s record\n", tok); goto done; }
             l = (unsigned)atoi(t1);
             wd = (unsigned)atoi(t2);
-            if (l >= 32 || wd >= 64 || parse_val(t3, &v)) { fprintf(stderr, "bad %s record\n", tok); return 2; }
+            if (l >= 32 || wd >= 64 || parse_val(t3, &v)) { fprintf(stderr, "bad %s record\n", tok); goto done; }
             if (tok[0] == 'a') attr[wd][l] = v;
             else pre[wd][l] = v;
         } else {
             fprintf(stderr, "unknown record '%s'\n", tok);
-            return 2;
+            goto done;
         }
     }
     isa_warp_init(w, 0, lanes >= 32 ? 0xFFFFFFFFu : ((1u << lanes) - 1));
     memcpy(w->attr, attr, sizeof attr);
     memcpy(w->out, pre, sizeof pre);
     int st = isa_run(ctx, w, 1u << 22);
-    if (st != ISA_DONE) { fprintf(stderr, "%s: %s\n", path, isa_status_str(st)); return 1; }
+    if (st != ISA_DONE) { fprintf(stderr, "%s: %s\n", path, isa_status_str(st)); rc = 1; goto done; }
     for (unsigned l = 0; l < lanes; l++) {
         printf("lane %u:", l);
         for (unsigned k = 0; k < outs; k++) printf(" %.9g", (double)isa_bits_float(w->out[k][l]));
@@ -90,7 +93,9 @@ int main(int argc, char **argv)
         printf(" exited %u\n", (w->exited >> l) & 1u);
     }
     printf("instructions %llu\n", (unsigned long long)w->n_instrs);
+    rc = 0;
+done:
     isa_ctx_free(ctx);
     isa_warp_free(w);
-    return 0;
+    return rc;
 }

@@ -156,27 +156,32 @@ int main(int argc, char **argv)
     cfg.p2g_tap = tap;
     cfg.p2g_tap_user = &t;
     sys_result_t res;
+    int rc = 1;   /* from here every exit goes through done: (no allocation outlives an error) */
+    const rec_t **order = NULL;
     if (sys_run(&s, &cfg, &res)) {
         fprintf(stderr, "gpupd-p2g-trace: %s\n", res.err);
-        sys_scene_free(&s);
-        return 1;
+        goto done;
     }
-    if (t.oom) { fprintf(stderr, "gpupd-p2g-trace: out of memory\n"); return 1; }
+    if (t.oom) { fprintf(stderr, "gpupd-p2g-trace: out of memory\n"); goto done; }
 
     uint64_t culled = 0, empty = 0, near = 0, reached = 0, bits = 0, multi = 0, per_gpu[64] = {0}, configs = 0;
     FILE *f = NULL;
     outf_t of;
     char oerr[600];
     if (out) {
-        if (outf_open(&of, out, 0, oerr, sizeof oerr)) { fprintf(stderr, "gpupd-p2g-trace: %s\n", oerr); return 2; }
+        if (outf_open(&of, out, 0, oerr, sizeof oerr)) { fprintf(stderr, "gpupd-p2g-trace: %s\n", oerr); rc = 2; goto done; }
         f = of.f;
         fprintf(f, "# gpupd-p2g-trace stream v1: trace=%s frame=%u gpus=%u own=%s tile_log2=%u\n", trace, frame, gpus,
                 own == P2G_MODE_DIAG ? "diag" : "linear", ts);
         fprintf(f, "# C n W H tile_log2 mode sx0 sy0 sx1 sy1 | P gpu prim_id tag x0 y0 x1 y1 x2 y2 flags mask\n");
     }
     /* every GPU's P2G unit sees its own records in CP order: group the stream by GPU (stable) */
-    const rec_t **order = malloc((t.n ? t.n : 1) * sizeof *order);
-    if (!order) { fprintf(stderr, "gpupd-p2g-trace: out of memory\n"); return 1; }
+    order = malloc((t.n ? t.n : 1) * sizeof *order);
+    if (!order) {
+        fprintf(stderr, "gpupd-p2g-trace: out of memory\n");
+        if (f) outf_abort(&of);
+        goto done;
+    }
     uint64_t cycles = 0, max_cycles = 0;
     size_t k = 0;
     for (uint32_t g = 0; g < gpus; g++) {
@@ -210,8 +215,7 @@ int main(int argc, char **argv)
                 if (r->mask >> g & 1) per_gpu[g]++;
         }
     }
-    free(order);
-    if (f && outf_commit(&of, oerr, sizeof oerr)) { fprintf(stderr, "gpupd-p2g-trace: %s\n", oerr); return 1; }
+    if (f && outf_commit(&of, oerr, sizeof oerr)) { fprintf(stderr, "gpupd-p2g-trace: %s\n", oerr); goto done; }
     uint64_t mx = 0, mn = UINT64_MAX;
     for (uint32_t g = 0; g < gpus; g++) {
         if (per_gpu[g] > mx) mx = per_gpu[g];
@@ -228,8 +232,11 @@ int main(int argc, char **argv)
            reached ? (double)bits / (double)reached : 0.0, reached ? (double)multi / (double)reached : 0.0,
            tot > 0 ? (double)mx / tot : 0.0, tot > 0 ? (double)mn / tot : 0.0, configs, cycles,
            cycles ? (double)t.n / (double)cycles : 0.0, max_cycles);
+    rc = 0;
+done:
+    free(order);
     free(t.r);
     sys_result_free(&res);
     sys_scene_free(&s);
-    return 0;
+    return rc;
 }

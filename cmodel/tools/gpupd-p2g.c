@@ -72,6 +72,11 @@ int main(int argc, char **argv)
             uint32_t k = 0;
             if (arg_u32_list(T, a, v, 0, P2G_MAX_DIM - 1, sc, 4, &k)) return 2;
             if (k != 4) return die_arg(a, v, "expected exactly four numbers X0,Y0,X1,Y1 (inclusive pixels 0..16383)");
+            /* The unit maps an inverted scissor to an empty region (mask 0 for everything, docs/p2g.md); given
+             * on the command line it is a mistake, never what a caller means. */
+            if (sc[2] < sc[0] || sc[3] < sc[1])
+                return die_arg(a, v, sc[2] < sc[0] ? "inverted rectangle: X1 < X0 (inclusive pixels, need X0 <= X1 and Y0 <= Y1)"
+                                                   : "inverted rectangle: Y1 < Y0 (inclusive pixels, need X0 <= X1 and Y0 <= Y1)");
             have_sc = 1;
         } else {
             fprintf(stderr, "gpupd-p2g: unknown argument '%s'\n", a);

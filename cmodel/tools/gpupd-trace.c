@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 
 static int usage(void)
@@ -394,8 +395,8 @@ static int cmd_bench(int argc, char **argv)
         for (int k = 0; k < reps; k++) {
             trace_reader_t *r = open_or_die(argv[i]);
             if (!r) return 1;
-            FILE *f = fopen(argv[i], "rb");
-            if (f) { fseek(f, 0, SEEK_END); bytes += (double)ftell(f); fclose(f); }
+            struct stat st;   /* open_or_die accepted a regular file: its size is st_size (never ftell) */
+            if (stat(argv[i], &st) == 0 && S_ISREG(st.st_mode)) bytes += (double)st.st_size;
             trace_cmd_t cmd = {0};
             trace_error_t err;
             int rc;

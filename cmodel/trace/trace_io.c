@@ -325,16 +325,31 @@ static void enc_state(tr_buf_t *b, const trace_state_t *s)
     tb_u32(b, s->poly_offset_en); tb_f32(b, s->poly_factor); tb_f32(b, s->poly_units);
 }
 
+/* Rectangles (viewport, enabled scissor) are never empty: w and h >= 1 (their far edge x + w - 1 is computed
+ * in 64 bits by every user, so a rectangle is never inverted either). An empty one drew nothing in GL and is
+ * a corrupt or hand-edited trace here; the error points at the rectangle's first field. */
+static void cur_rect(tr_cur_t *c, size_t at, const char *what, uint32_t enabled, uint32_t w, uint32_t h)
+{
+    if (c->failed || !enabled || (w && h)) return;
+    c->pos = at;
+    cur_fail(c, "%s rectangle is empty (w %" PRIu32 ", h %" PRIu32 "; both must be >= 1%s)", what, w, h,
+             what[0] == 's' ? " when the scissor is enabled" : "");
+}
+
 static void dec_state(tr_cur_t *c, trace_state_t *s)
 {
+    size_t at = c->pos;
     s->vp_x = cur_i32(c, "viewport.x"); s->vp_y = cur_i32(c, "viewport.y");
     s->vp_w = cur_u32_max(c, "viewport.w", TRACE_MAX_DIM);
     s->vp_h = cur_u32_max(c, "viewport.h", TRACE_MAX_DIM);
     s->depth_near = cur_finite(c, "depth_range.near"); s->depth_far = cur_finite(c, "depth_range.far");
+    size_t sc_at = c->pos;
     s->scissor_en = cur_bool(c, "scissor.enable");
     s->sc_x = cur_i32(c, "scissor.x"); s->sc_y = cur_i32(c, "scissor.y");
     s->sc_w = cur_u32_max(c, "scissor.w", TRACE_MAX_DIM);
     s->sc_h = cur_u32_max(c, "scissor.h", TRACE_MAX_DIM);
+    cur_rect(c, at, "viewport", 1, s->vp_w, s->vp_h);
+    cur_rect(c, sc_at, "scissor", s->scissor_en, s->sc_w, s->sc_h);
     s->cull = cur_u32_max(c, "cull", TRACE_CULL_FRONT_AND_BACK);
     s->front_ccw = cur_bool(c, "front_ccw");
     s->depth_test = cur_bool(c, "depth.test");
@@ -512,10 +527,12 @@ static void dec_clear(tr_cur_t *c, trace_clear_t *k)
     for (int i = 0; i < 4; i++) k->color_value[i] = cur_finite(c, "color value");
     k->depth_value = cur_finite(c, "depth value");
     k->stencil_value = cur_u32(c, "stencil value");
+    at = c->pos;
     k->scissor_en = cur_bool(c, "scissor.enable");
     k->sc_x = cur_i32(c, "scissor.x"); k->sc_y = cur_i32(c, "scissor.y");
     k->sc_w = cur_u32_max(c, "scissor.w", TRACE_MAX_DIM);
     k->sc_h = cur_u32_max(c, "scissor.h", TRACE_MAX_DIM);
+    cur_rect(c, at, "scissor", k->scissor_en, k->sc_w, k->sc_h);
     k->color_mask = cur_u32_max(c, "color_mask", 15);
     k->depth_write = cur_bool(c, "depth_write");
 }
@@ -1166,9 +1183,10 @@ trace_reader_t *trace_reader_open_file(const char *path, unsigned opts, trace_er
     FILE *f = fopen(path, "rb");
     if (!f) { tr_err(err, 0, "cannot open %s: %s", path, strerror(errno)); return NULL; }
     struct stat st;
+    memset(&st, 0, sizeof st);
     if (fstat(fileno(f), &st) || !S_ISREG(st.st_mode)) {
         fclose(f);
-        tr_err(err, 0, "%s is not a regular file", path);
+        tr_err(err, 0, "%s is not a regular file%s", path, S_ISDIR(st.st_mode) ? " (it is a directory)" : "");
         return NULL;
     }
     trace_reader_t *r = calloc(1, sizeof *r);

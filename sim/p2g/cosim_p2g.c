@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "common/args.h"
 #include "common/rng.h"
@@ -515,6 +516,12 @@ static int load_stream(const char *path, uint32_t max_gpus, stream_t *st)
 {
     FILE *f = fopen(path, "r");
     if (!f) { perror(path); return -1; }
+    struct stat fst;
+    if (fstat(fileno(f), &fst) == 0 && S_ISDIR(fst.st_mode)) {
+        fprintf(stderr, "%s: it is a directory\n", path);
+        fclose(f);
+        return -1;
+    }
     char line[512];
     unsigned long ln = 0;
     segment_t *cur = NULL;

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -1397,11 +1398,15 @@ static char *read_file(const char *path)
     FILE *f = fopen(path, "rb");
     if (!f)
         return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *b = malloc((size_t)n + 1);
-    if (b && fread(b, 1, (size_t)n, f) != (size_t)n) {
+    /* the size of a regular file only (ftell of a directory is 2^63-1 on ext4): anything else is unreadable */
+    struct stat st;
+    if (fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode) || st.st_size > (64 << 20)) {
+        fclose(f);
+        return NULL;
+    }
+    size_t n = (size_t)st.st_size;
+    char *b = malloc(n + 1);
+    if (b && fread(b, 1, n, f) != n) {
         free(b);
         b = NULL;
     }

@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Hostile-user tests of the command-line tools (issue 12; docs/cli.md). Run by `make test-tools-cli` twice:
 with the -O2 tools (build/bin) and with the ASan/UBSan builds of the same tools (build/san/bin), where any
-sanitizer report fails the run.
+sanitizer report fails the run, LeakSanitizer's included (every error exit frees what it allocated).
 
 Sections (each failure prints the command to reproduce it):
   args     every numeric option of every tool with malformed, negative, overflowing and out-of-range
@@ -10,6 +10,7 @@ Sections (each failure prints the command to reproduce it):
   outputs  no data loss: a failing run leaves an existing output untouched and no temporary file behind,
            /dev/null (and, as root, a device node) as output works and is never removed, unwritable
            outputs are an error before the run;
+  rects    inverted or empty rectangles (viewport, enabled scissor; gpupd-p2g --scissor) are rejected;
   traces   corrupt traces: every corruption that `gpupd-trace validate` rejects is rejected by
            `gpupd-sim render --frame 0`, `gpupd-p2g-trace --frame 0` and `gpupd-trace dump` too (they read
            the whole trace), including chunks moved across a frame end;
@@ -232,6 +233,10 @@ def section_outputs(B, W, trace):
                                             "-o", "/dev/full"], lambda rc: rc != 0, ["cannot write /dev/full"])
         expect("as to a full disk", [B + "/gpupd-as", bad_s.replace("bad.s", "ok.s"), "-o", "/dev/full"], 1,
                ["No space left"])
+        # error exits after the program / the stream were built: nothing leaks (LeakSanitizer in the san pass)
+        expect("isa-gen to a full disk", [B + "/gpupd-isa-gen", "1", "-o", "/dev/full"], 1, ["No space left"])
+        expect("p2g-trace to a full disk", [B + "/gpupd-p2g-trace", "--trace", trace, "--gpus", "2", "-o", "/dev/full"], 1,
+               ["cannot write /dev/full"])
     if not os.path.exists("/dev/null") or not stat.S_ISCHR(os.stat("/dev/null").st_mode):
         fail("/dev/null was removed or replaced", ["ls", "-l", "/dev/null"])
     if os.geteuid() == 0:
@@ -328,6 +333,80 @@ def section_traces(B, W, trace_files, n_random):
                     fail(f"corrupt trace {os.path.basename(tf)} [{name}]: validate exit {vrc} but this exit {rc}", cmd,
                          err[-300:])
     return total, rejected
+
+
+# ------------------------------------------------------------------------------------------------ rects
+def patch_chunk_u32s(b, old, new):
+    """Replace the byte string old by new (same length) inside an uncompressed chunk of a binary trace and
+    recompute that chunk's CRC, so that only the field check can reject the result."""
+    at = b.find(old)
+    if at < 0:
+        return None
+    for o, t, l in chunks(b):
+        if o + 20 <= at < o + l:
+            flags = struct.unpack_from("<I", b, o + 4)[0]
+            if flags:
+                return None
+            body = bytearray(b)
+            body[at:at + len(new)] = new
+            stored = bytes(body[o + 20:o + l])
+            struct.pack_into("<I", body, o + 16, zlib.crc32(stored))
+            return bytes(body)
+    return None
+
+
+def section_rects(B, W):
+    """Inverted or empty rectangles are rejected with a clear error everywhere a rectangle enters: the trace
+    reader (viewport, enabled scissor of a draw or a clear; the writer and undump decode with the same code),
+    and gpupd-p2g --scissor. Disabled scissors keep any w/h (the synthetic trace's clears have w 0 h 0)."""
+    raw = os.path.join(W, "rect0.gpt")
+    rc, _, err = run([B + "/gpupd-trace", "synth", raw, "0"])
+    if rc:
+        fail("rects: synth with zlevel 0", [B + "/gpupd-trace", "synth", raw, "0"], err)
+        return
+    txt = os.path.join(W, "rect.txt")
+    run([B + "/gpupd-trace", "dump", raw, txt])
+    t = open(txt).read()
+    cases = [("draw scissor w 0", "scissor en 1 x 4 y 4 w 56 h 40", "scissor en 1 x 4 y 4 w 0 h 40", "scissor rectangle is empty"),
+             ("draw scissor h 0", "scissor en 1 x 4 y 4 w 56 h 40", "scissor en 1 x 4 y 4 w 56 h 0", "scissor rectangle is empty"),
+             ("draw viewport w 0", "viewport x 0 y 0 w 64 h 48", "viewport x 0 y 0 w 0 h 48", "viewport rectangle is empty"),
+             ("draw viewport h 0", "viewport x 0 y 0 w 64 h 48", "viewport x 0 y 0 w 64 h 0", "viewport rectangle is empty"),
+             ("clear scissor w 0", "scissor 0 x 0 y 0 w 0 h 0", "scissor 1 x 0 y 0 w 0 h 9", "scissor rectangle is empty")]
+    for name, old, new, frag in cases:
+        if old not in t:
+            fail(f"rects: {name}: the synthetic trace lacks {old!r} (test input broken)", ["cat", txt])
+            continue
+        bad = os.path.join(W, "rect-bad.txt")
+        with open(bad, "w") as f:
+            f.write(t.replace(old, new, 1))
+        expect(f"rects: undump rejects a {name}", [B + "/gpupd-trace", "undump", bad, os.path.join(W, "rect-bad.gpt")], 1,
+               [frag])
+    # the same in a binary file (CRC recomputed): validate and every reading tool reject it, with the offset
+    b = open(raw, "rb").read()
+    for name, old, new in (("scissor w 0", struct.pack("<IiiII", 1, 4, 4, 56, 40), struct.pack("<IiiII", 1, 4, 4, 0, 40)),
+                           ("viewport h 0", struct.pack("<iiII", 0, 0, 64, 48), struct.pack("<iiII", 0, 0, 64, 0))):
+        body = patch_chunk_u32s(b, old, new)
+        if body is None:
+            fail(f"rects: binary {name}: field not found in an uncompressed chunk (test input broken)", ["ls", raw])
+            continue
+        p = os.path.join(W, "rect-bad.gpt")
+        with open(p, "wb") as f:
+            f.write(body)
+        frag = name.split()[0] + " rectangle is empty"
+        for cmd in ([B + "/gpupd-trace", "validate", p], [B + "/gpupd-trace", "info", p],
+                    [B + "/gpupd-trace", "dump", p, "/dev/null"]):
+            expect(f"rects: binary {name}: {os.path.basename(cmd[0])} {cmd[1]}", cmd, 1, [frag, "offset"])
+        for cmd in ([B + "/gpupd-sim", "render", "--trace", p, "-q"], [B + "/gpupd-p2g-trace", "--trace", p, "--gpus", "2"],
+                    [B + "/gpupd-cdsys", "--trace", p, "--gpus", "2"]):
+            expect(f"rects: binary {name}: {os.path.basename(cmd[0])}", cmd, 2, [frag])
+    # the unchanged file is accepted (the patch is what is rejected)
+    expect("rects: the unpatched zlevel-0 trace validates", [B + "/gpupd-trace", "validate", raw], 0)
+    P = [B + "/gpupd-p2g", "--gpus", "4", "--width", "64", "--height", "64", "--scissor"]
+    expect("rects: gpupd-p2g --scissor with X1 < X0", P + ["10,0,9,63"], 2, ["inverted rectangle: X1 < X0", "10,0,9,63"],
+           stdin=b"1 0 0 2560 0 0 2560 0\n")
+    expect("rects: gpupd-p2g --scissor with Y1 < Y0", P + ["0,10,63,9"], 2, ["inverted rectangle: Y1 < Y0"],
+           stdin=b"1 0 0 2560 0 0 2560 0\n")
+    expect("rects: gpupd-p2g --scissor of one pixel is fine", P + ["5,5,5,5"], 0, stdin=b"1 0 0 2560 0 0 2560 0\n")
 
 
 # ------------------------------------------------------------------------------------------------ ub
@@ -514,8 +593,12 @@ def main():
     ap.add_argument("--traces", default="traces")
     ap.add_argument("--random-flips", type=int, default=40)
     ap.add_argument("--real-traces", default="", help="comma-separated bundled traces to corrupt too (slow)")
-    ap.add_argument("--sections", default="args,outputs,traces,ub,limits,dis,faults,validate")
+    ap.add_argument("--sections", default="args,outputs,traces,rects,ub,limits,dis,faults,validate")
     a = ap.parse_args()
+    # Leak detection is always on (issue 25): an error exit of a sanitized tool that leaks fails its row. The
+    # -O2 tools ignore the variable.
+    opts = [o for o in os.environ.get("ASAN_OPTIONS", "").split(":") if o and not o.startswith("detect_leaks=")]
+    os.environ["ASAN_OPTIONS"] = ":".join(opts + ["detect_leaks=1"])
     B, W = os.path.abspath(a.bin), os.path.abspath(a.work)
     os.makedirs(W, exist_ok=True)
     trace = os.path.join(W, "synthetic.gpt")
@@ -544,6 +627,9 @@ def main():
         tfs = [trace, ztrace, os.path.normpath(lp)] + [t for t in a.real_traces.split(",") if t]
         t, r = section_traces(B, W, tfs, a.random_flips)
         notes.append(f"traces {t} corrupted copies ({r} rejected by validate, the same by render/p2g-trace/dump/info)")
+    if "rects" in secs:
+        section_rects(B, W)
+        notes.append("rects")
     if "ub" in secs:
         section_ub(B, W, trace)
         notes.append("ub")

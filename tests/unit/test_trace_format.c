@@ -444,6 +444,7 @@ static void test_writer_rejects(void **state)
     memset(&c, 0, sizeof c);
     c.type = TRACE_CMD_DRAW;
     trace_draw_init(&c.u.draw);
+    trace_state_default(&c.u.draw.state, 16, 8);
     assert_int_equal(trace_writer_put(w, &c, &err), -1);
     assert_non_null(strstr(err.msg, "DRAW outside a frame"));
     trace_writer_abort(w);
@@ -455,6 +456,7 @@ static void test_writer_rejects(void **state)
     memset(&c, 0, sizeof c);
     c.type = TRACE_CMD_DRAW;
     trace_draw_init(&c.u.draw);
+    trace_state_default(&c.u.draw.state, 16, 8);
     float v[4] = {0, 0, 0, 1};
     uint32_t idx[3] = {0, 0, 1};
     c.u.draw.n_verts = 1;
@@ -476,6 +478,7 @@ static void test_writer_rejects(void **state)
     memset(&c, 0, sizeof c);
     c.type = TRACE_CMD_DRAW;
     trace_draw_init(&c.u.draw);
+    trace_state_default(&c.u.draw.state, 16, 8);
     c.u.draw.n_tex = 1;
     c.u.draw.tex[0].surface = 0;
     c.u.draw.n_deps = 1;   /* wrong: surface 0 was never rendered */
@@ -483,6 +486,36 @@ static void test_writer_rejects(void **state)
     assert_int_equal(trace_writer_put(w, &c, &err), -1);
     if (!strstr(err.msg, "RAW dependencies [ 0 ] but the stream implies [ ]")) fail_msg("got: %s", err.msg);
     trace_writer_abort(w);
+
+    /* empty rectangles (issue 25): a viewport, or an enabled scissor, with w or h 0; a disabled scissor's
+     * size is not looked at */
+    for (int k = 0; k < 4; k++) {
+        w = trace_writer_open_mem(&info, 0, &err);
+        memset(&c, 0, sizeof c);
+        c.type = TRACE_CMD_FRAME_BEGIN;
+        put(w, &c);
+        memset(&c, 0, sizeof c);
+        c.type = TRACE_CMD_DRAW;
+        trace_draw_init(&c.u.draw);
+        trace_state_default(&c.u.draw.state, 16, 8);
+        float v3[12] = {0, 0, 0, 1, 1, 0, 0, 1, 0, 1, 0, 1};
+        c.u.draw.n_verts = 3;
+        c.u.draw.verts = v3;
+        trace_state_t *st = &c.u.draw.state;
+        if (k == 0) st->vp_h = 0;
+        if (k == 1) { st->scissor_en = 1; st->sc_w = 0; }
+        if (k == 2) { st->scissor_en = 0; st->sc_w = 0; st->sc_h = 0; }
+        if (k == 3) { st->scissor_en = 1; st->sc_w = 1; st->sc_h = 1; }
+        int rc = trace_writer_put(w, &c, &err);
+        if (k < 2) {
+            assert_int_equal(rc, -1);
+            if (!strstr(err.msg, k ? "scissor rectangle is empty (w 0, h 8" : "viewport rectangle is empty (w 16, h 0"))
+                fail_msg("case %d got: %s", k, err.msg);
+        } else if (rc) {
+            fail_msg("case %d: a valid rectangle was rejected: %s", k, err.msg);
+        }
+        trace_writer_abort(w);
+    }
 
     /* closing with fewer frames than INFO declares */
     w = trace_writer_open_mem(&info, 0, &err);

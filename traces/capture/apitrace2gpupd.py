@@ -537,6 +537,12 @@ class Converter:
         return f
 
     # ------------------------------------------------------------------ draws
+    def empty_rect(self, with_viewport):
+        """An enabled scissor (or, for draws, the viewport) with no area: GL renders nothing there."""
+        if 'GL_SCISSOR_TEST' in self.caps and (self.scissor[2] <= 0 or self.scissor[3] <= 0):
+            return True
+        return with_viewport and (self.viewport[2] <= 0 or self.viewport[3] <= 0)
+
     def emit_draw(self, call_no, mode, idx_list, fetch):
         """fetch(sem) -> list of per-vertex tuples for the vertices idx_list refers to (None if absent)."""
         if not self.emitting():
@@ -548,6 +554,10 @@ class Converter:
         self.stats['draws'] += 1
         if not tris:
             self.note('draws with no complete primitive skipped')
+            return
+        if self.empty_rect(True):
+            self.note('draws with an empty viewport or enabled scissor skipped (GL draws nothing; the trace format '
+                      'rejects empty rectangles)')
             return
         used = sorted(set(tris))
         remap = {v: i for i, v in enumerate(used)}
@@ -1022,6 +1032,10 @@ class Converter:
         if isinstance(mask, int):
             bits = (1 if mask & 0x4000 else 0) | (2 if mask & 0x100 else 0) | (4 if mask & 0x400 else 0)
         if not bits:
+            return
+        if self.empty_rect(False):
+            self.note('clears with an empty enabled scissor skipped (GL clears nothing; the trace format rejects '
+                      'empty rectangles)')
             return
         col, dep, size = self.targets()
         sc = self.scissor
