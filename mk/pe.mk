@@ -170,3 +170,28 @@ test-pe-formal: $(PE_VH)
 TEST_TARGETS += test-pe-formal
 formal-pe: $(PE_VH)
 	GEN=$(BUILD)/gen tests/formal/pe_formal.sh out/formal/pe $(PE_FORMAL_DEPTH)
+
+# ------------------------------------------------------------------ error paths as tests (issue 25)
+# Every condition of the sticky err_o (docs/pe.md section 2), on the P2G input and on each rx port: pe-vectors
+# --inject makes one handshake per scenario illegal, checks that the C cycle model raises err in the cycle after
+# it and keeps it, and the vectors carry that expectation to tb_pe.v, which checks the RTL's err_o in the same
+# cycles (N = 2, 3, 16; smallest queues). Then a corrupted expected err (one record of the first run) must
+# fail. The lockstep's random traffic checks err_o == 0 every cycle (pe_env_observe).
+PE_ERR_KINDS := in-stale in-future rx0-type rx0-stale rx0-future rx0-dst rx1-type rx1-stale rx1-future rx1-dst
+.PHONY: test-pe-err
+test-pe-err: $(BUILD)/tb/pe-vectors $(BUILD)/tb/tb_pe_16_2_2.vvp
+	@set -e; d=$(BUILD)/tb/pe-err; mkdir -p $$d; \
+	for k in $(PE_ERR_KINDS); do \
+	  rep="$(BUILD)/tb/pe-vectors --max-gpus 16 --lq 2 --rq 2 --gpus 2,3,16 --scenarios 12 --size 60 --seed $(PE_SEED) --inject $$k -o $$d/$$k.hex"; \
+	  $$rep | head -1; \
+	  vvp -n $(BUILD)/tb/tb_pe_16_2_2.vvp +vectors=$$d/$$k.hex +nrec=$$(wc -l < $$d/$$k.hex) "+repro=$$rep; vvp -n $(BUILD)/tb/tb_pe_16_2_2.vvp +vectors=$$d/$$k.hex +nrec=$$(wc -l < $$d/$$k.hex)" > $$d/$$k.log 2>&1 \
+	    || { cat $$d/$$k.log; echo "test-pe-err: FAIL: $$k: the RTL's err_o differs from the expectation"; exit 1; }; \
+	  grep -q '^PASS' $$d/$$k.log; \
+	done; \
+	$(PYTHON) -c "import sys; L=open(sys.argv[1]).read().split(); i=next(i for i,l in enumerate(L) if l[0]=='2' and (int(l,16)>>45)&1); \
+	  L[i]='%0128x'%(int(L[i],16)^(1<<45)); open(sys.argv[1]+'.bad','w').write('\n'.join(L)+'\n')" $$d/in-stale.hex; \
+	vvp -n $(BUILD)/tb/tb_pe_16_2_2.vvp +vectors=$$d/in-stale.hex.bad +nrec=$$(wc -l < $$d/in-stale.hex.bad) > $$d/bad.log 2>&1 || true; \
+	if grep -q 'err DUT' $$d/bad.log && ! grep -q '^PASS' $$d/bad.log; then \
+	  echo "test-pe-err: $(words $(PE_ERR_KINDS)) kinds: err_o rose in the documented cycle (RTL = C model); a wrong expected err is caught"; \
+	else echo "test-pe-err: FAIL: the testbench accepted a corrupted expected err"; exit 1; fi
+TEST_TARGETS += test-pe-err

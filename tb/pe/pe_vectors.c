@@ -5,7 +5,18 @@
  * timing (valid/ready of every port in every cycle). The environment's SPEC 4.2 checkers run here too, so the
  * vectors are known-good before Icarus sees them. Icarus never uses $random.
  *
- *   pe-vectors --max-gpus M --lq L --rq R --gpus 1,2,3,16 --scenarios K --size P --seed S -o FILE
+ *   pe-vectors --max-gpus M --lq L --rq R --gpus 1,2,3,16 --scenarios K --size P --seed S -o FILE [--inject KIND]
+ *
+ * --inject KIND (issue 25, error paths as tests): in every scenario that offers one, the (1 + scenario % 3)-th
+ * handshake of the kind's port is made illegal, and the scenario ends 6 cycles later. The kinds, one per
+ * condition of err_o (docs/pe.md section 2):
+ *   in-stale, in-future        a P2G beat whose tag is the expected batch - 1 / + 1
+ *   rxP-type                   an rx flit on port P (0, 1) of an unknown type (0, 3 or 7)
+ *   rxP-stale, rxP-future      an rx flit whose tag is 2 below / above its legal one (not ob or ob+1)
+ *   rxP-dst                    a PRIM addressed to another GPU (dst ^ 1)
+ * This program checks that the C cycle model raises err in the cycle after the handshake (c+1) and not
+ * before, and that it stays raised (sticky); the vectors carry that expectation, so tb_pe.v checks the RTL's
+ * err_o at the same cycles. Zero injections fail.
  *
  * One record per line, 128 hex digits (512 bits), fields from the MSB:
  *   [511:508] type: 1 reset (two cycles), 2 cycle, f end
@@ -22,6 +33,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "link/flit.h"
 #include "pe/pe_hw.h"
 #include "pe_env.h"
 
@@ -47,7 +59,7 @@ int main(int argc, char **argv)
     uint32_t gpus[16] = {1, 2, 3, 16}, scenarios = 10, size = 300;
     int ng = 4;
     uint64_t seed = 1;
-    const char *out = NULL;
+    const char *out = NULL, *inject = NULL;
     for (int i = 1; i + 1 < argc; i += 2) {
         if (!strcmp(argv[i], "--max-gpus")) prm.max_gpus = (uint32_t)strtoul(argv[i + 1], NULL, 0);
         else if (!strcmp(argv[i], "--lq")) prm.lq_depth = (uint32_t)strtoul(argv[i + 1], NULL, 0);
@@ -56,6 +68,7 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[i], "--size")) size = (uint32_t)strtoul(argv[i + 1], NULL, 0);
         else if (!strcmp(argv[i], "--seed")) seed = strtoull(argv[i + 1], NULL, 0);
         else if (!strcmp(argv[i], "-o")) out = argv[i + 1];
+        else if (!strcmp(argv[i], "--inject")) inject = argv[i + 1];
         else if (!strcmp(argv[i], "--gpus")) {
             ng = 0;
             char buf[256];
@@ -67,6 +80,25 @@ int main(int argc, char **argv)
             return 2;
         }
     }
+    /* injection kind: inj_port -1 = the P2G input, else the rx port; inj_what 0 stale, 1 future, 2 type, 3 dst */
+    int inj_port = -2, inj_what = -1;
+    if (inject) {
+        static const char *const what[4] = {"stale", "future", "type", "dst"};
+        for (int w = 0; w < 4; w++) {
+            char n[16];
+            if (w < 2) { snprintf(n, sizeof n, "in-%s", what[w]); if (!strcmp(inject, n)) inj_port = -1, inj_what = w; }
+            for (int q = 0; q < 2; q++) {
+                snprintf(n, sizeof n, "rx%d-%s", q, what[w]);
+                if (!strcmp(inject, n)) inj_port = q, inj_what = w;
+            }
+        }
+        if (inj_what < 0) {
+            fprintf(stderr, "pe-vectors: --inject %s: unknown kind (in-stale, in-future, rxP-type, rxP-stale, rxP-future, "
+                            "rxP-dst with P 0 or 1)\n", inject);
+            return 2;
+        }
+    }
+    uint32_t injected = 0;
     pe_hw_t hw;
     if (!out || pe_hw_init(&hw, prm) || size < 2) {
         fprintf(stderr, "usage: pe-vectors --max-gpus M --lq L --rq R --gpus 1,2,3,16 --scenarios K --size P --seed S -o FILE\n");
@@ -89,10 +121,49 @@ int main(int argc, char **argv)
         pe_hw_in_t in;
         memset(&in, 0, sizeof in);
         char why[512];
+        uint32_t cand = 0, nth = 1 + idx % 3;
+        uint64_t inj_cycle = UINT64_MAX;
         for (uint64_t cycle = 0;; cycle++) {
             pe_env_drive(&env, cycle, &in);
             pe_hw_out_t m;
             pe_hw_comb(&hw, &in, &m);
+            if (inj_what >= 0 && inj_cycle == UINT64_MAX) {
+                int fires = inj_port < 0 ? in.in_valid && m.in_ready : in.rx_valid[inj_port] && m.rx_ready[inj_port];
+                if (fires && inj_what == 3 && flit_type(in.rx_flit[inj_port]) != FLIT_TYPE_PRIM) fires = 0;
+                if (fires && ++cand == nth) {
+                    if (inj_port < 0) {
+                        in.in_tag = (in.in_tag + (inj_what ? 1u : 0xffffu)) & 0xffff;
+                    } else {
+                        uint64_t f = in.rx_flit[inj_port];
+                        uint32_t t = flit_type(f), src = flit_src(f), dst = flit_dst(f), tag = flit_tag(f);
+                        static const uint32_t bad_type[3] = {0, 3, 7};
+                        if (inj_what == 0) tag = (tag - 2) & 0xffff;
+                        if (inj_what == 1) tag = (tag + 2) & 0xffff;
+                        if (inj_what == 2) t = bad_type[idx % 3];
+                        if (inj_what == 3) dst ^= 1;
+                        in.rx_flit[inj_port] = flit_make(t, src, dst, tag, flit_payload(f));
+                    }
+                    pe_hw_comb(&hw, &in, &m);
+                    int still = inj_port < 0 ? in.in_valid && m.in_ready : in.rx_valid[inj_port] && m.rx_ready[inj_port];
+                    if (!still) {
+                        fprintf(stderr, "pe-vectors: FAIL: --inject %s, scenario %u cycle %" PRIu64 ": the illegal beat is "
+                                        "not accepted (ready fell)\n", inject, idx, cycle);
+                        return 1;
+                    }
+                    inj_cycle = cycle;
+                    injected++;
+                }
+            }
+            if (inj_what >= 0 && (int)m.err != (cycle > inj_cycle)) {
+                fprintf(stderr, "pe-vectors: FAIL: --inject %s, scenario %u (%s): the C cycle model's err is %d in cycle %"
+                                PRIu64 ", expected %d (the illegal handshake is in cycle %s; err rises in the cycle after it "
+                                "and stays)\n  reproduce:", inject, idx, s.desc, m.err, cycle, cycle > inj_cycle,
+                        inj_cycle == UINT64_MAX ? "(none yet)" : "below");
+                for (int i = 0; i < argc; i++) fprintf(stderr, " %s", argv[i]);
+                fprintf(stderr, "\n");
+                if (inj_cycle != UINT64_MAX) fprintf(stderr, "  illegal handshake in cycle %" PRIu64 "\n", inj_cycle);
+                return 1;
+            }
             memset(&r, 0, sizeof r);
             put(&r, 508, 4, 2);
             put(&r, 501, 7, in.cfg.n_gpus);
@@ -129,16 +200,17 @@ int main(int argc, char **argv)
             cycles++;
             handshakes += (in.in_valid && m.in_ready) + (m.out_valid && in.out_ready);
             for (int p = 0; p < 2; p++) handshakes += (m.tx_valid[p] && in.tx_ready[p]) + (in.rx_valid[p] && m.rx_ready[p]);
-            if (pe_env_observe(&env, &in, &m, why, sizeof why)) {
+            if (inj_cycle == UINT64_MAX && pe_env_observe(&env, &in, &m, why, sizeof why)) {
                 fprintf(stderr, "pe-vectors: scenario %u (%s) cycle %" PRIu64 ": the C cycle model fails a check: %s\n", idx,
                         s.desc, cycle, why);
                 return 1;
             }
             pe_hw_clock(&hw, &in);
+            if (inj_cycle != UINT64_MAX && cycle >= inj_cycle + 6) break;   /* err checked in c+1 .. c+6 */
             if (pe_env_finished(&env, &m)) break;
             if (cycle > 10000000) { fprintf(stderr, "pe-vectors: scenario %u does not finish\n", idx); return 1; }
         }
-        if (pe_env_final_check(&env, why, sizeof why)) { fprintf(stderr, "pe-vectors: scenario %u: %s\n", idx, why); return 1; }
+        if (inj_cycle == UINT64_MAX && pe_env_final_check(&env, why, sizeof why)) { fprintf(stderr, "pe-vectors: scenario %u: %s\n", idx, why); return 1; }
         pe_env_free(&env);
         pe_scen_free(&s);
     }
@@ -147,6 +219,14 @@ int main(int argc, char **argv)
     put(&end, 508, 4, 0xf);
     emit(f, &end);
     if (fclose(f)) { perror(out); return 2; }
+    if (inj_what >= 0) {
+        if (!injected) {
+            fprintf(stderr, "pe-vectors: FAIL: --inject %s: no scenario offered such a handshake (nothing was tested)\n", inject);
+            return 1;
+        }
+        printf("pe-vectors: --inject %s: %u scenarios with the illegal handshake, the C model's err rose in the cycle after "
+               "each (checked over 6 cycles)\n", inject, injected);
+    }
     printf("pe-vectors: %u scenarios, %" PRIu64 " cycles, %" PRIu64 " handshakes, MAX_GPUS=%u LQ_DEPTH=%u RQ_DEPTH=%u, "
            "seed 0x%" PRIx64 " -> %s\n", scenarios, cycles, handshakes, prm.max_gpus, prm.lq_depth, prm.rq_depth, seed, out);
     return 0;

@@ -7,7 +7,7 @@
 // handshake timing (each port's valid and ready in each cycle; flits and output data while valid).
 // No $random: the stimulus comes from the C generator. Prints PASS with the counts, or the first
 // difference, the reproduce command and FAIL (then $fatal).
-//   vvp tb.vvp +vectors=FILE +nrec=N [+vcd=FILE] [+vseed=S]
+//   vvp tb.vvp +vectors=FILE +nrec=N [+vcd=FILE] [+vseed=S] [+repro=COMMAND]   (+repro: printed on a failure)
 module tb_pe;
   parameter integer MAX_GPUS = 16;
   parameter integer LQ_DEPTH = 8;
@@ -45,6 +45,7 @@ module tb_pe;
 
   reg [511:0] mem [0:MAXREC-1];
   reg [1023:0] vectors, vcd, vseed;
+  reg [8*400-1:0] repro;
   reg [511:0] r;
   integer nrec, k, cycle, scen, checks, cycles, hs, nerr;
 
@@ -65,6 +66,7 @@ module tb_pe;
       $display("FAIL: give +vectors=FILE"); $fatal(1);
     end
     if (!$value$plusargs("vseed=%s", vseed)) vseed = "?";
+    if (!$value$plusargs("repro=%s", repro)) repro = "";
     if (!$value$plusargs("nrec=%d", nrec)) nrec = MAXREC;
     if (nrec > MAXREC) begin
       $display("FAIL: %0d vector records, the testbench holds %0d (raise MAXREC or use fewer scenarios)", nrec, MAXREC);
@@ -116,8 +118,11 @@ module tb_pe;
           $display("  inputs: in_valid=%b in_end=%b in_tag=%h in_prim_id=%h in_mask=%h tx_ready=%b%b rx_valid=%b%b out_ready=%b",
                    in_valid, in_end, in_tag, in_id, in_mask, tx1_ready, tx0_ready, rx1_valid, rx0_valid, out_ready);
           $display("          rx0_flit=%h rx1_flit=%h", rx0_flit, rx1_flit);
-          $display("  reproduce: make sim-pe SEED=%0s   (the cosim of the same scenario: cosim-pe --seed %0s --scenario %0d)",
-                   vseed, vseed, scen);
+          if (repro != "")
+            $display("  reproduce: %0s   (scenario %0d)", repro, scen);
+          else
+            $display("  reproduce: make sim-pe SEED=%0s   (the cosim of the same scenario: cosim-pe --seed %0s --scenario %0d)",
+                     vseed, vseed, scen);
           $fatal(1);
         end
         hs = hs + (in_valid & in_ready) + (tx0_valid & tx0_ready) + (tx1_valid & tx1_ready) +
