@@ -7,10 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cd/cd_adapter_hw.h"
 #include "pe/pe_ref.h"
 #include "link/flit.h"
-
-#define ADQ 4   /* adapter FIFO between P2G and PE */
 
 cdsys_params_t cdsys_params_default(uint32_t n_gpus, net_topo_t topo)
 {
@@ -94,12 +93,6 @@ static int q_push(q64_t *q, uint64_t v)
 }
 
 typedef struct {
-    int end;
-    uint32_t tag, prim;
-    uint64_t mask;
-} ad_ent_t;
-
-typedef struct {
     /* feeder */
     uint32_t fb, fi;
     int f_started;
@@ -108,9 +101,12 @@ typedef struct {
     uint32_t cur_cfg;
     p2g_hw_in_t pin;
     p2g_hw_out_t pout;
-    /* adapter */
-    ad_ent_t ad[ADQ];
-    uint32_t ad_head, ad_n, ab, a_cnt;
+    /* adapter (the cycle model of rtl/cd_adapter.v) */
+    cd_adapter_hw_t ad;
+    cd_adapter_hw_in_t ain;
+    cd_adapter_hw_out_t aout;
+    /* P2G output checker: chunk ab, a_cnt of its primitives out */
+    uint32_t ab, a_cnt;
     /* RX buffers */
     q64_t rx[2];
     pe_hw_in_t ein;
@@ -220,16 +216,18 @@ static int push_recv(sim_t *s, size_t sl, uint32_t v)
     return 0;
 }
 
-/* feeder: start chunks, choose this cycle's P2G input */
+/* feeder: start chunks (at most one per cycle: its descriptor goes to the adapter), choose this cycle's P2G
+ * input */
 static void feed(sim_t *s, uint32_t gi)
 {
     gpu_t *g = &s->g[gi];
     const cdsys_work_t *w = s->w;
     uint32_t N = s->p->n_gpus, B = w->n_batches;
+    g->ain.desc_valid = 0;
     for (;;) {
         if (g->fb >= B) break;
         if (!g->f_started) {
-            if (!cp_may_start(s, gi, g->fb)) break;
+            if (g->ain.desc_valid || !cd_adapter_hw_desc_ready(&g->ad) || !cp_may_start(s, gi, g->fb)) break;
             g->f_started = 1;
             g->f_start = s->cycle;
             s->res->cp_start[slot(s, g->fb, gi)] = s->cycle;
@@ -237,6 +235,9 @@ static void feed(sim_t *s, uint32_t gi)
                 failf(s, (int)gi, g->fb, -1, "GPU %u batch %u: the CP-start hook failed", gi, g->fb);
                 break;
             }
+            g->ain.desc_valid = 1;
+            g->ain.desc_tag = g->fb & 0xffff;
+            g->ain.desc_count = w->counts[slot(s, g->fb, gi)];
         }
         if (g->fi < w->counts[slot(s, g->fb, gi)]) break;
         g->fb++;            /* chunk fully fed */
@@ -258,28 +259,6 @@ static void feed(sim_t *s, uint32_t gi)
     (void)N;
 }
 
-static void ad_push(gpu_t *g, int end, uint32_t tag, uint32_t prim, uint64_t mask)
-{
-    ad_ent_t *e = &g->ad[(g->ad_head + g->ad_n) % ADQ];
-    e->end = end;
-    e->tag = tag;
-    e->prim = prim;
-    e->mask = mask;
-    g->ad_n++;
-}
-
-/* END beats for chunks whose primitives have all left the P2G */
-static void ad_ends(sim_t *s, uint32_t gi)
-{
-    gpu_t *g = &s->g[gi];
-    while (g->ad_n < ADQ && g->ab < s->w->n_batches && (g->ab < g->fb || (g->ab == g->fb && g->f_started)) &&
-           g->a_cnt == s->w->counts[slot(s, g->ab, gi)]) {
-        ad_push(g, 1, g->ab & 0xffff, g->a_cnt, 0);
-        g->ab++;
-        g->a_cnt = 0;
-    }
-}
-
 static void pe_inputs(sim_t *s, uint32_t gi)
 {
     gpu_t *g = &s->g[gi];
@@ -289,14 +268,11 @@ static void pe_inputs(sim_t *s, uint32_t gi)
     e->cfg.gpu_id = gi;
     e->cfg.topo = s->p->topo == NET_HUB ? PE_TOPO_HUB : PE_TOPO_LINE;
     e->cfg.runahead = s->p->runahead ? 1 : 0;
-    if (g->ad_n) {
-        const ad_ent_t *a = &g->ad[g->ad_head];
-        e->in_valid = 1;
-        e->in_end = a->end;
-        e->in_tag = a->tag;
-        e->in_prim_id = a->prim;
-        e->in_mask = a->mask;
-    }
+    e->in_valid = g->aout.pe_valid;
+    e->in_end = g->aout.pe_end;
+    e->in_tag = g->aout.pe_tag;
+    e->in_prim_id = g->aout.pe_prim_id;
+    e->in_mask = g->aout.pe_mask;
     for (uint32_t k = 0; k < 2; k++) {
         e->tx_ready[k] = !stall(s, s->p->tx_stall_pm, 2, gi * 2 + k);
         if (g->rx[k].n && !stall(s, s->p->rx_stall_pm, 3, gi * 2 + k)) {
@@ -305,6 +281,16 @@ static void pe_inputs(sim_t *s, uint32_t gi)
         }
     }
     e->out_ready = !stall(s, s->p->out_stall_pm, 4, gi);
+}
+
+/* the adapter's inputs from the P2G's and the PE's outputs of this cycle */
+static void adapter_inputs(gpu_t *g)
+{
+    g->ain.p2g_valid = g->pout.out_valid;
+    g->ain.p2g_tag = g->pout.out_tag;
+    g->ain.p2g_prim_id = g->pout.out_prim_id;
+    g->ain.p2g_mask = g->pout.out_mask;
+    g->ain.pe_ready = g->eout.in_ready;
 }
 
 /* the handshakes of this cycle */
@@ -322,6 +308,10 @@ static void transfers(sim_t *s, uint32_t gi)
     }
     if (po->out_valid && g->pin.out_ready) {
         s->last_progress = s->cycle;
+        while (g->ab < w->n_batches && g->a_cnt >= w->counts[slot(s, g->ab, gi)] && g->ab < g->fb) {
+            g->ab++;        /* chunks whose primitives have all left the P2G (empty ones too) */
+            g->a_cnt = 0;
+        }
         if (g->ab >= w->n_batches || g->a_cnt >= w->counts[slot(s, g->ab, gi)]) {
             failf(s, (int)gi, g->ab, po->out_prim_id, "GPU %u: the P2G unit output primitive %u (tag %u) that no chunk expects "
                   "(batch %u, %u of its primitives already out)", gi, po->out_prim_id, po->out_tag, g->ab, g->a_cnt);
@@ -335,14 +325,9 @@ static void transfers(sim_t *s, uint32_t gi)
             return;
         }
         s->res->p2g_masks_checked++;
-        ad_push(g, 0, po->out_tag, po->out_prim_id, po->out_mask);
         g->a_cnt++;
     }
-    if (ei->in_valid && eo->in_ready) {
-        g->ad_head = (g->ad_head + 1) % ADQ;
-        g->ad_n--;
-        s->last_progress = s->cycle;
-    }
+    if (ei->in_valid && eo->in_ready) s->last_progress = s->cycle;
     for (uint32_t k = 0; k < 2; k++) {
         if (eo->tx_valid[k] && ei->tx_ready[k]) {
             if (net_inject_port(s->net, gi, k, eo->tx_flit[k])) {
@@ -438,7 +423,7 @@ static void check_invariant(sim_t *s)
 static int gpu_quiet(const sim_t *s, uint32_t gi)
 {
     const gpu_t *g = &s->g[gi];
-    return !g->pin.in_valid && !g->want_cfg && !g->pout.busy && !g->pout.out_valid && !g->ad_n && !g->rx[0].n &&
+    return !g->pin.in_valid && !g->want_cfg && !g->pout.busy && !g->pout.out_valid && !g->aout.level && !g->rx[0].n &&
            !g->rx[1].n && g->pe_quiet && !g->eout.out_valid && !g->eout.tx_valid[0] && !g->eout.tx_valid[1];
 }
 
@@ -544,14 +529,20 @@ int cdsys_run(const cdsys_params_t *p, const cdsys_work_t *w, cdsys_result_t *re
     net->link_stall = p->link_stall_pm ? h_link_stall : NULL;
     net->link_jitter = p->link_jitter ? h_link_jitter : NULL;
     s->s0 = net->step;
-    for (uint32_t g = 0; g < N; g++) s->g[g].pin.cfg = p2g_config_default(N, 1, 1);
+    for (uint32_t g = 0; g < N; g++) {
+        s->g[g].pin.cfg = p2g_config_default(N, 1, 1);
+        if (cd_adapter_hw_init(&s->g[g].ad, cd_adapter_hw_params_default())) {
+            snprintf(res->report, sizeof res->report, "cdsys: bad adapter parameters");
+            goto out;
+        }
+    }
     uint64_t limit = 200000 + 64ull * (net->latency + p->link_jitter + 4);
     for (s->cycle = 0;; s->cycle++) {
         /* inputs (all known before comb: the adapter decouples P2G and PE) and combinational outputs */
         for (uint32_t g = 0; g < N; g++) {
             feed(s, g);
-            ad_ends(s, g);
-            s->g[g].pin.out_ready = s->g[g].ad_n + 2 <= ADQ;
+            cd_adapter_hw_comb(&s->g[g].ad, &s->g[g].ain, &s->g[g].aout);
+            s->g[g].pin.out_ready = s->g[g].aout.p2g_ready;
             pe_inputs(s, g);
         }
         for (uint32_t g = 0; g < N && !s->failed; g++)
@@ -563,13 +554,14 @@ int cdsys_run(const cdsys_params_t *p, const cdsys_work_t *w, cdsys_result_t *re
                 failf(s, (int)g, s->g[g].ob, -1, "GPU %u: the PE flags a protocol error (err output: input tag != expected "
                       "batch, or an rx flit of unknown type / foreign tag / other destination)", g);
             s->g[g].pe_quiet = u->pe_quiet ? u->pe_quiet(u->ctx, g, &s->g[g].ein) : 0;
+            adapter_inputs(&s->g[g]);
         }
         if (s->failed) break;
         /* done? */
         int done = net_idle(net);
         for (uint32_t g = 0; g < N && done; g++) {
             const gpu_t *gg = &s->g[g];
-            done = gg->ob >= B && !gg->pin.in_valid && !gg->pout.busy && !gg->pout.out_valid && !gg->ad_n && !gg->rx[0].n &&
+            done = gg->ob >= B && !gg->pin.in_valid && !gg->pout.busy && !gg->pout.out_valid && !gg->aout.busy && !gg->rx[0].n &&
                    !gg->rx[1].n && !gg->eout.tx_valid[0] && !gg->eout.tx_valid[1] && !gg->eout.out_valid && !gg->eout.busy;
         }
         if (done) break;
@@ -582,6 +574,8 @@ int cdsys_run(const cdsys_params_t *p, const cdsys_work_t *w, cdsys_result_t *re
             uint64_t nr = next_ready(s);
             if (nr < nc) nc = nr;
             if (quiet && nc != UINT64_MAX && nc > s->cycle + 1) {
+                /* the adapter takes a descriptor given in this cycle (nothing else moves: stable after one edge) */
+                for (uint32_t g = 0; g < N; g++) cd_adapter_hw_clock(&s->g[g].ad, &s->g[g].ain);
                 s->cycle = nc;
                 net_skip_to(net, s->s0 + nc + 1);
                 s->last_progress = s->cycle;
@@ -594,6 +588,7 @@ int cdsys_run(const cdsys_params_t *p, const cdsys_work_t *w, cdsys_result_t *re
         if (s->failed) break;
         for (uint32_t g = 0; g < N && !s->failed; g++) {
             if (u->clock(u->ctx, g, s->cycle, &s->g[g].pin, &s->g[g].ein)) failf(s, (int)g, -1, -1, "%s", u->report(u->ctx));
+            cd_adapter_hw_clock(&s->g[g].ad, &s->g[g].ain);
         }
         for (uint32_t g = 0; g < N; g++) {
             gpu_t *gg = &s->g[g];
