@@ -79,49 +79,57 @@ module cd_adapter #(
   assign busy_o       = (level != {(LW+1){1'b0}}) || (dn_q != {DLW{1'b0}});
 
   // ---------------------------------------------------------------- next state
+  // Written as per-slot selects on small indices (no variable part-select): beats join at index wp in the
+  // order fall-through END, P2G beat; the PE's pop shifts the queue by one; then the ENDs of the complete
+  // chunks join, oldest first, while there is room.
   wire p2g_fire  = p2g_valid_i && p2g_ready_o;
   wire pe_fire   = pe_valid_o && pe_ready_i;
   wire desc_fire = desc_valid_i && desc_ready_o;
-  integer k;
-  reg done;
+  wire [BW-1:0] p2g_beat = {1'b0, p2g_tag_i, p2g_prim_id_i, p2g_mask_i};
+  integer i, k;
+  reg [LW-1:0] wp;
+  reg [BW-1:0] end_beat;
+  reg chain;
   always @* begin
     beat_d = beat_q;
-    lvl_d  = lvl_q;
     desc_d = desc_q;
     dn_d   = dn_q;
-    cnt_d  = cnt_q;
-    // the fall-through END and the P2G's beat join the queue, the PE takes the oldest beat
-    if (byp) begin
-      beat_d[lvl_d*BW +: BW] = byp_beat;
-      lvl_d = lvl_d + 1'b1;
+    cnt_d  = cnt_q + {31'd0, p2g_fire};
+    wp     = lvl_q;
+    for (i = 0; i < AQ_DEPTH; i = i + 1) begin
+      if (byp && wp == i[LW-1:0]) beat_d[i*BW +: BW] = byp_beat;
     end
-    if (p2g_fire) begin
-      beat_d[lvl_d*BW +: BW] = {1'b0, p2g_tag_i, p2g_prim_id_i, p2g_mask_i};
-      lvl_d = lvl_d + 1'b1;
-      cnt_d = cnt_d + 32'd1;
+    if (byp) wp = wp + 1'b1;
+    for (i = 0; i < AQ_DEPTH; i = i + 1) begin
+      if (p2g_fire && wp == i[LW-1:0]) beat_d[i*BW +: BW] = p2g_beat;
     end
+    if (p2g_fire) wp = wp + 1'b1;
     if (pe_fire) begin
       beat_d = beat_d >> BW;
-      lvl_d = lvl_d - 1'b1;
+      wp = wp - 1'b1;
     end
     // a descriptor that did not fall through joins the descriptor queue
-    if (desc_fire && !byp) begin
-      desc_d[dn_d*DW +: DW] = {desc_tag_i, desc_count_i};
-      dn_d = dn_d + 1'b1;
+    for (i = 0; i < DQ_DEPTH; i = i + 1) begin
+      if (desc_fire && !byp && dn_q == i[DLW-1:0]) desc_d[i*DW +: DW] = {desc_tag_i, desc_count_i};
     end
-    // ENDs of the chunks that are complete, oldest first, while the queue has room
-    done = 1'b0;
+    if (desc_fire && !byp) dn_d = dn_d + 1'b1;
+    // ENDs of the complete chunks: the k-th oldest chunk closes when the k-1 before it did, the queue has
+    // room, and its count is reached (cnt_d for the oldest; 0 for the others, as cnt restarts at 0)
+    chain = 1'b1;
     for (k = 0; k < DQ_DEPTH; k = k + 1) begin
-      if (!done && dn_d != {DLW{1'b0}} && lvl_d != AQ_N && cnt_d == desc_d[31:0]) begin
-        beat_d[lvl_d*BW +: BW] = {1'b1, desc_d[47:32], desc_d[31:0], {MAX_GPUS{1'b0}}};
-        lvl_d = lvl_d + 1'b1;
+      chain = chain && (dn_d != {DLW{1'b0}}) && (wp != AQ_N) && (cnt_d == desc_d[31:0]);
+      end_beat = {1'b1, desc_d[47:32], desc_d[31:0], {MAX_GPUS{1'b0}}};
+      for (i = 0; i < AQ_DEPTH; i = i + 1) begin
+        if (chain && wp == i[LW-1:0]) beat_d[i*BW +: BW] = end_beat;
+      end
+      if (chain) begin
+        wp = wp + 1'b1;
         desc_d = desc_d >> DW;
         dn_d = dn_d - 1'b1;
         cnt_d = 32'd0;
-      end else begin
-        done = 1'b1;
       end
     end
+    lvl_d = wp;
   end
 
   // ---------------------------------------------------------------- registers
