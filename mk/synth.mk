@@ -77,6 +77,15 @@ $(eval $(call SYNTH_UNIT,p2g,p2g_mapper,$(P2G_RTL),$(P2G_SYNTH_PARAMS),constrain
 PE_SYNTH_PARAMS ?= MAX_GPUS=16 MAX_GPUS=64
 $(eval $(call SYNTH_UNIT,pe,pe_exchanger,$(PE_RTL) $(PE_VH),$(PE_SYNTH_PARAMS),constraints/pe_exchanger.sdc))
 
+# One GPU's C-PD datapath (docs/cd-unit.md): the P2G -> PE adapter alone (default depths, 16 GPUs), and the
+# unit top (P2G + adapter + PE) at 16 and 64 GPUs. The iCE40 wrapper leaves the top's observation outputs
+# (obs_*, the lockstep's view of the internal handshakes) open: they add no logic.
+CD_ADAPTER_SYNTH_PARAMS ?= default
+CD_UNIT_SYNTH_PARAMS ?= MAX_GPUS=16:ROWS=2 MAX_GPUS=64:ROWS=4
+$(eval $(call SYNTH_UNIT,cd-adapter,cd_adapter,$(CD_RTL),$(CD_ADAPTER_SYNTH_PARAMS),constraints/cd_adapter.sdc))
+$(eval $(call SYNTH_UNIT,cd-unit,cd_unit,$(CD_UNIT_RTL) $(PE_VH),$(CD_UNIT_SYNTH_PARAMS),constraints/cd_unit.sdc))
+$(SYNTH_OUT)/cd_unit-%/ice40.json: export WRAP_DROP := obs_*
+
 # ---------------------------------------------------------------------------------------------- summary
 # Runs after every unit's results (it depends on all of them); prints the table and writes summary.md.
 .PHONY: synth-summary
