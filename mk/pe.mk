@@ -195,3 +195,14 @@ test-pe-err: $(BUILD)/tb/pe-vectors $(BUILD)/tb/tb_pe_16_2_2.vvp
 	  echo "test-pe-err: $(words $(PE_ERR_KINDS)) kinds: err_o rose in the documented cycle (RTL = C model); a wrong expected err is caught"; \
 	else echo "test-pe-err: FAIL: the testbench accepted a corrupted expected err"; exit 1; fi
 TEST_TARGETS += test-pe-err
+
+# ------------------------------------------------------------------ k-induction and covers (issue 25)
+# F1, F2, the tags of F5 and err_o = 0 proved unbounded (k-induction, yosys-smtbmc --unroll -i, z3) at MAX_GPUS
+# 2 and 3 with LQ/RQ depth 2 and 3; the cover statements C1..C11 reached from reset; an invariant-breaking
+# mutant must fail. docs/pe.md 4.5.
+PE_IND_K ?= 4
+PE_COVER_DEPTH ?= 8
+.PHONY: test-pe-induct
+test-pe-induct: $(PE_VH)
+	GEN=$(BUILD)/gen tests/formal/pe_induct.sh out/test/pe-induct $(PE_IND_K) $(PE_COVER_DEPTH)
+TEST_TARGETS += test-pe-induct

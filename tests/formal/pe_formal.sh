@@ -17,7 +17,7 @@ PROBES="p_lq_push=dut.lq_push p_lq_pop=dut.lq_pop p_lq_cnt=dut.lq_cnt p_bk0_push
 p_bk1_push=dut.bk1_push p_bk1_pop=dut.u_bk1.pop_i p_bk0_cnt=dut.bk0_cnt p_bk1_cnt=dut.bk1_cnt p_prim0=dut.prim0
 p_prim1=dut.prim1 p_last0=dut.last0 p_last1=dut.last1 p_keep=dut.keep p_entry_pop=dut.entry_pop p_end_pop=dut.end_pop
 p_head_end=dut.head_end p_t0=dut.t0 p_t1=dut.t1 p_head_mask=dut.head_mask p_head_tag=dut.head_tag p_head_id=dut.head_id
-p_ob=dut.ob_q"
+p_ob=dut.ob_q p_in_b=dut.in_b_q p_cur=dut.cur_q p_turn_done=dut.turn_done_q"
 
 prove() { # name exchanger.v -> 0 if the proof passed
   local name=$1 exch=$2 conn=""

@@ -24,11 +24,15 @@
 //   F5 in-order output: the output's primitive ids of a batch are exactly the ids received (rx PRIM
 //      handshakes) and kept, in that order; output tags advance 0, 1, 2, ...; end-of-batch T only when
 //      LAST(T, j) arrived from every j != gpu_id, this GPU's LAST(T) was produced and nothing of T is left.
+//   I1..I3 invariants relating the unit's batch counters to the environment's (below); C1..C11 covers.
+// IND = 1 (tests/formal/pe_induct.sh): only F1, F2, the tags of F5, err_o = 0 and I1, I2, the set that is
+// proved by k-induction; F3, F4, the id order of F5 and I3 stay bounded (docs/pe.md 4.5).
 module pe_formal #(
   parameter integer MAX_GPUS = 3,
   parameter integer LQ_DEPTH = 2,
   parameter integer RQ_DEPTH = 2,
-  parameter integer NT       = 4     // batch tags used by the environment
+  parameter integer NT       = 4,    // batch tags used by the environment
+  parameter integer IND      = 0     // 1: the k-induction set (F1, F2, F5 tags, I1..I3; docs/pe.md 4.5)
 ) (
   input wire                clk_i,
   input wire [6:0]          cfg_n_gpus_i,
@@ -81,7 +85,8 @@ module pe_formal #(
   (* keep *) wire [M-1:0]     p_head_mask;
   (* keep *) wire [15:0]      p_head_tag;
   (* keep *) wire [31:0]      p_head_id;
-  (* keep *) wire [15:0]      p_ob;
+  (* keep *) wire [15:0]      p_ob, p_in_b, p_cur;
+  (* keep *) wire             p_turn_done;
 
   // ---------------------------------------------------------------- assumptions
   wire [6:0] gid = {1'b0, cfg_gpu_id_i};
@@ -231,6 +236,24 @@ module pe_formal #(
       assert (!((p_prim1 || p_last1) && tx1_valid && !tx1_ready_i));
       assert (tx0_out <= 2'd1 && tx1_out <= 2'd1);
       assert (tx0_valid == (tx0_out == 2'd1) && tx1_valid == (tx1_out == 2'd1));
+      // Invariants (hold in every reachable state; with them F1, F2, the tags of F5 and err = 0 are inductive):
+      // I1 the unit's next input batch is the environment's; I2 the output batch counter is one ahead of the
+      // output register's tag while it holds an end-of-batch, equal otherwise
+      assert (p_in_b == in_b);
+      if (out_valid) assert (out_tag == (out_eob ? p_ob - 16'd1 : p_ob));
+      assert (ob == ((out_valid && out_eob) ? p_ob - 16'd1 : p_ob));
+    end
+  end
+  always @* begin
+    if (!init && !IND) begin
+      // I3 (bounded only: its induction needs the batch tags of the LQ entries) the CD batch is ob, or ob+1
+      // with its turn not yet taken; the input batch is cur .. cur+1 (cur+2 with runahead)
+      assert (p_cur == p_ob || (p_cur == p_ob + 16'd1 && !p_turn_done));
+      assert (p_in_b - p_cur <= (cfg_runahead_i ? 16'd2 : 16'd1));
+    end
+  end
+  always @* begin
+    if (!init && !IND) begin
       // F3
       assert ((made & made_now) == {M{1'b0}});
       assert (((p_prim0 ? oh0 : {M{1'b0}}) & (p_prim1 ? oh1 : {M{1'b0}})) == {M{1'b0}});
@@ -247,7 +270,6 @@ module pe_formal #(
       end
       // F5
       assert (s0_t - s0_h <= 4'd8 && s1_t - s1_h <= 4'd8);
-      if (out_valid) assert (out_tag == ob);
       if (pop_item && !out_tag[0]) assert (s0_h != s0_t && out_id == sq0[s0_h[2:0]]);
       if (pop_item &&  out_tag[0]) assert (s1_h != s1_t && out_id == sq1[s1_h[2:0]]);
       if (out_valid && out_eob && !eob_shown) begin   // the cycle after the end-of-batch was loaded
@@ -255,7 +277,28 @@ module pe_formal #(
         assert (lm_out == {need1, need0});
         assert (out_tag[0] ? s1_h == s1_t : s0_h == s0_t);
       end
-      assert (!err);
+    end
+  end
+  always @* begin
+    if (!init) begin
+      if (out_valid) assert (out_tag == ob);   // F5: output tags advance 0, 1, 2, ...
+      assert (!err);                            // legal traffic never raises err_o
+    end
+  end
+  // Cover properties (yosys-smtbmc -c): each interesting state is reachable from reset.
+  always @* begin
+    if (!init) begin
+      cover (p_lq_cnt == LQ_DEPTH);                              // C1 the local queue full
+      cover (p_bk0_cnt == RQ_DEPTH);                             // C2 receive bank 0 full
+      cover (p_bk1_cnt == RQ_DEPTH);                             // C3 receive bank 1 full
+      cover (p_cur == p_ob + 16'd1 && p_in_b == p_cur + 16'd1);  // C4 two live batches (and the next one entering)
+      cover (in_valid_i && !in_ready);                           // C5 back-pressure on the P2G input
+      cover (rx0_valid_i && !rx0_ready);                         // C6 ... on rx port 0
+      cover (rx1_valid_i && !rx1_ready);                         // C7 ... on rx port 1
+      cover (tx0_valid && !tx0_ready_i);                         // C8 ... on tx port 0
+      cover (tx1_valid && !tx1_ready_i);                         // C9 ... on tx port 1
+      cover (out_valid && !out_ready_i);                         // C10 ... on the output
+      cover (cfg_n_gpus_i == M && p_cur == p_ob + 16'd1 && p_in_b == p_cur + 16'd1);  // C11 C4 with N = MAX_GPUS
     end
   end
   // the environment only uses NT tags: stop the proof before they wrap
