@@ -864,6 +864,7 @@ static int rop_step(gpu_t *g, gpu_unit_state_t *u)
                         mark_dirty(g, st->rt[r], x, y);
                     }
                 }
+            if (g->wstamp) g->wstamp[(size_t)y * g->wstamp_w + (size_t)x] = g->wstamp_val;
             g->stats.pixels_written++;
         }
         gpu_queue_pop(&g->q_rop);

@@ -277,6 +277,9 @@ typedef struct gpu {
     const uint8_t *clip_keep;   /* render mode, optional: CLIP drops primitive tag t unless clip_keep[t]
                                    (dup: geometry for every primitive, rasterization of this GPU's own) */
     size_t clip_keep_n;
+    uint32_t *wstamp;           /* render mode, optional (chopin): every fragment that passes the depth test
+                                   writes wstamp_val to wstamp[y * wstamp_w + x] (which draw last won a pixel) */
+    uint32_t wstamp_val, wstamp_w;
     struct gpu_mipchain *mip[GPU_MAX_SURFACES];   /* mip levels built on demand from level 0 */
     uint8_t rast_prim_hit;      /* current primitive produced a fragment on this GPU */
     uint32_t rast_last_prim;

@@ -451,6 +451,23 @@ void gt_clear(gpu_timing_t *t, uint64_t bytes)
     t->last_done = gt_max(t->last_done, done);
 }
 
+uint64_t gt_merge(gpu_timing_t *t, uint64_t t0, uint64_t t1, uint64_t pixels, uint64_t bytes)
+{
+    const gpu_tcfg_t *c = &t->cfg;
+    if (!pixels) return t1;
+    uint64_t st = gt_max(t0, t->free[GT_ROP]);
+    uint64_t rop = (pixels + 3) / 4 * t->ii[GT_ROP];            /* quads at rop_rate */
+    uint64_t done = gt_max(t1, st + rop) + t->lat[GT_ROP];
+    uint64_t per = (2 * bytes + c->mem_channels - 1) / c->mem_channels;
+    uint64_t xfer = (per * GT_TPC + c->chan_bytes_per_cycle - 1) / c->chan_bytes_per_cycle;
+    for (uint32_t ch = 0; ch < c->mem_channels; ch++) done = gt_max(done, gt_cal_reserve(&t->chan[ch], st, xfer, 1));
+    t->mem_bytes += 2 * bytes;
+    gt_account(t, GT_ROP, st, rop);
+    t->free[GT_ROP] = gt_max(t->free[GT_ROP], done);
+    t->last_done = gt_max(t->last_done, done);
+    return done;
+}
+
 /* ---- parameter table (one source for the CLI, the JSON and docs/timing.md) ---- */
 #define PD(f, u, src) {#f, 1, offsetof(gpu_tcfg_t, f), u, src}
 #define PU(f, u, src) {#f, 0, offsetof(gpu_tcfg_t, f), u, src}

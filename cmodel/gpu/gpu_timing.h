@@ -172,6 +172,10 @@ int gpu_timing_attach(gpu_t *g, gpu_timing_t *t);
 void gt_stamps(gpu_t *g, int on);
 /* Clear of `bytes` (this GPU's share of the surface) by the ROPs through the memory channels. */
 void gt_clear(gpu_timing_t *t, uint64_t bytes);
+/* Composition merge (chopin) at the ROPs: `pixels` received pixels of `bytes` (colour + depth) arrive from tick
+ * t0 to tick t1; the ROPs depth-test each against the local pixel (rop_rate quads per cycle) and read and write
+ * the local colour and depth through the memory channels (2 x bytes). Returns the tick the merge is done (>= t1). */
+uint64_t gt_merge(gpu_timing_t *t, uint64_t t0, uint64_t t1, uint64_t pixels, uint64_t bytes);
 /* Issue ticks and latency ticks of one warp with profile p; pool occupancy with multithreading. */
 void gt_warp_cost(const gpu_timing_t *t, const gt_prof_t *p, uint64_t *issue, uint64_t *latency, uint64_t *occupancy);
 /* Memory address of the rop_block-sized block containing pixel (x, y) of surface sid (w x h): surfaces are

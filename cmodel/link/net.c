@@ -298,6 +298,16 @@ void net_account_unicast(net_t *n, uint32_t src, uint32_t dst, uint64_t bytes)
     }
 }
 
+void net_account_comp(net_t *n, uint32_t src, uint32_t dst, uint64_t bytes)
+{
+    uint32_t node = src;
+    while (node != dst) {
+        uint32_t nh = next_hop(n, node, dst);
+        n->links[n->out_link[node * n->n_nodes + nh]].comp_bytes += bytes;
+        node = nh;
+    }
+}
+
 void net_account_broadcast(net_t *n, uint32_t src, uint64_t bytes)
 {
     if (n->topo == NET_HUB) {

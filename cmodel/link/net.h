@@ -40,6 +40,7 @@ typedef struct {
     net_fifo_t wire_t;          /* their arrival steps */
     uint64_t flits_prim, flits_last;
     uint64_t sync_bytes;        /* framebuffer synchronisation data (accounted, not simulated) */
+    uint64_t comp_bytes;        /* chopin: sub-image composition data (accounted; timed by sys/chopin.h) */
     size_t outq_high;
     uint64_t credit;            /* timed: milli-bytes this link may still send this step */
     uint64_t busy_steps;        /* steps in which the link put at least one flit on the wire */
@@ -111,5 +112,7 @@ void net_skip_to(net_t *n, uint64_t target);
 void net_account_broadcast(net_t *n, uint32_t src, uint64_t bytes);
 /* Account `bytes` sent from src to dst (unicast route). */
 void net_account_unicast(net_t *n, uint32_t src, uint32_t dst, uint64_t bytes);
+/* Account `bytes` of composition data (chopin) sent from src to dst (unicast route, comp_bytes). */
+void net_account_comp(net_t *n, uint32_t src, uint32_t dst, uint64_t bytes);
 
 #endif

@@ -5,6 +5,8 @@
 #include "gpu/isa_backend.h"
 #include "p2g/p2g_hw.h"
 #include "sys/cdsys.h"
+#include "sys/chopin.h"
+#include "gpu/frag.h"
 #include "pe/pe_hw.h"
 
 #include <inttypes.h>
@@ -81,7 +83,7 @@ int sys_scene_add_surface(sys_scene_t *s, uint32_t w, uint32_t h, gpu_format_t f
 
 /* ---------------- config ---------------- */
 
-static const char *const scheme_names[SYS_SCHEME_COUNT] = {"single", "dup", "gpupd", "gpupd-batch", "gpupd-ra", "afr"};
+static const char *const scheme_names[SYS_SCHEME_COUNT] = {"single", "dup", "gpupd", "gpupd-batch", "gpupd-ra", "afr", "chopin"};
 
 const char *sys_scheme_name(sys_scheme_t s) { return (unsigned)s < SYS_SCHEME_COUNT ? scheme_names[s] : "?"; }
 
@@ -113,6 +115,7 @@ sys_config_t sys_config_default(void)
     c.link_gbps = 40.0;
     c.hub_gbps = 80.0;
     c.p2g_rows = 2;
+    c.chopin_min_tris = CHOPIN_MIN_TRIS_DEFAULT;
     return c;
 }
 
@@ -147,6 +150,8 @@ typedef struct {
     uint64_t link_mbpc, hub_mbpc;
     uint64_t *link_sync_ticks;  /* [n_links] synchronisation transfer time per link */
     uint64_t *link_busy0;       /* [n_links] busy steps at the start of the timed frame */
+    uint32_t chopin_last;       /* chopin: the draw scheduler's previous pick */
+    uint64_t *chopin_bytes;     /* chopin: [src * N + dst] composition bytes of the current group */
 } sys_t;
 
 static int failf(sys_t *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -162,7 +167,8 @@ static int failf(sys_t *s, const char *fmt, ...)
 static int sfr(const sys_t *s)
 {
     return s->cfg->scheme == SYS_SCHEME_DUP || s->cfg->scheme == SYS_SCHEME_GPUPD ||
-           s->cfg->scheme == SYS_SCHEME_GPUPD_BATCH || s->cfg->scheme == SYS_SCHEME_GPUPD_RA;
+           s->cfg->scheme == SYS_SCHEME_GPUPD_BATCH || s->cfg->scheme == SYS_SCHEME_GPUPD_RA ||
+           s->cfg->scheme == SYS_SCHEME_CHOPIN;
 }
 
 static void target_size(const sys_scene_t *sc, const gpu_draw_t *d, uint32_t *w, uint32_t *h)
@@ -972,6 +978,233 @@ static int check_draw(sys_t *s, uint32_t ci)
     return 0;
 }
 
+/* ---- chopin (sys/chopin.h, docs/golden-model.md) ---- */
+
+typedef struct {
+    sys_t *s;
+    uint64_t bpp;               /* composition bytes per pixel (colour targets + depth) */
+} chopin_merge_ctx_t;
+
+static uint64_t chopin_merge_hook(void *user, uint32_t dst, uint32_t src, uint64_t t0, uint64_t t1)
+{
+    chopin_merge_ctx_t *m = user;
+    uint64_t b = m->s->chopin_bytes[(size_t)src * m->s->N + dst];
+    return gt_merge(&m->s->tm[dst], t0, t1, b / m->bpp, b);
+}
+
+/* Composition timing of one group: every GPU's sub-image is ready when its units drained; CHOPIN's composition
+ * scheduler moves the bytes over the links; the receiver's ROPs merge; each GPU continues after its own part. */
+static int chopin_timing(sys_t *s, uint64_t bpp)
+{
+    uint32_t N = s->N;
+    uint64_t ready[64], end[64];
+    for (uint32_t g = 0; g < N; g++) ready[g] = gt_drained(&s->tm[g]);
+    chopin_xfer_t *x = malloc((size_t)N * N * sizeof *x);
+    uint32_t nl = s->cfg->topo == NET_HUB ? 2 * N : 2 * (N - 1);
+    uint64_t *busy = calloc(nl ? nl : 1, sizeof *busy);
+    if (!x || !busy) { free(x); free(busy); return failf(s, "out of memory"); }
+    chopin_merge_ctx_t mc = {s, bpp};
+    chopin_comp_in_t in;
+    memset(&in, 0, sizeof in);
+    in.n_gpus = N;
+    in.hub = s->cfg->topo == NET_HUB;
+    in.lat = (uint64_t)s->net.latency * GT_TPC;
+    in.link_mbpc = s->link_mbpc;
+    in.hub_mbpc = s->hub_mbpc;
+    in.tpc = GT_TPC;
+    in.ready = ready;
+    in.bytes = s->chopin_bytes;
+    in.merge = chopin_merge_hook;
+    in.user = &mc;
+    size_t nx = 0;
+    int rc = chopin_comp_schedule(&in, x, &nx, end, busy);
+    if (rc) { free(x); free(busy); return failf(s, "chopin: composition schedule failed (internal error)"); }
+    uint32_t nn = s->net.n_nodes;
+    for (uint32_t i = 0; i < nl; i++) {
+        int32_t l;
+        if (in.hub) l = i % 2 == 0 ? s->net.out_link[(i / 2) * nn + N] : s->net.out_link[N * nn + i / 2];
+        else l = i % 2 == 0 ? s->net.out_link[(i / 2) * nn + i / 2 + 1] : s->net.out_link[(i / 2 + 1) * nn + i / 2];
+        if (l >= 0) s->link_sync_ticks[l] += busy[i];
+    }
+    for (uint32_t g = 0; g < N; g++) {
+        uint64_t c = (end[g] - ready[g]) / GT_TPC;
+        s->res->gpu[g].comp_cycles += c;
+        s->res->gpu[g].cyc_sync += c;
+        gt_barrier(&s->tm[g], end[g]);
+    }
+    free(x);
+    free(busy);
+    return 0;
+}
+
+/* One chopin group of draws [i0, i1) (same composition state, no synchronisation inside). */
+static int run_group_chopin(sys_t *s, uint32_t i0, uint32_t i1)
+{
+    const sys_frame_t *fr = &s->scene->frames[s->frame];
+    const gpu_draw_t *d0 = &fr->cmds[i0].draw;
+    uint32_t N = s->N;
+    chopin_class_t cls = chopin_draw_class(d0);
+    uint64_t tris = 0;
+    for (uint32_t i = i0; i < i1; i++) tris += chopin_draw_tris(&fr->cmds[i].draw);
+    if (!chopin_group_composes(cls, tris, i1 - i0, N, s->cfg->chopin_min_tris)) {
+        s->res->comp_fallback[cls]++;
+        for (uint32_t i = i0; i < i1; i++)
+            if (run_draw_dup(s, i)) return -1;
+        return 0;
+    }
+    s->res->comp_groups++;
+    s->res->batches++;
+    /* the surfaces the group writes: the depth buffer and the colour targets it writes */
+    int32_t zs = d0->st.depth_rt, cs[GPU_MAX_RTS];
+    int ncs = 0;
+    if (gpu_fs_writes_color(d0))
+        for (int r = 0; r < GPU_MAX_RTS; r++)
+            if (d0->st.rt[r] >= 0 && (d0->st.color_mask[r] & 0xF)) cs[ncs++] = d0->st.rt[r];
+    int32_t sv[1 + GPU_MAX_RTS];
+    int nsv = 0;
+    sv[nsv++] = zs;
+    for (int k = 0; k < ncs; k++) {
+        int dupl = 0;
+        for (int j = 0; j < nsv; j++) dupl |= sv[j] == cs[k];
+        if (!dupl) sv[nsv++] = cs[k];
+    }
+    uint32_t W, H;
+    target_size(s->scene, d0, &W, &H);
+    for (int k = 0; k < nsv; k++)
+        if (s->scene->surf[sv[k]].w != W || s->scene->surf[sv[k]].h != H)
+            return failf(s, "chopin: frame %u draw %u: targets of different sizes", s->frame, fr->cmds[i0].src_index);
+    size_t np = (size_t)W * H;
+    uint32_t ts = 1u << s->cfg->tile_log2, tpr = (W + ts - 1) / ts, tpc = (H + ts - 1) / ts;
+    size_t nt = (size_t)tpr * tpc;
+    uint32_t **saved = calloc((size_t)N * nsv, sizeof *saved);
+    uint8_t **sdirty = calloc((size_t)N * nsv, sizeof *sdirty);
+    uint32_t **stamp = calloc(N, sizeof *stamp);
+    uint8_t *touched = calloc((size_t)N * nt, 1);     /* [g * nt + tile]: g wrote a pixel of the tile */
+    uint32_t *sel = malloc((size_t)(i1 - i0) * sizeof *sel);
+    uint32_t dep[64], stp[64];
+    int rc = -1;
+    if (!saved || !sdirty || !stamp || !touched || !sel) { failf(s, "out of memory"); goto out; }
+    for (uint32_t g = 0; g < N; g++) {
+        stamp[g] = calloc(np, sizeof **stamp);
+        if (!stamp[g]) { failf(s, "out of memory"); goto out; }
+        for (int k = 0; k < nsv; k++) {
+            size_t idx = (size_t)g * nsv + k;
+            saved[idx] = malloc(np * 4);
+            sdirty[idx] = malloc(nt);
+            if (!saved[idx] || !sdirty[idx]) { failf(s, "out of memory"); goto out; }
+            memcpy(saved[idx], s->gpu[g].surf[sv[k]].data, np * 4);
+            memcpy(sdirty[idx], s->gpu[g].dirty[sv[k]], nt);
+        }
+        /* the sub-image starts from the merge's identity depth (colour: overwritten wherever a fragment wins) */
+        uint32_t id = chopin_depth_identity(d0->st.depth_func);
+        uint32_t *z = s->gpu[g].surf[zs].data;
+        for (size_t p = 0; p < np; p++) z[p] = id;
+        gpu_surface_changed(&s->gpu[g], zs);
+    }
+    /* draw scheduler */
+    {
+        uint64_t load[64];
+        memset(load, 0, sizeof load);
+        for (uint32_t i = i0; i < i1; i++)
+            sel[i - i0] = chopin_pick_gpu(load, N, &s->chopin_last, s->cfg->chopin_rr, chopin_draw_tris(&fr->cmds[i].draw));
+    }
+    /* each GPU renders its draws over the whole screen, in order, stamping the pixels they win */
+    for (uint32_t g = 0; g < N; g++) s->gpu[g].n_gpus = 1;
+    for (uint32_t i = i0; i < i1; i++) {
+        uint32_t g = sel[i - i0];
+        uint32_t m = chopin_draw_tris(&fr->cmds[i].draw);
+        gpu_prim_req_t *all = malloc((size_t)(m ? m : 1) * sizeof *all);
+        if (!all) { failf(s, "out of memory"); goto restore; }
+        for (uint32_t p = 0; p < m; p++) { all[p].prim = p; all[p].tag = p; }
+        s->gpu[g].wstamp = stamp[g];
+        s->gpu[g].wstamp_w = W;
+        s->gpu[g].wstamp_val = i + 1;
+        int r2 = render_on(s, g, i, all, m);
+        s->gpu[g].wstamp = NULL;
+        free(all);
+        s->res->gpu[g].comp_draws++;
+        if (r2) goto restore;
+    }
+    rc = 0;
+restore:
+    for (uint32_t g = 0; g < N; g++) s->gpu[g].n_gpus = N;
+    if (rc) goto out;
+    rc = -1;
+    /* compose: the owner of each pixel takes the winner among the sub-images and its own old contents; every
+     * other GPU gets its old contents back (its copy outside its tiles is as stale as under every SFR scheme) */
+    for (uint32_t g = 0; g < N; g++)
+        for (int k = 0; k < nsv; k++) memcpy(s->gpu[g].dirty[sv[k]], sdirty[(size_t)g * nsv + k], nt);
+    {
+        uint64_t ties = 0;
+        for (uint32_t y = 0; y < H; y++)
+            for (uint32_t x = 0; x < W; x++) {
+                size_t p = (size_t)y * W + x;
+                uint32_t o = gpu_pixel_owner(&s->gpu[0], W, H, x, y);
+                size_t tile = (size_t)(y / ts) * tpr + x / ts;
+                for (uint32_t g = 0; g < N; g++) {
+                    dep[g] = s->gpu[g].surf[zs].data[p];
+                    stp[g] = stamp[g][p];
+                    if (stp[g] && g != o) touched[(size_t)g * nt + tile] = 1;
+                }
+                int tie = 0;
+                int w = chopin_merge_pick(d0->st.depth_func, N, dep, stp, saved[(size_t)o * nsv][p], &tie);
+                int changed = 0;
+                for (int k = 0; k < nsv; k++) {      /* sv: the depth buffer and the colour targets written */
+                    uint32_t v = w < 0 ? saved[(size_t)o * nsv + k][p] : s->gpu[w].surf[sv[k]].data[p];
+                    changed |= v != saved[(size_t)o * nsv + k][p];
+                    s->gpu[o].surf[sv[k]].data[p] = v;
+                }
+                if (w >= 0 && tie) ties++;
+                if (changed)
+                    for (int k = 0; k < nsv; k++) s->gpu[o].dirty[sv[k]][tile] = 1;
+                for (uint32_t g = 0; g < N; g++)
+                    if (g != o)
+                        for (int k = 0; k < nsv; k++) s->gpu[g].surf[sv[k]].data[p] = saved[(size_t)g * nsv + k][p];
+            }
+        s->res->comp_tie_pixels += ties;
+        for (uint32_t g = 0; g < N; g++)
+            for (int k = 0; k < nsv; k++) gpu_surface_changed(&s->gpu[g], sv[k]);
+    }
+    /* composition traffic: every sender sends each receiver the tiles of the receiver's region it wrote, colour
+     * and depth (CHOPIN sends the ROP blocks it touched; our unit is the ownership tile) */
+    {
+        uint64_t bpp = 4u * (uint64_t)(1 + ncs);
+        memset(s->chopin_bytes, 0, (size_t)N * N * sizeof *s->chopin_bytes);
+        for (uint32_t t = 0; t < nt; t++) {
+            uint32_t tx = t % tpr, ty = t / tpr;
+            uint32_t x0 = tx * ts, y0 = ty * ts;
+            uint32_t x1 = x0 + ts < W ? x0 + ts : W, y1 = y0 + ts < H ? y0 + ts : H;
+            uint32_t o = gpu_pixel_owner(&s->gpu[0], W, H, x0, y0);
+            uint64_t b = (uint64_t)(x1 - x0) * (y1 - y0) * bpp;
+            for (uint32_t g = 0; g < N; g++)
+                if (g != o && touched[(size_t)g * nt + t]) s->chopin_bytes[(size_t)g * N + o] += b;
+        }
+        for (uint32_t g = 0; g < N; g++)
+            for (uint32_t o = 0; o < N; o++) {
+                uint64_t b = s->chopin_bytes[(size_t)g * N + o];
+                if (!b) continue;
+                net_account_comp(&s->net, g, o, b);
+                s->res->gpu[g].comp_bytes_sent += b;
+                s->res->comp_bytes += b;
+            }
+        if (s->timed && chopin_timing(s, bpp)) goto out;
+    }
+    rc = 0;
+out:
+    if (saved)
+        for (size_t k = 0; k < (size_t)N * nsv; k++) free(saved[k]);
+    if (sdirty)
+        for (size_t k = 0; k < (size_t)N * nsv; k++) free(sdirty[k]);
+    if (stamp)
+        for (uint32_t g = 0; g < N; g++) free(stamp[g]);
+    free(saved);
+    free(sdirty);
+    free(stamp);
+    free(touched);
+    free(sel);
+    return rc;
+}
+
 static int run_frame_sfr(sys_t *s)
 {
     const sys_frame_t *fr = &s->scene->frames[s->frame];
@@ -1010,11 +1243,13 @@ static int run_frame_sfr(sys_t *s)
             i++;
             continue;
         }
+        int chopin = s->cfg->scheme == SYS_SCHEME_CHOPIN;
         uint32_t j = i + 1;
         while (j < fr->n && fr->cmds[j].kind == SYS_CMD_DRAW) {
             const gpu_draw_t *dj = &fr->cmds[j].draw;
             int stop = 0;
             if (check_draw(s, j)) return -1;
+            if (chopin && !chopin_same_state(&c->draw, dj)) break;     /* a new composition group */
             for (int t = 0; t < GPU_MAX_TEXTURES && !stop; t++) {
                 int32_t sid = dj->st.tex[t];
                 if (sid < 0) continue;
@@ -1025,7 +1260,7 @@ static int run_frame_sfr(sys_t *s)
             if (stop) break;
             j++;
         }
-        if (run_segment_gpupd(s, i, j)) return -1;
+        if (chopin ? run_group_chopin(s, i, j) : run_segment_gpupd(s, i, j)) return -1;
         i = j;
     }
     return 0;
@@ -1215,6 +1450,10 @@ int sys_run(const sys_scene_t *scene, const sys_config_t *cfg, sys_result_t *res
     if (cfg->batch < 1) return failf(&S, "--batch must be >= 1");
     if (cfg->link_latency < 1) return failf(&S, "link latency must be >= 1 step");
     if (cfg->send_rate < 1) return failf(&S, "send rate must be >= 1");
+    if (cfg->scheme == SYS_SCHEME_CHOPIN && cfg->n_gpus < 2)
+        return failf(&S, "scheme chopin composes the sub-images of 2 or more GPUs: --gpus must be 2..64 (got %u)", cfg->n_gpus);
+    if (cfg->scheme == SYS_SCHEME_CHOPIN && cfg->chopin_min_tris < 1)
+        return failf(&S, "scheme chopin: the group threshold (--chopin-min-tris) must be >= 1 triangle (got 0)");
     if (check_scene(&S)) return -1;
     if (cfg->frame >= scene->n_frames)
         return failf(&S, "--frame %u: the scene has %u frame(s)", cfg->frame, scene->n_frames);
@@ -1224,7 +1463,8 @@ int sys_run(const sys_scene_t *scene, const sys_config_t *cfg, sys_result_t *res
     uint8_t *written = calloc(scene->n_surf ? scene->n_surf : 1, 1);
     uint32_t **zero = calloc(scene->n_surf ? scene->n_surf : 1, sizeof *zero);
     int rc = -1;
-    if (!S.gpu || !S.valid || !written || !zero) { failf(&S, "out of memory"); goto out; }
+    S.chopin_bytes = calloc((size_t)S.N * S.N, sizeof *S.chopin_bytes);
+    if (!S.gpu || !S.valid || !written || !zero || !S.chopin_bytes) { failf(&S, "out of memory"); goto out; }
     /* surfaces never written in frames 0..frame are shared read-only between the GPUs (not copied) */
     for (uint32_t f = 0; f <= cfg->frame; f++)
         for (size_t i = 0; i < scene->frames[f].n; i++) {
@@ -1337,6 +1577,7 @@ int sys_run(const sys_scene_t *scene, const sys_config_t *cfg, sys_result_t *res
         res->links[i].prim_flits = S.net.links[i].flits_prim;
         res->links[i].last_flits = S.net.links[i].flits_last;
         res->links[i].sync_bytes = S.net.links[i].sync_bytes;
+        res->links[i].comp_bytes = S.net.links[i].comp_bytes;
         if (S.link_busy0)
             res->links[i].busy_cycles = S.net.links[i].busy_steps - S.link_busy0[i] + S.link_sync_ticks[i] / GT_TPC;
     }
@@ -1353,6 +1594,7 @@ out:
     free(S.p2g);
     free(S.link_sync_ticks);
     free(S.link_busy0);
+    free(S.chopin_bytes);
     gpu_isa_library_free(&S.lib);
     free(S.gpu);
     free(S.valid);
@@ -1407,6 +1649,26 @@ int sys_write_stats_json(const sys_result_t *res, const sys_config_t *cfg, const
             trace_name ? trace_name : "", sys_scheme_name(cfg->scheme), N, net_topo_name(cfg->topo), cfg->batch,
             cfg->frame, res->w, res->h, sys_frame_hash(res->pixels, (size_t)res->w * res->h), res->draws,
             res->prims_app, res->batches, res->segments, res->syncs, res->sync_bytes, res->exchange_steps, res->mask_checks);
+    {
+        /* traffic by kind over every link traversal (bytes): PRIM and LAST packets, framebuffer synchronisation,
+         * chopin's sub-image composition */
+        uint64_t tp = 0, tl = 0, tsy = 0, tc = 0;
+        for (uint32_t i = 0; i < res->n_links; i++) {
+            tp += res->links[i].prim_flits * 8;
+            tl += res->links[i].last_flits * 8;
+            tsy += res->links[i].sync_bytes;
+            tc += res->links[i].comp_bytes;
+        }
+        fprintf(f, "  \"traffic\": {\"prim\": %" PRIu64 ", \"last\": %" PRIu64 ", \"sync\": %" PRIu64 ", \"composition\": %" PRIu64
+                   "},\n", tp, tl, tsy, tc);
+    }
+    if (cfg->scheme == SYS_SCHEME_CHOPIN)
+        fprintf(f, "  \"chopin\": {\"min_tris\": %u, \"scheduler\": \"%s\", \"groups_composed\": %" PRIu64
+                   ", \"groups_dup_small\": %" PRIu64 ", \"groups_dup_blend_depth\": %" PRIu64 ", \"groups_dup_blend\": %" PRIu64
+                   ", \"groups_dup_state\": %" PRIu64 ", \"composition_bytes\": %" PRIu64 ", \"tie_pixels\": %" PRIu64 "},\n",
+                cfg->chopin_min_tris, cfg->chopin_rr ? "round-robin" : "least-triangles", res->comp_groups,
+                res->comp_fallback[CHOPIN_OPAQUE], res->comp_fallback[CHOPIN_DUP_BLEND_DEPTH], res->comp_fallback[CHOPIN_DUP_BLEND],
+                res->comp_fallback[CHOPIN_DUP_STATE], res->comp_bytes, res->comp_tie_pixels);
     if (res->timed) {
         fprintf(f, "  \"timed\": true,\n  \"cycles\": %" PRIu64 ",\n  \"timing\": {\"clock_ghz\": 1, \"link_latency_ns\": %g"
                    ", \"link_gbps\": %g, \"hub_gbps\": %g, \"p2g_rows\": %u, \"pe\": \"%s\", \"skip_idle\": %s, \"exchange_cycles_stepped\": %" PRIu64
@@ -1432,13 +1694,13 @@ int sys_write_stats_json(const sys_result_t *res, const sys_config_t *cfg, const
         fprintf(f, "    {\"gpu\": %u, \"prims_projected\": %" PRIu64 ", \"prims_received\": %" PRIu64
                    ", \"prims_kept\": %" PRIu64 ", \"prims_to_render\": %" PRIu64 ", \"prims_rasterized\": %" PRIu64
                    ", \"prims_sent\": %" PRIu64 ", \"fragments\": %" PRIu64 ", \"sync_bytes_sent\": %" PRIu64
-                   ", \"frames_rendered\": %" PRIu64 ",\n      ",
+                   ", \"frames_rendered\": %" PRIu64 ", \"composition_draws\": %" PRIu64 ", \"composition_bytes_sent\": %" PRIu64 ",\n      ",
                 g, s->prims_projected, s->prims_received, s->prims_kept, s->prims_to_render, s->render.prims_rasterized,
-                s->prims_sent, s->render.fragments, s->sync_bytes_sent, s->frames_rendered);
+                s->prims_sent, s->render.fragments, s->sync_bytes_sent, s->frames_rendered, s->comp_draws, s->comp_bytes_sent);
         if (res->timed) {
-            fprintf(f, "\"cycles_done\": %" PRIu64 ", \"cycle_stack\": {\"no_primitive\": %" PRIu64 ", \"stall\": %" PRIu64
-                       ", \"sync\": %" PRIu64 ", \"issue\": %" PRIu64 "},\n      \"utilisation\": {",
-                    s->cyc_done, s->cyc_no_primitive, s->cyc_stall, s->cyc_sync, s->cyc_issue);
+            fprintf(f, "\"cycles_done\": %" PRIu64 ", \"composition_cycles\": %" PRIu64 ", \"cycle_stack\": {\"no_primitive\": %" PRIu64
+                       ", \"stall\": %" PRIu64 ", \"sync\": %" PRIu64 ", \"issue\": %" PRIu64 "},\n      \"utilisation\": {",
+                    s->cyc_done, s->comp_cycles, s->cyc_no_primitive, s->cyc_stall, s->cyc_sync, s->cyc_issue);
             double tot = (double)res->cycles * GT_TPC;
             for (int u = 0; u < GT_NUNITS; u++) {
                 double div = tot * (u == GT_SHADER ? cfg->tcfg.cores : 1);
@@ -1451,7 +1713,7 @@ int sys_write_stats_json(const sys_result_t *res, const sys_config_t *cfg, const
                     s->vs_warps ? (double)s->vs_instrs / (double)s->vs_warps : 0.0,
                     s->fs_warps ? (double)s->fs_instrs / (double)s->fs_warps : 0.0, s->p2g_prims, s->shader_profiles);
         } else {
-            fprintf(f, "\"cycles_done\": null, \"cycle_stack\": {\"no_primitive\": null, \"stall\": null, \"sync\": null"
+            fprintf(f, "\"cycles_done\": null, \"composition_cycles\": null, \"cycle_stack\": {\"no_primitive\": null, \"stall\": null, \"sync\": null"
                        ", \"issue\": null},\n      ");
         }
         fprintf(f, "\"prims_received_from\": [");
@@ -1468,10 +1730,11 @@ int sys_write_stats_json(const sys_result_t *res, const sys_config_t *cfg, const
         uint64_t flits = l->prim_flits + l->last_flits;
         fprintf(f, "    {\"from\": \"%s%u\", \"to\": \"%s%u\", \"prim_packets\": %" PRIu64 ", \"last_packets\": %" PRIu64
                    ", \"packet_bytes\": %" PRIu64 ", \"prim_bytes\": %" PRIu64 ", \"last_bytes\": %" PRIu64
-                   ", \"sync_bytes\": %" PRIu64 ", \"bytes\": %" PRIu64,
+                   ", \"sync_bytes\": %" PRIu64 ", \"composition_bytes\": %" PRIu64 ", \"bytes\": %" PRIu64,
                 l->from == N && cfg->topo == NET_HUB ? "hub" : "gpu", l->from == N && cfg->topo == NET_HUB ? 0 : l->from,
                 l->to == N && cfg->topo == NET_HUB ? "hub" : "gpu", l->to == N && cfg->topo == NET_HUB ? 0 : l->to,
-                l->prim_flits, l->last_flits, flits * 8, l->prim_flits * 8, l->last_flits * 8, l->sync_bytes, flits * 8 + l->sync_bytes);
+                l->prim_flits, l->last_flits, flits * 8, l->prim_flits * 8, l->last_flits * 8, l->sync_bytes, l->comp_bytes,
+                flits * 8 + l->sync_bytes + l->comp_bytes);
         if (res->timed)
             fprintf(f, ", \"busy_cycles\": %" PRIu64 ", \"utilisation\": %.4f", l->busy_cycles,
                     res->cycles ? (double)l->busy_cycles / (double)res->cycles : 0.0);

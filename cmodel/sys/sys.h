@@ -12,6 +12,9 @@
  *   gpupd-batch  draws merged into batches (stop once more than `batch` primitives are merged)
  *   gpupd-ra     batching plus runahead (CP of b+1 overlaps CD of b)
  *   afr          frame f is rendered by GPU f mod N (whole screen); inter-frame dependencies are synced
+ *   chopin       CHOPIN (Ren and Lis, HPCA 2021): consecutive draws of the same composition state form a
+ *                group; a large opaque group is split by draws over the GPUs (each renders whole-screen
+ *                sub-images) and composed by depth into each GPU's tiles; other groups run as dup (sys/chopin.h)
  *
  * SFR schemes own the screen by tiles (p2g_owner). Render-to-texture: before a draw samples a surface
  * that some GPU wrote since the last synchronisation, every GPU broadcasts its updated tiles of it
@@ -79,7 +82,7 @@ int sys_scene_add_surface(sys_scene_t *s, uint32_t w, uint32_t h, gpu_format_t f
 
 typedef enum {
     SYS_SCHEME_SINGLE = 0, SYS_SCHEME_DUP, SYS_SCHEME_GPUPD, SYS_SCHEME_GPUPD_BATCH, SYS_SCHEME_GPUPD_RA,
-    SYS_SCHEME_AFR, SYS_SCHEME_COUNT
+    SYS_SCHEME_AFR, SYS_SCHEME_CHOPIN, SYS_SCHEME_COUNT
 } sys_scheme_t;
 const char *sys_scheme_name(sys_scheme_t s);
 int sys_scheme_parse(const char *name, sys_scheme_t *s);
@@ -128,6 +131,8 @@ typedef struct {
     int no_skip;                /* step every cycle in the stepped parts (exchange, P2G): same results, slower */
     uint32_t p2g_rows;          /* P2G RTL parameter ROWS (default 2) */
     uint32_t pe_lq_depth;       /* PE RTL parameter LQ_DEPTH in the timed exchange (0: PE_HW_MAX_DEPTH = 256) */
+    uint32_t chopin_min_tris;   /* chopin: a group composes from this many triangles on (default 4096; 0 is an error) */
+    int chopin_rr;              /* chopin: draw scheduler round robin instead of least scheduled triangles */
     int pe_golden;              /* timed exchange: 0 = the PE RTL's cycle model (pe_hw) with the P2G cycle model in
                                    the CD system (cdsys.h, default); 1 = the golden protocol model pe.c (send_rate) */
 } sys_config_t;
@@ -146,6 +151,9 @@ typedef struct {
     uint64_t prims_sent;        /* PRIM packets it sent */
     uint64_t sync_bytes_sent;   /* render-to-texture / inter-frame sync data it broadcast */
     uint64_t frames_rendered;   /* AFR */
+    uint64_t comp_draws;        /* chopin: draws of composed groups this GPU rendered */
+    uint64_t comp_bytes_sent;   /* chopin: composition data it sent */
+    uint64_t comp_cycles;       /* chopin, timed: cycles from finishing a group's sub-image to finishing its composition */
     /* timing of the produced frame (cycles); cyc_* is the cycle stack at the geometry -> raster boundary */
     uint64_t cyc_done;          /* this GPU finished its work of the frame */
     uint64_t cyc_no_primitive, cyc_stall, cyc_sync, cyc_issue;
@@ -157,7 +165,7 @@ typedef struct {
 
 typedef struct {
     uint32_t from, to;          /* node ids (hub switch = n_gpus) */
-    uint64_t prim_flits, last_flits, sync_bytes;
+    uint64_t prim_flits, last_flits, sync_bytes, comp_bytes;
     uint64_t busy_cycles;       /* timed: cycles the link carried exchange flits or synchronisation data */
 } sys_link_stats_t;
 
@@ -169,6 +177,9 @@ typedef struct {
     uint32_t n_links;
     uint64_t batches, segments, syncs, sync_bytes, draws, prims_app, exchange_steps;
     uint64_t mask_checks;       /* (primitive, GPU) pairs probed by check_masks */
+    /* chopin: groups composed / duplicated (by reason: chopin_class_t, or too small), composition bytes (every
+     * sender -> receiver transfer once), pixels whose merge was decided by draw order among equal depths */
+    uint64_t comp_groups, comp_fallback[4], comp_bytes, comp_tie_pixels;   /* fallback[0]: opaque but too small */
     uint64_t *draw_pixels;      /* per draw of the produced frame: pixels written (all GPUs) */
     int64_t *draw_ref_pixels;   /* reference counts from the scene (-1 unknown) */
     uint32_t n_draws_frame;

@@ -74,7 +74,8 @@ static void usage(FILE *f)
             "  gpupd-sim validate --trace FILE --ref REF.png [--frame K] [--diff D.png] [--json J.json]\n"
             "                   [--min-image-close 50] [--min-draws-1pct 90]  (stated agreement, %%; below: exit 1)\n"
             "  gpupd-sim bench  (--trace FILE | --scene NAME) [--scheme S] [--gpus N] [--repeat R]\n"
-            "schemes: single dup gpupd gpupd-batch gpupd-ra afr\n");
+            "                   chopin: [--chopin-min-tris 4096] [--chopin-sched least|rr]  (group threshold, draw scheduler)\n"
+            "schemes: single dup gpupd gpupd-batch gpupd-ra afr chopin\n");
 }
 
 /* Documented ranges of the numeric options (docs/cli.md). Every value goes through cmodel/common/args.h. */
@@ -88,7 +89,7 @@ static void usage(FILE *f)
 /* --schemes all|LIST: 1..SYS_SCHEME_COUNT-1 distinct known schemes other than single, comma-separated. */
 static int parse_schemes(const char *v, sys_scheme_t *sl, int *ns)
 {
-    const char *range = "all or a comma-separated list of dup gpupd gpupd-batch gpupd-ra afr";
+    const char *range = "all or a comma-separated list of dup gpupd gpupd-batch gpupd-ra afr chopin";
     *ns = 0;
     if (!strcmp(v, "all")) {
         for (int i = 1; i < SYS_SCHEME_COUNT; i++) sl[(*ns)++] = (sys_scheme_t)i;
@@ -194,7 +195,7 @@ static int parse_args(int argc, char **argv, opts_t *o)
         }
         else if (!strcmp(a, "--scheme")) {
             NEED();
-            if (sys_scheme_parse(v, &o->cfg.scheme)) return arg_fail(T, a, v, "unknown scheme", "single dup gpupd gpupd-batch gpupd-ra afr");
+            if (sys_scheme_parse(v, &o->cfg.scheme)) return arg_fail(T, a, v, "unknown scheme", "single dup gpupd gpupd-batch gpupd-ra afr chopin");
         } else if (!strcmp(a, "--gpus")) {
             NEED();
             if (!multi && strchr(v, ',')) return arg_fail(T, a, v, "a list of GPU counts is only for verify", "one integer in 1..64");
@@ -211,6 +212,13 @@ static int parse_args(int argc, char **argv, opts_t *o)
             else if (!strcmp(v, "linear")) o->cfg.own_mode = P2G_MODE_LINEAR;
             else return arg_fail(T, a, v, "unknown ownership function", "diag or linear");
         } else if (!strcmp(a, "--frame")) { NEED(); if (arg_u32(T, a, v, 0, SIM_MAX_FRAME, &o->cfg.frame)) return -1; o->frame_given = 1; }
+        else if (!strcmp(a, "--chopin-min-tris")) { NEED(); if (arg_u32(T, a, v, 1, UINT32_MAX, &o->cfg.chopin_min_tris)) return -1; }
+        else if (!strcmp(a, "--chopin-sched")) {
+            NEED();
+            if (!strcmp(v, "least")) o->cfg.chopin_rr = 0;
+            else if (!strcmp(v, "rr")) o->cfg.chopin_rr = 1;
+            else return arg_fail(T, a, v, "unknown draw scheduler", "least or rr");
+        }
         else if (!strcmp(a, "--batch")) { NEED(); if (arg_u32(T, a, v, 1, SIM_MAX_BATCH, &o->cfg.batch)) return -1; }
         else if (!strcmp(a, "--latency")) { NEED(); if (arg_u32(T, a, v, 1, SIM_MAX_LATENCY, &o->cfg.link_latency)) return -1; }
         else if (!strcmp(a, "--tile-log2")) { NEED(); if (arg_u32(T, a, v, 1, 14, &o->cfg.tile_log2)) return -1; }
@@ -276,6 +284,11 @@ static int parse_args(int argc, char **argv, opts_t *o)
     if (!cm_given && !strcmp(argv[1], "render")) o->cfg.check_masks = 1;
     if (!strcmp(argv[1], "validate") && (!o->trace || !o->ref)) { fprintf(stderr, "gpupd-sim: validate needs --trace FILE and --ref REF.png\n"); return -1; }
     if (!o->trace == !o->scene) { fprintf(stderr, "gpupd-sim: give exactly one of --trace FILE or --scene NAME\n"); return -1; }
+    if (!multi && o->cfg.scheme == SYS_SCHEME_CHOPIN && o->cfg.n_gpus < 2) {
+        fprintf(stderr, "gpupd-sim: --scheme chopin composes the sub-images of several GPUs: give --gpus 2..64 (got %u)\n",
+                o->cfg.n_gpus);
+        return -1;
+    }
     if (o->cfg.fault != PE_FAULT_NONE) {
         /* a fault the chosen run cannot inject would silently test nothing */
         if (!strcmp(argv[1], "validate") || !strcmp(argv[1], "bench")) {
@@ -508,7 +521,8 @@ static int cmd_verify(opts_t *o, char **argv, int argc)
     int nt = 0;
     if (!strcmp(o->topo_s, "both")) { tl[nt++] = NET_LINE; tl[nt++] = NET_HUB; }
     else tl[nt++] = o->cfg.topo;
-    int pass = 0, fail = 0;
+    int pass = 0, fail = 0, chopin_runs = 0;
+    uint64_t chopin_groups = 0, chopin_ties = 0;
     for (int si = 0; si < ns; si++)
         for (uint32_t gi = 0; gi < ng; gi++)
             for (int ti = 0; ti < nt; ti++) {
@@ -516,6 +530,7 @@ static int cmd_verify(opts_t *o, char **argv, int argc)
                 c.scheme = sl[si];
                 c.n_gpus = gl[gi];
                 c.topo = tl[ti];
+                if (c.scheme == SYS_SCHEME_CHOPIN && c.n_gpus < 2) continue;   /* composition needs 2+ GPUs */
                 sys_result_t r;
                 char tag[128];
                 snprintf(tag, sizeof tag, "%s-%s-n%u-%s", o->scene ? o->scene : "trace", sys_scheme_name(c.scheme), c.n_gpus, net_topo_name(c.topo));
@@ -536,6 +551,11 @@ static int cmd_verify(opts_t *o, char **argv, int argc)
                     } else {
                         pass++;
                     }
+                    if (c.scheme == SYS_SCHEME_CHOPIN) {
+                        chopin_runs++;
+                        chopin_groups += r.comp_groups;
+                        chopin_ties += r.comp_tie_pixels;
+                    }
                 }
                 sys_result_free(&r);
             }
@@ -546,6 +566,9 @@ static int cmd_verify(opts_t *o, char **argv, int argc)
     }
     printf("verify %s frame %u (%ux%u, single hash %016" PRIx64 "): %d passed, %d failed\n", name, o->cfg.frame, ref.w, ref.h,
            href, pass, fail);
+    if (chopin_runs)    /* how much of chopin was composition (the rest ran as dup): a check of 0 groups tests only dup */
+        printf("verify %s: chopin composed %" PRIu64 " group(s) in %d run(s), %" PRIu64 " pixel(s) decided by draw order "
+               "among equal depths\n", name, chopin_groups, chopin_runs, chopin_ties);
     sys_result_free(&ref);
     sys_scene_free(&s);
     if (pass + fail == 0) {

@@ -1,0 +1,95 @@
+/* CHOPIN (Ren and Lis, HPCA 2021) as a scheme of the golden and timing model: sort-last composition of draw
+ * groups, duplication (`dup`) as the fallback (docs/golden-model.md "chopin", docs/timing.md).
+ *
+ * The pieces here are pure functions, unit-tested in tests/unit/test_chopin.c; cmodel/sys/sys.c runs them:
+ *   grouping      consecutive draws with the same composition state (chopin_same_state) form a group; a
+ *                 clear, an upload or a read-after-write dependency (a draw sampling a surface written since
+ *                 the last synchronisation) ends it too
+ *   class         whether a group composes exactly (chopin_draw_class) or falls back to duplication
+ *   scheduler     chopin_pick_gpu: the GPU with the fewest scheduled-but-unprocessed triangles, or round robin
+ *   merge         chopin_merge_pick: the winner of one pixel among the sub-images and the existing contents
+ *   composition   chopin_comp_schedule: CHOPIN's composition scheduler (who sends to whom when) with a link
+ *                 model of both topologies and the receiver's ROP merge */
+#ifndef GPUPD_SYS_CHOPIN_H
+#define GPUPD_SYS_CHOPIN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "gpu/gpu.h"
+
+#define CHOPIN_MIN_TRIS_DEFAULT 4096u   /* CHOPIN: groups below this many triangles are duplicated */
+
+typedef enum {
+    CHOPIN_OPAQUE = 0,          /* composes exactly: depth test and write on, a strict/non-strict LESS or GREATER
+                                   function, no blending, every colour mask all or nothing */
+    CHOPIN_DUP_BLEND_DEPTH,     /* blended with depth test and write on: duplicated (CHOPIN's rule) */
+    CHOPIN_DUP_BLEND,           /* blended (transparent): duplicated in this model (docs/golden-model.md) */
+    CHOPIN_DUP_STATE            /* any other state that a depth merge cannot compose (depth off, EQUAL, ALWAYS,
+                                   depth write off, partial colour mask): duplicated */
+} chopin_class_t;
+const char *chopin_class_name(chopin_class_t c);
+
+/* The composition class of one draw. */
+chopin_class_t chopin_draw_class(const gpu_draw_t *d);
+/* 1 if b may join a group that a started: the same render targets, depth buffer, depth test / write /
+ * function, blending and colour masks, and whether the fragment program writes colour (CHOPIN starts a new
+ * group on a render-target, blend or depth-state change). */
+int chopin_same_state(const gpu_draw_t *a, const gpu_draw_t *b);
+/* Triangles a draw issues (what the scheduler counts). */
+uint32_t chopin_draw_tris(const gpu_draw_t *d);
+
+/* The group composes (instead of falling back to duplication): class opaque, at least min_tris triangles and
+ * more draws than GPUs (CHOPIN: MinKDTreeInSortLast and numDraws > numGPUs). */
+int chopin_group_composes(chopin_class_t cls, uint64_t tris, uint32_t n_draws, uint32_t n_gpus, uint32_t min_tris);
+
+/* Draw scheduler: the GPU for a draw of `tris` triangles. load[g] = scheduled-but-unprocessed triangles of GPU
+ * g (updated: load[pick] += tris); *last = the previous pick (updated). Least-loaded: candidates in the order
+ * last+1, last+2, ...; the first with the strictly smallest load wins (CHOPIN's GPUSchedInfo). rr: last+1. */
+uint32_t chopin_pick_gpu(uint64_t *load, uint32_t n_gpus, uint32_t *last, int rr, uint64_t tris);
+
+/* Merge of one pixel of an opaque group: n sub-images with depth[i] and stamp[i] (0: no fragment of the group
+ * wrote the pixel on that GPU; else 1 + the command index of the draw that did) against the existing depth
+ * `exist` (stamp 0: older than the group). Returns the index of the winning sub-image, or -1 if the existing
+ * contents stay. Depth func LESS / LEQUAL: the smallest depth wins, GREATER / GEQUAL: the largest; a tie goes to
+ * the earliest draw for the strict functions (a later equal fragment fails the test) and to the latest for the
+ * non-strict ones (it passes): exactly what one GPU rendering the draws in order keeps. *tie is set when the
+ * winner had to be chosen by draw order among different candidates of equal depth. */
+int chopin_merge_pick(uint8_t depth_func, uint32_t n, const uint32_t *depth, const uint32_t *stamp, uint32_t exist,
+                      int *tie);
+/* The depth a sub-image starts from: the identity of the merge (LESS/LEQUAL: the far value, GREATER/GEQUAL: 0). */
+uint32_t chopin_depth_identity(uint8_t depth_func);
+
+/* ---- composition schedule (timing) ---- */
+typedef struct {
+    uint32_t n_gpus;
+    int hub;                    /* 0: line (GPU i -- i+1), 1: hub switch */
+    uint64_t lat;               /* ticks per link traversal */
+    uint64_t link_mbpc;         /* link bandwidth, milli-bytes per cycle */
+    uint64_t hub_mbpc;          /* hub switch bandwidth */
+    uint64_t tpc;               /* ticks per cycle */
+    const uint64_t *ready;      /* [n] tick at which GPU g finished rendering its sub-image */
+    const uint64_t *bytes;      /* [src * n + dst] bytes src sends to dst (0: nothing to send) */
+    /* merge cost at the receiver: called when a transfer's data starts arriving at `t0` (ticks) and ends
+     * arriving at `t1`; returns the tick the receiver's ROPs finished merging it (>= t1). NULL: t1. */
+    uint64_t (*merge)(void *user, uint32_t dst, uint32_t src, uint64_t t0, uint64_t t1);
+    void *user;
+} chopin_comp_in_t;
+
+typedef struct {
+    uint32_t src, dst;
+    uint64_t start, arrive, merged;   /* ticks: transfer start, last byte arrived, merge done */
+} chopin_xfer_t;
+
+/* CHOPIN's composition scheduler (GPUDriver.cpp CompScheduler, opaque groups): a receiver takes one sender at a
+ * time, a sender serves one receiver at a time; among the pairs that may start, the earliest start goes first,
+ * ties by receiver id, then sender id (the scheduler scans senders from GPU 0). A transfer holds every link of
+ * its route (line: the chain between the two; hub: source -> switch -> destination and the switch) for
+ * bytes / bandwidth and arrives one latency per link later. xfers: room for n*(n-1) entries; *n_xfers written.
+ * link_busy (optional, [line: 2*(n-1) directed links, index 2*i = i->i+1, 2*i+1 = i+1->i; hub: 2*n, index
+ * 2*g = g->hub, 2*g+1 = hub->g]) accumulates busy ticks. end[g] = the tick GPU g finished its composition
+ * (last merge received, last send done; its ready tick if nothing). 0, or -1 on bad input. */
+int chopin_comp_schedule(const chopin_comp_in_t *in, chopin_xfer_t *xfers, size_t *n_xfers, uint64_t *end,
+                         uint64_t *link_busy);
+
+#endif
