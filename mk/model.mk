@@ -21,6 +21,7 @@ MODEL_GPUS ?= 2,3,4,8,16
 MODEL_BENCH_TRACES := $(sort $(wildcard traces/*.gpt))
 
 # Every scheme and N in {2,3,4,8,16}, both topologies, bit-identical to `single` on the synthetic scenes;
+# chopin with a group threshold low enough (--chopin-min-tris) that its groups compose instead of falling back;
 # on every bundled trace: every scheme x N on `line`, and the batching schemes on `hub` for N = 3, 16
 # (the full cross product on both topologies is `make bench-model-verify`). --check-masks (synthetic scenes,
 # hub runs on traces): every primitive a GPU was left out of is rasterized there too and must cover none of
@@ -32,16 +33,19 @@ MODEL_BENCH_TRACES := $(sort $(wildcard traces/*.gpt))
 # compiled programs on the interpreter (default --shaders auto).
 test-model-identical: $(SIM_TOOL)
 	@set -e; mkdir -p $(MODEL_OUT)/diff; \
-	$(SIM_TOOL) verify --scene tris --size 200x136 --prims 900 --gpus $(MODEL_GPUS) --topology both --check-masks --diff-dir $(MODEL_OUT)/diff; \
-	$(SIM_TOOL) verify --scene rtt --size 160x120 --frame 1 --gpus $(MODEL_GPUS) --topology both --check-masks --diff-dir $(MODEL_OUT)/diff; \
+	$(SIM_TOOL) verify --scene tris --size 200x136 --prims 900 --gpus $(MODEL_GPUS) --topology both --check-masks --chopin-min-tris 16 --diff-dir $(MODEL_OUT)/diff; \
+	$(SIM_TOOL) verify --scene rtt --size 160x120 --frame 1 --gpus $(MODEL_GPUS) --topology both --check-masks --chopin-min-tris 16 --diff-dir $(MODEL_OUT)/diff; \
 	$(SIM_TOOL) verify --scene big --size 192x128 --prims 9000 --batch 1000 --gpus $(MODEL_GPUS) --schemes gpupd-batch,gpupd-ra --topology both --check-masks --diff-dir $(MODEL_OUT)/diff; \
-	$(SIM_TOOL) verify --scene lines --size 200x136 --gpus $(MODEL_GPUS) --topology both --check-masks --diff-dir $(MODEL_OUT)/diff; \
+	$(SIM_TOOL) verify --scene lines --size 200x136 --gpus $(MODEL_GPUS) --topology both --check-masks --chopin-min-tris 16 --diff-dir $(MODEL_OUT)/diff; \
 	$(BUILD)/bin/gpupd-trace synth $(MODEL_OUT)/synthetic.gpt; \
 	$(SIM_TOOL) verify --trace $(MODEL_OUT)/synthetic.gpt --frame 1 --gpus $(MODEL_GPUS) --topology both --diff-dir $(MODEL_OUT)/diff -q; \
 	for t in $(MODEL_BENCH_TRACES); do \
-	  $(SIM_TOOL) verify --trace $$t --gpus $(MODEL_GPUS) --topology line --shaders builtin --diff-dir $(MODEL_OUT)/diff -q; \
-	  $(SIM_TOOL) verify --trace $$t --gpus 3,16 --schemes gpupd-batch,gpupd-ra --topology hub --check-masks --shaders builtin --diff-dir $(MODEL_OUT)/diff -q; \
+	  $(SIM_TOOL) verify --trace $$t --gpus $(MODEL_GPUS) --topology line --shaders builtin --chopin-min-tris 1 --diff-dir $(MODEL_OUT)/diff -q; \
+	  $(SIM_TOOL) verify --trace $$t --gpus 3,16 --schemes gpupd-batch,gpupd-ra,chopin --topology hub --check-masks --shaders builtin --chopin-min-tris 1 --diff-dir $(MODEL_OUT)/diff -q; \
 	done; \
+	$(SIM_TOOL) verify --trace traces/mesh-bunnies.gpt --gpus 2,5 --schemes chopin --topology line --shaders builtin --diff-dir $(MODEL_OUT)/diff -q \
+	  | tee $(MODEL_OUT)/chopin.txt; grep -q "chopin composed [1-9]" $(MODEL_OUT)/chopin.txt || \
+	  { echo "FAIL: chopin composed no group of mesh-bunnies at the default threshold (the check would test only dup)"; exit 1; }; \
 	$(SIM_TOOL) verify --trace traces/glmark2-shadow.gpt --gpus 2,5,16 --topology line --diff-dir $(MODEL_OUT)/diff -q
 test-model-identical: $(BUILD)/bin/gpupd-trace  # literal path: trace.mk (TRACE_TOOL) is included after this file
 TEST_TARGETS += test-model-identical

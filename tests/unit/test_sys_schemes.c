@@ -44,6 +44,7 @@ static void check_identical(const char *scene, uint32_t w, uint32_t h, uint32_t 
                 c.n_gpus = ns[k];
                 c.topo = (net_topo_t)topo;
                 c.batch = 64;
+                c.chopin_min_tris = 16;     /* chopin: compose the groups of these small scenes */
                 sys_result_t r;
                 run_ok(&s, &c, &r);
                 uint64_t hh = sys_frame_hash(r.pixels, (size_t)r.w * r.h);
