@@ -34,12 +34,12 @@ import matplotlib.ticker  # noqa: E402
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from eval_keys import check  # noqa: E402
 
-SCHEMES = ["single", "dup", "gpupd", "gpupd-batch", "gpupd-ra", "afr"]
+SCHEMES = ["single", "dup", "gpupd", "gpupd-batch", "gpupd-ra", "chopin", "afr"]
 LABEL = {"single": "single GPU", "dup": "dup (current SFR)", "gpupd": "gpupd (no batching)",
-         "gpupd-batch": "gpupd-batch (GPUpd)", "gpupd-ra": "gpupd-ra (GPUpd +Runahead)", "afr": "afr (latency)"}
+         "gpupd-batch": "gpupd-batch (GPUpd)", "gpupd-ra": "gpupd-ra (GPUpd +Runahead)", "chopin": "chopin (CHOPIN, HPCA'21)", "afr": "afr (latency)"}
 COLOR = {"single": "k", "dup": "tab:red", "gpupd": "tab:olive", "gpupd-batch": "tab:blue", "gpupd-ra": "tab:green",
-         "afr": "tab:purple"}
-MARK = {"single": "x", "dup": "s", "gpupd": "v", "gpupd-batch": "o", "gpupd-ra": "D", "afr": "^"}
+         "chopin": "tab:brown", "afr": "tab:purple"}
+MARK = {"single": "x", "dup": "s", "gpupd": "v", "gpupd-batch": "o", "gpupd-ra": "D", "chopin": "P", "afr": "^"}
 DEF_LAT, DEF_BATCH = 400, "4096"
 STACK = ("no_primitive", "stall", "sync")
 STACK_COLOR = {"no_primitive": "tab:gray", "stall": "tab:orange", "sync": "tab:purple"}
@@ -205,6 +205,7 @@ def make_row(j, d, wall):
     prim_b = sum(l["prim_packets"] for l in links) * 8
     last_b = sum(l["last_packets"] for l in links) * 8
     sync_b = sum(l["sync_bytes"] for l in links)
+    comp_b = sum(l.get("composition_bytes", 0) for l in links)
     r = dict(id=j["id"], trace=j["trace"], frame=int(j["frame"]), scheme=j["scheme"], gpus=n,
              topology=j["topology"], lat_ns=int(j["lat_ns"]), batch=j["batch"], png=j["png"] == "1",
              timeline=j.get("timeline") == "1",
@@ -215,7 +216,7 @@ def make_row(j, d, wall):
              to_render_max=max(g["prims_to_render"] for g in pg),
              rasterized_mean=sum(g["prims_rasterized"] for g in pg) / n,
              traffic_prim_bytes=prim_b, traffic_last_bytes=last_b, traffic_sync_bytes=sync_b,
-             traffic_bytes=prim_b + last_b + sync_b, wall_s=wall, json=d)
+             traffic_comp_bytes=comp_b, traffic_bytes=prim_b + last_b + sync_b + comp_b, wall_s=wall, json=d)
     for k in STACK:
         r[f"{k}_mean"] = sum(st[k]) / n
         r[f"{k}_max"] = max(st[k])
@@ -354,7 +355,7 @@ def fig15(rows, out, ns, schemes):
     traces = traces_of(rows)
     table = []
     for t in traces:
-        for s in ["single"] + [s for s in schemes if s in ("dup", "gpupd", "gpupd-batch", "gpupd-ra")]:
+        for s in ["single"] + [s for s in schemes if s in ("dup", "gpupd", "gpupd-batch", "gpupd-ra", "chopin")]:
             for n in ([1] if s == "single" else ns):
                 r = fig13_row(rows, t, s, n)
                 if not r:
@@ -375,7 +376,7 @@ def fig15(rows, out, ns, schemes):
         base = [x for x in sub if x["scheme"] == "single"]
         norm = base[0]["cycles"] if base else 1.0
         groups = []
-        for s in ["single", "dup", "gpupd-batch", "gpupd-ra"]:     # plain gpupd: in the CSV only
+        for s in ["single", "dup", "gpupd-batch", "gpupd-ra", "chopin"]:     # plain gpupd: in the CSV only
             for n in ([1] if s == "single" else ns):
                 g = [x for x in sub if x["scheme"] == s and x["gpus"] == n]
                 if g and not (s != "single" and n == 1):
@@ -387,7 +388,7 @@ def fig15(rows, out, ns, schemes):
             ax.bar(xs, v, bottom=bottom, color=STACK_COLOR[k], label=k, width=0.8)
             bottom = [b + y for b, y in zip(bottom, v)]
         ax.set_xticks(xs)
-        ax.set_xticklabels([("1" if s == "single" else f"{s.replace('gpupd-', '')[:5]}{n}") for s, n, _ in groups],
+        ax.set_xticklabels([("1" if s == "single" else f"{s.replace('gpupd-', '')[:5].replace('chopi', 'chop')}{n}") for s, n, _ in groups],
                            rotation=90, fontsize=6)
         ax.set_title(t, fontsize=9)
         ax.set_ylabel("cycles / single latency", fontsize=7)
@@ -404,26 +405,26 @@ def fig16(rows, out, ns):
     for t in traces:
         for n in [n for n in ns if n > 1]:
             d = fig13_row(rows, t, "dup", n)
-            for s in ("dup", "gpupd", "gpupd-batch", "gpupd-ra"):
+            for s in ("dup", "gpupd", "gpupd-batch", "gpupd-ra", "chopin"):
                 r = fig13_row(rows, t, s, n)
                 if not r:
                     continue
                 x = dict(trace=t, scheme=s, gpus=n, prim_id_bytes=r["traffic_prim_bytes"],
                          last_marker_bytes=r["traffic_last_bytes"], fb_sync_bytes=r["traffic_sync_bytes"],
-                         total_bytes=r["traffic_bytes"])
+                         composition_bytes=r["traffic_comp_bytes"], total_bytes=r["traffic_bytes"])
                 db = d["traffic_bytes"] if d else None
                 x["additional_over_dup_pct"] = (100.0 * (r["traffic_bytes"] - db) / db) if db else None
                 table.append(x)
     write_csv(os.path.join(out, "fig16_traffic.csv"),
-              ["trace", "scheme", "gpus", "prim_id_bytes", "last_marker_bytes", "fb_sync_bytes", "total_bytes",
-               "additional_over_dup_pct"], table)
+              ["trace", "scheme", "gpus", "prim_id_bytes", "last_marker_bytes", "fb_sync_bytes", "composition_bytes",
+               "total_bytes", "additional_over_dup_pct"], table)
     if not table:
         return table
     fig, axes = grid(len(traces), ncols=3, w=5.0, h=3.0)
     kinds = [("fb_sync_bytes", "FB sync", "tab:purple"), ("prim_id_bytes", "primitive IDs", "tab:blue"),
-             ("last_marker_bytes", "LAST markers", "tab:cyan")]
+             ("last_marker_bytes", "LAST markers", "tab:cyan"), ("composition_bytes", "composition (chopin)", "tab:brown")]
     for ax, t in zip(axes, traces):
-        sub = [x for x in table if x["trace"] == t and x["scheme"] in ("dup", "gpupd-batch", "gpupd-ra")]
+        sub = [x for x in table if x["trace"] == t and x["scheme"] in ("dup", "gpupd-batch", "gpupd-ra", "chopin")]
         xs = list(range(len(sub)))
         bottom = [0.0] * len(sub)
         for k, lab, c in kinds:
@@ -445,7 +446,7 @@ def sens_plot(table, out, name, title, xkey, xlabel, xticks=None, xlabels=None, 
     styles = ["--", "-", "-.", ":"]
     panels = traces + (["GEOMEAN"] if len(traces) > 1 else [])
     for ax, t in zip(axes, panels):
-        for s in ("dup", "gpupd-batch", "gpupd-ra", "gpupd"):
+        for s in ("dup", "gpupd-batch", "gpupd-ra", "gpupd", "chopin"):
             for i, n in enumerate(ns):
                 if t == "GEOMEAN":
                     xs = sorted({x[xkey] for x in table if x["scheme"] == s and x["gpus"] == n}, key=str)
@@ -477,9 +478,9 @@ def sens_plot(table, out, name, title, xkey, xlabel, xticks=None, xlabels=None, 
 def fig17(rows, out):
     table = []
     for r in rows:
-        if r["topology"] != "line" or r["scheme"] not in ("dup", "gpupd-batch", "gpupd-ra"):
+        if r["topology"] != "line" or r["scheme"] not in ("dup", "gpupd-batch", "gpupd-ra", "chopin"):
             continue
-        if r["scheme"] != "dup" and r["batch"] != DEF_BATCH:
+        if r["scheme"] not in ("dup", "chopin") and r["batch"] != DEF_BATCH:
             continue
         table.append(dict(trace=r["trace"], scheme=r["scheme"], gpus=r["gpus"], lat_ns=r["lat_ns"], cycles=r["cycles"],
                           speedup=r["speedup"]))
@@ -534,9 +535,9 @@ def fig18(rows, out):
 def fig19(rows, out):
     table = []
     for r in rows:
-        if r["lat_ns"] != DEF_LAT or r["scheme"] not in ("dup", "gpupd-batch", "gpupd-ra"):
+        if r["lat_ns"] != DEF_LAT or r["scheme"] not in ("dup", "gpupd-batch", "gpupd-ra", "chopin"):
             continue
-        if r["scheme"] != "dup" and r["batch"] != DEF_BATCH:
+        if r["scheme"] not in ("dup", "chopin") and r["batch"] != DEF_BATCH:
             continue
         table.append(r)
     pairs = []
@@ -657,7 +658,7 @@ def summary_md(rows, t13, geo, ns, schemes, t14, t15, t16, t17, t18, t19, tafr, 
             if not base:
                 continue
             norm = base[0]["cycles"]
-            for sc in ("single", "dup", "gpupd-batch", "gpupd-ra"):
+            for sc in ("single", "dup", "gpupd-batch", "gpupd-ra", "chopin"):
                 for n in ([1] if sc == "single" else [n for n in ns if n in (4, 16)]):
                     g = [x for x in t15 if x["trace"] == t and x["scheme"] == sc and x["gpus"] == n]
                     if g:
@@ -668,11 +669,13 @@ def summary_md(rows, t13, geo, ns, schemes, t14, t15, t16, t17, t18, t19, tafr, 
         s.append("\n### Fig. 16: traffic (MB over all links) and GPUpd's extra over dup\n")
         trs = []
         for x in t16:
-            if x["gpus"] in (4, 16) and x["scheme"] in ("dup", "gpupd-batch", "gpupd-ra"):
+            if x["gpus"] in (4, 16) and x["scheme"] in ("dup", "gpupd-batch", "gpupd-ra", "chopin"):
                 trs.append([x["trace"], x["scheme"], x["gpus"], f2(x["fb_sync_bytes"] / 1e6, 3),
                             f2(x["prim_id_bytes"] / 1e6, 3), f2(x["last_marker_bytes"] / 1e6, 4),
+                            f2(x["composition_bytes"] / 1e6, 3),
                             f2(x["additional_over_dup_pct"], 1) if x["additional_over_dup_pct"] is not None else "n/a (dup: 0)"])
-        s.append(md_table(["trace", "scheme", "N", "FB sync MB", "prim IDs MB", "LAST MB", "extra over dup %"], trs))
+        s.append(md_table(["trace", "scheme", "N", "FB sync MB", "prim IDs MB", "LAST MB", "composition MB",
+                           "extra over dup %"], trs))
     for tab, title, xk in ((t17, "Fig. 17: speedup vs link latency (ns)", "lat_ns"),
                            (t18, "Fig. 18: speedup vs batching threshold", "threshold")):
         if not tab:
@@ -680,7 +683,7 @@ def summary_md(rows, t13, geo, ns, schemes, t14, t15, t16, t17, t18, t19, tafr, 
         s.append(f"\n### {title} (geomean over the traces swept)\n")
         xs = sorted({x[xk] for x in tab}, key=lambda v: batch_x(v) if xk == "threshold" else v)
         trs = []
-        for sc in ("dup", "gpupd-batch", "gpupd-ra"):
+        for sc in ("dup", "gpupd-batch", "gpupd-ra", "chopin"):
             for n in sorted({x["gpus"] for x in tab}):
                 rr = [sc, n]
                 for xv in xs:
@@ -694,9 +697,10 @@ def summary_md(rows, t13, geo, ns, schemes, t14, t15, t16, t17, t18, t19, tafr, 
         trs = [[x["trace"], x["scheme"], x["gpus"], f2(x["line_speedup"]), f2(x["hub_speedup"]), f2(x["line_over_hub_pct"], 2)]
                for x in t19]
         s.append(md_table(["trace", "scheme", "N", "line", "hub", "line over hub %"], trs))
-        v = [abs(x["line_over_hub_pct"]) for x in t19 if x["scheme"] != "dup"]
+        v = [abs(x["line_over_hub_pct"]) for x in t19 if x["scheme"] not in ("dup", "chopin")]
         if v:
             s.append(f"\nLargest |line - hub| difference of the GPUpd schemes: {max(v):.2f} % (paper: < 1.82 %).\n")
+    s.extend(chopin_section(rows, t13, geo, ns))
     if tafr:
         s.append("\n### AFR vs SFR (multi-frame trace): latency and frame rate over `single`\n")
         s.append(md_table(["trace", "frame", "N", "afr latency speedup", "afr frame-rate speedup (derived: N x latency speedup)",
@@ -704,6 +708,34 @@ def summary_md(rows, t13, geo, ns, schemes, t14, t15, t16, t17, t18, t19, tafr, 
                           [[x["trace"], x["frame"], x["gpus"], f2(x["latency_speedup"]), f2(x["frame_rate_speedup_derived"]),
                             f2(x["gpupd_ra_latency_speedup"])] for x in tafr]))
     return "\n".join(s)
+
+
+def chopin_section(rows, t13, geo, ns):
+    """CHOPIN beside the prior schemes (Fig. 13 runs): geomean speedups, chopin over the best of dup / gpupd-batch /
+    gpupd-ra per trace, and how much of chopin's work was composed (docs/evaluation.md, "CHOPIN")."""
+    if not any(x["scheme"] == "chopin" for x in t13):
+        return []
+    s = ["\n### CHOPIN beside the prior schemes (Fig. 13 runs; the CHOPIN paper: 1.25x geomean, up to 1.56x, over the "
+         "best prior SFR scheme at 8 GPUs)\n"]
+    prior = ("dup", "gpupd-batch", "gpupd-ra")
+    trs = []
+    for n in [n for n in ns if n > 1]:
+        rat = []
+        for t in traces_of(rows):
+            c = [x["speedup"] for x in t13 if x["trace"] == t and x["scheme"] == "chopin" and x["gpus"] == n]
+            p = [x["speedup"] for x in t13 if x["trace"] == t and x["scheme"] in prior and x["gpus"] == n]
+            if c and p:
+                rat.append((c[0] / max(p), t))
+        g = {sc: [y["speedup"] for y in geo if y["scheme"] == sc and y["gpus"] == n] for sc in prior + ("chopin",)}
+        comp = [r["json"]["chopin"]["groups_composed"] for r in rows if r["scheme"] == "chopin" and r["gpus"] == n
+                and r["topology"] == "line" and r["lat_ns"] == DEF_LAT and "chopin" in r["json"]]
+        if rat:
+            trs.append([n] + [f2(g[sc][0]) if g[sc] else "" for sc in prior + ("chopin",)] +
+                       [f2(geomean([r for r, _ in rat])), f"{f2(max(rat)[0])} ({max(rat)[1]})", f"{f2(min(rat)[0])} ({min(rat)[1]})",
+                        f"{sum(1 for c in comp if c)}/{len(comp)}"])
+    s.append(md_table(["N", "dup", "gpupd-batch", "gpupd-ra", "chopin", "chopin / best prior, geomean", "max", "min",
+                       "traces with a composed group"], trs))
+    return s
 
 
 def paper_section(t13, t14, t16, t17, t18, t19):
@@ -925,7 +957,7 @@ def main():
     cols = ["id", "trace", "frame", "scheme", "gpus", "topology", "lat_ns", "batch", "cycles", "single_cycles",
             "speedup", "frame_hash", "prims_app", "syncs", "projected_mean", "projected_max", "to_render_mean",
             "to_render_max", "rasterized_mean"] + [f"{k}_{m}" for k in STACK for m in ("mean", "max")] + \
-           ["traffic_prim_bytes", "traffic_last_bytes", "traffic_sync_bytes", "traffic_bytes", "wall_s", "cpu_s"]
+           ["traffic_prim_bytes", "traffic_last_bytes", "traffic_sync_bytes", "traffic_comp_bytes", "traffic_bytes", "wall_s", "cpu_s"]
     write_csv(os.path.join(out, "results.csv"), cols, rows)
     write_text(os.path.join(out, "results.json"),
                json.dumps(dict(meta={k: v for k, v in meta.items()}, runs=[{c: r[c] for c in cols} for r in rows]), indent=1))

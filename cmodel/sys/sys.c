@@ -1047,7 +1047,8 @@ static int run_group_chopin(sys_t *s, uint32_t i0, uint32_t i1)
     uint64_t tris = 0;
     for (uint32_t i = i0; i < i1; i++) tris += chopin_draw_tris(&fr->cmds[i].draw);
     if (!chopin_group_composes(cls, tris, i1 - i0, N, s->cfg->chopin_min_tris)) {
-        s->res->comp_fallback[cls]++;
+        /* by reason: too small (whatever its state), else its state */
+        s->res->comp_fallback[chopin_group_composes(CHOPIN_OPAQUE, tris, i1 - i0, N, s->cfg->chopin_min_tris) ? cls : CHOPIN_OPAQUE]++;
         for (uint32_t i = i0; i < i1; i++)
             if (run_draw_dup(s, i)) return -1;
         return 0;

@@ -177,9 +177,10 @@ typedef struct {
     uint32_t n_links;
     uint64_t batches, segments, syncs, sync_bytes, draws, prims_app, exchange_steps;
     uint64_t mask_checks;       /* (primitive, GPU) pairs probed by check_masks */
-    /* chopin: groups composed / duplicated (by reason: chopin_class_t, or too small), composition bytes (every
+    /* chopin: groups composed / duplicated (by reason: [0] too small, else the chopin_class_t of a group large
+     * enough), composition bytes (every
      * sender -> receiver transfer once), pixels whose merge was decided by draw order among equal depths */
-    uint64_t comp_groups, comp_fallback[4], comp_bytes, comp_tie_pixels;   /* fallback[0]: opaque but too small */
+    uint64_t comp_groups, comp_fallback[4], comp_bytes, comp_tie_pixels;
     uint64_t *draw_pixels;      /* per draw of the produced frame: pixels written (all GPUs) */
     int64_t *draw_ref_pixels;   /* reference counts from the scene (-1 unknown) */
     uint32_t n_draws_frame;
