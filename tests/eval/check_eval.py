@@ -98,6 +98,25 @@ for x in rd("fig15_cycle_stack.csv"):
 f16 = rd("fig16_traffic.csv")
 if f16 and not any(int(x["prim_id_bytes"]) > 0 for x in f16 if x["scheme"].startswith("gpupd")):
     err("fig16: no primitive-ID traffic in any gpupd run")
+# chopin: its composition traffic is a kind of its own in Fig. 16, and a chopin run that composed no group ran
+# every draw as dup does, so it has dup's cycles exactly (same trace, N, topology, latency)
+for x in f16:
+    d = [J[j["id"]] for j in jobs if j["trace"] == x["trace"] and j["scheme"] == x["scheme"] and int(j["gpus"]) == int(x["gpus"])
+         and j["topology"] == "line" and j["lat_ns"] == "400"]
+    if d and int(x["composition_bytes"]) != d[0].get("traffic", {}).get("composition", 0):
+        err(f"fig16 {x['trace']} {x['scheme']} N={x['gpus']}: composition_bytes {x['composition_bytes']} != JSON traffic.composition")
+nchop = 0
+for j in jobs:
+    if j["scheme"] != "chopin" or J[j["id"]]["chopin"]["groups_composed"]:
+        continue
+    dj = [k for k in jobs if k["scheme"] == "dup" and k["trace"] == j["trace"] and k["gpus"] == j["gpus"]
+          and k["topology"] == j["topology"] and k["lat_ns"] == j["lat_ns"]]
+    if dj:
+        nchop += 1
+        if J[j["id"]]["cycles"] != J[dj[0]["id"]]["cycles"]:
+            err(f"{j['id']}: chopin composed no group but has {J[j['id']]['cycles']} cycles, dup {J[dj[0]['id']]['cycles']}")
+if any(j["scheme"] == "chopin" for j in jobs) and not nchop:
+    err("no chopin run to compare with dup (every chopin run composed, or no dup run beside it)")
 f17 = rd("fig17_latency.csv")
 if f17 and {int(x["lat_ns"]) for x in f17} != {int(j["lat_ns"]) for j in jobs if j["scheme"] == "gpupd-ra"}:
     err(f"fig17: latencies {sorted({x['lat_ns'] for x in f17})} are not the swept ones")
