@@ -44,8 +44,8 @@ eval-report:
 	@$(PYTHON) scripts/eval_report.py $(EVAL_OUT)
 
 # ------------------------------------------------------------------ benchmark: the full sweep of one frame
-# oa-dm4-f215 (OpenArena, 516 draws, 23,630 triangles): single, dup, gpupd, gpupd-batch, gpupd-ra, afr at
-# N = 1, 2, 4, 8, 16 (single is one run: N is forced to 1), line, 400 ns, threshold 4096; every job re-run,
+# oa-dm4-f215 (OpenArena, 516 draws, 23,630 triangles): single, dup, gpupd, gpupd-batch, gpupd-ra, chopin, afr
+# at N = 1, 2, 4, 8, 16 (single is one run: N is forced to 1; chopin from N = 2), line, 400 ns, threshold 4096; every job re-run,
 # 2 at a time (the 2-core CI machine). Goal: <= 60 s wall. Prints per-job times and simulated cycles/s.
 EVAL_BENCH_TRACE ?= traces/oa-dm4-f215.gpt
 EVAL_BENCH_OUT   := out/bench/eval
