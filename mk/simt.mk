@@ -3,14 +3,21 @@
 # waves, coverage, benchmark. The FP/SFU datapaths rtl/simt_fpu.v, rtl/simt_sfu.v (+ their submodules) are
 # helper simtfpu's (docs/simt-fpu.md). See docs/simt.md.
 
+# The unit's file lists (every build, lint, synthesis and coverage report of the SIMT core and its datapaths
+# uses these; mk/simt_fpu.mk and mk/synth.mk too):
+#   SIMT_FPU_RTL, SIMT_SFU_RTL  the FP and SFU datapaths (tops simt_fpu, simt_sfu)
+#   SIMT_LANE_RTL               both: the unit lockstep of sim/simt_fpu
+#   SIMT_DATAPATH_RTL           both and the prefix adder simt_fp_kadd (also the lanes' integer adder)
+#   SIMT_CORE_RTL               the core's own files; SIMT_RTL: the whole core
+# Their cells are the function macros of rtl/simt_fp_fn.vh (an include, not a file of these lists); the module
+# forms of the carry-save tree and the leading-zero count are reference models of the proofs only
+# (tests/formal/ref/, scripts/simt_fn_equiv.sh).
+SIMT_FPU_RTL  := rtl/simt_fp_pipe.v rtl/simt_fp_mul.v rtl/simt_fp_add.v rtl/simt_fp_cvt.v rtl/simt_fp_cmp.v rtl/simt_fpu.v
+SIMT_SFU_RTL  := rtl/simt_fp_pipe.v rtl/simt_sfu_rom.v rtl/simt_sfu_reduce.v rtl/simt_sfu_quad.v rtl/simt_sfu_pack.v rtl/simt_sfu.v
+SIMT_LANE_RTL := $(sort $(SIMT_FPU_RTL) $(SIMT_SFU_RTL))
+SIMT_DATAPATH_RTL := $(sort rtl/simt_fp_kadd.v $(SIMT_LANE_RTL))
 SIMT_CORE_RTL := rtl/simt_ram.v rtl/simt_decode.v rtl/simt_warp.v rtl/simt_lane.v rtl/simt_core.v
-# every other rtl/simt_*.v file is the FP/SFU datapath; until it exists, a zero-result placeholder with the
-# same ports lets the integer/control/memory part be built (cosim --no-fp only)
-SIMT_DATAPATH_RTL := $(filter-out $(SIMT_CORE_RTL),$(wildcard rtl/simt_*.v))
-SIMT_HAVE_FPU := $(if $(wildcard rtl/simt_fpu.v),1,)
-SIMT_DP_RTL   := $(if $(SIMT_HAVE_FPU),$(SIMT_DATAPATH_RTL),sim/simt/simt_fpu_stub.v)
-SIMT_RTL      := $(SIMT_CORE_RTL) $(SIMT_DP_RTL)
-SIMT_NOFP     := $(if $(SIMT_HAVE_FPU),,--no-fp)
+SIMT_RTL      := $(SIMT_CORE_RTL) $(SIMT_DATAPATH_RTL)
 # parameter sets: LANES_WARPS_FPULAT_SFULAT_TEXLAT
 SIMT_VARIANTS := 8_4_8_8_4
 SIMT_MAIN     := 8_4_8_8_4
@@ -79,7 +86,7 @@ $(BUILD)/cosim/simt_$(1)/$(2)/pgo.stamp: $(BUILD)/cosim/simt_$(1)/$(2)/Vsimt_cor
 	  >$$(@D)/pgo-build.log 2>&1 || { tail -30 $$(@D)/pgo-build.log; exit 1; }
 	$(CXX) -fprofile-generate -o $$(@D)/pgo-train $$$$(sed 's#[^ ][^ ]*#$$(@D)/&#g' $$(@D)/link.objs) $(BUILD)/cosim/obj/cosim_simt.o $(LIB) \
 	  $$$$(cat $$(@D)/link.libs) -lz -lzstd -lm
-	$$(@D)/pgo-train $(SIMT_PGO_TRAIN) $(SIMT_NOFP) > $$(@D)/pgo-train.log 2>&1 || { tail -30 $$(@D)/pgo-train.log; exit 1; }
+	$$(@D)/pgo-train $(SIMT_PGO_TRAIN) > $$(@D)/pgo-train.log 2>&1 || { tail -30 $$(@D)/pgo-train.log; exit 1; }
 	@rm -f $$(@D)/*.o $$(@D)/*.a $$(@D)/link.objs $$(@D)/pgo-train
 	@touch $$@
 
@@ -103,12 +110,12 @@ cosim-simt-fst: $(SIMT_FST)
 # Without PROGRAM: random programs and the shader library.
 SIMT_COSIM_SEED = $(if $(SEED),$(SEED),$(SIMT_SEED))
 cosim-simt: $(SIMT_BIN)
-	$(if $(PROGRAM),$(SIMT_BIN) --program $(PROGRAM) --seed $(SIMT_COSIM_SEED) --programs 0 $(if $(WARPS),--warps $(WARPS)),$(SIMT_BIN) --seed $(SIMT_COSIM_SEED) --programs 1000 --shaders $(SIMT_NOFP))
+	$(if $(PROGRAM),$(SIMT_BIN) --program $(PROGRAM) --seed $(SIMT_COSIM_SEED) --programs 0 $(if $(WARPS),--warps $(WARPS)),$(SIMT_BIN) --seed $(SIMT_COSIM_SEED) --programs 1000 --shaders)
 
 # ------------------------------------------------------------------ failure path, Icarus testbench
 .PHONY: test-simt-cosim-failure sim-simt test-simt-sim test-simt-cosim
 test-simt-cosim-failure: $(SIMT_BIN) $(SIMT_FST)
-	tests/simt/test_cosim_failure.sh $(SIMT_BIN) out/test/simt-cosim-failure $(SIMT_NOFP)
+	tests/simt/test_cosim_failure.sh $(SIMT_BIN) out/test/simt-cosim-failure
 
 $(BUILD)/tb/simt-vectors: tb/simt/simt_vectors.c sim/simt/simt_sampler.h $(LIB)
 	@mkdir -p $(@D)
@@ -122,12 +129,12 @@ $(BUILD)/tb/tb_simt_core.vvp: tb/simt/tb_simt_core.v $(SIMT_RTL) rtl/simt_fp_fn.
 SIMT_TB_OUT := $(BUILD)/tb/simt
 sim-simt: $(BUILD)/tb/simt-vectors $(BUILD)/tb/tb_simt_core.vvp
 	@mkdir -p $(SIMT_TB_OUT)
-	$(BUILD)/tb/simt-vectors --seed 11 $(SIMT_NOFP) -o $(SIMT_TB_OUT)/random11.hex
+	$(BUILD)/tb/simt-vectors --seed 11 -o $(SIMT_TB_OUT)/random11.hex
 	vvp -n $(BUILD)/tb/tb_simt_core.vvp +vectors=$(SIMT_TB_OUT)/random11.hex | tee $(SIMT_TB_OUT)/random11.log
 	@grep -q '^PASS' $(SIMT_TB_OUT)/random11.log
-	$(if $(SIMT_HAVE_FPU),$(BUILD)/tb/simt-vectors --shader vs_project --seed 3 -o $(SIMT_TB_OUT)/vs_project.hex)
-	$(if $(SIMT_HAVE_FPU),vvp -n $(BUILD)/tb/tb_simt_core.vvp +vectors=$(SIMT_TB_OUT)/vs_project.hex | tee $(SIMT_TB_OUT)/vs_project.log)
-	$(if $(SIMT_HAVE_FPU),@grep -q '^PASS' $(SIMT_TB_OUT)/vs_project.log)
+	$(BUILD)/tb/simt-vectors --shader vs_project --seed 3 -o $(SIMT_TB_OUT)/vs_project.hex
+	vvp -n $(BUILD)/tb/tb_simt_core.vvp +vectors=$(SIMT_TB_OUT)/vs_project.hex | tee $(SIMT_TB_OUT)/vs_project.log
+	@grep -q '^PASS' $(SIMT_TB_OUT)/vs_project.log
 
 # The testbench must catch a wrong expectation: corrupt one retired value and expect FAIL.
 test-simt-sim: sim-simt
@@ -168,9 +175,9 @@ SIMT_DIRECTED := $(sort $(wildcard tests/simt/*.s)) $(SIMT_NEST_S)
 simt_expect = --expect $$(sed -n '1s/^; *expect: *\([a-z]*\).*/\1/p' $(1))
 test-simt-cosim: $(SIMT_BIN) $(SIMT_NEST_S)
 	$(SIMT_BIN) --seed $(SIMT_SEED) --programs $(SIMT_TEST_PROGRAMS) --fuzz-words $(SIMT_TEST_WORDS) --abort-every $(SIMT_ABORT_EVERY) \
-	  --shaders --trace-programs $(SIMT_TRACE_PROGS) $(SIMT_NOFP) --quiet
-	@for f in $(SIMT_DIRECTED); do echo "$$f:"; $(SIMT_BIN) --program $$f $(call simt_expect,$$f) --programs 0 --quiet $(SIMT_NOFP) || exit 1; done
-	$(SIMT_BIN) --program tests/simt/ops_all.s --expect done --warps 9 --programs 0 --quiet $(SIMT_NOFP)
+	  --shaders --trace-programs $(SIMT_TRACE_PROGS) --quiet
+	@for f in $(SIMT_DIRECTED); do echo "$$f:"; $(SIMT_BIN) --program $$f $(call simt_expect,$$f) --programs 0 --quiet || exit 1; done
+	$(SIMT_BIN) --program tests/simt/ops_all.s --expect done --warps 9 --programs 0 --quiet
 
 # make test-long: thousands of random and random-word programs (a quarter reset in the middle), the programs of
 # every bundled trace, the directed programs on every warp count up to 32 launched in rounds. SEED= varies it.
@@ -179,19 +186,19 @@ SIMT_LONG_WORDS    ?= 3000
 .PHONY: test-long-simt
 test-long-simt: $(SIMT_BIN) $(SIMT_NEST_S)
 	$(SIMT_BIN) --seed $(SIMT_COSIM_SEED) --programs $(SIMT_LONG_PROGRAMS) --fuzz-words $(SIMT_LONG_WORDS) --abort-every 4 \
-	  --shaders --trace-programs $(subst $(space),$(comma),$(sort $(wildcard traces/*.gpt))) $(SIMT_NOFP) --quiet
+	  --shaders --trace-programs $(subst $(space),$(comma),$(sort $(wildcard traces/*.gpt))) --quiet
 	@for f in $(SIMT_DIRECTED); do for w in 1 3 5 32; do echo "$$f on $$w warps:"; \
-	  $(SIMT_BIN) --program $$f $(call simt_expect,$$f) --warps $$w --seed $(SIMT_COSIM_SEED) --programs 0 --quiet $(SIMT_NOFP) || exit 1; done; done
+	  $(SIMT_BIN) --program $$f $(call simt_expect,$$f) --warps $$w --seed $(SIMT_COSIM_SEED) --programs 0 --quiet || exit 1; done; done
 test-long: test-long-simt
 
 .PHONY: test-simt-waves waves-simt lint-simt
 test-simt-waves: $(SIMT_FST)
-	tests/simt/test_waves.sh $(SIMT_FST) tb/simt/simt.gtkw out/test/simt-waves --len 80 $(SIMT_NOFP)
+	tests/simt/test_waves.sh $(SIMT_FST) tb/simt/simt.gtkw out/test/simt-waves --len 80
 
 # Open GTKWave on a fresh waveform with the saved view (needs a display; headless check: test-simt-waves).
 waves-simt: $(SIMT_FST)
 	@mkdir -p out/waves
-	$(SIMT_FST) --seed $(SIMT_SEED) --programs 1 --len 120 --waves out/waves/simt.fst --quiet $(SIMT_NOFP)
+	$(SIMT_FST) --seed $(SIMT_SEED) --programs 1 --len 120 --waves out/waves/simt.fst --quiet
 	gtkwave -a out/waves/simt.fst.gtkw out/waves/simt.fst
 
 SIMT_LINT_TOP := verilator --lint-only -Wall -Wno-DECLFILENAME -I$(BUILD)/gen -Irtl rtl/lint.vlt
@@ -237,17 +244,12 @@ SIMT_CP_OUT   := $(BUILD)/simt-cp
 SIMT_CP_CASES ?= oa-dm4-f215:16:diag glmark2-refract:5:linear
 SIMT_CP_PRIMS ?= 1200
 .PHONY: test-simt-cp
-ifneq ($(SIMT_HAVE_FPU),)
 test-simt-cp: $(SIMT_BIN) $(BUILD)/cosim/p2g_16_2/cosim-p2g
 	@mkdir -p $(SIMT_CP_OUT); set -e; for c in $(SIMT_CP_CASES); do set -- $$(echo $$c | tr : ' '); \
 	  $(SIMT_BIN) --cp-trace traces/$$1.gpt --gpus $$2 --own $$3 --max-prims $(SIMT_CP_PRIMS) -o $(SIMT_CP_OUT)/$$1-$$2-$$3.txt --quiet \
 	    | grep -E 'CP phase|PASS|jobs'; \
 	  $(BUILD)/cosim/p2g_16_2/cosim-p2g --replay $(SIMT_CP_OUT)/$$1-$$2-$$3.txt --seed 1 --quiet | grep -E 'replaying|cycles,|PASS'; \
 	done
-else
-test-simt-cp:
-	@echo "test-simt-cp: needs rtl/simt_fpu.v (helper simtfpu; not on this branch yet): skipped"
-endif
 
 # ------------------------------------------------------------------ coverage (line + toggle of the lockstep run)
 # The core's coverage build has the parameters of the main lockstep build ($(SIMT_MAIN)). The lockstep jobs of
@@ -278,12 +280,12 @@ SIMT_COV_MIN_DP   ?= --min-line 97.5 --min-toggle 94.8
 # $(1): extra arguments of the core report (minimums), $(2): of the datapath report
 define SIMT_COVERAGE_RUN
 	@mkdir -p $(SIMT_COV_OUT) && rm -f $(SIMT_COV_OUT)/*.dat
-	VL_COVERAGE_FILE=$(SIMT_COV_OUT)/cov_random.dat $(SIMT_COV_BIN) --seed $(SIMT_SEED) --programs $(SIMT_COV_PROGRAMS) --abort-every 8 --shaders --quiet $(SIMT_NOFP)
-	VL_COVERAGE_FILE=$(SIMT_COV_OUT)/cov_words.dat $(SIMT_COV_BIN) --seed $(SIMT_SEED) --programs 0 --fuzz-words $(SIMT_COV_WORDS) --abort-every 8 --quiet $(SIMT_NOFP)
-	VL_COVERAGE_FILE=$(SIMT_COV_OUT)/cov_traces.dat $(SIMT_COV_BIN) --seed $(SIMT_SEED) --programs 0 --trace-programs $(SIMT_ALL_TRACES) --quiet $(SIMT_NOFP)
+	VL_COVERAGE_FILE=$(SIMT_COV_OUT)/cov_random.dat $(SIMT_COV_BIN) --seed $(SIMT_SEED) --programs $(SIMT_COV_PROGRAMS) --abort-every 8 --shaders --quiet
+	VL_COVERAGE_FILE=$(SIMT_COV_OUT)/cov_words.dat $(SIMT_COV_BIN) --seed $(SIMT_SEED) --programs 0 --fuzz-words $(SIMT_COV_WORDS) --abort-every 8 --quiet
+	VL_COVERAGE_FILE=$(SIMT_COV_OUT)/cov_traces.dat $(SIMT_COV_BIN) --seed $(SIMT_SEED) --programs 0 --trace-programs $(SIMT_ALL_TRACES) --quiet
 	@for f in $(SIMT_DIRECTED); do echo "$$f:"; \
-	  VL_COVERAGE_FILE=$(SIMT_COV_OUT)/cov_dir_$$(basename $$f .s).dat $(SIMT_COV_BIN) --program $$f $(call simt_expect,$$f) --programs 0 --quiet $(SIMT_NOFP) || exit 1; done
-	VL_COVERAGE_FILE=$(SIMT_COV_OUT)/cov_rounds.dat $(SIMT_COV_BIN) --program tests/simt/ops_all.s --expect done --warps 9 --programs 0 --quiet $(SIMT_NOFP)
+	  VL_COVERAGE_FILE=$(SIMT_COV_OUT)/cov_dir_$$(basename $$f .s).dat $(SIMT_COV_BIN) --program $$f $(call simt_expect,$$f) --programs 0 --quiet || exit 1; done
+	VL_COVERAGE_FILE=$(SIMT_COV_OUT)/cov_rounds.dat $(SIMT_COV_BIN) --program tests/simt/ops_all.s --expect done --warps 9 --programs 0 --quiet
 	verilator_coverage --write $(SIMT_COV_OUT)/coverage.dat $(SIMT_COV_OUT)/cov_*.dat
 	$(PYTHON) scripts/coverage_report.py --unit "simt_core (core files, lockstep run)" --only $(SIMT_CORE_FILES) --every-file $(SIMT_CORE_FILES) --max-list 400 $(1) \
 	  $(SIMT_COV_OUT)/coverage.dat > $(SIMT_COV_OUT)/summary.txt; rc=$$?; cat $(SIMT_COV_OUT)/summary.txt; exit $$rc
@@ -309,7 +311,7 @@ COVERAGE_TARGETS += coverage-simt
 # bench-simt-ir: machine instructions per lockstep cycle of a small fixed run under callgrind (10 programs, 86,473
 #   cycles at 4f5eaf4): the load-independent cost that the commits of docs/simt.md section 6 quote; ~1 min.
 # Run them alone (not under make -j beside other jobs) for a quiet measurement.
-SIMT_BENCH_ARGS ?= --seed 0x5eed --programs 300 --shaders --quiet $(SIMT_NOFP)
+SIMT_BENCH_ARGS ?= --seed 0x5eed --programs 300 --shaders --quiet
 SIMT_BENCH_RUNS ?= 3
 SIMT_MT := $(BUILD)/cosim/simt_$(SIMT_MAIN)/cosim-simt-mt
 .PHONY: bench-simt bench-simt-mt bench-simt-ir
@@ -319,7 +321,7 @@ bench-simt-mt: $(SIMT_MT) | bench-simt
 	$(PYTHON) scripts/simt_bench.py --runs $(SIMT_BENCH_RUNS) --wall --label bench-simt-mt -- $(SIMT_MT) $(SIMT_BENCH_ARGS)
 bench-simt-ir: $(SIMT_BIN) | bench-simt
 	@mkdir -p out/bench/simt
-	valgrind --tool=callgrind --callgrind-out-file=out/bench/simt/callgrind.out $(SIMT_BIN) --seed 0x5eed --programs 10 --quiet $(SIMT_NOFP) \
+	valgrind --tool=callgrind --callgrind-out-file=out/bench/simt/callgrind.out $(SIMT_BIN) --seed 0x5eed --programs 10 --quiet \
 	  > out/bench/simt/callgrind.log 2>&1 || { tail -20 out/bench/simt/callgrind.log; exit 1; }
 	@c=$$(sed -n 's/^cosim-simt: [0-9]* jobs, \([0-9]*\) cycles.*/\1/p' out/bench/simt/callgrind.log); \
 	 i=$$(sed -n 's/^==[0-9]*== I *refs: *//p' out/bench/simt/callgrind.log | tr -d ,); \
@@ -358,7 +360,7 @@ $(eval $(call SIMT_SYNTH_OSU_RULES,simt_sfu,default,constraints/simt_sfu.sdc,$(S
 # the core's own logic (warps, lanes' integer datapath, pipeline) with zero-result FP/SFU placeholders: the row
 # that finishes in minutes and isolates the control paths from the FP datapaths (rows above)
 # (the lanes use the shared prefix adder and carry-save tree of the datapath files for the ALU and imul)
-SIMT_SYNTH_LOGIC_FILES := $(BUILD)/gen/isa_defs.vh $(SIMT_CORE_RTL) rtl/simt_fp_kadd.v rtl/simt_fp_mul_csa.v sim/simt/simt_fpu_stub.v
+SIMT_SYNTH_LOGIC_FILES := $(BUILD)/gen/isa_defs.vh $(SIMT_CORE_RTL) rtl/simt_fp_kadd.v sim/simt/simt_fpu_stub.v
 $(SIMT_SYNTH_OUT)/simt_core-logic/osu.stat: $(SIMT_SYNTH_DEPS) constraints/simt_core.sdc sim/simt/simt_fpu_stub.v
 	$(SYNTH_ENV) SDC=constraints/simt_core.sdc $(SIMT_SYNTH_SCRIPT) osu $(@D) simt_core $(firstword $(SIMT_SYNTH_OSU)) $(SIMT_SYNTH_LOGIC_FILES)
 $(SIMT_SYNTH_OUT)/simt_core-logic/sta.log: $(SIMT_SYNTH_OUT)/simt_core-logic/osu.stat scripts/synth_sta.tcl scripts/simt_sta_groups.tcl scripts/simt_sta_macros.tcl

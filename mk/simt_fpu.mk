@@ -3,11 +3,7 @@
 # Verilator unit lockstep (sim/simt_fpu), Icarus testbench (tb/simt_fpu), lint, synthesis rows, bench.
 # See docs/simt-fpu.md.
 
-SIMT_FPU_RTL := rtl/simt_fp_pipe.v \
-                rtl/simt_fp_mul.v rtl/simt_fp_add.v rtl/simt_fp_cvt.v rtl/simt_fp_cmp.v rtl/simt_fpu.v
-SIMT_SFU_RTL := rtl/simt_fp_pipe.v \
-                rtl/simt_sfu_rom.v rtl/simt_sfu_reduce.v rtl/simt_sfu_quad.v rtl/simt_sfu_pack.v rtl/simt_sfu.v
-SIMT_LANE_RTL := $(sort $(SIMT_FPU_RTL) $(SIMT_SFU_RTL))
+# (file lists: SIMT_FPU_RTL, SIMT_SFU_RTL, SIMT_LANE_RTL of mk/simt.mk)
 SIMT_FPU_INC := $(BUILD)/gen/isa_defs.vh rtl/simt_fp_fn.vh
 SIMT_FPU_SEED ?= 0x5eed
 VERILATOR    ?= verilator

@@ -4,10 +4,11 @@
 # two versions build the same gates, opt_merge collapses the miter to a constant ("Number of cells: 1").
 # The caller sets ROOT (repository), REV (the old revision), T (a temporary directory) and rc=0.
 
-# equiv_fetch MODULE FILE: the old (REV) and the current FILE, MODULE renamed MODULE_old / MODULE_new
+# equiv_fetch MODULE FILE [CURRENT]: the old (REV) FILE and the current one (CURRENT, default FILE), MODULE
+# renamed MODULE_old / MODULE_new
 equiv_fetch() {
   git -C "$ROOT" show "$REV:$2" | sed "s/module $1\b/module $1_old/" > "$T/$1_old.v"
-  sed "s/module $1\b/module $1_new/" "$ROOT/$2" > "$T/$1_new.v"
+  sed "s/module $1\b/module $1_new/" "$ROOT/${3:-$2}" > "$T/$1_new.v"
 }
 
 # equiv_prove TOOL LABEL MODULE PORTS INSTANCE: gold/gate wrappers with port list PORTS around MODULE_old /

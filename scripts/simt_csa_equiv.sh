@@ -1,5 +1,6 @@
 #!/bin/bash
-# Gate-level equivalence of rtl/simt_fp_mul_csa.v against an earlier version of the same file, for every
+# Gate-level equivalence of the reference carry-save tree tests/formal/ref/simt_fp_mul_csa.v (rtl/ before it
+# became a reference model of scripts/simt_fn_equiv.sh) against an earlier version of the same file, for every
 # parameter set the SIMT lane datapaths use (simt_fp_mul, simt_sfu_reduce, simt_sfu_quad); the method is
 # scripts/rtl_equiv_lib.sh's (Yosys miter + SAT; "identical gates" when the miter collapses to one cell).
 # usage: scripts/simt_csa_equiv.sh [GIT-REV]   (default e59b141: the level-by-level loop version)
@@ -10,7 +11,7 @@ T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 rc=0
 . "$ROOT/scripts/rtl_equiv_lib.sh"
-equiv_fetch simt_fp_mul_csa rtl/simt_fp_mul_csa.v
+equiv_fetch simt_fp_mul_csa rtl/simt_fp_mul_csa.v tests/formal/ref/simt_fp_mul_csa.v
 for p in "24 24 48 0" "64 24 88 0" "23 23 46 0" "34 23 57 1" "28 23 51 1"; do
   set -- $p
   equiv_prove simt_csa_equiv "WA=$1 WB=$2 W=$3 XS=$4" simt_fp_mul_csa \

@@ -2,7 +2,8 @@
 # Gate-level equivalence of the datapath functions of rtl/simt_fp_fn.vh, at every width the SIMT lane datapaths
 # call them with, against
 #   - the reference modules (the same gates written as generate trees): `SIMT_FN_CSA / `SIMT_FN_CSA2 against
-#     simt_fp_mul_csa, `SIMT_FN_LZC against simt_fp_lzc, `SIMT_FN_KADD / `SIMT_FN_KADD2 against simt_fp_kadd;
+#     tests/formal/ref/simt_fp_mul_csa.v, `SIMT_FN_LZC against tests/formal/ref/simt_fp_lzc.v (reference models
+#     only: no build uses them), `SIMT_FN_KADD / `SIMT_FN_KADD2 against rtl/simt_fp_kadd.v;
 #   - with a git revision as argument, also the same function of rtl/simt_fp_fn.vh at that revision.
 # The method is scripts/rtl_equiv_lib.sh's: Yosys elaborates both sides, maps them to single-bit gates and merges
 # them in one miter; SAT proves the miter's assertion ("identical gates" when the miter collapses to one cell).
@@ -10,7 +11,7 @@
 set -euo pipefail
 REV=${1:-}
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
-REF=${SIMT_FN_REF:-$ROOT/rtl}
+REF=$ROOT/tests/formal/ref
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 rc=0

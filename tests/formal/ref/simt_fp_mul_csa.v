@@ -1,5 +1,7 @@
 `timescale 1ns/1ps
 `default_nettype none
+// Reference model (no build uses it): the module form of `SIMT_FN_CSA / `SIMT_FN_CSA2 (rtl/simt_fp_fn.vh), which
+// the datapaths call; scripts/simt_fn_equiv.sh proves them gate-identical at every parameter set in use.
 // simt_fp_mul_csa: the carry-save half of a multiplier: x * y mod 2^W as two rows (sum_o + carry_o), for the
 // significand multiplier (simt_fp_mul) and the SFU (simt_sfu_reduce, simt_sfu_quad); docs/simt-fpu.md.
 // Partial products x << i for every set bit i of y (x zero-extended, or sign-extended when XS = 1: a signed x

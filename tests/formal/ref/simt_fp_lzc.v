@@ -1,5 +1,7 @@
 `timescale 1ns/1ps
 `default_nettype none
+// Reference model (no build uses it): the module form of `SIMT_FN_LZC (rtl/simt_fp_fn.vh), which the datapaths
+// call; scripts/simt_fn_equiv.sh proves the two gate-identical at every width in use.
 // simt_fp_lzc: leading-zero count of a W-bit word (W if the word is 0), for the normalisers of the FP
 // adder and the int->float converter (docs/simt-fpu.md). Combinational; log-depth priority tree is left to
 // synthesis (the loop below is a plain priority encoder).
