@@ -419,19 +419,19 @@ static int job_asm(job_t *j, const char *name, const char *text, uint64_t seed, 
     return job_load(j, no_fp);
 }
 
-/* a program given as instruction words (a trace's PROG), inputs from the seed */
+/* a program given as instruction words (a trace's PROG, or --program FILE.bin), inputs from the seed */
 static int job_words(job_t *j, const char *name, const uint64_t *words, uint32_t n, uint64_t seed, uint32_t nw,
-                     int no_fp)
+                     uint32_t wid0, job_kind_t kind, int no_fp)
 {
     memset(j, 0, sizeof *j);
-    j->kind = JOB_TRACEPROG;
+    j->kind = kind;
     j->seed = seed;
     snprintf(j->name, sizeof j->name, "%s", name);
     if (job_alloc(j, nw) || n > ISA_MAX_CODE)
         return -1;
     memcpy(j->code, words, n * sizeof *words);
     j->len = n;
-    fill_inputs(j, seed, 0);
+    fill_inputs(j, seed, wid0);
     j->readback = 1;
     return job_load(j, no_fp);
 }
@@ -1269,9 +1269,9 @@ static int make_job(const jobs_t *js, uint64_t k, job_t *j)
 static int make_job_(const jobs_t *js, uint64_t k, job_t *j)
 {
     const opts_t *o = js->o;
-    if (k < js->np && js->plan[k].kind == JOB_TRACEPROG)
+    if (k < js->np && (js->plan[k].kind == JOB_TRACEPROG || (js->plan[k].kind == JOB_FILE && js->plan[k].tp)))
         return job_words(j, js->plan[k].name, js->plan[k].tp->words, js->plan[k].tp->n, js->plan[k].seed,
-                         js->plan[k].nw, o->no_fp);
+                         js->plan[k].nw, js->plan[k].kind == JOB_FILE ? js->plan[k].wid0 : 0, js->plan[k].kind, o->no_fp);
     if (k < js->np)
         return job_asm(j, js->plan[k].name, js->plan[k].text, js->plan[k].seed, js->plan[k].nw, js->plan[k].wid0,
                        js->plan[k].kind, o->no_fp);
@@ -1386,7 +1386,7 @@ static void usage(void)
 {
     fprintf(stderr,
             "usage: cosim-simt [--seed S] [--programs N] [--no-fp] [--len N] [--depth D] [--shaders | --shader NAME]\n"
-            "                  [--program FILE.s [--warps N]] [--readback-every N] [--out-dir DIR] [--window W]\n"
+            "                  [--program FILE.s|FILE.bin [--warps N]] [--readback-every N] [--out-dir DIR] [--window W]\n"
             "                  [--waves FILE.fst] [--gtkw VIEW.gtkw] [--inject-fault CYCLE] [--quiet]\n"
             "                  [--trace-programs A.gpt,B.gpt [--only NAME]] [--fuzz-words N] [--abort-every N]\n"
             "                  [--expect done|error] [--replay-fst]\n"
@@ -1531,15 +1531,34 @@ int main(int argc, char **argv)
     }
     int np = 0;
     char *file_text = NULL;
+    tprog_t bin_prog;   /* --program FILE.bin: instruction words as they are (fields the assembler never sets) */
+    memset(&bin_prog, 0, sizeof bin_prog);
     if (o.program) {
+        size_t pl = strlen(o.program);
+        int is_bin = pl > 4 && !strcmp(o.program + pl - 4, ".bin");
         file_text = read_file(o.program);
         if (!file_text) {
             fprintf(stderr, "cosim-simt: cannot read %s\n", o.program);
             return 2;
         }
+        if (is_bin) {
+            struct stat bst;
+            if (stat(o.program, &bst) != 0 || bst.st_size % 8 || bst.st_size == 0 || bst.st_size / 8 > ISA_MAX_CODE) {
+                fprintf(stderr, "cosim-simt: %s: not a program of 1..%d 64-bit words\n", o.program, ISA_MAX_CODE);
+                return 2;
+            }
+            bin_prog.n = (uint32_t)(bst.st_size / 8);
+            bin_prog.words = calloc(bin_prog.n, sizeof *bin_prog.words);
+            if (!bin_prog.words) { fprintf(stderr, "cosim-simt: out of memory\n"); return 2; }
+            for (uint32_t i = 0; i < bin_prog.n; i++)
+                for (int b = 0; b < 8; b++)
+                    bin_prog.words[i] |= (uint64_t)(unsigned char)file_text[8 * i + (uint32_t)b] << (8 * b);
+            snprintf(bin_prog.name, sizeof bin_prog.name, "%s", o.program);
+        }
         for (uint32_t w0 = 0; w0 < o.warps && np < MAXJ; w0 += c.prm.warps) {
             uint32_t nw = o.warps - w0 < c.prm.warps ? o.warps - w0 : c.prm.warps;
             plan[np].kind = JOB_FILE; plan[np].name = o.program; plan[np].text = file_text;
+            plan[np].tp = is_bin ? &bin_prog : NULL;
             plan[np].seed = o.seed + w0; plan[np].nw = nw; plan[np].wid0 = w0; np++;
         }
     }
@@ -1672,6 +1691,7 @@ int main(int argc, char **argv)
     simt_hw_free(hw);
     free(hw);
     free(file_text);
+    free(bin_prog.words);
     for (int k = 0; k < n_tprogs; k++)
         free(tprogs[k].words);
     free(tprogs);

@@ -5,7 +5,9 @@
  * file is only written if the expectations agree with the ISA definition. The testbench applies the inputs
  * and compares every expected output field (never $random: all stimulus comes from this file).
  * Usage: simt-vectors --lanes L --warps W --fpu-lat N --sfu-lat N --tex-lat N
- *                     (--seed S [--no-fp] | --shader NAME [--seed S]) -o FILE */
+ *                     (--seed S [--no-fp] | --shader NAME [--seed S] | --program FILE.bin [--seed S]) -o FILE
+ * --program: instruction words as they are (little-endian; e.g. tests/simt/gen_hazard.py's), the inputs of
+ * the generator's warps for the seed. */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -44,7 +46,7 @@ int main(int argc, char **argv)
     simt_hw_params_t p = {8, 4, 8, 8, 4, 1, 1};
     uint64_t seed = 1;
     int no_fp = 0;
-    const char *shader = NULL, *outp = NULL;
+    const char *shader = NULL, *outp = NULL, *program = NULL;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : "";
         if (!strcmp(a, "--lanes")) p.lanes = (uint32_t)strtoul(v, NULL, 0), i++;
@@ -54,6 +56,7 @@ int main(int argc, char **argv)
         else if (!strcmp(a, "--tex-lat")) p.tex_lat = (uint32_t)strtoul(v, NULL, 0), i++;
         else if (!strcmp(a, "--seed")) seed = strtoull(v, NULL, 0), i++;
         else if (!strcmp(a, "--shader")) shader = v, i++;
+        else if (!strcmp(a, "--program")) program = v, i++;
         else if (!strcmp(a, "-o")) outp = v, i++;
         else if (!strcmp(a, "--no-fp")) no_fp = 1;
         else { fprintf(stderr, "simt-vectors: unknown argument %s\n", a); return 2; }
@@ -93,11 +96,24 @@ int main(int argc, char **argv)
         isa_gen_params_t gp = isa_gen_params_default();
         gp.max_static = 200;
         gp.max_depth = 3;
-        isa_gen_prog_t prog;
-        if (isa_gen_program(&gp, seed, &prog) != 0) { fprintf(stderr, "simt-vectors: generator failed\n"); return 2; }
-        memcpy(code, prog.code, prog.len * sizeof code[0]);
-        len = prog.len;
-        isa_gen_free(&prog);
+        if (program) {
+            FILE *pf = fopen(program, "rb");
+            unsigned char b[8];
+            len = 0;
+            while (pf && len < ISA_MAX_CODE && fread(b, 1, 8, pf) == 8) {
+                code[len] = 0;
+                for (int k = 0; k < 8; k++) code[len] |= (uint64_t)b[k] << (8 * k);
+                len++;
+            }
+            if (!pf || !len) { fprintf(stderr, "simt-vectors: cannot read a program from %s\n", program); return 2; }
+            fclose(pf);
+        } else {
+            isa_gen_prog_t prog;
+            if (isa_gen_program(&gp, seed, &prog) != 0) { fprintf(stderr, "simt-vectors: generator failed\n"); return 2; }
+            memcpy(code, prog.code, prog.len * sizeof code[0]);
+            len = prog.len;
+            isa_gen_free(&prog);
+        }
         if (no_fp)
             strip_fp(code, len);
         for (uint32_t w = 0; w < W; w++)
