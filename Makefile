@@ -16,6 +16,20 @@ SHELL      := /bin/bash
 .DEFAULT_GOAL := all
 .DELETE_ON_ERROR:
 
+# Parallel by default: a top-level make without -j runs nproc jobs at once (`make test` on 2 cores: 2 jobs),
+# with each target's output printed in one piece when it finishes (--output-sync=target). An explicit -jN on
+# the command line or in the environment's MAKEFLAGS wins (`make -j1 test` runs one target at a time); a
+# sub-make (MAKELEVEL > 0) shares its parent's job slots. `make bench...` stays serial: benchmarks measure
+# rates and must not share the CPU with each other. (GNU make 4.3 does not show a command-line -j in
+# MAKEFLAGS while it reads the makefiles, but a command-line -j overrides this one.)
+ifeq ($(MAKELEVEL),0)
+ifeq ($(filter bench%,$(MAKECMDGOALS)),)
+ifeq ($(shell printenv MAKEFLAGS | sed 's/ -- .*//' | tr ' ' '\n' | grep -c '^-*[A-Za-z]*j'),0)
+MAKEFLAGS += -j$(shell nproc) --output-sync=target --no-print-directory
+endif
+endif
+endif
+
 BUILD      ?= build
 CC         ?= gcc
 PYTHON     ?= /usr/bin/python3
@@ -96,6 +110,24 @@ test-unit: $(UNIT_BINS)
 
 test: test-unit $(TEST_TARGETS)
 	@echo "make test: ALL PASSED ($(words test-unit $(TEST_TARGETS)) suites)"
+
+# `make test` with every recipe line timed (scripts/make_timing_shell.sh) and the 1-minute load average sampled
+# every 15 s; writes out/testing/make-test-timing.md (span, CPU and start/end per target; docs/testing.md).
+# From scratch: run it in a clean clone. Takes the job count of the make that runs it (default: nproc).
+TEST_TIMING_OUT := out/testing
+.PHONY: test-timing
+test-timing:
+	@mkdir -p $(TEST_TIMING_OUT) && rm -f $(TEST_TIMING_OUT)/make-test-timing.log $(TEST_TIMING_OUT)/load.log
+	+@( while :; do echo "$$(date +%s) $$(cut -d' ' -f1 /proc/loadavg)"; sleep 15; done ) > $(TEST_TIMING_OUT)/load.log & lp=$$!; \
+	t0=$$(date -u '+%Y-%m-%d %H:%M UTC'); \
+	$(MAKE) test SHELL=$(abspath scripts/make_timing_shell.sh) '.SHELLFLAGS=TT:$$@ -o pipefail -c' \
+	  MAKE_TIMING_LOG=$(abspath $(TEST_TIMING_OUT))/make-test-timing.log; rc=$$?; kill $$lp; \
+	$(PYTHON) scripts/make_timing_report.py $(TEST_TIMING_OUT)/make-test-timing.log --top 60 --cores $$(nproc) \
+	  --load $(TEST_TIMING_OUT)/load.log --report $(TEST_TIMING_OUT)/make-test-timing.md \
+	  --meta "commit=$$(git rev-parse --short HEAD 2>/dev/null)$$(git diff --quiet HEAD 2>/dev/null || echo ' (with uncommitted changes)')" \
+	  --meta "run=make test $(filter -j%,$(MAKEFLAGS)) $(filter -O%,$(MAKEFLAGS)), started $$t0, exit status $$rc" \
+	  --meta "machine=$$(nproc) cores, $$(free -g | awk '/^Mem:/ {print $$2}') GB"; \
+	exit $$rc
 
 run: $(RUN_TARGETS)
 	@echo "make run: done. Results:"

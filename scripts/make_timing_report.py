@@ -1,15 +1,25 @@
 #!/usr/bin/env python3
 """Per-target wall and CPU time from a scripts/make_timing_shell.sh log (docs/testing.md).
 
-Usage: make_timing_report.py LOG [--top N] [--markdown]
+Usage: make_timing_report.py LOG [--top N] [--markdown] [--report OUT.md --load LOADLOG --meta K=V ...]
 Wall: the sum of the target's recipe lines' wall times (lines of one target run one after the other);
 CPU: user + sys of those lines' process trees. Targets of sub-makes (Verilator's model makefiles) are listed
 under their own names and are also inside the CPU of the top-level target that ran the sub-make, so the CPU
 column does not add up to the run's CPU; the first line reports the span of the run and the CPU of the
-top-level targets only (names that a sub-make did not log: see --sub)."""
+top-level targets only (names that a sub-make did not log: see --sub).
+
+--report writes a whole Markdown report (make test-timing: out/testing/make-test-timing.md): the run's span,
+the CPU of its top-level targets, the load average sampled during the run (--load: lines "<epoch s> <load>"),
+the lower bound of an idle machine's span (top-level CPU / cores), every top-level target with its start and
+end (seconds from the start of the run), wall and CPU, and the sub-make recipes summed by name."""
 import argparse
 import collections
+import os
 import re
+import sys
+
+SUB_DEFAULT = (r'^(?![^/]*/)(?!test-|lint-|sim-|cosim-|fuzz-|san-)[^ ]*\.(o|a|mk)$|^V[A-Za-z0-9_]+$'
+               r'|^link\.objs$')
 
 
 def sec(s):
@@ -17,39 +27,128 @@ def sec(s):
     return int(m.group(1)) * 60 + float(m.group(2)) if m else 0.0
 
 
+def read_log(path):
+    rows = []
+    if not os.path.exists(path):
+        sys.exit('make_timing_report: no log %s' % path)
+    for raw in open(path):
+        p = raw.split()
+        if len(p) < 6:
+            continue
+        rows.append((p[0], float(p[1]), float(p[2]), int(p[3]), sec(p[4]) + sec(p[5])))
+    return rows
+
+
+def read_load(path):
+    out = []
+    if path and os.path.exists(path):
+        for raw in open(path):
+            p = raw.split()
+            if len(p) >= 2:
+                try:
+                    out.append((float(p[0]), float(p[1])))
+                except ValueError:
+                    pass
+    return out
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('log')
     ap.add_argument('--top', type=int, default=40)
     ap.add_argument('--markdown', action='store_true')
-    ap.add_argument('--sub', default=r'^(?![^/]*/)(?!test-|lint-|sim-|cosim-|fuzz-|san-)[^ ]*\.(o|a|mk)$|^V[A-Za-z0-9_]+$',
+    ap.add_argument('--sub', default=SUB_DEFAULT,
                     help='regex of sub-make target names (excluded from the top-level CPU sum)')
+    ap.add_argument('--report', help='write a whole Markdown report to this file')
+    ap.add_argument('--load', help='load-average samples taken during the run ("<epoch s> <1-min load>" per line)')
+    ap.add_argument('--cores', type=int, default=os.cpu_count() or 1)
+    ap.add_argument('--meta', action='append', default=[], help='KEY=VALUE lines for the report header')
     a = ap.parse_args()
+    rows = read_log(a.log)
+    if not rows:
+        sys.exit('make_timing_report: no timed recipe lines in %s' % a.log)
+    sub = re.compile(a.sub)
     wall = collections.defaultdict(float)
     cpu = collections.defaultdict(float)
     lines = collections.Counter()
-    first, last = None, 0.0
-    for raw in open(a.log):
-        p = raw.split()
-        if len(p) < 6:
-            continue
-        t, s, e = p[0], float(p[1]), float(p[2])
-        first = s if first is None else min(first, s)
-        last = max(last, e)
+    start, end, failed = {}, {}, collections.Counter()
+    for t, s, e, rc, c in rows:
         wall[t] += e - s
-        cpu[t] += sec(p[4]) + sec(p[5])
+        cpu[t] += c
         lines[t] += 1
-    sub = re.compile(a.sub)
-    top_cpu = sum(c for t, c in cpu.items() if not sub.search(t))
+        start[t] = min(start.get(t, s), s)
+        end[t] = max(end.get(t, e), e)
+        if rc:
+            failed[t] += 1
+    first = min(start.values())
+    last = max(end.values())
+    top = [t for t in cpu if not sub.search(t)]
+    top_cpu = sum(cpu[t] for t in top)
     print(f'span {last - first:.0f} s wall, {top_cpu:.0f} s CPU in top-level targets')
-    rows = sorted(cpu, key=lambda k: -cpu[k])[:a.top]
+    if a.report:
+        write_report(a, rows, sub, wall, cpu, lines, start, end, failed, first, last, top, top_cpu)
+        return
+    rows_out = sorted(cpu, key=lambda k: -cpu[k])[:a.top]
     if a.markdown:
         print('| target | wall s | CPU s |\n|---|---:|---:|')
-        for k in rows:
+        for k in rows_out:
             print(f'| {k} | {wall[k]:.0f} | {cpu[k]:.1f} |')
     else:
-        for k in rows:
+        for k in rows_out:
             print(f'{wall[k]:8.1f} {cpu[k]:8.1f} {lines[k]:4d} {k}')
+
+
+def write_report(a, rows, sub, wall, cpu, lines, start, end, failed, first, last, top, top_cpu):
+    load = [(t, v) for t, v in read_load(a.load) if first - 60 <= t <= last + 60]
+    span = last - first
+    o = []
+    o.append('# `make test`: time per target')
+    o.append('')
+    o.append('Generated by `make test-timing` (scripts/make_timing_report.py from the log of '
+             'scripts/make_timing_shell.sh); do not edit. docs/testing.md explains the columns.')
+    o.append('')
+    for m in a.meta:
+        k, _, v = m.partition('=')
+        o.append(f'- {k}: {v}')
+    o.append(f'- span of the run: {span:.0f} s ({span / 60:.1f} min) wall')
+    o.append(f'- CPU of the top-level targets: {top_cpu:.0f} s (user + sys of every recipe line\'s process tree)')
+    o.append(f'- lower bound of the span on an idle {a.cores}-core machine (top-level CPU / {a.cores}): '
+             f'{top_cpu / a.cores:.0f} s ({top_cpu / a.cores / 60:.1f} min)')
+    if load:
+        v = [x for _, x in load]
+        o.append(f'- 1-minute load average during the run ({len(v)} samples): min {min(v):.1f}, '
+                 f'mean {sum(v) / len(v):.1f}, max {max(v):.1f} (an idle machine running only this: about {a.cores})')
+    else:
+        o.append('- load average during the run: not sampled')
+    nf = sum(failed[t] for t in top)
+    o.append(f'- recipe lines: {sum(lines[t] for t in top)} in {len(top)} top-level targets, {nf} with a nonzero exit')
+    o.append('')
+    o.append('## Top-level targets, by CPU')
+    o.append('')
+    o.append('start/end: seconds from the start of the run; wall: sum of the target\'s recipe lines; '
+             'CPU: user + sys, including the sub-makes the target ran (the Verilator model builds).')
+    o.append('')
+    o.append('| target | start s | end s | wall s | CPU s | lines |')
+    o.append('|---|---:|---:|---:|---:|---:|')
+    for t in sorted(top, key=lambda k: -cpu[k]):
+        mark = ' (FAILED)' if failed[t] else ''
+        o.append(f'| {t}{mark} | {start[t] - first:.0f} | {end[t] - first:.0f} | {wall[t]:.0f} | {cpu[t]:.1f} | {lines[t]} |')
+    subs = [t for t in cpu if sub.search(t)]
+    if subs:
+        o.append('')
+        o.append('## Recipes of sub-makes (Verilator model makefiles), by name')
+        o.append('')
+        o.append('Summed over every model that built them; their CPU is also inside the top-level target above.')
+        o.append('')
+        o.append('| recipe target | times | CPU s |')
+        o.append('|---|---:|---:|')
+        for t in sorted(subs, key=lambda k: -cpu[k])[:a.top]:
+            o.append(f'| {t} | {lines[t]} | {cpu[t]:.1f} |')
+    tmp = a.report + '.tmp'
+    with open(tmp, 'w') as f:
+        f.write('\n'.join(o) + '\n')
+    os.replace(tmp, a.report)
+    print(f'make_timing_report: {a.report}')
 
 
 if __name__ == '__main__':

@@ -34,7 +34,7 @@ SH
 lock="${TMPDIR:-/tmp}/gpupd-xvfb.lock"
 for attempt in 1 2; do
   rm -f "$OUT/gtkwave.log"
-  timeout 180 flock "$lock" xvfb-run -a -s "-screen 0 1600x1000x24" bash "$OUT/shot.sh"
+  flock "$lock" timeout 180 xvfb-run -a -s "-screen 0 1600x1000x24" bash "$OUT/shot.sh"
   grep -q DISPLAYED "$OUT/gtkwave.log" 2>/dev/null && break
   sleep 3
 done

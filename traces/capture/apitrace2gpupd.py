@@ -1547,7 +1547,9 @@ def prior_content(trace, need):
     for name, (call, unit, w, h) in sorted(need.items(), key=lambda kv: kv[1][0]):
         cmd = ['glretrace', '-D', str(call), trace]
         if not os.environ.get('DISPLAY'):
-            cmd = ['xvfb-run', '-a', '-s', '-screen 0 1280x1024x24'] + cmd
+            # one lock per machine for every xvfb-run -a (two at once can pick the same display)
+            cmd = ['flock', os.path.join(os.environ.get('TMPDIR', '/tmp'), 'gpupd-xvfb.lock'),
+                   'xvfb-run', '-a', '-s', '-screen 0 1280x1024x24'] + cmd
         r = subprocess.run(cmd, capture_output=True, env=env)
         try:
             st = json.loads(r.stdout.decode('utf-8', 'replace'), strict=False)

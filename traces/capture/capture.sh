@@ -23,7 +23,9 @@ export vblank_mode=0
 # llvmpipe without rasterizer threads: no clock reads from other threads, so faketime's per-read steps
 # below see the same sequence of reads on every run.
 export LP_NUM_THREADS=0
-XVFB=(xvfb-run -a -s "-screen 0 1280x1024x24")
+# Every user of a display in this project takes one lock first: two `xvfb-run -a` started at once (make -j)
+# can pick the same display number.
+XVFB=(flock "${TMPDIR:-/tmp}/gpupd-xvfb.lock" xvfb-run -a -s "-screen 0 1280x1024x24")
 # A frozen start date that advances by a fixed step at every clock read: the animation depends only on the
 # number of clock reads, not on how fast llvmpipe renders.
 FAKETIME_SPEC=${FAKETIME_SPEC:-"@2020-01-01 00:00:00 i0.004"}
