@@ -114,10 +114,9 @@ lint-p2g:
 	$(VERILATOR) --lint-only -Wall rtl/lint.vlt $(P2G_RTL) --top-module p2g_mapper
 	$(VERILATOR) --lint-only -Wall rtl/lint.vlt $(P2G_RTL) --top-module p2g_mapper -GMAX_GPUS=64 -GROWS=4
 	$(VERILATOR) --lint-only -Wall rtl/lint.vlt $(P2G_RTL) --top-module p2g_mapper -GMAX_GPUS=1 -GROWS=1
-	@for f in $(P2G_RTL); do $(VERILATOR) --lint-only -Wall -Irtl $$f || exit 1; done   # each file on its own
 	iverilog -g2012 -Wall -Wno-timescale -o /dev/null -s p2g_mapper $(P2G_RTL)
 	yosys -q -p "read_verilog $(P2G_RTL); hierarchy -check -top p2g_mapper; proc; check -assert"
-	@echo "lint-p2g: clean (verilator -Wall at MAX_GPUS 16/64/1 and per file, iverilog -g2012, yosys check -assert)"
+	@echo "lint-p2g: clean (verilator -Wall at MAX_GPUS 16/64/1, iverilog -g2012, yosys check -assert; each file on its own: test-rtl-headers)"
 
 # ------------------------------------------------------------------ coverage (line + toggle)
 $(BUILD)/cov/p2g/cosim-p2g: mk/p2g.mk $(P2G_RTL) rtl/lint.vlt sim/p2g/p2g_dut.cpp sim/p2g/p2g_dut.h sim/common/vl_dut.h $(BUILD)/cosim/obj/cosim_p2g.o $(LOCKSTEP_OBJ) $(P2G_OBJS)

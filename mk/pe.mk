@@ -58,10 +58,9 @@ lint-pe: $(PE_VH)
 	$(VERILATOR) --lint-only -Wall -I$(BUILD)/gen rtl/lint.vlt $(PE_RTL) --top-module pe_exchanger
 	$(VERILATOR) --lint-only -Wall -I$(BUILD)/gen rtl/lint.vlt $(PE_RTL) --top-module pe_exchanger -GMAX_GPUS=64
 	$(VERILATOR) --lint-only -Wall -I$(BUILD)/gen rtl/lint.vlt $(PE_RTL) --top-module pe_exchanger -GMAX_GPUS=1 -GLQ_DEPTH=2 -GRQ_DEPTH=3
-	@for f in $(PE_RTL); do $(VERILATOR) --lint-only -Wall -Irtl -I$(BUILD)/gen $$f || exit 1; done   # each file on its own
 	iverilog -g2012 -Wall -Wno-timescale -I$(BUILD)/gen -o /dev/null -s pe_exchanger $(PE_RTL)
 	yosys -q -p "read_verilog -I$(BUILD)/gen $(PE_RTL); hierarchy -check -top pe_exchanger; proc; check -assert"
-	@echo "lint-pe: clean (verilator -Wall at MAX_GPUS 16/64/1 and per file, iverilog -g2012, yosys check -assert)"
+	@echo "lint-pe: clean (verilator -Wall at MAX_GPUS 16/64/1, iverilog -g2012, yosys check -assert; each file on its own: test-rtl-headers)"
 .PHONY: lint-pe
 TEST_TARGETS += lint-pe
 LINT_TARGETS += lint-pe
