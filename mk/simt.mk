@@ -241,14 +241,16 @@ waves-simt: $(SIMT_FST)
 	gtkwave -a out/waves/simt.fst.gtkw out/waves/simt.fst
 
 SIMT_LINT_TOP := verilator --lint-only -Wall -Wno-DECLFILENAME -I$(BUILD)/gen -Irtl rtl/lint.vlt
+# (The default configuration is not linted here: test-rtl-headers lints rtl/simt_core.v on its own at its default
+# parameters with the same -Wall and DECLFILENAME on, and the lockstep model's verilator -Wall run elaborates it
+# again; docs/testing.md.)
 lint-simt: $(BUILD)/gen/isa_defs.vh
-	$(SIMT_LINT_TOP) $(SIMT_RTL) --top-module simt_core
 	$(SIMT_LINT_TOP) $(SIMT_RTL) --top-module simt_core -GLANES=4 -GWARPS=3 -GTEX_LAT=9
 	$(SIMT_LINT_TOP) $(SIMT_RTL) --top-module simt_core $(addprefix -G,$(subst :, ,$(SIMT_ICE40_PARAMS)))   # the iCE40 configuration
 	$(SIMT_LINT_TOP) $(SIMT_RTL) --top-module simt_core -GLANES=2 -GWARPS=2 -GRF_WORDS=32 -GMEM_WORDS=2 -GCONST_WORDS=2 -GIMEM_DEPTH=2 -GSTACK_DEPTH=4
 	iverilog -g2012 -Wall -Wno-timescale -I$(BUILD)/gen -Irtl -o /dev/null -s simt_core $(SIMT_RTL)
 	iverilog -g2012 -Wall -Wno-timescale -I$(BUILD)/gen -Irtl -o /dev/null -s simt_core $(addprefix -Psimt_core.,$(subst :, ,$(SIMT_ICE40_PARAMS))) $(SIMT_RTL)
-	@echo "lint-simt: clean (verilator -Wall at LANES/WARPS 8/4, 4/3, the iCE40 and a minimal reduced configuration; iverilog -g2012 at the default and the iCE40 configuration; each file on its own: test-rtl-headers; LANES 32: lint-simt-wide; yosys: lint-simt-yosys)"
+	@echo "lint-simt: clean (verilator -Wall at LANES/WARPS 4/3, the iCE40 and a minimal reduced configuration; 8/4 (the defaults): test-rtl-headers; iverilog -g2012 at the default and the iCE40 configuration; each file on its own: test-rtl-headers; LANES 32: lint-simt-wide; yosys: lint-simt-yosys)"
 
 # The widest configuration (LANES 32, WARPS 1: a warp per cycle) under verilator -Wall: 77 s CPU and 2.1 GB, the
 # most expensive lint of the core, so it runs in make test-long and make lint; make test keeps the lint at
