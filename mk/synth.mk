@@ -94,26 +94,38 @@ synth-summary: $(SYNTH_RESULTS)
 SYNTH_TARGETS += synth-summary
 
 # ---------------------------------------------------------------------------------------------- tests
-# Fast (< 60 s from scratch, ~0 s when up to date): the default P2G build through Yosys generic synthesis
-# (check -assert: no combinational loop, no undriven or multiply-driven net; no latch) and through the OSU
-# flow + OpenSTA (nonzero area, only liberty cells, a finite critical path). Plus a self-test that the latch
-# assertion really fires, on a 4-line latch (tests/synth/latch.v).
+# test-synth-p2g (make test, ~5 s CPU): the default P2G build through Yosys generic synthesis (check -assert: no
+# combinational loop, no undriven or multiply-driven net; no latch; cells and flip-flops present), plus a
+# self-test that the latch assertion really fires, on a 4-line latch (tests/synth/latch.v).
+# test-long-synth-p2g (make test-long): the same, and the OSU flow + OpenSTA on it (nonzero area, only liberty
+# cells, a finite critical path): the full flows run in make synth (synth-p2g, both parameter sets).
 SYNTH_TEST_DIR := $(BUILD)/synth-test
 $(eval $(call SYNTH_PSET,p2g-test,p2g_mapper,$(P2G_RTL),default,constraints/p2g_mapper.sdc,$(SYNTH_TEST_DIR)/p2g_mapper-default))
 
-.PHONY: test-synth-p2g
-test-synth-p2g: $(SYNTH_TEST_DIR)/p2g_mapper-default/generic.stat $(SYNTH_TEST_DIR)/p2g_mapper-default/sta.log
-	@$(PYTHON) $(SYNTH_REPORT) check --dir $(SYNTH_TEST_DIR)/p2g_mapper-default --lib $(SYNTH_OSU_LIB)
-	@if $(SYNTH_ENV) $(SYNTH_FLOW) generic $(SYNTH_TEST_DIR)/latch synth_latch default tests/synth/latch.v \
-	    >$(SYNTH_TEST_DIR)/latch.out 2>&1; then \
+# $(1): its own work directory under $(SYNTH_TEST_DIR) (test and test-long may run at once)
+define SYNTH_LATCH_SELFTEST
+	@if $(SYNTH_ENV) $(SYNTH_FLOW) generic $(SYNTH_TEST_DIR)/$(1) synth_latch default tests/synth/latch.v \
+	    >$(SYNTH_TEST_DIR)/$(1).out 2>&1; then \
 	  echo "FAIL: the no-latch assertion passed on tests/synth/latch.v (it holds a latch)"; \
-	  echo "  reproduce: $(SYNTH_FLOW) generic $(SYNTH_TEST_DIR)/latch synth_latch default tests/synth/latch.v"; exit 1; \
-	elif ! grep -q 'Assertion failed: selection is not empty' $(SYNTH_TEST_DIR)/latch/generic.log; then \
+	  echo "  reproduce: $(SYNTH_FLOW) generic $(SYNTH_TEST_DIR)/$(1) synth_latch default tests/synth/latch.v"; exit 1; \
+	elif ! grep -q 'Assertion failed: selection is not empty' $(SYNTH_TEST_DIR)/$(1)/generic.log; then \
 	  echo "FAIL: synthesis of tests/synth/latch.v failed, but not on the latch assertion:"; \
-	  tail -5 $(SYNTH_TEST_DIR)/latch/generic.log; exit 1; \
+	  tail -5 $(SYNTH_TEST_DIR)/$(1)/generic.log; exit 1; \
 	fi
-	@echo "test-synth-p2g: generic check -assert, no latch, OSU area and STA: OK; latch detector fires: OK"
+endef
+
+.PHONY: test-synth-p2g test-long-synth-p2g
+test-synth-p2g: $(SYNTH_TEST_DIR)/p2g_mapper-default/generic.stat
+	@$(PYTHON) $(SYNTH_REPORT) check --generic-only --dir $(SYNTH_TEST_DIR)/p2g_mapper-default --lib $(SYNTH_OSU_LIB)
+	$(call SYNTH_LATCH_SELFTEST,latch)
+	@echo "test-synth-p2g: generic check -assert, no latch: OK; latch detector fires: OK (OSU + STA: make test-long-synth-p2g)"
 TEST_TARGETS += test-synth-p2g
+
+test-long-synth-p2g: $(SYNTH_TEST_DIR)/p2g_mapper-default/generic.stat $(SYNTH_TEST_DIR)/p2g_mapper-default/sta.log
+	@$(PYTHON) $(SYNTH_REPORT) check --dir $(SYNTH_TEST_DIR)/p2g_mapper-default --lib $(SYNTH_OSU_LIB)
+	$(call SYNTH_LATCH_SELFTEST,latch-long)
+	@echo "test-long-synth-p2g: generic check -assert, no latch, OSU area and STA: OK; latch detector fires: OK"
+test-long: test-long-synth-p2g
 
 # SIMT lane datapaths (mk/simt_fpu.mk, docs/simt-fpu.md): the default latency (every pipeline boundary a
 # register), the target of the 200 MHz goal. Override e.g. make synth-simt-fpu SIMT_FPU_SYNTH_PARAMS="LAT=3".
