@@ -224,7 +224,10 @@ systemc-p2g: $(BUILD)/systemc/p2g_16_2/sc-p2g $(BUILD)/systemc/p2g_64_4/sc-p2g
 	$(BUILD)/systemc/p2g_16_2/sc-p2g $(SEED)
 	$(BUILD)/systemc/p2g_64_4/sc-p2g $(SEED)
 systemc: systemc-p2g
+# In make test-long, not make test: the P2G RTL is checked in lockstep by test-p2g-cosim (both builds, 11.9M
+# primitives against the cycle model and p2g_mask()), and the SystemC flow (verilator --sc, the verilated RTL as
+# an sc_module in SystemC threads, P2G included: cd_gpu holds it) by test-systemc-system.
 .PHONY: test-systemc-p2g
 test-systemc-p2g: $(BUILD)/systemc/p2g_16_2/sc-p2g
 	$< $(SEED)
-TEST_TARGETS += test-systemc-p2g
+test-long: test-systemc-p2g
