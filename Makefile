@@ -60,7 +60,7 @@ GEN_HDRS :=
 # Per-concern rules. They may use every variable above and append to the target lists.
 include $(sort $(wildcard mk/*.mk))
 
-.PHONY: all deps check-tools lib tools test test-unit run bench lint synth coverage clean help
+.PHONY: all deps check-tools lib tools test test-unit check test-long run bench lint synth coverage clean help
 
 all: lib tools
 
@@ -68,6 +68,8 @@ help:
 	@echo "make deps      install missing Debian packages and check tool versions (needs root/sudo)"
 	@echo "make run       main job on the bundled traces (results under out/)"
 	@echo "make test      whole test suite:$(foreach t,test-unit $(TEST_TARGETS), $t)"
+	@echo "make check     quick subset (build, unit tests, CLI checks, P2G/PE lint and testbenches):$(foreach t,$(CHECK_TARGETS), $t)"
+	@echo "make test-long longer sweeps and the checks moved out of make test (make test-timing: make test, timed)"
 	@echo "make bench     benchmarks:$(foreach t,$(BENCH_TARGETS), $t)"
 	@echo "make lint | synth | coverage | sim-<unit> | cosim-<unit> | waves-<unit>"
 
@@ -104,28 +106,48 @@ $(BUILD)/tests/test_%: tests/unit/test_%.c $(SANLIB) | $(GEN_HDRS)
 	@mkdir -p $(@D)
 	$(CC) $(CWARN) -O1 -g $(SANFLAGS) $(CPPFLAGS_COMMON) -MMD -MP $< $(SANLIB) -lcmocka $(LDLIBS_COMMON) -o $@
 
-# Every cmocka unit test binary, run one after the other; the first failure stops with its output.
-test-unit: $(UNIT_BINS)
-	@set -e; for t in $(UNIT_BINS); do echo "== $$t"; $$t; done
+# Every cmocka unit test binary, each its own target (unit-test_foo: make -j runs them side by side, each one's
+# output in one piece); a failure stops make with that test's output.
+UNIT_RUNS  := $(patsubst $(BUILD)/tests/%,unit-%,$(UNIT_BINS))
+.PHONY: $(UNIT_RUNS)
+$(UNIT_RUNS): unit-%: $(BUILD)/tests/%
+	@echo "== $<"; $<
+test-unit: $(UNIT_RUNS)
+	@echo "test-unit: $(words $(UNIT_RUNS)) unit test programs passed"
 
-test: test-unit $(TEST_TARGETS)
+# The long chains first (the SIMT lockstep models' verilate + PGO compile + run, the Yosys elaboration of the
+# default core, the unit FPU model), so that under -j they overlap with the many short targets instead of
+# starting last and stretching the run.
+TEST_FIRST := lint-simt-yosys-default test-simt-cosim test-simt-cosim-failure test-simt-waves test-simt-cosim-ice40 \
+              test-simt-cp test-simt-fpu-cosim test-simt-fpu-cosim-area test-rtl-headers
+test: $(filter $(TEST_TARGETS),$(TEST_FIRST)) test-unit $(filter-out $(TEST_FIRST),$(TEST_TARGETS))
 	@echo "make test: ALL PASSED ($(words test-unit $(TEST_TARGETS)) suites)"
+
+# The quick edit-compile loop (under 3 minutes on an idle 2-core machine from a clean clone): the C library and
+# tools, the unit tests (ASan + UBSan), the command-line checks, the RTL lints of the P2G and PE and their
+# Icarus testbenches, the generated headers against their sources. make test runs all of it and the rest.
+CHECK_TARGETS := test-unit test-model-cli test-p2g-cli test-timing-cli test-isa-tools lint-p2g lint-pe test-p2g-sim test-pe-sim
+check: all $(CHECK_TARGETS)
+	@echo "make check: ALL PASSED ($(words $(CHECK_TARGETS)) suites; the whole suite: make test)"
 
 # `make test` with every recipe line timed (scripts/make_timing_shell.sh) and the 1-minute load average sampled
 # every 15 s; writes out/testing/make-test-timing.md (span, CPU and start/end per target; docs/testing.md).
-# From scratch: run it in a clean clone. Takes the job count of the make that runs it (default: nproc).
+# TIMING_GOAL=check times `make check` instead (out/testing/make-check-timing.md). From scratch: run it in a clean
+# clone. Takes the job count of the make that runs it (default: nproc).
 TEST_TIMING_OUT := out/testing
+TIMING_GOAL     ?= test
+TIMING_BASE     := $(TEST_TIMING_OUT)/make-$(TIMING_GOAL)-timing
 .PHONY: test-timing
 test-timing:
-	@mkdir -p $(TEST_TIMING_OUT) && rm -f $(TEST_TIMING_OUT)/make-test-timing.log $(TEST_TIMING_OUT)/load.log
-	+@( while :; do echo "$$(date +%s) $$(cut -d' ' -f1 /proc/loadavg)"; sleep 15; done ) > $(TEST_TIMING_OUT)/load.log & lp=$$!; \
+	@mkdir -p $(TEST_TIMING_OUT) && rm -f $(TIMING_BASE).log $(TIMING_BASE).load
+	+@( while :; do echo "$$(date +%s) $$(cut -d' ' -f1 /proc/loadavg)"; sleep 15; done ) > $(TIMING_BASE).load & lp=$$!; \
 	t0=$$(date -u '+%Y-%m-%d %H:%M UTC'); \
-	$(MAKE) test SHELL=$(abspath scripts/make_timing_shell.sh) '.SHELLFLAGS=TT:$$@ -o pipefail -c' \
-	  MAKE_TIMING_LOG=$(abspath $(TEST_TIMING_OUT))/make-test-timing.log; rc=$$?; kill $$lp; \
-	$(PYTHON) scripts/make_timing_report.py $(TEST_TIMING_OUT)/make-test-timing.log --top 60 --cores $$(nproc) \
-	  --load $(TEST_TIMING_OUT)/load.log --report $(TEST_TIMING_OUT)/make-test-timing.md \
+	$(MAKE) $(TIMING_GOAL) SHELL=$(abspath scripts/make_timing_shell.sh) '.SHELLFLAGS=TT:$$@ -o pipefail -c' \
+	  MAKE_TIMING_LOG=$(abspath $(TIMING_BASE)).log; rc=$$?; kill $$lp; \
+	$(PYTHON) scripts/make_timing_report.py $(TIMING_BASE).log --top 60 --cores $$(nproc) --goal $(TIMING_GOAL) \
+	  --load $(TIMING_BASE).load --report $(TIMING_BASE).md \
 	  --meta "commit=$$(git rev-parse --short HEAD 2>/dev/null)$$(git diff --quiet HEAD 2>/dev/null || echo ' (with uncommitted changes)')" \
-	  --meta "run=make test $(filter -j%,$(MAKEFLAGS)) $(filter -O%,$(MAKEFLAGS)), started $$t0, exit status $$rc" \
+	  --meta "run=make $(TIMING_GOAL) $(filter -j%,$(MAKEFLAGS)) $(filter -O%,$(MAKEFLAGS)), started $$t0, exit status $$rc" \
 	  --meta "machine=$$(nproc) cores, $$(free -g | awk '/^Mem:/ {print $$2}') GB"; \
 	exit $$rc
 
