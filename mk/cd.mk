@@ -16,11 +16,10 @@ lint-cd: $(CD_FLIT_VH)
 	$(VERILATOR) --lint-only -Wall -I$(BUILD)/gen rtl/lint.vlt $(CD_UNIT_RTL) --top-module cd_unit
 	$(VERILATOR) --lint-only -Wall -I$(BUILD)/gen rtl/lint.vlt $(CD_UNIT_RTL) --top-module cd_unit -GMAX_GPUS=64 -GROWS=4
 	$(VERILATOR) --lint-only -Wall -I$(BUILD)/gen rtl/lint.vlt $(CD_UNIT_RTL) --top-module cd_unit -GMAX_GPUS=1 -GROWS=1 -GLQ_DEPTH=2 -GRQ_DEPTH=3 -GAQ_DEPTH=2 -GDQ_DEPTH=1
-	$(VERILATOR) --lint-only -Wall -Irtl -I$(BUILD)/gen rtl/cd_unit.v   # the top on its own (submodules by search path)
 	iverilog -g2012 -Wall -Wno-timescale -o /dev/null -s cd_adapter $(CD_RTL)
 	iverilog -g2012 -Wall -Wno-timescale -I$(BUILD)/gen -o /dev/null -s cd_unit $(CD_UNIT_RTL)
 	yosys -q -p "read_verilog -I$(BUILD)/gen $(CD_UNIT_RTL); hierarchy -check -top cd_unit; proc; check -assert"
-	@echo "lint-cd: clean (verilator -Wall: adapter at 3 and unit at 3 parameter sets, the top on its own; iverilog -g2012; yosys check -assert)"
+	@echo "lint-cd: clean (verilator -Wall: adapter at 3 and unit at 3 parameter sets; iverilog -g2012; yosys check -assert; each file on its own: test-rtl-headers)"
 TEST_TARGETS += lint-cd
 LINT_TARGETS += lint-cd
 
