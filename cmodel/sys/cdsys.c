@@ -36,10 +36,12 @@ typedef struct {
     uint32_t n;
 } models_t;
 
-static int m_comb(void *c, uint32_t g, uint64_t cy, const p2g_hw_in_t *pin, p2g_hw_out_t *pout, const pe_hw_in_t *ein,
-                  pe_hw_out_t *eout)
+static int m_comb(void *c, uint32_t g, uint64_t cy, const p2g_hw_in_t *pin, p2g_hw_out_t *pout, const cd_adapter_hw_in_t *ain,
+                  const cd_adapter_hw_out_t *aout, const pe_hw_in_t *ein, pe_hw_out_t *eout)
 {
     (void)cy;
+    (void)ain;
+    (void)aout;
     models_t *m = c;
     p2g_hw_comb(&m->p2g[g], pin, pout);
     if (m->ref) peref_comb(&m->ref[g], ein, eout);
@@ -546,7 +548,8 @@ int cdsys_run(const cdsys_params_t *p, const cdsys_work_t *w, cdsys_result_t *re
             pe_inputs(s, g);
         }
         for (uint32_t g = 0; g < N && !s->failed; g++)
-            if (u->comb(u->ctx, g, s->cycle, &s->g[g].pin, &s->g[g].pout, &s->g[g].ein, &s->g[g].eout))
+            if (u->comb(u->ctx, g, s->cycle, &s->g[g].pin, &s->g[g].pout, &s->g[g].ain, &s->g[g].aout, &s->g[g].ein,
+                        &s->g[g].eout))
                 failf(s, (int)g, s->g[g].ob, -1, "%s", u->report(u->ctx));   /* batch: the one being output there */
         if (!s->failed && u->comb_done && u->comb_done(u->ctx, s->cycle)) failf(s, -1, -1, -1, "%s", u->report(u->ctx));
         for (uint32_t g = 0; g < N && !s->failed; g++) {

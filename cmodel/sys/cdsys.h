@@ -10,9 +10,11 @@
  *   feeder   -> P2G in        the CP-phase output of the chunk (b, g), one primitive per cycle at most,
  *                              each not before its ready cycle (chunk CP start + prim.ready); a P2G
  *                              configuration change waits until the P2G is empty (busy low)
- *   P2G out  -> adapter (C)    a 4-entry FIFO that also inserts the END-of-chunk beat {tag, count} once
- *                              every primitive of the chunk has left the P2G (a chunk of 0 primitives is
- *                              just an END beat); the P2G's out_ready is "adapter has room for 2"
+ *   feeder   -> adapter desc   the chunk descriptor {tag, count} when the chunk's CP starts (one per cycle)
+ *   P2G out  -> adapter        the cycle model of rtl/cd_adapter.v (cmodel/cd/cd_adapter_hw.h): a 4-beat
+ *                              queue that also inserts the END-of-chunk beat {tag, count} once every
+ *                              primitive of the chunk has left the P2G (a chunk of 0 primitives is just an
+ *                              END beat); the P2G's out_ready is "adapter has room for 2"
  *   adapter  -> PE in
  *   PE tx[p] -> net_inject_port(g, p);  net delivery on port p -> RX buffer [g][p] -> PE rx[p]
  *   PE out   -> collector      {tag, prim} beats and end-of-batch: compared on the fly with the golden
@@ -40,6 +42,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "cd/cd_adapter_hw.h"
 #include "p2g/p2g.h"
 #include "p2g/p2g_hw.h"
 #include "pe/pe_hw.h"
@@ -74,14 +77,17 @@ void cdsys_work_free(cdsys_work_t *w);
 int cdsys_work_from_trace(const char *trace, uint32_t frame, uint32_t n_gpus, int scheme, uint32_t batch,
                           p2g_mode_t own, uint32_t cp_cost, cdsys_work_t *w, char *err, size_t errlen);
 
-/* The units of GPU g (its P2G and its PE). Default: the C cycle models. The system co-simulation supplies its
- * own (verilated RTL, compared with the cycle models every cycle). Every input of both units is known before
- * comb (the adapter decouples them): comb gives the outputs of this cycle, clock is the rising edge. A hook
- * returning nonzero stops the run (a lockstep mismatch): cdsys_run returns -1 with report(). */
+/* The units of GPU g (its P2G and its PE; the adapter between them is the harness's cycle model, cd_adapter_hw).
+ * Default: the C cycle models. The system co-simulation supplies its own (the verilated cd_unit, P2G -> adapter
+ * -> PE, compared with the cycle models every cycle). Every input of both units is known before comb (the
+ * adapter decouples them: pin->out_ready and ein->in_* are its outputs aout, from its state and its descriptor
+ * input ain->desc_*; ain's other fields are not yet this cycle's): comb gives the outputs of this cycle, clock
+ * is the rising edge. A hook returning nonzero stops the run (a lockstep mismatch): cdsys_run returns -1 with
+ * report(). */
 typedef struct {
     void *ctx;
     int (*comb)(void *ctx, uint32_t g, uint64_t cycle, const p2g_hw_in_t *pin, p2g_hw_out_t *pout,
-                const pe_hw_in_t *ein, pe_hw_out_t *eout);
+                const cd_adapter_hw_in_t *ain, const cd_adapter_hw_out_t *aout, const pe_hw_in_t *ein, pe_hw_out_t *eout);
     int (*clock)(void *ctx, uint32_t g, uint64_t cycle, const p2g_hw_in_t *pin, const pe_hw_in_t *ein);
     /* 1 if GPU g's PE would not change on a clock edge without new input (pe_hw_quiet); NULL: never (no
      * idle skipping) */

@@ -1,10 +1,12 @@
-/* System co-simulation: N x (P2G RTL -> PE RTL), verilated (sys_dut.h), joined by the C link model, fed with the
- * golden model's real CP-phase output of a trace, in lockstep with the C cycle models of both units.
+/* System co-simulation: N x cd_unit RTL (P2G -> adapter -> PE, rtl/cd_unit.v), verilated (sys_dut.h), joined by
+ * the C link model, fed with the golden model's real CP-phase output of a trace, in lockstep with the C cycle
+ * models of the three units.
  *
- * The system harness is cmodel/sys/cdsys.c (feeders, END-inserting adapters, RX buffers, link model, golden and
- * SPEC 4.2 checks); this file plugs in a units backend that evaluates, for every GPU and cycle, the verilated
- * cd_gpu (P2G + PE RTL) AND the C cycle models (p2g_hw, pe_hw) on the same inputs, compares every output port,
- * and hands the RTL's outputs to the harness. So a run checks, at once:
+ * The system harness is cmodel/sys/cdsys.c (feeders, the adapters' cycle model, RX buffers, link model, golden
+ * and SPEC 4.2 checks); this file plugs in a units backend that evaluates, for every GPU and cycle, the
+ * verilated cd_unit AND the C cycle models (p2g_hw, cd_adapter_hw, pe_hw) on the same inputs, compares every
+ * port of every unit (the P2G's output and the PE's input handshakes through the unit's obs_* outputs), and
+ * hands the RTL's outputs to the harness. So a run checks, at once:
  *   - every unit's RTL against its cycle model, every port every cycle (a divergence is found at its cycle);
  *   - every P2G result against the golden model's mask (at the adapter);
  *   - every GPU's received list against the golden model's (pe/pe.c) on the fly, and against the SPEC 4.2
@@ -41,8 +43,9 @@ typedef struct {
     p2g_mode_t own;
     net_topo_t topo;
     uint32_t in_gap, tx_stall, rx_stall, out_stall, link_stall, jitter;
-    uint64_t inject_model, drop_prim;   /* faults: flip a model output bit at this cycle; drop the K-th PRIM flit */
-    int inject_model_on, no_model;
+    uint64_t inject_model, inject_ad, drop_prim;   /* faults: flip a PE / adapter model output bit at this cycle;
+                                                      drop the K-th PRIM flit */
+    int inject_model_on, inject_ad_on, no_model;
     const char *argv0;
 } opts_t;
 
@@ -122,15 +125,16 @@ static void record(lk_t *l, uint32_t g, uint64_t cy, const p2g_hw_in_t *pin, con
     if (eo->out_valid && ein->out_ready) hist_add(l, cy, g, H_OUT, 0, (uint32_t)eo->out_eob, eo->out_prim_id, eo->out_tag, 0);
 }
 
-static int sys_comb(void *c, uint32_t g, uint64_t cy, const p2g_hw_in_t *pin, p2g_hw_out_t *pout, const pe_hw_in_t *ein,
-                   pe_hw_out_t *eout)
+static int sys_comb(void *c, uint32_t g, uint64_t cy, const p2g_hw_in_t *pin, p2g_hw_out_t *pout,
+                    const cd_adapter_hw_in_t *ain, const cd_adapter_hw_out_t *ma, const pe_hw_in_t *ein, pe_hw_out_t *eout)
 {
     lk_t *l = c;
     if (l->dumping == 0 && cy >= l->dump_from && l->o->c.waves == NULL && l->dump_from != UINT64_MAX) {
         sys_dut_dump(l->dut, 1);
         l->dumping = 1;
     }
-    sys_dut_eval(l->dut, g, pin, pout, ein, eout);
+    cd_adapter_hw_out_t ra;   /* the RTL adapter's ports (mad: its cycle model's, computed by the harness) */
+    sys_dut_eval(l->dut, g, pin, pout, ain, &ra, ein, eout);
     if (l->o->no_model) {
         record(l, g, cy, pin, pout, ein, eout);
         return 0;
@@ -139,7 +143,10 @@ static int sys_comb(void *c, uint32_t g, uint64_t cy, const p2g_hw_in_t *pin, p2
     pe_hw_out_t me;
     p2g_hw_comb(&l->p2g[g], pin, &mp);
     pe_hw_comb(&l->pe[g], ein, &me);
-    if (l->o->inject_model_on && cy == l->o->inject_model && g == 0) me.in_ready ^= 1;   /* injected fault */
+    cd_adapter_hw_out_t mad = *ma;
+    if (l->o->inject_model_on && cy == l->o->inject_model && g == 0) me.in_ready ^= 1;   /* injected faults */
+    if (l->o->inject_ad_on && cy == l->o->inject_ad && g == 0) mad.p2g_ready ^= 1;
+    const cd_adapter_hw_out_t *mb = &mad;
     l->port_checks++;
     int bad = mp.in_ready != pout->in_ready || mp.out_valid != pout->out_valid || mp.busy != pout->busy ||
               (mp.out_valid && (mp.out_prim_id != pout->out_prim_id || mp.out_tag != pout->out_tag || mp.out_mask != pout->out_mask));
@@ -148,10 +155,18 @@ static int sys_comb(void *c, uint32_t g, uint64_t cy, const p2g_hw_in_t *pin, p2
     for (int k = 0; k < 2; k++)
         bad |= me.tx_valid[k] != eout->tx_valid[k] || me.rx_ready[k] != eout->rx_ready[k] ||
                (me.tx_valid[k] && me.tx_flit[k] != eout->tx_flit[k]);
+    bad |= mb->desc_ready != ra.desc_ready || mb->p2g_ready != ra.p2g_ready || mb->pe_valid != ra.pe_valid || mb->busy != ra.busy ||
+           (mb->pe_valid && (mb->pe_end != ra.pe_end || mb->pe_tag != ra.pe_tag || mb->pe_prim_id != ra.pe_prim_id ||
+                             mb->pe_mask != ra.pe_mask));
     bad |= me.out_valid && (me.out_eob != eout->out_eob || me.out_tag != eout->out_tag || me.out_prim_id != eout->out_prim_id);
     if (!bad) {
         record(l, g, cy, pin, pout, ein, eout);
         return 0;
+    }
+    if (!ra.pe_valid && !mb->pe_valid) {   /* not compared while not valid: show no stale register contents */
+        ra.pe_end = 0;
+        ra.pe_tag = ra.pe_prim_id = 0;
+        ra.pe_mask = 0;
     }
     /* the primitive involved: the PE's output, else its input entry, else the P2G's output, else its input */
     l->fail_prim = me.out_valid && !me.out_eob ? (int64_t)me.out_prim_id
@@ -175,6 +190,14 @@ static int sys_comb(void *c, uint32_t g, uint64_t cy, const p2g_hw_in_t *pin, p2
     ls_field(f, 18, "p2g.out_tag", pout->out_tag, mp.out_tag);
     ls_field(f, 18, "p2g.out_mask", pout->out_mask, mp.out_mask);
     ls_field(f, 18, "p2g.busy", (uint64_t)pout->busy, (uint64_t)mp.busy);
+    ls_field(f, 18, "ad.desc_ready", (uint64_t)ra.desc_ready, (uint64_t)mb->desc_ready);
+    ls_field(f, 18, "ad.p2g_ready", (uint64_t)ra.p2g_ready, (uint64_t)mb->p2g_ready);
+    ls_field(f, 18, "ad.pe_valid", (uint64_t)ra.pe_valid, (uint64_t)mb->pe_valid);
+    ls_field(f, 18, "ad.pe_end", (uint64_t)ra.pe_end, (uint64_t)mb->pe_end);
+    ls_field(f, 18, "ad.pe_tag", ra.pe_tag, mb->pe_tag);
+    ls_field(f, 18, "ad.pe_prim_id", ra.pe_prim_id, mb->pe_prim_id);
+    ls_field(f, 18, "ad.pe_mask", ra.pe_mask, mb->pe_mask);
+    ls_field(f, 18, "ad.busy", (uint64_t)ra.busy, (uint64_t)mb->busy);
     ls_field(f, 18, "pe.in_ready", (uint64_t)eout->in_ready, (uint64_t)me.in_ready);
     for (int k = 0; k < 2; k++) {
         char nm[32];
@@ -240,6 +263,7 @@ static void sys_cmd(void *u, FILE *f, int near)
                 o->rx_stall, o->out_stall, o->link_stall);
     if (o->jitter) fprintf(f, " --jitter %u", o->jitter);
     if (o->inject_model_on) fprintf(f, " --inject-fault model:%" PRIu64, o->inject_model);
+    if (o->inject_ad_on) fprintf(f, " --inject-fault adapter:%" PRIu64, o->inject_ad);
     if (o->drop_prim) fprintf(f, " --inject-fault drop:%" PRIu64, o->drop_prim);
 }
 
@@ -256,7 +280,7 @@ static void sys_detail(void *u, FILE *f, const char *why)
 
 static const ls_unit_t sys_unit = {
     .tool = TOOL,
-    .unit = "cd_gpu",
+    .unit = "cd_unit",
     .detail = sys_detail,
     .hist_print = hist_print,
     .cmd = sys_cmd,
@@ -383,13 +407,16 @@ static int opt_inject(void *u, const char *name, const char *val)
     if (!strncmp(val, "model:", 6)) {
         o->inject_model = strtoull(val + 6, &e, 0);
         o->inject_model_on = 1;
+    } else if (!strncmp(val, "adapter:", 8)) {
+        o->inject_ad = strtoull(val + 8, &e, 0);
+        o->inject_ad_on = 1;
     } else if (!strncmp(val, "drop:", 5)) {
         o->drop_prim = strtoull(val + 5, &e, 0);
         if (!o->drop_prim) bad = -1;
     } else {
         e = (char *)"x";
     }
-    if (*e || bad) { fprintf(stderr, "cosim-system: --inject-fault must be model:CYCLE or drop:K (K >= 1)\n"); return -1; }
+    if (*e || bad) { fprintf(stderr, "cosim-system: --inject-fault must be model:CYCLE, adapter:CYCLE or drop:K (K >= 1)\n"); return -1; }
     return 0;
 }
 
@@ -415,7 +442,7 @@ static void usage(void)
             "usage: cosim-system --trace FILE.gpt --gpus N [--topology line|hub] [--scheme gpupd|gpupd-batch|gpupd-ra]\n"
             "         [--frame K] [--batch B] [--own diag|linear] [--latency L] [--hub-rate H] [--cp-cost C]\n"
             "         [--seed S] [--stall PM | --in-gap PM --tx-stall PM --rx-stall PM --out-stall PM --link-stall PM]\n"
-            "         [--jitter J] [--inject-fault model:CYCLE|drop:K] [--window W] [--out-dir D] [--waves F.fst]\n"
+            "         [--jitter J] [--inject-fault model:CYCLE|adapter:CYCLE|drop:K] [--window W] [--out-dir D] [--waves F.fst]\n"
             "         [--gtkw VIEW.gtkw] [--no-model] [--quiet]\n"
             "  stalls are per mille (0..900), a pure function of (seed, cycle, unit, port): replayable\n");
 }

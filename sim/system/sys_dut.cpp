@@ -1,12 +1,12 @@
-// Thin extern "C" shim around N verilated cd_gpu instances (sim/system/cd_gpu.v). No logic here: port
-// copies and clocking only.
+// Thin extern "C" shim around N verilated cd_unit instances (rtl/cd_unit.v). No logic here: port copies and
+// clocking only.
 #include "sys_dut.h"
 
 #include <cstdint>
 #include <cstdio>
 #include <vector>
 
-#include "Vcd_gpu.h"
+#include "Vcd_unit.h"
 #include "vl_dut.h"
 
 #ifndef SYS_DUT_MAX_GPUS
@@ -15,7 +15,7 @@
 
 struct sys_dut {
     vl_dut_core vl;   // context, FST; vl.time = ps at the start of the current cycle (sim/common/vl_dut.h)
-    std::vector<Vcd_gpu *> g;
+    std::vector<Vcd_unit *> g;
 };
 
 extern "C" sys_dut_params_t sys_dut_params(void)
@@ -33,7 +33,7 @@ static void sample(sys_dut_t *d, uint64_t t) { vl_dut_sample(&d->vl, t); }
 // One clock period is 10 ns: inputs change 1 ns after the cycle start, rising edge at +5 ns, falling at +10 ns.
 static void all_edges(sys_dut_t *d, int clk)
 {
-    for (Vcd_gpu *t : d->g) {
+    for (Vcd_unit *t : d->g) {
         t->clk_i = clk;
         t->eval();
     }
@@ -46,7 +46,7 @@ extern "C" sys_dut_t *sys_dut_new(uint32_t n, const char *fst_path)
     for (uint32_t i = 0; i < n; i++) {
         char name[32];
         std::snprintf(name, sizeof name, "gpu%u", i);
-        Vcd_gpu *t = new Vcd_gpu(d->vl.ctx, name);
+        Vcd_unit *t = new Vcd_unit(d->vl.ctx, name);
         t->clk_i = 0;
         t->rst_ni = 0;
         t->p2g_cfg_n_gpus_i = 1;
@@ -65,7 +65,7 @@ extern "C" sys_dut_t *sys_dut_new(uint32_t n, const char *fst_path)
         d->vl.time += 10000;
         sample(d, d->vl.time);
     }
-    for (Vcd_gpu *t : d->g) {
+    for (Vcd_unit *t : d->g) {
         t->rst_ni = 1;
         t->eval();
     }
@@ -78,10 +78,11 @@ extern "C" void sys_dut_free(sys_dut_t *d)
     delete d;
 }
 
-extern "C" void sys_dut_eval(sys_dut_t *d, uint32_t g, const p2g_hw_in_t *pin, p2g_hw_out_t *pout, const pe_hw_in_t *ein,
+extern "C" void sys_dut_eval(sys_dut_t *d, uint32_t g, const p2g_hw_in_t *pin, p2g_hw_out_t *pout,
+                             const cd_adapter_hw_in_t *ain, cd_adapter_hw_out_t *aout, const pe_hw_in_t *ein,
                              pe_hw_out_t *eout)
 {
-    Vcd_gpu *t = d->g[g];
+    Vcd_unit *t = d->g[g];
     t->p2g_cfg_n_gpus_i = pin->cfg.n_gpus & 0x7f;
     t->p2g_cfg_width_i = pin->cfg.width & 0x7fff;
     t->p2g_cfg_height_i = pin->cfg.height & 0x7fff;
@@ -91,54 +92,60 @@ extern "C" void sys_dut_eval(sys_dut_t *d, uint32_t g, const p2g_hw_in_t *pin, p
     t->p2g_cfg_sc_y0_i = pin->cfg.sc_y0 & 0x3fff;
     t->p2g_cfg_sc_x1_i = pin->cfg.sc_x1 & 0x3fff;
     t->p2g_cfg_sc_y1_i = pin->cfg.sc_y1 & 0x3fff;
-    t->p2g_in_valid_i = pin->in_valid ? 1 : 0;
-    t->p2g_in_prim_id_i = pin->in.prim_id;
-    t->p2g_in_tag_i = pin->in.tag & 0xffff;
-    t->p2g_in_x0_i = (uint32_t)pin->in.x[0] & 0xffffff;
-    t->p2g_in_y0_i = (uint32_t)pin->in.y[0] & 0xffffff;
-    t->p2g_in_x1_i = (uint32_t)pin->in.x[1] & 0xffffff;
-    t->p2g_in_y1_i = (uint32_t)pin->in.y[1] & 0xffffff;
-    t->p2g_in_x2_i = (uint32_t)pin->in.x[2] & 0xffffff;
-    t->p2g_in_y2_i = (uint32_t)pin->in.y[2] & 0xffffff;
-    t->p2g_in_flags_i = pin->in.flags & 3;
-    t->p2g_out_ready_i = pin->out_ready ? 1 : 0;
+    t->in_valid_i = pin->in_valid ? 1 : 0;
+    t->in_prim_id_i = pin->in.prim_id;
+    t->in_tag_i = pin->in.tag & 0xffff;
+    t->in_x0_i = (uint32_t)pin->in.x[0] & 0xffffff;
+    t->in_y0_i = (uint32_t)pin->in.y[0] & 0xffffff;
+    t->in_x1_i = (uint32_t)pin->in.x[1] & 0xffffff;
+    t->in_y1_i = (uint32_t)pin->in.y[1] & 0xffffff;
+    t->in_x2_i = (uint32_t)pin->in.x[2] & 0xffffff;
+    t->in_y2_i = (uint32_t)pin->in.y[2] & 0xffffff;
+    t->in_flags_i = pin->in.flags & 3;
+    t->desc_valid_i = ain->desc_valid ? 1 : 0;
+    t->desc_tag_i = ain->desc_tag & 0xffff;
+    t->desc_count_i = ain->desc_count;
     t->pe_cfg_n_gpus_i = ein->cfg.n_gpus & 0x7f;
     t->pe_cfg_gpu_id_i = ein->cfg.gpu_id & 0x3f;
     t->pe_cfg_topo_i = ein->cfg.topo & 1;
     t->pe_cfg_runahead_i = ein->cfg.runahead & 1;
-    t->pe_in_valid_i = ein->in_valid ? 1 : 0;
-    t->pe_in_end_i = ein->in_end ? 1 : 0;
-    t->pe_in_tag_i = ein->in_tag & 0xffff;
-    t->pe_in_prim_id_i = ein->in_prim_id;
-    t->pe_in_mask_i = ein->in_mask & (SYS_DUT_MAX_GPUS >= 64 ? ~0ull : ((1ull << SYS_DUT_MAX_GPUS) - 1));
-    t->pe_tx0_ready_i = ein->tx_ready[0] ? 1 : 0;
-    t->pe_tx1_ready_i = ein->tx_ready[1] ? 1 : 0;
-    t->pe_rx0_valid_i = ein->rx_valid[0] ? 1 : 0;
-    t->pe_rx0_flit_i = ein->rx_flit[0];
-    t->pe_rx1_valid_i = ein->rx_valid[1] ? 1 : 0;
-    t->pe_rx1_flit_i = ein->rx_flit[1];
-    t->pe_out_ready_i = ein->out_ready ? 1 : 0;
+    t->tx0_ready_i = ein->tx_ready[0] ? 1 : 0;
+    t->tx1_ready_i = ein->tx_ready[1] ? 1 : 0;
+    t->rx0_valid_i = ein->rx_valid[0] ? 1 : 0;
+    t->rx0_flit_i = ein->rx_flit[0];
+    t->rx1_valid_i = ein->rx_valid[1] ? 1 : 0;
+    t->rx1_flit_i = ein->rx_flit[1];
+    t->out_ready_i = ein->out_ready ? 1 : 0;
     t->eval();
-    pout->in_ready = t->p2g_in_ready_o;
-    pout->out_valid = t->p2g_out_valid_o;
-    pout->out_prim_id = t->p2g_out_prim_id_o;
-    pout->out_tag = t->p2g_out_tag_o;
-    pout->out_mask = (uint64_t)t->p2g_out_mask_o;
+    pout->in_ready = t->in_ready_o;
+    pout->out_valid = t->obs_p2g_out_valid_o;
+    pout->out_prim_id = t->obs_p2g_out_prim_id_o;
+    pout->out_tag = t->obs_p2g_out_tag_o;
+    pout->out_mask = (uint64_t)t->obs_p2g_out_mask_o;
     pout->busy = t->p2g_busy_o;
-    eout->in_ready = t->pe_in_ready_o;
-    eout->tx_valid[0] = t->pe_tx0_valid_o;
-    eout->tx_flit[0] = t->pe_tx0_flit_o;
-    eout->tx_valid[1] = t->pe_tx1_valid_o;
-    eout->tx_flit[1] = t->pe_tx1_flit_o;
-    eout->rx_ready[0] = t->pe_rx0_ready_o;
-    eout->rx_ready[1] = t->pe_rx1_ready_o;
-    eout->out_valid = t->pe_out_valid_o;
-    eout->out_eob = t->pe_out_eob_o;
-    eout->out_tag = t->pe_out_tag_o;
-    eout->out_prim_id = t->pe_out_prim_id_o;
-    eout->busy = t->pe_busy_o;
-    eout->cur_tag = t->pe_cur_tag_o;
-    eout->err = t->pe_err_o;
+    aout->desc_ready = t->desc_ready_o;
+    aout->p2g_ready = t->obs_p2g_out_ready_o;
+    aout->pe_valid = t->obs_pe_in_valid_o;
+    aout->pe_end = t->obs_pe_in_end_o;
+    aout->pe_tag = t->obs_pe_in_tag_o;
+    aout->pe_prim_id = t->obs_pe_in_prim_id_o;
+    aout->pe_mask = (uint64_t)t->obs_pe_in_mask_o;
+    aout->level = 0;   /* not a port */
+    aout->busy = t->obs_ad_busy_o;
+    eout->in_ready = t->obs_pe_in_ready_o;
+    eout->tx_valid[0] = t->tx0_valid_o;
+    eout->tx_flit[0] = t->tx0_flit_o;
+    eout->tx_valid[1] = t->tx1_valid_o;
+    eout->tx_flit[1] = t->tx1_flit_o;
+    eout->rx_ready[0] = t->rx0_ready_o;
+    eout->rx_ready[1] = t->rx1_ready_o;
+    eout->out_valid = t->out_valid_o;
+    eout->out_eob = t->out_eob_o;
+    eout->out_tag = t->out_tag_o;
+    eout->out_prim_id = t->out_prim_id_o;
+    eout->busy = t->obs_pe_busy_o;
+    eout->cur_tag = t->cur_tag_o;
+    eout->err = t->err_o;
 }
 
 extern "C" void sys_dut_sample(sys_dut_t *d) { sample(d, d->vl.time + 1000); }
@@ -160,7 +167,7 @@ extern "C" void sys_dut_end_cycle(sys_dut_t *d)
     }
     // Without a waveform the falling edge is folded into the next cycle's input evaluation (the RTL has
     // posedge logic only: clk_i going low changes nothing), saving one eval per GPU and cycle.
-    for (Vcd_gpu *t : d->g) t->clk_i = 0;
+    for (Vcd_unit *t : d->g) t->clk_i = 0;
     d->vl.time += 10000;
 }
 

@@ -1,12 +1,13 @@
 /* C interface to N verilated GPUs of the system co-simulation (sys_dut.cpp is the only C++ here: a thin
- * extern "C" shim, port copies and clocking only). Each GPU is one instance of sim/system/cd_gpu.v (the P2G
- * mapper and the PE side by side); all instances share one VerilatedContext and, optionally, one FST with a
- * scope per GPU (gpu0, gpu1, ...). One shim is built per RTL parameter set; sys_dut_params() says which. */
+ * extern "C" shim, port copies and clocking only). Each GPU is one instance of rtl/cd_unit.v (P2G mapper ->
+ * adapter -> PE); all instances share one VerilatedContext and, optionally, one FST with a scope per GPU (gpu0,
+ * gpu1, ...). One shim is built per RTL parameter set; sys_dut_params() says which. */
 #ifndef GPUPD_SIM_SYS_DUT_H
 #define GPUPD_SIM_SYS_DUT_H
 
 #include <stdint.h>
 
+#include "cd/cd_adapter_hw.h"
 #include "p2g/p2g_hw.h"
 #include "pe/pe_hw.h"
 
@@ -26,9 +27,11 @@ sys_dut_params_t sys_dut_params(void);
 sys_dut_t *sys_dut_new(uint32_t n, const char *fst_path);
 void sys_dut_free(sys_dut_t *d);
 
-/* Drive GPU g's input ports for this cycle, evaluate, read its outputs. */
-void sys_dut_eval(sys_dut_t *d, uint32_t g, const p2g_hw_in_t *pin, p2g_hw_out_t *pout, const pe_hw_in_t *ein,
-                  pe_hw_out_t *eout);
+/* Drive GPU g's input ports for this cycle, evaluate, read its outputs. The unit's inputs are the P2G's (pin
+ * except out_ready), the descriptor (ain->desc_*) and the PE's (ein except in_*): the P2G -> adapter -> PE
+ * handshakes are inside the unit. Their observation outputs fill pout->out_*, aout and eout->in_ready/busy. */
+void sys_dut_eval(sys_dut_t *d, uint32_t g, const p2g_hw_in_t *pin, p2g_hw_out_t *pout, const cd_adapter_hw_in_t *ain,
+                  cd_adapter_hw_out_t *aout, const pe_hw_in_t *ein, pe_hw_out_t *eout);
 /* Waveform sample after every GPU was evaluated (1 ns after the cycle start). */
 void sys_dut_sample(sys_dut_t *d);
 /* Rising edge of GPU g (with the inputs of its last sys_dut_eval). */

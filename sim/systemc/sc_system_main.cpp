@@ -1,6 +1,7 @@
-// SystemC N-GPU system (make systemc): every GPU is the verilated sim/system/cd_gpu.v (P2G mapper + PE RTL) as an
-// sc_module (verilator --sc), wrapped in a gpu_node module that feeds it the golden model's real CP-phase output
-// of a trace, inserts the END-of-chunk beats between P2G and PE, and routes the PE's link ports; GPUs are
+// SystemC N-GPU system (make systemc): every GPU is the verilated rtl/cd_unit.v (P2G mapper -> adapter -> PE RTL)
+// as an sc_module (verilator --sc), wrapped in a gpu_node module that feeds it the golden model's real CP-phase
+// output of a trace (primitives, and a chunk descriptor when a chunk's CP starts) and routes the PE's link ports;
+// GPUs are
 // joined by sc_fifo links (line: one fifo per direction between neighbours, forwarding in the nodes; hub: a
 // hub module with one fifo per direction per GPU), each flit carrying its arrival time (link latency).
 // Every GPU's output is checked against the golden model's receive lists (pe/pe.c) on the fly and against the
@@ -19,7 +20,7 @@
 #include <type_traits>
 #include <vector>
 
-#include "Vcd_gpu.h"
+#include "Vcd_unit.h"
 
 extern "C" {
 #include "common/args.h"
@@ -82,13 +83,14 @@ SC_MODULE(gpu_node) {
     sc_fifo<link_flit_t> *rx_link[2] = {nullptr, nullptr};
 
     // the verilated GPU and the signals to it
-    Vcd_gpu dut;
+    Vcd_unit dut;
     sc_signal<bool> rst_n;
     sc_signal<uint32_t> p_n, p_w, p_h, p_ts, p_sx0, p_sy0, p_sx1, p_sy1, p_id, p_tag, p_x0, p_y0, p_x1, p_y1, p_x2, p_y2, p_flags;
     sc_signal<bool> p_mode, p_in_valid, p_in_ready, p_out_valid, p_out_ready, p_busy;
     sc_signal<uint32_t> p_out_id, p_out_tag;
     sc_signal<mask_t> p_out_mask, e_in_mask;
-    sc_signal<uint32_t> e_n, e_gid, e_in_tag, e_in_id, e_out_tag, e_out_id, e_cur_tag;
+    sc_signal<uint32_t> e_n, e_gid, e_in_tag, e_in_id, e_out_tag, e_out_id, e_cur_tag, d_tag, d_count;
+    sc_signal<bool> d_valid, d_ready, busy, ad_busy;
     sc_signal<bool> e_topo, e_ra, e_in_valid, e_in_ready, e_in_end, e_tx0_ready, e_tx1_ready, e_rx0_valid, e_rx1_valid, e_out_ready;
     sc_signal<bool> e_tx0_valid, e_tx1_valid, e_rx0_ready, e_rx1_ready, e_out_valid, e_out_eob, e_busy, e_err;
     sc_signal<uint64_t> e_tx0_flit, e_tx1_flit, e_rx0_flit, e_rx1_flit;
@@ -100,12 +102,10 @@ SC_MODULE(gpu_node) {
         const cdsys_work_t *w = c->w;
         uint32_t N = c->n, B = w->n_batches;
         auto slot = [&](uint32_t b) { return (size_t)b * N + g; };
-        // feeder, adapter, RX buffers, collector (the same roles as in cmodel/sys/cdsys.c)
+        // feeder, P2G output check, RX buffers, collector (the same roles as in cmodel/sys/cdsys.c)
         uint32_t fb = 0, fi = 0, cur_cfg = UINT32_MAX, ab = 0, a_cnt = 0, ob = 0, opos = 0;
         bool f_started = false;
         uint64_t f_start = 0;
-        struct ent { bool end; uint32_t tag, prim; uint64_t mask; };
-        std::deque<ent> ad;
         std::deque<uint64_t> rxq[2];
         std::deque<link_flit_t> inl[2];
         std::vector<std::vector<uint32_t>> recv(B);
@@ -121,7 +121,14 @@ SC_MODULE(gpu_node) {
             wait();
             // 1. handshakes of the cycle that just ended (pre-edge outputs with the inputs we drove)
             if (p_in_valid.read() && p_in_ready.read()) fi++;
-            if (p_out_valid.read() && p_out_ready.read()) {
+            // a descriptor is given for one cycle: the CP gating keeps at most 2 chunks without END, which the
+            // adapter always takes (docs/cd-unit.md); a refusal would lose a chunk
+            if (d_valid.read() && !d_ready.read()) report(c, "GPU %u: the adapter refused a chunk descriptor", g);
+            if (p_out_valid.read() && p_out_ready.read()) {   // inside the unit (obs_* outputs)
+                while (ab < B && ab < fb && a_cnt >= w->counts[slot(ab)]) {
+                    ab++;
+                    a_cnt = 0;
+                }
                 if (ab >= B || a_cnt >= w->counts[slot(ab)]) report(c, "GPU %u: P2G output with no primitive outstanding", g);
                 else {
                     const cdsys_prim_t *pr = &w->prims[slot(ab)][a_cnt];
@@ -129,11 +136,9 @@ SC_MODULE(gpu_node) {
                         report(c, "GPU %u batch %u: P2G output primitive %u mask 0x%" PRIx64 ", golden primitive %u mask 0x%" PRIx64,
                                g, ab, (uint32_t)p_out_id.read(), (uint64_t)p_out_mask.read(), pr->p.prim_id, pr->mask);
                     c->masks++;
-                    ad.push_back({false, p_out_tag.read(), p_out_id.read(), (uint64_t)p_out_mask.read()});
                     a_cnt++;
                 }
             }
-            if (e_in_valid.read() && e_in_ready.read()) ad.pop_front();
             const bool txv[2] = {e_tx0_valid.read() && e_tx0_ready.read(), e_tx1_valid.read() && e_tx1_ready.read()};
             const uint64_t txf[2] = {e_tx0_flit.read(), e_tx1_flit.read()};
             for (int k = 0; k < 2; k++)
@@ -180,24 +185,25 @@ SC_MODULE(gpu_node) {
                     }
                 }
             }
-            // 3. inputs of the next cycle: feeder (CP gating as in cdsys), adapter END beats, RX, PE input
+            // 3. inputs of the next cycle: feeder (CP gating as in cdsys; at most one chunk starts per cycle, its
+            //    descriptor to the unit's adapter), RX
+            bool desc = false;
             for (;;) {
                 if (fb >= B) break;
                 if (!f_started) {
                     bool bar = w->barrier && w->barrier[fb];
                     int64_t need = (int64_t)fb - (c->runahead && !bar ? 2 : 1);
-                    if (!(need < 0 || (int64_t)ob > need)) break;
+                    if (desc || !(need < 0 || (int64_t)ob > need)) break;
                     f_started = true;
                     f_start = c->cycle;
+                    desc = true;
+                    d_tag.write(fb & 0xffffu);
+                    d_count.write(w->counts[slot(fb)]);
                 }
                 if (fi < w->counts[slot(fb)]) break;
                 fb++; fi = 0; f_started = false;
             }
-            while (ab < B && (ab < fb || (ab == fb && f_started)) && a_cnt == w->counts[slot(ab)]) {
-                ad.push_back({true, ab & 0xffffu, a_cnt, 0});
-                ab++;
-                a_cnt = 0;
-            }
+            d_valid.write(desc);
             bool valid = false;
             if (fb < B && f_started) {
                 const cdsys_prim_t *pr = &w->prims[slot(fb)][fi];
@@ -217,12 +223,6 @@ SC_MODULE(gpu_node) {
                 }
             }
             p_in_valid.write(valid);
-            p_out_ready.write(ad.size() + 2 <= 4);
-            e_in_valid.write(!ad.empty());
-            if (!ad.empty()) {
-                e_in_end.write(ad.front().end); e_in_tag.write(ad.front().tag); e_in_id.write(ad.front().prim);
-                e_in_mask.write((mask_t)ad.front().mask);
-            }
             e_rx0_valid.write(!rxq[0].empty() && !stalled(c, 3, 2 * g));
             if (!rxq[0].empty()) e_rx0_flit.write(rxq[0].front());
             e_rx1_valid.write(!rxq[1].empty() && !stalled(c, 3, 2 * g + 1));
@@ -230,7 +230,7 @@ SC_MODULE(gpu_node) {
             e_tx0_ready.write(!stalled(c, 2, 2 * g));
             e_tx1_ready.write(!stalled(c, 2, 2 * g + 1));
             e_out_ready.write(!stalled(c, 4, g));
-            if (!done && ob >= B && ad.empty() && rxq[0].empty() && rxq[1].empty() && inl[0].empty() && inl[1].empty() &&
+            if (!done && ob >= B && !ad_busy.read() && rxq[0].empty() && rxq[1].empty() && inl[0].empty() && inl[1].empty() &&
                 !e_busy.read() && !e_tx0_valid.read() && !e_tx1_valid.read()) {
                 done = true;
                 // SPEC 4.2 invariant from the masks, independent of the golden lists
@@ -256,20 +256,24 @@ SC_MODULE(gpu_node) {
         dut.clk_i(clk); dut.rst_ni(rst_n);
         dut.p2g_cfg_n_gpus_i(p_n); dut.p2g_cfg_width_i(p_w); dut.p2g_cfg_height_i(p_h); dut.p2g_cfg_tile_log2_i(p_ts);
         dut.p2g_cfg_mode_i(p_mode); dut.p2g_cfg_sc_x0_i(p_sx0); dut.p2g_cfg_sc_y0_i(p_sy0); dut.p2g_cfg_sc_x1_i(p_sx1);
-        dut.p2g_cfg_sc_y1_i(p_sy1); dut.p2g_in_valid_i(p_in_valid); dut.p2g_in_prim_id_i(p_id); dut.p2g_in_tag_i(p_tag);
-        dut.p2g_in_x0_i(p_x0); dut.p2g_in_y0_i(p_y0); dut.p2g_in_x1_i(p_x1); dut.p2g_in_y1_i(p_y1); dut.p2g_in_x2_i(p_x2);
-        dut.p2g_in_y2_i(p_y2); dut.p2g_in_flags_i(p_flags); dut.p2g_out_ready_i(p_out_ready); dut.p2g_in_ready_o(p_in_ready);
-        dut.p2g_out_valid_o(p_out_valid); dut.p2g_out_prim_id_o(p_out_id); dut.p2g_out_tag_o(p_out_tag);
-        dut.p2g_out_mask_o(p_out_mask); dut.p2g_busy_o(p_busy);
+        dut.p2g_cfg_sc_y1_i(p_sy1); dut.in_valid_i(p_in_valid); dut.in_prim_id_i(p_id); dut.in_tag_i(p_tag);
+        dut.in_x0_i(p_x0); dut.in_y0_i(p_y0); dut.in_x1_i(p_x1); dut.in_y1_i(p_y1); dut.in_x2_i(p_x2);
+        dut.in_y2_i(p_y2); dut.in_flags_i(p_flags); dut.in_ready_o(p_in_ready); dut.p2g_busy_o(p_busy);
+        dut.desc_valid_i(d_valid); dut.desc_ready_o(d_ready); dut.desc_tag_i(d_tag); dut.desc_count_i(d_count);
         dut.pe_cfg_n_gpus_i(e_n); dut.pe_cfg_gpu_id_i(e_gid); dut.pe_cfg_topo_i(e_topo); dut.pe_cfg_runahead_i(e_ra);
-        dut.pe_in_valid_i(e_in_valid); dut.pe_in_end_i(e_in_end); dut.pe_in_tag_i(e_in_tag); dut.pe_in_prim_id_i(e_in_id);
-        dut.pe_in_mask_i(e_in_mask); dut.pe_tx0_ready_i(e_tx0_ready); dut.pe_tx1_ready_i(e_tx1_ready);
-        dut.pe_rx0_valid_i(e_rx0_valid); dut.pe_rx0_flit_i(e_rx0_flit); dut.pe_rx1_valid_i(e_rx1_valid);
-        dut.pe_rx1_flit_i(e_rx1_flit); dut.pe_out_ready_i(e_out_ready); dut.pe_in_ready_o(e_in_ready);
-        dut.pe_tx0_valid_o(e_tx0_valid); dut.pe_tx0_flit_o(e_tx0_flit); dut.pe_tx1_valid_o(e_tx1_valid);
-        dut.pe_tx1_flit_o(e_tx1_flit); dut.pe_rx0_ready_o(e_rx0_ready); dut.pe_rx1_ready_o(e_rx1_ready);
-        dut.pe_out_valid_o(e_out_valid); dut.pe_out_eob_o(e_out_eob); dut.pe_out_tag_o(e_out_tag);
-        dut.pe_out_prim_id_o(e_out_id); dut.pe_busy_o(e_busy); dut.pe_cur_tag_o(e_cur_tag); dut.pe_err_o(e_err);
+        dut.tx0_ready_i(e_tx0_ready); dut.tx1_ready_i(e_tx1_ready);
+        dut.rx0_valid_i(e_rx0_valid); dut.rx0_flit_i(e_rx0_flit); dut.rx1_valid_i(e_rx1_valid);
+        dut.rx1_flit_i(e_rx1_flit); dut.out_ready_i(e_out_ready);
+        dut.tx0_valid_o(e_tx0_valid); dut.tx0_flit_o(e_tx0_flit); dut.tx1_valid_o(e_tx1_valid);
+        dut.tx1_flit_o(e_tx1_flit); dut.rx0_ready_o(e_rx0_ready); dut.rx1_ready_o(e_rx1_ready);
+        dut.out_valid_o(e_out_valid); dut.out_eob_o(e_out_eob); dut.out_tag_o(e_out_tag);
+        dut.out_prim_id_o(e_out_id); dut.busy_o(busy); dut.cur_tag_o(e_cur_tag); dut.err_o(e_err);
+        // observation: the P2G's output and the PE's input handshakes inside the unit
+        dut.obs_p2g_out_valid_o(p_out_valid); dut.obs_p2g_out_ready_o(p_out_ready); dut.obs_p2g_out_prim_id_o(p_out_id);
+        dut.obs_p2g_out_tag_o(p_out_tag); dut.obs_p2g_out_mask_o(p_out_mask);
+        dut.obs_pe_in_valid_o(e_in_valid); dut.obs_pe_in_ready_o(e_in_ready); dut.obs_pe_in_end_o(e_in_end);
+        dut.obs_pe_in_tag_o(e_in_tag); dut.obs_pe_in_prim_id_o(e_in_id); dut.obs_pe_in_mask_o(e_in_mask);
+        dut.obs_ad_busy_o(ad_busy); dut.obs_pe_busy_o(e_busy);
         SC_THREAD(run);
         sensitive << clk.pos();
     }

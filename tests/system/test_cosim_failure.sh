@@ -4,6 +4,8 @@
 #             primitive and cycle;
 #  2. model:C the C cycle model's PE in_ready is flipped at cycle C: the lockstep comparison must stop at that
 #             cycle with the fields DUT vs model;
+#  3. adapter:C the adapter cycle model's p2g_ready is flipped at cycle C: likewise (the adapter inside cd_unit
+#             is compared through its obs_* outputs);
 # both exit 1, print the reproduce command (which must reproduce the same failure), and leave an FST window and
 # a .gtkw view. Usage: tests/system/test_cosim_failure.sh build/cosim/system_16_2_8_8/cosim-system OUTDIR
 set -u
@@ -15,7 +17,7 @@ check_case() {   # name, expected text, args...
   "$BIN" --trace traces/glmark2-shadow.gpt --gpus 3 --out-dir "$OUT" --quiet "$@" >"$OUT/$name.out" 2>"$OUT/$name.err"
   local rc=$?
   [ $rc -eq 1 ] || fail "$name: exit status $rc, expected 1 (log $OUT/$name.err)"
-  grep -q '^COSIM MISMATCH unit=cd_gpu ' "$OUT/$name.err" || fail "$name: no mismatch report"
+  grep -q '^COSIM MISMATCH unit=cd_unit ' "$OUT/$name.err" || fail "$name: no mismatch report"
   grep -q "$want" "$OUT/$name.err" || fail "$name: report does not say '$want'"
   grep -q 'where: GPU [0-9]' "$OUT/$name.err" || fail "$name: report does not name the GPU"
   grep -q 'PASS' "$OUT/$name.out" && fail "$name: printed PASS"
@@ -34,4 +36,6 @@ check_case() {   # name, expected text, args...
 check_case drop 'golden model\|invariant' --inject-fault drop:500
 check_case model 'RTL and C cycle model disagree' --inject-fault model:3000
 grep -q 'pe.in_ready .*<-- differs' "$OUT/model.err" || fail "model: the differing field is not marked"
+check_case adapter 'RTL and C cycle model disagree' --inject-fault adapter:3000
+grep -q 'ad.p2g_ready .*<-- differs' "$OUT/adapter.err" || fail "adapter: the differing field is not marked"
 echo "test_cosim_failure: PASS"
