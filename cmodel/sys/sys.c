@@ -1650,7 +1650,10 @@ int sys_write_stats_json(const sys_result_t *res, const sys_config_t *cfg, const
             trace_name ? trace_name : "", sys_scheme_name(cfg->scheme), N, net_topo_name(cfg->topo), cfg->batch,
             cfg->frame, res->w, res->h, sys_frame_hash(res->pixels, (size_t)res->w * res->h), res->draws,
             res->prims_app, res->batches, res->segments, res->syncs, res->sync_bytes, res->exchange_steps, res->mask_checks);
-    {
+    /* The keys of chopin (traffic by kind, composition per GPU and link, the "chopin" object) are written for
+     * chopin runs only: the JSON of every other scheme stays byte for byte what it was (tests/results). */
+    int chop = cfg->scheme == SYS_SCHEME_CHOPIN;
+    if (chop) {
         /* traffic by kind over every link traversal (bytes): PRIM and LAST packets, framebuffer synchronisation,
          * chopin's sub-image composition */
         uint64_t tp = 0, tl = 0, tsy = 0, tc = 0;
@@ -1663,7 +1666,7 @@ int sys_write_stats_json(const sys_result_t *res, const sys_config_t *cfg, const
         fprintf(f, "  \"traffic\": {\"prim\": %" PRIu64 ", \"last\": %" PRIu64 ", \"sync\": %" PRIu64 ", \"composition\": %" PRIu64
                    "},\n", tp, tl, tsy, tc);
     }
-    if (cfg->scheme == SYS_SCHEME_CHOPIN)
+    if (chop)
         fprintf(f, "  \"chopin\": {\"min_tris\": %u, \"scheduler\": \"%s\", \"groups_composed\": %" PRIu64
                    ", \"groups_dup_small\": %" PRIu64 ", \"groups_dup_blend_depth\": %" PRIu64 ", \"groups_dup_blend\": %" PRIu64
                    ", \"groups_dup_state\": %" PRIu64 ", \"composition_bytes\": %" PRIu64 ", \"tie_pixels\": %" PRIu64 "},\n",
@@ -1695,13 +1698,17 @@ int sys_write_stats_json(const sys_result_t *res, const sys_config_t *cfg, const
         fprintf(f, "    {\"gpu\": %u, \"prims_projected\": %" PRIu64 ", \"prims_received\": %" PRIu64
                    ", \"prims_kept\": %" PRIu64 ", \"prims_to_render\": %" PRIu64 ", \"prims_rasterized\": %" PRIu64
                    ", \"prims_sent\": %" PRIu64 ", \"fragments\": %" PRIu64 ", \"sync_bytes_sent\": %" PRIu64
-                   ", \"frames_rendered\": %" PRIu64 ", \"composition_draws\": %" PRIu64 ", \"composition_bytes_sent\": %" PRIu64 ",\n      ",
+                   ", \"frames_rendered\": %" PRIu64 ",\n      ",
                 g, s->prims_projected, s->prims_received, s->prims_kept, s->prims_to_render, s->render.prims_rasterized,
-                s->prims_sent, s->render.fragments, s->sync_bytes_sent, s->frames_rendered, s->comp_draws, s->comp_bytes_sent);
+                s->prims_sent, s->render.fragments, s->sync_bytes_sent, s->frames_rendered);
+        if (chop)
+            fprintf(f, "\"composition_draws\": %" PRIu64 ", \"composition_bytes_sent\": %" PRIu64 ", ", s->comp_draws, s->comp_bytes_sent);
+        if (chop && res->timed) fprintf(f, "\"composition_cycles\": %" PRIu64 ", ", s->comp_cycles);
+        else if (chop) fprintf(f, "\"composition_cycles\": null, ");
         if (res->timed) {
-            fprintf(f, "\"cycles_done\": %" PRIu64 ", \"composition_cycles\": %" PRIu64 ", \"cycle_stack\": {\"no_primitive\": %" PRIu64
-                       ", \"stall\": %" PRIu64 ", \"sync\": %" PRIu64 ", \"issue\": %" PRIu64 "},\n      \"utilisation\": {",
-                    s->cyc_done, s->comp_cycles, s->cyc_no_primitive, s->cyc_stall, s->cyc_sync, s->cyc_issue);
+            fprintf(f, "\"cycles_done\": %" PRIu64 ", \"cycle_stack\": {\"no_primitive\": %" PRIu64 ", \"stall\": %" PRIu64
+                       ", \"sync\": %" PRIu64 ", \"issue\": %" PRIu64 "},\n      \"utilisation\": {",
+                    s->cyc_done, s->cyc_no_primitive, s->cyc_stall, s->cyc_sync, s->cyc_issue);
             double tot = (double)res->cycles * GT_TPC;
             for (int u = 0; u < GT_NUNITS; u++) {
                 double div = tot * (u == GT_SHADER ? cfg->tcfg.cores : 1);
@@ -1714,7 +1721,7 @@ int sys_write_stats_json(const sys_result_t *res, const sys_config_t *cfg, const
                     s->vs_warps ? (double)s->vs_instrs / (double)s->vs_warps : 0.0,
                     s->fs_warps ? (double)s->fs_instrs / (double)s->fs_warps : 0.0, s->p2g_prims, s->shader_profiles);
         } else {
-            fprintf(f, "\"cycles_done\": null, \"composition_cycles\": null, \"cycle_stack\": {\"no_primitive\": null, \"stall\": null, \"sync\": null"
+            fprintf(f, "\"cycles_done\": null, \"cycle_stack\": {\"no_primitive\": null, \"stall\": null, \"sync\": null"
                        ", \"issue\": null},\n      ");
         }
         fprintf(f, "\"prims_received_from\": [");
@@ -1731,11 +1738,12 @@ int sys_write_stats_json(const sys_result_t *res, const sys_config_t *cfg, const
         uint64_t flits = l->prim_flits + l->last_flits;
         fprintf(f, "    {\"from\": \"%s%u\", \"to\": \"%s%u\", \"prim_packets\": %" PRIu64 ", \"last_packets\": %" PRIu64
                    ", \"packet_bytes\": %" PRIu64 ", \"prim_bytes\": %" PRIu64 ", \"last_bytes\": %" PRIu64
-                   ", \"sync_bytes\": %" PRIu64 ", \"composition_bytes\": %" PRIu64 ", \"bytes\": %" PRIu64,
+                   ", \"sync_bytes\": %" PRIu64,
                 l->from == N && cfg->topo == NET_HUB ? "hub" : "gpu", l->from == N && cfg->topo == NET_HUB ? 0 : l->from,
                 l->to == N && cfg->topo == NET_HUB ? "hub" : "gpu", l->to == N && cfg->topo == NET_HUB ? 0 : l->to,
-                l->prim_flits, l->last_flits, flits * 8, l->prim_flits * 8, l->last_flits * 8, l->sync_bytes, l->comp_bytes,
-                flits * 8 + l->sync_bytes + l->comp_bytes);
+                l->prim_flits, l->last_flits, flits * 8, l->prim_flits * 8, l->last_flits * 8, l->sync_bytes);
+        if (chop) fprintf(f, ", \"composition_bytes\": %" PRIu64, l->comp_bytes);
+        fprintf(f, ", \"bytes\": %" PRIu64, flits * 8 + l->sync_bytes + l->comp_bytes);
         if (res->timed)
             fprintf(f, ", \"busy_cycles\": %" PRIu64 ", \"utilisation\": %.4f", l->busy_cycles,
                     res->cycles ? (double)l->busy_cycles / (double)res->cycles : 0.0);
