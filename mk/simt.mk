@@ -24,9 +24,14 @@ SIMT_MAIN     := 8_4_8_8_4
 SIMT_SEED     ?= 0x5eed
 simt_p = $(word $(2),$(subst _, ,$(1)))
 
-$(BUILD)/cosim/obj/cosim_simt.o: sim/simt/cosim_simt.c sim/simt/simt_dut.h sim/common/gtkw_view.h sim/simt/simt_sampler.h cmodel/simt/simt_hw.h | $(GEN_HDRS)
+# the lockstep harness: its files (sim/simt/simt_cosim.h lists them) and the shared lockstep driver
+SIMT_COSIM_SRCS := sim/simt/cosim_simt.c sim/simt/simt_progs.c sim/simt/simt_traceprogs.c sim/simt/simt_host.c \
+                   sim/simt/simt_check.c sim/simt/simt_lockstep.c sim/simt/simt_jobs.c sim/simt/simt_cp.c
+SIMT_COSIM_OBJS := $(patsubst sim/simt/%.c,$(BUILD)/cosim/obj/%.o,$(SIMT_COSIM_SRCS))
+$(SIMT_COSIM_OBJS): $(BUILD)/cosim/obj/%.o: sim/simt/%.c sim/simt/simt_cosim.h sim/simt/simt_dut.h sim/common/lockstep.h sim/common/gtkw_view.h sim/simt/simt_sampler.h cmodel/simt/simt_hw.h | $(GEN_HDRS)
 	@mkdir -p $(@D)
 	$(CC) $(CWARN) $(COPT) $(CPPFLAGS_COMMON) -Isim/simt -c $< -o $@
+SIMT_COSIM_OBJS += $(LOCKSTEP_OBJ)
 
 # Three builds per parameter set, each in three steps (docs/simt.md section 6):
 #   cosim-simt      the fast lockstep binary: no tracing, --x-assign/--x-initial fast, --noassert, -O3;
@@ -80,18 +85,18 @@ $(BUILD)/cosim/simt_$(1)/$(2)/link.objs: $(BUILD)/cosim/simt_$(1)/$(2)/Vsimt_cor
 
 # profile of the fast kind (see above): instrumented objects, training run (the .gcda files land next to the
 # objects), then the objects are removed so that link.objs compiles them again with -fprofile-use
-$(BUILD)/cosim/simt_$(1)/$(2)/pgo.stamp: $(BUILD)/cosim/simt_$(1)/$(2)/Vsimt_core.mk sim/simt/vl_objs.mk | $(BUILD)/cosim/obj/cosim_simt.o $(LIB)
+$(BUILD)/cosim/simt_$(1)/$(2)/pgo.stamp: $(BUILD)/cosim/simt_$(1)/$(2)/Vsimt_core.mk sim/simt/vl_objs.mk | $(SIMT_COSIM_OBJS) $(LIB)
 	@rm -f $$@ $$(@D)/*.gcda $$(@D)/*.o $$(@D)/*.a $$(@D)/link.objs
 	@$(MAKE) --no-print-directory -C $$(@D) -f $(abspath sim/simt/vl_objs.mk) VM_MK=Vsimt_core.mk $(SIMT_VL_MK_pgogen) link.objs \
 	  >$$(@D)/pgo-build.log 2>&1 || { tail -30 $$(@D)/pgo-build.log; exit 1; }
-	$(CXX) -fprofile-generate -o $$(@D)/pgo-train $$$$(sed 's#[^ ][^ ]*#$$(@D)/&#g' $$(@D)/link.objs) $(BUILD)/cosim/obj/cosim_simt.o $(LIB) \
+	$(CXX) -fprofile-generate -o $$(@D)/pgo-train $$$$(sed 's#[^ ][^ ]*#$$(@D)/&#g' $$(@D)/link.objs) $(SIMT_COSIM_OBJS) $(LIB) \
 	  $$$$(cat $$(@D)/link.libs) -lz -lzstd -lm
 	$$(@D)/pgo-train $(SIMT_PGO_TRAIN) > $$(@D)/pgo-train.log 2>&1 || { tail -30 $$(@D)/pgo-train.log; exit 1; }
 	@rm -f $$(@D)/*.o $$(@D)/*.a $$(@D)/link.objs $$(@D)/pgo-train
 	@touch $$@
 
-$(BUILD)/cosim/simt_$(1)/$(SIMT_BIN_$(2)): $(BUILD)/cosim/simt_$(1)/$(2)/link.objs $(BUILD)/cosim/obj/cosim_simt.o $(LIB)
-	$(CXX) -o $$@.tmp $$$$(sed 's#[^ ][^ ]*#$$(@D)/$(2)/&#g' $$<) $(BUILD)/cosim/obj/cosim_simt.o $(LIB) \
+$(BUILD)/cosim/simt_$(1)/$(SIMT_BIN_$(2)): $(BUILD)/cosim/simt_$(1)/$(2)/link.objs $(SIMT_COSIM_OBJS) $(LIB)
+	$(CXX) -o $$@.tmp $$$$(sed 's#[^ ][^ ]*#$$(@D)/$(2)/&#g' $$<) $(SIMT_COSIM_OBJS) $(LIB) \
 	  $$$$(cat $$(@D)/$(2)/link.libs) -lz -lzstd -lm && mv $$@.tmp $$@
 endef
 $(foreach v,$(SIMT_VARIANTS),$(foreach k,fast fst cov mt,$(eval $(call SIMT_BUILD_RULES,$(v),$(k)))))

@@ -11,10 +11,7 @@
 #error "build with -DSIMT_DUT_LANES=.. -DSIMT_DUT_WARPS=.. -DSIMT_DUT_FPU_LAT=.. -DSIMT_DUT_SFU_LAT=.. -DSIMT_DUT_TEX_LAT=.."
 #endif
 
-struct simt_dut {
-    vl_dut_core vl;   // context, FST, time (sim/common/vl_dut.h)
-    Vsimt_core *top;
-};
+struct simt_dut : vl_dut_one<Vsimt_core> {};   // context, FST, time, model (sim/common/vl_dut.h)
 
 extern "C" int simt_dut_has_fst(void) { return vl_dut_has_fst(); }
 
@@ -85,19 +82,9 @@ extern "C" void simt_dut_reset(simt_dut_t *d) { vl_dut_reset(&d->vl, d->top); }
 
 extern "C" simt_dut_t *simt_dut_new(const char *fst_path)
 {
-    simt_dut_t *d = new simt_dut();
-    vl_dut_init(&d->vl, fst_path);
-    d->top = new Vsimt_core(d->vl.ctx, "simt_core");
-    vl_dut_open_fst(&d->vl, &d->top, 1, fst_path);
-    d->top->clk_i = 0;
+    simt_dut_t *d = vl_dut_one_new<simt_dut, Vsimt_core>(fst_path, "simt_core");
     simt_dut_reset(d);
     return d;
-}
-
-extern "C" void simt_dut_free(simt_dut_t *d)
-{
-    vl_dut_finish(&d->vl, &d->top, 1);
-    delete d;
 }
 
 extern "C" void simt_dut_eval(simt_dut_t *d, const simt_hw_in_t *in, simt_hw_out_t *o)
@@ -164,18 +151,6 @@ extern "C" void simt_dut_eval(simt_dut_t *d, const simt_hw_in_t *in, simt_hw_out
     }
 }
 
-// Rising edge, then the falling edge. Nothing in the core is sensitive to the falling clock edge, so without a
-// waveform the falling-edge evaluation is folded into the next simt_dut_eval (same results, a third fewer
-// evaluations); with a waveform it is evaluated and dumped as usual.
-extern "C" void simt_dut_clock(simt_dut_t *d)
-{
-    vl_dut_edge(&d->vl, d->top, 1, 4000);
-    if (vl_dut_tracing(&d->vl)) {
-        vl_dut_edge(&d->vl, d->top, 0, 5000);
-        return;
-    }
-    d->top->clk_i = 0;
-    d->vl.time += 5000;
-}
-
-extern "C" void simt_dut_dump(simt_dut_t *d, int on) { d->vl.dump = on; }
+// Rising edge, then the falling edge. Nothing in the core is sensitive to the falling clock edge: without a
+// waveform the falling-edge evaluation is folded into the next simt_dut_eval (vl_dut_cycle_folded).
+VL_DUT_ONE_API(simt_dut, vl_dut_cycle_folded)
