@@ -19,9 +19,17 @@ uint32_t gpu_pack_rgba8(const float c[4])
     return v;
 }
 
+/* (float)i / 255.0f for every byte i, folded by the compiler (binary32 division is correctly rounded at
+ * compile time as at run time: the same values, without a division per channel) */
+#define U8F1(i) ((float)(i) / 255.0f)
+#define U8F4(i) U8F1(i), U8F1((i) + 1), U8F1((i) + 2), U8F1((i) + 3)
+#define U8F16(i) U8F4(i), U8F4((i) + 4), U8F4((i) + 8), U8F4((i) + 12)
+#define U8F64(i) U8F16(i), U8F16((i) + 16), U8F16((i) + 32), U8F16((i) + 48)
+static const float u8_to_f[256] = {U8F64(0), U8F64(64), U8F64(128), U8F64(192)};
+
 void gpu_unpack_rgba8(uint32_t v, float c[4])
 {
-    for (int i = 0; i < 4; i++) c[i] = (float)((v >> (8 * i)) & 0xFFu) / 255.0f;
+    for (int i = 0; i < 4; i++) c[i] = u8_to_f[(v >> (8 * i)) & 0xFFu];
 }
 
 static int32_t wrap_coord(int32_t i, uint32_t n, uint8_t wrap)
@@ -31,12 +39,15 @@ static int32_t wrap_coord(int32_t i, uint32_t n, uint8_t wrap)
         if (i >= (int32_t)n) return (int32_t)n - 1;
         return i;
     }
+    /* n a power of two: i mod n (non-negative) is i & (n - 1) in two's complement */
+    const int pow2 = (n & (n - 1)) == 0;
     if (wrap == GPU_WRAP_MIRROR) {     /* GL mirrored repeat: ... 1 0 | 0 1 ... n-1 | n-1 ... */
         int32_t p = 2 * (int32_t)n;
-        int32_t m = i % p;
+        int32_t m = pow2 ? (int32_t)((uint32_t)i & (uint32_t)(p - 1)) : i % p;
         if (m < 0) m += p;
         return m < (int32_t)n ? m : p - 1 - m;
     }
+    if (pow2) return (int32_t)((uint32_t)i & (n - 1));
     int32_t m = i % (int32_t)n;
     return m < 0 ? m + (int32_t)n : m;
 }

@@ -581,6 +581,19 @@ static int rast_step(gpu_t *g, gpu_unit_state_t *u)
         gpu_rast_t *r = &u->r;
         while (r->qy <= r->ry1) {
             if (!gpu_queue_space(&g->q_quad)) return moved;
+            /* skip the quads of this row pair that no pixel of the primitive can cover: they would produce
+             * nothing (gpu_rast_quad returns 0 for them), and the queue check above cannot change meanwhile */
+            if (!r->span_ok || r->span_y != r->qy) {
+                gpu_rast_row_span(r, r->qy, &r->span_x0, &r->span_x1);
+                r->span_y = r->qy;
+                r->span_ok = 1;
+            }
+            if (r->qx < (r->span_x0 & ~1)) r->qx = r->span_x0 & ~1;
+            if (r->qx > r->span_x1) {
+                r->qx = r->rx0 & ~1;
+                r->qy += 2;
+                continue;
+            }
             int32_t qx = r->qx, qy = r->qy;
             /* advance the iterator */
             uint32_t tx = (uint32_t)qx >> g->tile_log2, ty = (uint32_t)qy >> g->tile_log2;

@@ -245,6 +245,46 @@ static int64_t edge_at(const gpu_rast_t *r, int i, int64_t fx, int64_t fy)
     return (int64_t)r->ex[i] * (fy - r->t.y[a]) - (int64_t)r->ey[i] * (fx - r->t.x[a]);
 }
 
+void gpu_rast_row_span(const gpu_rast_t *r, int32_t qy, int32_t *x0, int32_t *x1)
+{
+    *x0 = r->rx0;
+    *x1 = r->rx1;
+    if (r->empty || r->t.kind != GPU_KIND_TRIANGLE) return;
+    int64_t lo = INT64_MIN, hi = INT64_MAX;   /* pixel x bounds over the three edges */
+    for (int k = 0; k < 3; k++) {
+        int a = (k + 1) % 3;
+        int64_t klo = INT64_MAX, khi = INT64_MIN;  /* union over the two rows of this edge's allowed x */
+        for (int j = 0; j < 2; j++) {
+            int64_t fy = (int64_t)(qy + j) * 256 + 128;
+            /* edge_at = ex (fy - ya) - ey (fx - xa) >= 0 is necessary for coverage */
+            int64_t c = (int64_t)r->ex[k] * (fy - r->t.y[a]);
+            int64_t ey = r->ey[k];
+            if (ey == 0) {
+                if (c >= 0) { klo = INT64_MIN; khi = INT64_MAX; }
+                continue;
+            }
+            int64_t l, h;
+            if (ey > 0) {       /* fx <= xa + floor(c / ey) */
+                int64_t fx = r->t.x[a] + fdiv(c, ey);
+                l = INT64_MIN;
+                h = fdiv(fx - 128, 256);
+            } else {            /* fx >= xa + ceil(c / ey) */
+                int64_t fx = r->t.x[a] + cdiv(-c, -ey);
+                l = cdiv(fx - 128, 256);
+                h = INT64_MAX;
+            }
+            if (l < klo) klo = l;
+            if (h > khi) khi = h;
+        }
+        if (klo > lo) lo = klo;
+        if (khi < hi) hi = khi;
+    }
+    /* one pixel of margin on each side (the bounds above are exact; the margin costs nothing) */
+    if (lo > (int64_t)r->rx0 + 1) *x0 = (int32_t)(lo - 1);
+    if (hi < (int64_t)r->rx1 - 1) *x1 = (int32_t)(hi + 1);
+    if (lo > hi) { *x0 = r->rx1 + 1; *x1 = r->rx1; }     /* no pixel of these rows is covered */
+}
+
 /* pixel (px, py) inside the clamped bounding box of the primitive */
 static int in_box(const gpu_rast_t *r, int32_t px, int32_t py)
 {

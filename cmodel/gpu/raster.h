@@ -33,6 +33,9 @@ typedef struct {
     /* lines and points (t.kind != GPU_KIND_TRIANGLE): gpu_lp_region */
     gpu_lp_t lp;
     double lt_x, lt_y, lt_c;        /* line parameter t = lt_x * fx + lt_y * fy + lt_c (fx, fy in 1/256 px) */
+    /* the quad walk's cache of gpu_rast_row_span for row pair span_y (valid when span_ok) */
+    int32_t span_y, span_x0, span_x1;
+    uint8_t span_ok;
 } gpu_rast_t;
 
 /* Set up a triangle for a surface of w x h pixels with the draw's viewport and scissor.
@@ -54,6 +57,11 @@ int gpu_lp_covers(const gpu_lp_t *lp, int32_t px, int32_t py);
 
 /* Coverage of pixel (px, py): 1 if its centre is inside (top-left rule). */
 int gpu_rast_covers(const gpu_rast_t *r, int32_t px, int32_t py);
+
+/* Pixel columns [*x0, *x1] outside of which no pixel of rows qy and qy + 1 is covered (a superset, from
+ * the edge equations; the raster rectangle for lines and points); *x0 > *x1 when none is covered. Lets
+ * the quad walk skip the empty quads of a primitive's box. */
+void gpu_rast_row_span(const gpu_rast_t *r, int32_t qy, int32_t *x0, int32_t *x1);
 
 /* Fill one quad's coverage, depth and varyings (helpers are interpolated too). Returns the cover mask. */
 uint8_t gpu_rast_quad(const gpu_rast_t *r, int32_t qx, int32_t qy, uint32_t n_var, gpu_quad_t *q);

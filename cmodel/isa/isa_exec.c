@@ -252,6 +252,20 @@ static inline uint32_t fast_mul(uint32_t a, uint32_t b)
     }
     return isa_f_mul(a, b);
 }
+/* The host's a + b (mul = 0) or a * b (mul = 1), branch-free for warp-wide loops; *bad = 0 when a, b and
+ * the result are normal finite (the result is then the soft-float's), nonzero otherwise. */
+static inline uint32_t fast_lane(uint32_t a, uint32_t b, int mul, uint32_t *bad)
+{
+    float fa, fb, fr;
+    uint32_t r;
+    memcpy(&fa, &a, 4);
+    memcpy(&fb, &b, 4);
+    fr = mul ? fa * fb : fa + fb;
+    memcpy(&r, &fr, 4);
+    uint32_t ea = ((a >> 23) & 0xffu) - 1u, eb = ((b >> 23) & 0xffu) - 1u, er = ((r >> 23) & 0xffu) - 1u;
+    *bad = (uint32_t)(ea >= 254u) | (uint32_t)(eb >= 254u) | (uint32_t)(er >= 254u);
+    return r;
+}
 #else
 #define fast_add isa_f_add
 #define fast_mul isa_f_mul
@@ -282,28 +296,48 @@ static uint32_t sreg(const isa_warp_t *w, uint32_t id, int l)
     }
 }
 
-/* Executes a non-control instruction on lanes ex; fills rec (if non-NULL) with what was written. */
+/* Executes a non-control instruction on lanes ex; fills rec (if non-NULL) with what was written.
+ * Warp-wide: the instruction is decoded once (d) and its operation runs as a loop over all 32 lanes where
+ * it is cheap and has no side effect (integer, moves, loads, the fast FP paths; lanes outside ex compute a
+ * value that is never written), so the compiler can vectorise it; the results are then merged into the
+ * destination under ex. Operations that call a soft-float or SFU routine run on the lanes of ex only. */
+#define WS ISA_WARP_SIZE
+_Static_assert(ISA_WARP_SIZE == 32, "lane_bit and the lane masks assume 32 lanes");
+static const uint32_t lane_bit[WS] = {
+    1u << 0, 1u << 1, 1u << 2, 1u << 3, 1u << 4, 1u << 5, 1u << 6, 1u << 7, 1u << 8, 1u << 9, 1u << 10,
+    1u << 11, 1u << 12, 1u << 13, 1u << 14, 1u << 15, 1u << 16, 1u << 17, 1u << 18, 1u << 19, 1u << 20,
+    1u << 21, 1u << 22, 1u << 23, 1u << 24, 1u << 25, 1u << 26, 1u << 27, 1u << 28, 1u << 29, 1u << 30, 1u << 31};
 static void exec_data(const isa_ctx_t *ctx, isa_warp_t *w, const isa_dinsn_t *d, uint32_t ex,
                       isa_retire_t *rec)
 {
-    uint32_t res[ISA_WARP_SIZE];
-    const uint32_t *ra = w->r[d->ra], *rb = w->r[d->rb], *rc = w->r[d->rc];
+    uint32_t res[WS];
+    uint32_t bimm[WS];
+    const uint32_t *ra = w->r[d->ra], *rc = w->r[d->rc];
+    const uint32_t *rb = w->r[d->rb];
     const uint32_t imm = d->imm;
-    const int bi = d->bi;
     int kind = ISA_DST_REG;
-#define B_RAW(l) (bi ? imm : rb[l])
-#define FB(l) (d->nb ? (B_RAW(l) ^ 0x80000000u) : B_RAW(l))
-#define FA(l) fmod_a(d, ra[l])
-#define FC(l) (d->nc ? (rc[l] ^ 0x80000000u) : rc[l])
-#define LOOP(expr) do { FOR_LANES(ex) { res[l] = (expr); } } while (0)
+    int all = 1;    /* res[] holds a value for every lane (else only for the lanes of ex) */
+    if (d->bi) {
+        for (int l = 0; l < WS; l++)
+            bimm[l] = imm;
+        rb = bimm;
+    }
+    /* FP source modifiers as masks: a' = (a & am) ^ ax, b' = b ^ bx, c' = c ^ cx */
+    const uint32_t am = d->aa ? 0x7fffffffu : 0xffffffffu, ax = d->na ? 0x80000000u : 0u;
+    const uint32_t bx = d->nb ? 0x80000000u : 0u, cx = d->nc ? 0x80000000u : 0u;
+#define FA(l) ((ra[l] & am) ^ ax)
+#define FB(l) (rb[l] ^ bx)
+#define FC(l) (rc[l] ^ cx)
+#define ALLOOP(expr) do { for (int l = 0; l < WS; l++) res[l] = (expr); } while (0)
+#define EXLOOP(expr) do { if (ex == ALL) { ALLOOP(expr); } else { all = 0; FOR_LANES(ex) { res[l] = (expr); } } } while (0)
     switch (d->op) {
-    case ISA_OP_MOV: LOOP(B_RAW(l)); break;
-    case ISA_OP_S2R: LOOP(sreg(w, d->ofs, l)); break;
+    case ISA_OP_MOV: ALLOOP(rb[l]); break;
+    case ISA_OP_S2R: EXLOOP(sreg(w, d->ofs, l)); break;
     case ISA_OP_SEL: {
         uint32_t pm = (d->rc & 7) == PT ? ALL : w->p[d->rc & 7];
         if (d->nc)
             pm = ~pm;
-        LOOP(((pm >> l) & 1) ? ra[l] : B_RAW(l));
+        ALLOOP(((pm >> l) & 1) ? ra[l] : rb[l]);
         break;
     }
     case ISA_OP_PAND: case ISA_OP_POR: case ISA_OP_PXOR: {
@@ -314,58 +348,85 @@ static void exec_data(const isa_ctx_t *ctx, isa_warp_t *w, const isa_dinsn_t *d,
         if (d->nb)
             pb = ~pb;
         uint32_t r = d->op == ISA_OP_PAND ? (pa & pb) : d->op == ISA_OP_POR ? (pa | pb) : (pa ^ pb);
-        LOOP((r >> l) & 1);
+        ALLOOP((r >> l) & 1);
         kind = ISA_DST_PRED;
         break;
     }
-    case ISA_OP_FADD: LOOP(fast_add(FA(l), FB(l))); break;
-    case ISA_OP_FMUL: LOOP(fast_mul(FA(l), FB(l))); break;
-    case ISA_OP_FMAD: LOOP(fast_add(fast_mul(FA(l), FB(l)), FC(l))); break;
-    case ISA_OP_FMIN: LOOP(isa_f_min(FA(l), FB(l))); break;
-    case ISA_OP_FMAX: LOOP(isa_f_max(FA(l), FB(l))); break;
-    case ISA_OP_FSETP: LOOP((uint32_t)isa_f_setp(FA(l), FB(l), d->cc)); kind = ISA_DST_PRED; break;
-    case ISA_OP_FRND: LOOP(isa_f_rnd(FA(l), d->cc)); break;
-    case ISA_OP_IADD: LOOP(ra[l] + B_RAW(l)); break;
-    case ISA_OP_ISUB: LOOP(ra[l] - B_RAW(l)); break;
-    case ISA_OP_IMUL: LOOP(ra[l] * B_RAW(l)); break;
-    case ISA_OP_AND: LOOP(ra[l] & B_RAW(l)); break;
-    case ISA_OP_OR: LOOP(ra[l] | B_RAW(l)); break;
-    case ISA_OP_XOR: LOOP(ra[l] ^ B_RAW(l)); break;
-    case ISA_OP_SHL: LOOP(ra[l] << (B_RAW(l) & 31)); break;
-    case ISA_OP_SHR: LOOP(ra[l] >> (B_RAW(l) & 31)); break;
-    case ISA_OP_SRA: LOOP((uint32_t)((ra[l] >> 31) ? ~((~ra[l]) >> (B_RAW(l) & 31)) : ra[l] >> (B_RAW(l) & 31)));
-        break;
-    case ISA_OP_IMIN: LOOP((int32_t)ra[l] < (int32_t)B_RAW(l) ? ra[l] : B_RAW(l)); break;
-    case ISA_OP_IMAX: LOOP((int32_t)ra[l] > (int32_t)B_RAW(l) ? ra[l] : B_RAW(l)); break;
-    case ISA_OP_ISETP: case ISA_OP_USETP: {
-        int sgn = d->op == ISA_OP_ISETP;
-        FOR_LANES(ex) {
-            uint32_t a = ra[l], b = B_RAW(l), rel;
-            if (sgn)
-                rel = (int32_t)a < (int32_t)b ? ISA_CC_L : a == b ? ISA_CC_E : ISA_CC_G;
-            else
-                rel = a < b ? ISA_CC_L : a == b ? ISA_CC_E : ISA_CC_G;
-            res[l] = (d->cc & rel) != 0;
+#ifdef ISA_FAST_FP
+    /* host binary32 result where operands and result are normal finite (see fast_add), the soft-float on
+     * the lanes of ex where not */
+    case ISA_OP_FADD: case ISA_OP_FMUL: case ISA_OP_FMAD: {
+        uint32_t bad[WS];   /* 0 where the host result is exact, else nonzero */
+        if (d->op == ISA_OP_FADD)
+            for (int l = 0; l < WS; l++)
+                res[l] = fast_lane(FA(l), FB(l), 0, &bad[l]);
+        else if (d->op == ISA_OP_FMUL)
+            for (int l = 0; l < WS; l++)
+                res[l] = fast_lane(FA(l), FB(l), 1, &bad[l]);
+        else
+            for (int l = 0; l < WS; l++) {
+                uint32_t b1, b2;
+                uint32_t m = fast_lane(FA(l), FB(l), 1, &b1);
+                res[l] = fast_lane(m, FC(l), 0, &b2);
+                bad[l] = b1 | b2;
+            }
+        uint32_t slow = 0;
+        for (int l = 0; l < WS; l++)
+            slow |= bad[l] != 0 ? lane_bit[l] : 0u;
+        slow &= ex;
+        FOR_LANES(slow) {
+            res[l] = d->op == ISA_OP_FADD ? fast_add(FA(l), FB(l)) : d->op == ISA_OP_FMUL ? fast_mul(FA(l), FB(l))
+                                                                    : fast_add(fast_mul(FA(l), FB(l)), FC(l));
         }
+        break;
+    }
+#else
+    case ISA_OP_FADD: EXLOOP(fast_add(FA(l), FB(l))); break;
+    case ISA_OP_FMUL: EXLOOP(fast_mul(FA(l), FB(l))); break;
+    case ISA_OP_FMAD: EXLOOP(fast_add(fast_mul(FA(l), FB(l)), FC(l))); break;
+#endif
+    case ISA_OP_FMIN: EXLOOP(isa_f_min(FA(l), FB(l))); break;
+    case ISA_OP_FMAX: EXLOOP(isa_f_max(FA(l), FB(l))); break;
+    case ISA_OP_FSETP: EXLOOP((uint32_t)isa_f_setp(FA(l), FB(l), d->cc)); kind = ISA_DST_PRED; break;
+    case ISA_OP_FRND: EXLOOP(isa_f_rnd(FA(l), d->cc)); break;
+    case ISA_OP_IADD: ALLOOP(ra[l] + rb[l]); break;
+    case ISA_OP_ISUB: ALLOOP(ra[l] - rb[l]); break;
+    case ISA_OP_IMUL: ALLOOP(ra[l] * rb[l]); break;
+    case ISA_OP_AND: ALLOOP(ra[l] & rb[l]); break;
+    case ISA_OP_OR: ALLOOP(ra[l] | rb[l]); break;
+    case ISA_OP_XOR: ALLOOP(ra[l] ^ rb[l]); break;
+    case ISA_OP_SHL: ALLOOP(ra[l] << (rb[l] & 31)); break;
+    case ISA_OP_SHR: ALLOOP(ra[l] >> (rb[l] & 31)); break;
+    case ISA_OP_SRA: ALLOOP((uint32_t)((ra[l] >> 31) ? ~((~ra[l]) >> (rb[l] & 31)) : ra[l] >> (rb[l] & 31)));
+        break;
+    case ISA_OP_IMIN: ALLOOP((int32_t)ra[l] < (int32_t)rb[l] ? ra[l] : rb[l]); break;
+    case ISA_OP_IMAX: ALLOOP((int32_t)ra[l] > (int32_t)rb[l] ? ra[l] : rb[l]); break;
+    case ISA_OP_ISETP: case ISA_OP_USETP: {
+        const uint32_t cc = d->cc;
+        if (d->op == ISA_OP_ISETP)
+            ALLOOP((uint32_t)(((int32_t)ra[l] < (int32_t)rb[l] ? ISA_CC_L : ra[l] == rb[l] ? ISA_CC_E : ISA_CC_G) & cc) != 0);
+        else
+            ALLOOP((uint32_t)((ra[l] < rb[l] ? ISA_CC_L : ra[l] == rb[l] ? ISA_CC_E : ISA_CC_G) & cc) != 0);
         kind = ISA_DST_PRED;
         break;
     }
-    case ISA_OP_F2I: LOOP(isa_f2i(FA(l), d->cc)); break;
-    case ISA_OP_F2U: LOOP(isa_f2u(FA(l), d->cc)); break;
-    case ISA_OP_I2F: LOOP(isa_i2f(ra[l])); break;
-    case ISA_OP_U2F: LOOP(isa_u2f(ra[l])); break;
-    case ISA_OP_RCP: LOOP(isa_sfu_rcp(FA(l))); break;
-    case ISA_OP_RSQ: LOOP(isa_sfu_rsq(FA(l))); break;
-    case ISA_OP_EX2: LOOP(isa_sfu_ex2(FA(l))); break;
-    case ISA_OP_LG2: LOOP(isa_sfu_lg2(FA(l))); break;
-    case ISA_OP_SIN: LOOP(isa_sfu_sin(FA(l))); break;
-    case ISA_OP_COS: LOOP(isa_sfu_cos(FA(l))); break;
-    case ISA_OP_LD_A: LOOP(w->attr[(ra[l] + d->ofs) & (ISA_ATTR_WORDS - 1)][l]); break;
-    case ISA_OP_LD_C: LOOP(ctx->konst[(ra[l] + d->ofs) & (ISA_CONST_WORDS - 1)]); break;
-    case ISA_OP_LD_L: LOOP(w->local[(ra[l] + d->ofs) & (ISA_LOCAL_WORDS - 1)][l]); break;
+    case ISA_OP_F2I: EXLOOP(isa_f2i(FA(l), d->cc)); break;
+    case ISA_OP_F2U: EXLOOP(isa_f2u(FA(l), d->cc)); break;
+    case ISA_OP_I2F: EXLOOP(isa_i2f(ra[l])); break;
+    case ISA_OP_U2F: EXLOOP(isa_u2f(ra[l])); break;
+    case ISA_OP_RCP: EXLOOP(isa_sfu_rcp(FA(l))); break;
+    case ISA_OP_RSQ: EXLOOP(isa_sfu_rsq(FA(l))); break;
+    case ISA_OP_EX2: EXLOOP(isa_sfu_ex2(FA(l))); break;
+    case ISA_OP_LG2: EXLOOP(isa_sfu_lg2(FA(l))); break;
+    case ISA_OP_SIN: EXLOOP(isa_sfu_sin(FA(l))); break;
+    case ISA_OP_COS: EXLOOP(isa_sfu_cos(FA(l))); break;
+    case ISA_OP_LD_A: ALLOOP(w->attr[(ra[l] + d->ofs) & (ISA_ATTR_WORDS - 1)][l]); break;
+    case ISA_OP_LD_C: ALLOOP(ctx->konst[(ra[l] + d->ofs) & (ISA_CONST_WORDS - 1)]); break;
+    case ISA_OP_LD_L: ALLOOP(w->local[(ra[l] + d->ofs) & (ISA_LOCAL_WORDS - 1)][l]); break;
     case ISA_OP_ST_L: case ISA_OP_ST_O: {
         int loc = d->op == ISA_OP_ST_L;
         uint32_t words = loc ? ISA_LOCAL_WORDS : ISA_OUT_WORDS;
+        rb = w->r[d->rb];   /* stores take the value register, never the immediate */
         FOR_LANES(ex) {
             uint32_t a = (ra[l] + d->ofs) & (words - 1), v = rb[l];
             if (loc)
@@ -420,11 +481,21 @@ static void exec_data(const isa_ctx_t *ctx, isa_warp_t *w, const isa_dinsn_t *d,
     default:
         return;
     }
-#undef LOOP
+#undef ALLOOP
+#undef EXLOOP
+#undef FA
+#undef FB
+#undef FC
     if (kind == ISA_DST_PRED) {
         uint32_t pd = d->rd & 7, bits = 0;
-        FOR_LANES(ex) {
-            bits |= (res[l] & 1u) << l;
+        if (all) {
+            for (int l = 0; l < WS; l++)
+                bits |= (res[l] & 1u) ? lane_bit[l] : 0u;
+            bits &= ex;
+        } else {
+            FOR_LANES(ex) {
+                bits |= (res[l] & 1u) << l;
+            }
         }
         if (pd != PT)
             w->p[pd] = (w->p[pd] & ~ex) | bits;
@@ -440,8 +511,15 @@ static void exec_data(const isa_ctx_t *ctx, isa_warp_t *w, const isa_dinsn_t *d,
     }
     if (d->rd != RZ) {
         uint32_t *rd = w->r[d->rd];
-        FOR_LANES(ex) {
-            rd[l] = res[l];
+        if (ex == ALL) {
+            memcpy(rd, res, sizeof res);
+        } else if (all) {
+            for (int l = 0; l < WS; l++)
+                rd[l] = (ex & lane_bit[l]) ? res[l] : rd[l];
+        } else {
+            FOR_LANES(ex) {
+                rd[l] = res[l];
+            }
         }
     }
     if (rec) {
@@ -452,6 +530,16 @@ static void exec_data(const isa_ctx_t *ctx, isa_warp_t *w, const isa_dinsn_t *d,
             rec->val[0][l] = res[l];
         }
     }
+}
+#undef WS
+
+/* bit count without a libgcc call (the default x86-64 target has no popcnt instruction) */
+static inline uint32_t popcount32(uint32_t v)
+{
+    v = v - ((v >> 1) & 0x55555555u);
+    v = (v & 0x33333333u) + ((v >> 2) & 0x33333333u);
+    v = (v + (v >> 4)) & 0x0f0f0f0fu;
+    return (v * 0x01010101u) >> 24;
 }
 
 static inline uint32_t guard_mask(const isa_warp_t *w, const isa_dinsn_t *d)
@@ -482,7 +570,7 @@ int isa_step(const isa_ctx_t *ctx, isa_warp_t *w, isa_retire_t *rec)
         rec->wmask = ex;
     }
     w->n_instrs++;
-    w->n_thread_instrs += (uint64_t)__builtin_popcount(active);
+    w->n_thread_instrs += popcount32(active);
     switch (d->op) {
     case ISA_OP_NOP:
         top->pc = pc + 1;
