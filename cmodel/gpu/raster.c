@@ -379,10 +379,15 @@ uint8_t gpu_rast_quad(const gpu_rast_t *r, int32_t qx, int32_t qy, uint32_t n_va
         double pw[3], sum = 0.0;
         for (int k = 0; k < 3; k++) { pw[k] = l[k] * r->t.inv_w[k]; sum += pw[k]; }
         double is = sum != 0.0 ? 1.0 / sum : 0.0;
-        for (uint32_t v = 0; v < n_var && v < GPU_MAX_VARYINGS; v++)
+        const uint32_t nv = n_var < GPU_MAX_VARYINGS ? n_var : GPU_MAX_VARYINGS;
+        for (uint32_t v = 0; v < nv; v++) {
+            /* per component, in this order: ((pw0 a0 + pw1 a1) + pw2 a2) * is, in double (vectorised) */
+            const float *a0 = r->t.var[0][v], *a1 = r->t.var[1][v], *a2 = r->t.var[2][v];
+            float o[4];
             for (int c = 0; c < 4; c++)
-                q->var[i][v][c] = (float)((pw[0] * r->t.var[0][v][c] + pw[1] * r->t.var[1][v][c] +
-                                           pw[2] * r->t.var[2][v][c]) * is);
+                o[c] = (float)((pw[0] * (double)a0[c] + pw[1] * (double)a1[c] + pw[2] * (double)a2[c]) * is);
+            memcpy(q->var[i][v], o, sizeof o);
+        }
     }
     return cover;
 }

@@ -209,66 +209,39 @@ uint32_t isa_warp_active(const isa_warp_t *w)
     return w->sp ? (w->stack[w->sp - 1].mask & ~w->exited) : 0;
 }
 
-/* ----- fast paths for add/mul -----
- * The definition of every FP operation is the integer soft-float in isa_fp.c. When both operands are
- * normal finite numbers and the host's correctly rounded (IEEE-754, round to nearest even) result is a
- * normal finite number, that result is identical to the soft-float's by definition of correct rounding
- * (FTZ and NaN rules cannot apply), so the interpreter takes it; every other case goes to the soft-float.
+/* ----- fast path for add/mul -----
+ * The definition of every FP operation is the integer soft-float in isa_fp.c. After flushing denormal
+ * operands to signed zero (its FTZ), when both operands are zero or normal finite and the host's correctly
+ * rounded (IEEE-754, round to nearest even) result is
+ *   add: zero or normal finite (sums of such operands are exact near the underflow threshold),
+ *   mul: zero or normal finite with an exponent field >= 2 (a product just below 2^-126 can round to the
+ *        smallest normal on the host's denormal grid but to a tiny value, hence zero, in the soft-float),
+ * that result is the soft-float's: correct rounding, and the signed-zero rules (x + (-x) = +0, (-0) + (-0)
+ * = -0, a product's sign the xor of the operands') are IEEE's. Every other case goes to the soft-float.
  * Only used where host float arithmetic is binary32 SSE with no excess precision (FLT_EVAL_METHOD 0).
- * tests/unit/test_isa_exec.c checks the interpreter's fadd/fmul/fmad against isa_f_* on random operands. */
+ * tests/unit/test_isa_exec.c checks the interpreter's fadd/fmul/fmad against isa_f_* on random and corner
+ * operands. */
 #include <float.h>
 #if defined(__SSE2_MATH__) && FLT_EVAL_METHOD == 0
 #define ISA_FAST_FP 1
-static inline int fast_ok(uint32_t x)
-{
-    uint32_t e = (x >> 23) & 0xffu;
-    return e - 1u < 254u;   /* 1..254: normal finite */
-}
-static inline uint32_t fast_add(uint32_t a, uint32_t b)
-{
-    if (fast_ok(a) && fast_ok(b)) {
-        float fa, fb, fr;
-        uint32_t r;
-        memcpy(&fa, &a, 4);
-        memcpy(&fb, &b, 4);
-        fr = fa + fb;
-        memcpy(&r, &fr, 4);
-        if (fast_ok(r))
-            return r;
-    }
-    return isa_f_add(a, b);
-}
-static inline uint32_t fast_mul(uint32_t a, uint32_t b)
-{
-    if (fast_ok(a) && fast_ok(b)) {
-        float fa, fb, fr;
-        uint32_t r;
-        memcpy(&fa, &a, 4);
-        memcpy(&fb, &b, 4);
-        fr = fa * fb;
-        memcpy(&r, &fr, 4);
-        if (fast_ok(r))
-            return r;
-    }
-    return isa_f_mul(a, b);
-}
-/* The host's a + b (mul = 0) or a * b (mul = 1), branch-free for warp-wide loops; *bad = 0 when a, b and
- * the result are normal finite (the result is then the soft-float's), nonzero otherwise. */
+/* The host's a + b (mul = 0) or a * b (mul = 1), branch-free for warp-wide loops; *bad = 0 when the
+ * result is the soft-float's (above), nonzero otherwise. */
 static inline uint32_t fast_lane(uint32_t a, uint32_t b, int mul, uint32_t *bad)
 {
+    uint32_t ea = (a >> 23) & 0xffu, eb = (b >> 23) & 0xffu;
+    a = ea == 0 ? (a & 0x80000000u) : a;
+    b = eb == 0 ? (b & 0x80000000u) : b;
     float fa, fb, fr;
     uint32_t r;
     memcpy(&fa, &a, 4);
     memcpy(&fb, &b, 4);
     fr = mul ? fa * fb : fa + fb;
     memcpy(&r, &fr, 4);
-    uint32_t ea = ((a >> 23) & 0xffu) - 1u, eb = ((b >> 23) & 0xffu) - 1u, er = ((r >> 23) & 0xffu) - 1u;
-    *bad = (uint32_t)(ea >= 254u) | (uint32_t)(eb >= 254u) | (uint32_t)(er >= 254u);
+    uint32_t er = (r >> 23) & 0xffu;
+    uint32_t rok = ((r & 0x7fffffffu) == 0) | (mul ? (er - 2u < 253u) : (er - 1u < 254u));
+    *bad = (uint32_t)(ea == 255u) | (uint32_t)(eb == 255u) | (rok ^ 1u);
     return r;
 }
-#else
-#define fast_add isa_f_add
-#define fast_mul isa_f_mul
 #endif
 
 /* ----- data operations on the lanes of `ex` ----- */
@@ -353,8 +326,8 @@ static void exec_data(const isa_ctx_t *ctx, isa_warp_t *w, const isa_dinsn_t *d,
         break;
     }
 #ifdef ISA_FAST_FP
-    /* host binary32 result where operands and result are normal finite (see fast_add), the soft-float on
-     * the lanes of ex where not */
+    /* the host's binary32 result where it is the soft-float's (fast_lane), the soft-float on the lanes
+     * of ex where not */
     case ISA_OP_FADD: case ISA_OP_FMUL: case ISA_OP_FMAD: {
         uint32_t bad[WS];   /* 0 where the host result is exact, else nonzero */
         if (d->op == ISA_OP_FADD)
@@ -375,15 +348,15 @@ static void exec_data(const isa_ctx_t *ctx, isa_warp_t *w, const isa_dinsn_t *d,
             slow |= bad[l] != 0 ? lane_bit[l] : 0u;
         slow &= ex;
         FOR_LANES(slow) {
-            res[l] = d->op == ISA_OP_FADD ? fast_add(FA(l), FB(l)) : d->op == ISA_OP_FMUL ? fast_mul(FA(l), FB(l))
-                                                                    : fast_add(fast_mul(FA(l), FB(l)), FC(l));
+            res[l] = d->op == ISA_OP_FADD ? isa_f_add(FA(l), FB(l)) : d->op == ISA_OP_FMUL ? isa_f_mul(FA(l), FB(l))
+                                                                    : isa_f_mad(FA(l), FB(l), FC(l));
         }
         break;
     }
 #else
-    case ISA_OP_FADD: EXLOOP(fast_add(FA(l), FB(l))); break;
-    case ISA_OP_FMUL: EXLOOP(fast_mul(FA(l), FB(l))); break;
-    case ISA_OP_FMAD: EXLOOP(fast_add(fast_mul(FA(l), FB(l)), FC(l))); break;
+    case ISA_OP_FADD: EXLOOP(isa_f_add(FA(l), FB(l))); break;
+    case ISA_OP_FMUL: EXLOOP(isa_f_mul(FA(l), FB(l))); break;
+    case ISA_OP_FMAD: EXLOOP(isa_f_mad(FA(l), FB(l), FC(l))); break;
 #endif
     case ISA_OP_FMIN: EXLOOP(isa_f_min(FA(l), FB(l))); break;
     case ISA_OP_FMAX: EXLOOP(isa_f_max(FA(l), FB(l))); break;
@@ -464,12 +437,16 @@ static void exec_data(const isa_ctx_t *ctx, isa_warp_t *w, const isa_dinsn_t *d,
         }
         for (int k = 0; k < 4; k++) {
             uint32_t rd = (d->rd + (uint32_t)k) & (ISA_NUM_REGS - 1);
-            FOR_LANES(ex) {
-                if (rd != RZ)
+            if (rd != RZ && ex == ALL)
+                memcpy(w->r[rd], tres[k], sizeof tres[k]);
+            else if (rd != RZ)
+                FOR_LANES(ex) {
                     w->r[rd][l] = tres[k][l];
-                if (rec)
+                }
+            if (rec)
+                FOR_LANES(ex) {
                     rec->val[k][l] = tres[k][l];
-            }
+                }
         }
         if (rec) {
             rec->dst_kind = ISA_DST_REG;
