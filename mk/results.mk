@@ -19,3 +19,10 @@ update-results: $(SIM_TOOL) $(BUILD)/bin/gpupd-trace
 
 update-results-long: $(SIM_TOOL) $(BUILD)/bin/gpupd-trace
 	@$(RESULTS_CHECK) update --set full
+
+# Simulator speed (issue 23; docs/timing.md section 10): rates on oa-dm4-f215 and glmark2-terrain at 1 and 16
+# GPUs against Multi-GPU-ATTILA's published rates. Printed (and out/bench/speed.md), not asserted.
+.PHONY: bench-speed
+bench-speed: $(SIM_TOOL)
+	@$(PYTHON) scripts/bench_speed.py --sim $(SIM_TOOL) --out out/bench/speed.md
+BENCH_TARGETS += bench-speed
