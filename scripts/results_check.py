@@ -141,7 +141,8 @@ def main():
     expected = {}
     if a.mode == "check":
         if not os.path.exists(stored):
-            sys.exit(f"results_check: FAIL: no stored results {stored} (make update-results)")
+            sys.exit(f"results_check: FAIL: no stored results {stored} "
+                     f"(make update-results{'-long' if a.set == 'full' else ''})")
         for line in open(stored):
             if line.startswith("#") or not line.strip():
                 continue
@@ -161,7 +162,8 @@ def main():
             if a.mode == "check":
                 e = expected.get(k)
                 if e is None:
-                    print(f"FAIL: {k}: not in {stored} (a new trace or case: make update-results)")
+                    print(f"FAIL: {k}: not in {stored} (a new trace or case: make update-results"
+                          f"{'-long' if a.set == 'full' else ''})")
                     fails += 1
                 elif e != v:
                     ev = dict(x.split("=", 1) for x in e.split())
@@ -177,7 +179,8 @@ def main():
     if a.mode == "check":
         stale = [k for k in expected if k not in got and not any(k == key(c) for c in cs)]
         for k in stale:
-            print(f"FAIL: {k}: stored in {stored} but no longer run (a removed trace or case: make update-results)")
+            print(f"FAIL: {k}: stored in {stored} but no longer run (a removed trace or case: make update-results"
+                  f"{'-long' if a.set == 'full' else ''})")
         fails += len(stale)
         if compared == 0 and fails == 0:
             print("results_check: FAIL: nothing compared")
