@@ -58,7 +58,9 @@ COVERAGE_TARGETS :=
 GEN_HDRS :=
 
 # Per-concern rules. They may use every variable above and append to the target lists.
-include $(sort $(wildcard mk/*.mk))
+# mk/verilator.mk first: it defines the Verilator build macro the others call.
+include mk/verilator.mk
+include $(filter-out mk/verilator.mk,$(sort $(wildcard mk/*.mk)))
 
 .PHONY: all deps check-tools lib tools test test-unit check test-long run bench lint synth coverage clean help
 

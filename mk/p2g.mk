@@ -5,8 +5,6 @@ P2G_RTL      := rtl/p2g_range_mask.v rtl/p2g_add_tree.v rtl/p2g_mapper.v
 comma := ,
 space := $(empty) $(empty)
 P2G_OBJS     := $(patsubst %.c,$(BUILD)/lib/obj/%.o,$(wildcard cmodel/p2g/*.c))
-VERILATOR    ?= verilator
-VL_OPT       := -MAKEFLAGS "OPT_FAST=-O2 OPT_GLOBAL=-O2 OPT_SLOW=-O1"
 # Parameter sets co-simulated: MAX_GPUS_ROWS
 P2G_VARIANTS := 16_2 64_4
 P2G_SEED     ?= 0x5eed
@@ -21,17 +19,15 @@ $(BUILD)/cosim/obj/cosim_p2g.o: sim/p2g/cosim_p2g.c sim/p2g/p2g_dut.h sim/common
 	@mkdir -p $(@D)
 	$(CC) $(CWARN) $(COPT) $(CPPFLAGS_COMMON) -Isim/p2g -c $< -o $@
 
-# One verilated co-simulation binary per parameter set (FST tracing compiled in, used only on demand).
+# One verilated co-simulation binary per parameter set (FST tracing compiled in, used only on demand):
+# mk/verilator.mk's VL_MODEL. $(1): the parameter set, $(2): the build directory, $(3): the flavour.
+P2G_LINK = $(BUILD)/cosim/obj/cosim_p2g.o $(LOCKSTEP_OBJ) $(P2G_OBJS)
 define P2G_VARIANT_RULES
-$(BUILD)/cosim/p2g_$(1)/cosim-p2g: mk/p2g.mk $(P2G_RTL) rtl/lint.vlt sim/p2g/p2g_dut.cpp sim/p2g/p2g_dut.h sim/common/vl_dut.h $(BUILD)/cosim/obj/cosim_p2g.o $(LOCKSTEP_OBJ) $(P2G_OBJS)
-	@mkdir -p $$(@D) && rm -f $$@
-	$(VERILATOR) --cc --exe --build -j 2 -Wall --trace-fst --top-module p2g_mapper \
-	  -GMAX_GPUS=$(call p2g_mg,$(1)) -GROWS=$(call p2g_rows,$(1)) -Mdir $$(@D) -o cosim-p2g $(VL_OPT) \
-	  -CFLAGS "-I$(abspath cmodel) -I$(abspath sim/p2g) -I$(abspath sim/common) -DP2G_DUT_MAX_GPUS=$(call p2g_mg,$(1)) -DP2G_DUT_ROWS=$(call p2g_rows,$(1))" \
-	  rtl/lint.vlt $(P2G_RTL) $(abspath sim/p2g/p2g_dut.cpp) $(abspath $(BUILD)/cosim/obj/cosim_p2g.o) $(abspath $(LOCKSTEP_OBJ)) \
-	  $(abspath $(P2G_OBJS)) >$$(@D)/build.log 2>&1 || { tail -30 $$(@D)/build.log; exit 1; }
+$$(eval $$(call VL_MODEL,$(2),$(2)/cosim-p2g,p2g_mapper,$(3),-GMAX_GPUS=$(call p2g_mg,$(1)) -GROWS=$(call p2g_rows,$(1)),\
+  rtl/lint.vlt $(P2G_RTL),-I$(abspath cmodel) -I$(abspath sim/p2g) -I$(abspath sim/common) -DP2G_DUT_MAX_GPUS=$(call p2g_mg,$(1)) -DP2G_DUT_ROWS=$(call p2g_rows,$(1)),\
+  sim/p2g/p2g_dut.cpp,$(P2G_LINK),mk/p2g.mk,$(VL_OPT_MK)))
 endef
-$(foreach v,$(P2G_VARIANTS),$(eval $(call P2G_VARIANT_RULES,$(v))))
+$(foreach v,$(P2G_VARIANTS),$(eval $(call P2G_VARIANT_RULES,$(v),$(BUILD)/cosim/p2g_$(v),fst)))
 
 P2G_COSIM_BINS := $(foreach v,$(P2G_VARIANTS),$(BUILD)/cosim/p2g_$(v)/cosim-p2g)
 .PHONY: cosim-p2g-build cosim-p2g
@@ -119,13 +115,7 @@ lint-p2g:
 	@echo "lint-p2g: clean (verilator -Wall at MAX_GPUS 16/64/1, iverilog -g2012, yosys check -assert; each file on its own: test-rtl-headers)"
 
 # ------------------------------------------------------------------ coverage (line + toggle)
-$(BUILD)/cov/p2g/cosim-p2g: mk/p2g.mk $(P2G_RTL) rtl/lint.vlt sim/p2g/p2g_dut.cpp sim/p2g/p2g_dut.h sim/common/vl_dut.h $(BUILD)/cosim/obj/cosim_p2g.o $(LOCKSTEP_OBJ) $(P2G_OBJS)
-	@mkdir -p $(@D) && rm -f $@
-	$(VERILATOR) --cc --exe --build -j 2 -Wall --coverage-line --coverage-toggle --top-module p2g_mapper \
-	  -GMAX_GPUS=64 -GROWS=4 -Mdir $(@D) -o cosim-p2g $(VL_OPT) \
-	  -CFLAGS "-I$(abspath cmodel) -I$(abspath sim/p2g) -I$(abspath sim/common) -DP2G_DUT_MAX_GPUS=64 -DP2G_DUT_ROWS=4" \
-	  rtl/lint.vlt $(P2G_RTL) $(abspath sim/p2g/p2g_dut.cpp) $(abspath $(BUILD)/cosim/obj/cosim_p2g.o) $(abspath $(LOCKSTEP_OBJ)) \
-	  $(abspath $(P2G_OBJS)) >$(@D)/build.log 2>&1 || { tail -30 $(@D)/build.log; exit 1; }
+$(eval $(call P2G_VARIANT_RULES,64_4,$(BUILD)/cov/p2g,cov))
 
 # $(1): extra coverage_report.py arguments (minimum percentages)
 define P2G_COVERAGE_RUN
@@ -210,14 +200,11 @@ RUN_TARGETS += run-p2g
 
 # ------------------------------------------------------------------ SystemC: the verilated unit as an sc_module
 # (SystemC 2.3.4 from Debian is built as C++17: no -std= here.)
-SYSTEMC_ENV := SYSTEMC_INCLUDE=/usr/include SYSTEMC_LIBDIR=/usr/lib/x86_64-linux-gnu
-$(BUILD)/systemc/p2g_%/sc-p2g: mk/p2g.mk $(P2G_RTL) rtl/lint.vlt sim/systemc/sc_p2g_main.cpp $(P2G_OBJS)
-	@mkdir -p $(@D) && rm -f $@
-	$(SYSTEMC_ENV) $(VERILATOR) --sc --exe --build -j 2 -Wall --top-module p2g_mapper \
-	  -GMAX_GPUS=$(call p2g_mg,$*) -GROWS=$(call p2g_rows,$*) -Mdir $(@D) -o sc-p2g $(VL_OPT) \
-	  -CFLAGS "-I$(abspath cmodel) -DSC_MAX_GPUS=$(call p2g_mg,$*)" \
-	  rtl/lint.vlt $(P2G_RTL) $(abspath sim/systemc/sc_p2g_main.cpp) $(abspath $(P2G_OBJS)) \
-	  >$(@D)/build.log 2>&1 || { tail -30 $(@D)/build.log; exit 1; }
+define P2G_SC_RULES
+$$(eval $$(call VL_MODEL,$(BUILD)/systemc/p2g_$(1),$(BUILD)/systemc/p2g_$(1)/sc-p2g,p2g_mapper,sc,-GMAX_GPUS=$(call p2g_mg,$(1)) -GROWS=$(call p2g_rows,$(1)),\
+  rtl/lint.vlt $(P2G_RTL),-I$(abspath cmodel) -DSC_MAX_GPUS=$(call p2g_mg,$(1)),sim/systemc/sc_p2g_main.cpp,$(P2G_OBJS),mk/p2g.mk,$(VL_OPT_MK)))
+endef
+$(foreach v,$(P2G_VARIANTS),$(eval $(call P2G_SC_RULES,$(v))))
 
 .PHONY: systemc systemc-p2g
 systemc-p2g: $(BUILD)/systemc/p2g_16_2/sc-p2g $(BUILD)/systemc/p2g_64_4/sc-p2g

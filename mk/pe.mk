@@ -5,7 +5,6 @@ PE_RTL      := rtl/pe_fifo.v rtl/pe_lowbit.v rtl/pe_exchanger.v
 PE_VH       := $(BUILD)/gen/gpupd_flit.vh
 # C objects the harnesses link: the cycle model, and the golden model's exchange + link model (cross-check)
 PE_OBJS     := $(patsubst %.c,$(BUILD)/lib/obj/%.o,$(sort $(wildcard cmodel/pe/*.c) cmodel/link/net.c))
-PE_VL_OPT   := -MAKEFLAGS "OPT_FAST=-O2 OPT_GLOBAL=-O2 OPT_SLOW=-O1"
 # Parameter sets co-simulated: MAX_GPUS_LQDEPTH_RQDEPTH. 64_8_8: the default depths at the largest system
 # (N = 1, 2, 3, 16, 64); 16_2_2: the smallest legal queues, so the LQ and both banks are full most of the time.
 PE_VARIANTS := 64_8_8 16_2_2
@@ -23,17 +22,15 @@ $(PE_HARNESS_OBJS): $(BUILD)/cosim/obj/%.o: sim/pe/%.c sim/pe/pe_dut.h sim/commo
 	@mkdir -p $(@D)
 	$(CC) $(CWARN) $(COPT) $(CPPFLAGS_COMMON) -Isim/pe -c $< -o $@
 
-# One verilated co-simulation binary per parameter set (FST tracing compiled in, used only on demand).
+# One verilated co-simulation binary per parameter set (FST tracing compiled in, used only on demand):
+# mk/verilator.mk's VL_MODEL. $(1): the parameter set, $(2): the build directory, $(3): the flavour.
+PE_LINK = $(PE_HARNESS_OBJS) $(LOCKSTEP_OBJ) $(PE_OBJS)
 define PE_VARIANT_RULES
-$(BUILD)/cosim/pe_$(1)/cosim-pe: mk/pe.mk $(PE_RTL) $(PE_VH) rtl/lint.vlt sim/pe/pe_dut.cpp sim/pe/pe_dut.h sim/common/vl_dut.h $(PE_HARNESS_OBJS) $(LOCKSTEP_OBJ) $(PE_OBJS)
-	@mkdir -p $$(@D) && rm -f $$@
-	$(VERILATOR) --cc --exe --build -j 2 -Wall --trace-fst --top-module pe_exchanger -I$(abspath $(BUILD)/gen) \
-	  -GMAX_GPUS=$(call pe_mg,$(1)) -GLQ_DEPTH=$(call pe_lq,$(1)) -GRQ_DEPTH=$(call pe_rq,$(1)) -Mdir $$(@D) -o cosim-pe $(PE_VL_OPT) \
-	  -CFLAGS "-I$(abspath cmodel) -I$(abspath sim/pe) -I$(abspath sim/common) -DPE_DUT_MAX_GPUS=$(call pe_mg,$(1)) -DPE_DUT_LQ=$(call pe_lq,$(1)) -DPE_DUT_RQ=$(call pe_rq,$(1))" \
-	  rtl/lint.vlt $(PE_RTL) $(abspath sim/pe/pe_dut.cpp) $(abspath $(PE_HARNESS_OBJS)) $(abspath $(LOCKSTEP_OBJ)) \
-	  $(abspath $(PE_OBJS)) >$$(@D)/build.log 2>&1 || { tail -30 $$(@D)/build.log; exit 1; }
+$$(eval $$(call VL_MODEL,$(2),$(2)/cosim-pe,pe_exchanger,$(3),-I$(abspath $(BUILD)/gen) -GMAX_GPUS=$(call pe_mg,$(1)) -GLQ_DEPTH=$(call pe_lq,$(1)) -GRQ_DEPTH=$(call pe_rq,$(1)),\
+  rtl/lint.vlt $(PE_RTL),-I$(abspath cmodel) -I$(abspath sim/pe) -I$(abspath sim/common) -DPE_DUT_MAX_GPUS=$(call pe_mg,$(1)) -DPE_DUT_LQ=$(call pe_lq,$(1)) -DPE_DUT_RQ=$(call pe_rq,$(1)),\
+  sim/pe/pe_dut.cpp,$(PE_LINK),mk/pe.mk $(PE_VH),$(VL_OPT_MK)))
 endef
-$(foreach v,$(PE_VARIANTS),$(eval $(call PE_VARIANT_RULES,$(v))))
+$(foreach v,$(PE_VARIANTS),$(eval $(call PE_VARIANT_RULES,$(v),$(BUILD)/cosim/pe_$(v),fst)))
 
 PE_COSIM_BINS := $(foreach v,$(PE_VARIANTS),$(BUILD)/cosim/pe_$(v)/cosim-pe)
 PE_COSIM      := $(BUILD)/cosim/pe_64_8_8/cosim-pe
@@ -128,16 +125,7 @@ TEST_TARGETS += test-pe-sim
 # One coverage build of the default depths at 64 GPUs (all N), one of the smallest queues: the two together
 # reach the full-queue corners and every GPU position. The counters of both runs are merged.
 PE_COV_SETS := 64_8_8 16_2_2
-define PE_COV_RULES
-$(BUILD)/cov/pe_$(1)/cosim-pe: mk/pe.mk $(PE_RTL) $(PE_VH) rtl/lint.vlt sim/pe/pe_dut.cpp sim/pe/pe_dut.h sim/common/vl_dut.h $(PE_HARNESS_OBJS) $(LOCKSTEP_OBJ) $(PE_OBJS)
-	@mkdir -p $$(@D) && rm -f $$@
-	$(VERILATOR) --cc --exe --build -j 2 -Wall --coverage-line --coverage-toggle --top-module pe_exchanger -I$(abspath $(BUILD)/gen) \
-	  -GMAX_GPUS=$(call pe_mg,$(1)) -GLQ_DEPTH=$(call pe_lq,$(1)) -GRQ_DEPTH=$(call pe_rq,$(1)) -Mdir $$(@D) -o cosim-pe $(PE_VL_OPT) \
-	  -CFLAGS "-I$(abspath cmodel) -I$(abspath sim/pe) -I$(abspath sim/common) -DPE_DUT_MAX_GPUS=$(call pe_mg,$(1)) -DPE_DUT_LQ=$(call pe_lq,$(1)) -DPE_DUT_RQ=$(call pe_rq,$(1))" \
-	  rtl/lint.vlt $(PE_RTL) $(abspath sim/pe/pe_dut.cpp) $(abspath $(PE_HARNESS_OBJS)) $(abspath $(LOCKSTEP_OBJ)) \
-	  $(abspath $(PE_OBJS)) >$$(@D)/build.log 2>&1 || { tail -30 $$(@D)/build.log; exit 1; }
-endef
-$(foreach v,$(PE_COV_SETS),$(eval $(call PE_COV_RULES,$(v))))
+$(foreach v,$(PE_COV_SETS),$(eval $(call PE_VARIANT_RULES,$(v),$(BUILD)/cov/pe_$(v),cov)))
 
 .PHONY: coverage-pe
 coverage-pe: $(foreach v,$(PE_COV_SETS),$(BUILD)/cov/pe_$(v)/cosim-pe)

@@ -6,8 +6,6 @@
 # (file lists: SIMT_FPU_RTL, SIMT_SFU_RTL, SIMT_LANE_RTL of mk/simt.mk)
 SIMT_FPU_INC := $(BUILD)/gen/isa_defs.vh rtl/simt_fp_fn.vh
 SIMT_FPU_SEED ?= 0x5eed
-VERILATOR    ?= verilator
-SIMT_FPU_VL_OPT := -MAKEFLAGS "OPT_FAST=-O2 OPT_GLOBAL=-O2 OPT_SLOW=-O1"
 # Latency pairs co-simulated (FPU_SFU): the defaults, and every boundary merged into a wire at least once
 SIMT_FPU_VARIANTS := 8_8
 
@@ -23,18 +21,16 @@ $(BUILD)/cosim/obj/simt_fpu_stim.o: sim/simt_fpu/simt_fpu_stim.c sim/simt_fpu/si
 	$(CC) $(CWARN) $(COPT) $(CPPFLAGS_COMMON) -Isim/simt_fpu -c $< -o $@
 SIMT_FPU_CO := $(BUILD)/cosim/obj/cosim_simt_fpu.o $(BUILD)/cosim/obj/simt_fpu_stim.o $(LOCKSTEP_OBJ)
 
+# mk/verilator.mk's VL_MODEL: $(1) LATFPU_LATSFU[_area], $(2) build directory, $(3) flavour (the area build: no FST)
+SIMT_FPU_LINK = $(SIMT_FPU_CO) $(LIB)
 define SIMT_FPU_VARIANT_RULES
-$(BUILD)/cosim/simt_fpu_$(1)/cosim-simt-fpu: mk/simt_fpu.mk $(SIMT_LANE_RTL) $(SIMT_FPU_INC) rtl/lint.vlt sim/simt_fpu/simt_lane_top.v sim/simt_fpu/simt_fpu_dut.cpp sim/simt_fpu/simt_fpu_dut.h sim/common/vl_dut.h $(SIMT_FPU_CO) $(LIB) $(ISA_SFU_HEX)
-	@mkdir -p $$(@D) && rm -f $$@
-	$(VERILATOR) --cc --exe --build -j 2 -Wall $(if $(filter area,$(subst _, ,$(1))),,--trace-fst) --top-module simt_lane_top -I$(BUILD)/gen -Irtl \
-	  -GLAT_FPU=$(call simt_fpu_lf,$(1)) -GLAT_SFU=$(call simt_fpu_ls,$(1)) $(if $(filter area,$(subst _, ,$(1))),-GAREA_FPU=1) -GTABLE_DIR='"$(abspath defs)"' \
-	  -Mdir $$(@D) -o cosim-simt-fpu $(SIMT_FPU_VL_OPT) \
-	  -CFLAGS "-I$(abspath cmodel) -I$(abspath $(BUILD)/gen) -I$(abspath sim/simt_fpu) -I$(abspath sim/common) -DSIMT_DUT_LAT_FPU=$(call simt_fpu_lf,$(1)) -DSIMT_DUT_LAT_SFU=$(call simt_fpu_ls,$(1))" \
-	  rtl/lint.vlt $(SIMT_LANE_RTL) sim/simt_fpu/simt_lane_top.v $(abspath sim/simt_fpu/simt_fpu_dut.cpp) \
-	  $(abspath $(SIMT_FPU_CO)) $(abspath $(LIB)) -LDFLAGS -lm \
-	  >$$(@D)/build.log 2>&1 || { tail -30 $$(@D)/build.log; exit 1; }
+$$(eval $$(call VL_MODEL,$(2),$(2)/cosim-simt-fpu,simt_lane_top,$(3),-I$(BUILD)/gen -Irtl \
+  -GLAT_FPU=$(call simt_fpu_lf,$(1)) -GLAT_SFU=$(call simt_fpu_ls,$(1)) $(if $(filter area,$(subst _, ,$(1))),-GAREA_FPU=1) -GTABLE_DIR='"$(abspath defs)"',\
+  rtl/lint.vlt $(SIMT_LANE_RTL) sim/simt_fpu/simt_lane_top.v,\
+  -I$(abspath cmodel) -I$(abspath $(BUILD)/gen) -I$(abspath sim/simt_fpu) -I$(abspath sim/common) -DSIMT_DUT_LAT_FPU=$(call simt_fpu_lf,$(1)) -DSIMT_DUT_LAT_SFU=$(call simt_fpu_ls,$(1)),\
+  sim/simt_fpu/simt_fpu_dut.cpp,$(SIMT_FPU_LINK),mk/simt_fpu.mk $(SIMT_FPU_INC) $(ISA_SFU_HEX),$(VL_OPT_MK),-lm))
 endef
-$(foreach v,$(SIMT_FPU_VARIANTS),$(eval $(call SIMT_FPU_VARIANT_RULES,$(v))))
+$(foreach v,$(SIMT_FPU_VARIANTS),$(eval $(call SIMT_FPU_VARIANT_RULES,$(v),$(BUILD)/cosim/simt_fpu_$(v),fst)))
 SIMT_FPU_COSIM_BINS := $(foreach v,$(SIMT_FPU_VARIANTS),$(BUILD)/cosim/simt_fpu_$(v)/cosim-simt-fpu)
 SIMT_FPU_COSIM := $(BUILD)/cosim/simt_fpu_8_8/cosim-simt-fpu
 
@@ -140,14 +136,7 @@ BENCH_TARGETS += bench-simt-fpu
 SIMT_FPU_COV_BIN := $(BUILD)/cov/simt_fpu/cosim-simt-fpu
 SIMT_FPU_COV_OUT := out/coverage/simt_fpu
 SIMT_FPU_COV_MIN ?= --min-line 98.8 --min-toggle 94.6
-$(SIMT_FPU_COV_BIN): mk/simt_fpu.mk $(SIMT_LANE_RTL) $(SIMT_FPU_INC) rtl/lint.vlt sim/simt_fpu/simt_lane_top.v sim/simt_fpu/simt_fpu_dut.cpp sim/simt_fpu/simt_fpu_dut.h sim/common/vl_dut.h $(SIMT_FPU_CO) $(LIB) $(ISA_SFU_HEX)
-	@mkdir -p $(@D) && rm -f $@
-	$(VERILATOR) --cc --exe --build -j 2 -Wall --coverage-line --coverage-toggle --top-module simt_lane_top -I$(BUILD)/gen -Irtl \
-	  -GTABLE_DIR='"$(abspath defs)"' -Mdir $(@D) -o cosim-simt-fpu $(SIMT_FPU_VL_OPT) \
-	  -CFLAGS "-I$(abspath cmodel) -I$(abspath $(BUILD)/gen) -I$(abspath sim/simt_fpu) -I$(abspath sim/common) -DSIMT_DUT_LAT_FPU=8 -DSIMT_DUT_LAT_SFU=8" \
-	  rtl/lint.vlt $(SIMT_LANE_RTL) sim/simt_fpu/simt_lane_top.v $(abspath sim/simt_fpu/simt_fpu_dut.cpp) \
-	  $(abspath $(SIMT_FPU_CO)) $(abspath $(LIB)) -LDFLAGS -lm \
-	  >$(@D)/build.log 2>&1 || { tail -30 $(@D)/build.log; exit 1; }
+$(eval $(call SIMT_FPU_VARIANT_RULES,8_8,$(BUILD)/cov/simt_fpu,cov))
 
 .PHONY: coverage-simt-fpu
 coverage-simt-fpu: $(SIMT_FPU_COV_BIN)
@@ -163,7 +152,7 @@ COVERAGE_TARGETS += coverage-simt-fpu
 # configuration's FPU, docs/simt.md section 6) at the default latencies: the same directed phases and random
 # counts as test-simt-fpu-cosim, every result bit-exact and at the same latency. Built without FST tracing
 # (make test cost; a waveform of a mismatch: the default build's --fst with the same vector).
-$(eval $(call SIMT_FPU_VARIANT_RULES,8_8_area))
+$(eval $(call SIMT_FPU_VARIANT_RULES,8_8_area,$(BUILD)/cosim/simt_fpu_8_8_area,cc))
 .PHONY: test-simt-fpu-cosim-area
 test-simt-fpu-cosim-area: $(BUILD)/cosim/simt_fpu_8_8_area/cosim-simt-fpu
 	$< --seed $(SIMT_FPU_SEED) --quiet

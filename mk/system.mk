@@ -10,23 +10,19 @@ $(BUILD)/tests/test_cdsys: LDLIBS_COMMON += -lz -lzstd
 SYS_PE_RTL   ?= $(PE_RTL)
 SYS_RTL      := $(P2G_RTL) $(SYS_PE_RTL) $(CD_RTL) rtl/cd_unit.v
 SYS_VARIANTS := 16_2_8_8 64_4_8_8
-# LIBS=-lz: zlib after the C library archive (Verilator puts -LDFLAGS before the user objects and archives)
-SYS_VL_OPT   := -MAKEFLAGS "OPT_FAST=-O2 OPT_GLOBAL=-O2 OPT_SLOW=-O1 LIBS='-lz -lzstd'"
 sys_w = $(word $2,$(subst _, ,$1))
 
 $(BUILD)/cosim/obj/cosim_system.o: sim/system/cosim_system.c sim/system/sys_dut.h sim/common/gtkw_view.h sim/common/lockstep.h cmodel/sys/cdsys.h cmodel/cd/cd_adapter_hw.h | $(GEN_HDRS)
 	@mkdir -p $(@D)
 	$(CC) $(CWARN) $(COPT) $(CPPFLAGS_COMMON) -Isim/system -c $< -o $@
 
+# mk/verilator.mk's VL_MODEL; zlib/zstd after the C library archive
+SYS_LINK = $(BUILD)/cosim/obj/cosim_system.o $(LOCKSTEP_OBJ) $(LIB)
 define SYS_VARIANT_RULES
-$(BUILD)/cosim/system_$(1)/cosim-system: mk/system.mk $(SYS_RTL) rtl/lint.vlt sim/system/sys_dut.cpp sim/system/sys_dut.h sim/common/vl_dut.h $(BUILD)/cosim/obj/cosim_system.o $(LOCKSTEP_OBJ) $(LIB) | $(GEN_HDRS)
-	@mkdir -p $$(@D) && rm -f $$@
-	$(VERILATOR) --cc --exe --build -j 2 -Wall --trace-fst --top-module cd_unit -I$(abspath $(BUILD)/gen) -Irtl \
-	  -GMAX_GPUS=$(call sys_w,$(1),1) -GROWS=$(call sys_w,$(1),2) -GLQ_DEPTH=$(call sys_w,$(1),3) -GRQ_DEPTH=$(call sys_w,$(1),4) \
-	  -Mdir $$(@D) -o cosim-system $(SYS_VL_OPT) \
-	  -CFLAGS "-I$(abspath cmodel) -I$(abspath sim/system) -I$(abspath sim/common) -DSYS_DUT_MAX_GPUS=$(call sys_w,$(1),1) -DSYS_DUT_ROWS=$(call sys_w,$(1),2) -DSYS_DUT_LQ=$(call sys_w,$(1),3) -DSYS_DUT_RQ=$(call sys_w,$(1),4)" \
-	  rtl/lint.vlt $(SYS_RTL) $(abspath sim/system/sys_dut.cpp) $(abspath $(BUILD)/cosim/obj/cosim_system.o) $(abspath $(LOCKSTEP_OBJ)) $(abspath $(LIB)) \
-	  >$$(@D)/build.log 2>&1 || { tail -30 $$(@D)/build.log; exit 1; }
+$$(eval $$(call VL_MODEL,$(BUILD)/cosim/system_$(1),$(BUILD)/cosim/system_$(1)/cosim-system,cd_unit,fst,-I$(abspath $(BUILD)/gen) -Irtl \
+  -GMAX_GPUS=$(call sys_w,$(1),1) -GROWS=$(call sys_w,$(1),2) -GLQ_DEPTH=$(call sys_w,$(1),3) -GRQ_DEPTH=$(call sys_w,$(1),4),rtl/lint.vlt $(SYS_RTL),\
+  -I$(abspath cmodel) -I$(abspath sim/system) -I$(abspath sim/common) -DSYS_DUT_MAX_GPUS=$(call sys_w,$(1),1) -DSYS_DUT_ROWS=$(call sys_w,$(1),2) -DSYS_DUT_LQ=$(call sys_w,$(1),3) -DSYS_DUT_RQ=$(call sys_w,$(1),4),\
+  sim/system/sys_dut.cpp,$(SYS_LINK),mk/system.mk $(PE_VH),$(VL_OPT_MK),-lz -lzstd))
 endef
 $(foreach v,$(SYS_VARIANTS),$(eval $(call SYS_VARIANT_RULES,$(v))))
 
@@ -102,13 +98,8 @@ test-long: test-long-system
 # Each GPU: the verilated cd_unit (P2G -> adapter -> PE RTL, verilator --sc) in a gpu_node; GPUs joined by sc_fifo links.
 # (SystemC 2.3.4 from Debian is built as C++17: no -std= here.)
 SC_SYS := $(BUILD)/systemc/system_16/sc-system
-$(SC_SYS): mk/system.mk $(SYS_RTL) rtl/lint.vlt sim/systemc/sc_system_main.cpp $(LIB) | $(GEN_HDRS)
-	@mkdir -p $(@D) && rm -f $@
-	$(SYSTEMC_ENV) $(VERILATOR) --sc --exe --build -j 2 -Wall --top-module cd_unit -I$(abspath $(BUILD)/gen) -Irtl \
-	  -GMAX_GPUS=16 -GROWS=2 -GLQ_DEPTH=8 -GRQ_DEPTH=8 -Mdir $(@D) -o sc-system $(SYS_VL_OPT) \
-	  -CFLAGS "-I$(abspath cmodel) -DSC_MAX_GPUS=16" \
-	  rtl/lint.vlt $(SYS_RTL) $(abspath sim/systemc/sc_system_main.cpp) $(abspath $(LIB)) \
-	  >$(@D)/build.log 2>&1 || { tail -30 $(@D)/build.log; exit 1; }
+$(eval $(call VL_MODEL,$(BUILD)/systemc/system_16,$(SC_SYS),cd_unit,sc,-I$(abspath $(BUILD)/gen) -Irtl -GMAX_GPUS=16 -GROWS=2 -GLQ_DEPTH=8 -GRQ_DEPTH=8,\
+  rtl/lint.vlt $(SYS_RTL),-I$(abspath cmodel) -DSC_MAX_GPUS=16,sim/systemc/sc_system_main.cpp,$(LIB),mk/system.mk $(PE_VH),$(VL_OPT_MK),-lz -lzstd))
 
 .PHONY: systemc-system test-systemc-system
 systemc-system: $(SC_SYS)
