@@ -119,7 +119,7 @@ test-unit: $(UNIT_RUNS)
 
 # The long chains first (the SIMT lockstep models' verilate + PGO compile + run, the Yosys elaboration of the
 # default core, the unit FPU model), so that under -j they overlap with the many short targets instead of
-# starting last and stretching the run.
+# starting last and stretching the run (the generated headers they need are made before: headers.mk below).
 TEST_FIRST := lint-simt-yosys-default test-simt-cosim test-simt-cosim-failure test-simt-waves test-simt-cosim-ice40 \
               test-simt-cp test-simt-fpu-cosim test-simt-fpu-cosim-area test-rtl-headers
 test: $(filter $(TEST_TARGETS),$(TEST_FIRST)) test-unit $(filter-out $(TEST_FIRST),$(TEST_TARGETS))
@@ -171,3 +171,13 @@ clean:
 # sub-make reads them, and they name RTL files without -MP phony targets, so a removed RTL file would stop every
 # make in an old build tree with "No rule to make target" (the model rules list their RTL themselves).
 -include $(shell find $(BUILD) -name '*.d' -not -name 'V*.d' -not -name 'verilated*.d' 2>/dev/null)
+
+# The generated headers before everything else for the suites: make remakes an included makefile (and restarts)
+# before it works on the goals, so $(BUILD)/gen/headers.mk, which depends on every generated header, brings them
+# up to date first. Without it, make -j defers a target whose prerequisite is still being generated until it has
+# started the rest of the list (GNU make 4.3), and the long chains of TEST_FIRST would start last on a clean tree.
+ifneq ($(filter test check test-timing,$(MAKECMDGOALS)),)
+-include $(BUILD)/gen/headers.mk
+endif
+$(BUILD)/gen/headers.mk: $(GEN_HDRS)
+	@mkdir -p $(@D) && echo '# generated headers up to date (Makefile: remade first for test, check)' > $@
