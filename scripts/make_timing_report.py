@@ -19,7 +19,7 @@ import re
 import sys
 
 SUB_DEFAULT = (r'^(?![^/]*/)(?!test-|lint-|sim-|cosim-|fuzz-|san-)[^ ]*\.(o|a|mk)$|^V[A-Za-z0-9_]+$'
-               r'|^link\.objs$')
+               r'|^(link|runtime)\.objs$')
 
 
 def sec(s):
