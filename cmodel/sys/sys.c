@@ -330,13 +330,15 @@ static int surface_dirty(const sys_t *s, int32_t sid)
     return 0;
 }
 
-static void clear_dirty(sys_t *s, int32_t sid)
+/* GPUs first..first+count-1 hold the same contents of sid as every other GPU for their part: forget their
+ * updated tiles (a per-GPU clear or upload inside a segment runs on each GPU at its own time) */
+static void clear_dirty(sys_t *s, int32_t sid, uint32_t first, uint32_t count)
 {
     const sys_surface_desc_t *sd = &s->scene->surf[sid];
     uint32_t ts = 1u << s->cfg->tile_log2;
     uint32_t nt = ((sd->w + ts - 1) / ts) * ((sd->h + ts - 1) / ts);
     if (!s->gpu[0].dirty[sid]) return;
-    for (uint32_t g = 0; g < s->N; g++) memset(s->gpu[g].dirty[sid], 0, nt);
+    for (uint32_t g = first; g < first + count; g++) memset(s->gpu[g].dirty[sid], 0, nt);
 }
 
 static int is_full_clear(const sys_t *s, const sys_cmd_t *c)
@@ -358,7 +360,7 @@ static int exec_clear(sys_t *s, const sys_cmd_t *c, uint32_t first, uint32_t cou
             gt_clear(&s->tm[g], area * 4 / (sfr(s) ? s->N : 1));
         }
     }
-    if (sfr(s) && is_full_clear(s, c)) clear_dirty(s, c->surface);
+    if (sfr(s) && is_full_clear(s, c)) clear_dirty(s, c->surface, first, count);
     return 0;
 }
 
@@ -370,7 +372,7 @@ static void exec_upload(sys_t *s, const sys_cmd_t *c, uint32_t first, uint32_t c
         memcpy(s->gpu[g].surf[c->surface].data, c->data, (size_t)sd->w * sd->h * 4);
         gpu_surface_changed(&s->gpu[g], c->surface);
     }
-    if (sfr(s)) clear_dirty(s, c->surface);
+    if (sfr(s)) clear_dirty(s, c->surface, first, count);
 }
 
 /* ---- SFR ---- */
@@ -379,7 +381,21 @@ typedef struct {
     uint32_t *cmd;              /* command index of each draw in the batch */
     uint32_t *base;             /* first batch primitive id of each draw */
     uint32_t n_draws, m;        /* draws, primitives */
+    uint32_t pre0;              /* commands pre0 .. cmd[0]-1 precede the batch: its clears and uploads (run on
+                                   each GPU between the rendering of the previous batch and this one) */
 } batch_t;
+
+/* the clears and uploads among commands [lo, hi) of the frame, on GPU g, in command order */
+static int exec_between(sys_t *s, uint32_t g, uint32_t lo, uint32_t hi)
+{
+    const sys_frame_t *fr = &s->scene->frames[s->frame];
+    for (uint32_t ci = lo; ci < hi; ci++) {
+        const sys_cmd_t *c = &fr->cmds[ci];
+        if (c->kind == SYS_CMD_CLEAR && exec_clear(s, c, g, 1)) return -1;
+        if (c->kind == SYS_CMD_UPLOAD) exec_upload(s, c, g, 1);
+    }
+    return 0;
+}
 
 /* group a run of batch primitive ids (in order) by draw and call fn for each group */
 typedef int (*group_fn)(sys_t *s, uint32_t g, uint32_t ci, const gpu_prim_req_t *list, size_t n, void *u);
@@ -613,6 +629,7 @@ static int cds_cd_done(void *u, uint32_t g, uint32_t b, uint64_t step, const uin
     sys_t *s = L->s;
     if (L->err) return -1;
     gpu_timing_t *T = &s->tm[g];
+    if (exec_between(s, g, L->B[b].pre0, L->B[b].cmd[0])) { L->err = 1; return -1; }
     T->start = gt_max(T->start, step * GT_TPC);
     if (for_groups(s, g, &L->B[b], prims, n, L->rtmp, render_group, NULL)) { L->err = 1; return -1; }
     return 0;
@@ -694,6 +711,7 @@ static void hook_cd(void *u, uint32_t g, uint32_t b, uint64_t now, const uint32_
     sys_t *s = L->s;
     if (L->err) return;
     gpu_timing_t *T = &s->tm[g];
+    if (exec_between(s, g, L->B[b].pre0, L->B[b].cmd[0])) { L->err = 1; return; }
     T->start = gt_max(T->start, now * GT_TPC);
     if (for_groups(s, g, &L->B[b], prims, n, L->rtmp, render_group, NULL)) L->err = 1;
 }
@@ -730,7 +748,7 @@ static int run_segment_gpupd(sys_t *s, uint32_t i0, uint32_t i1)
     uint32_t nd = i1 - i0;
     batch_t *B = calloc(nd ? nd : 1, sizeof *B);
     uint32_t *cmdv = calloc(nd ? nd : 1, sizeof *cmdv), *basev = calloc(nd ? nd : 1, sizeof *basev);
-    uint32_t nb = 0, maxm = 0;
+    uint32_t nb = 0, maxm = 0, tail0 = i0;      /* commands tail0 .. i1-1 follow the last batch */
     int rc = -1;
     pe_entry_t **entries = NULL;
     uint32_t *counts = NULL;
@@ -743,16 +761,23 @@ static int run_segment_gpupd(sys_t *s, uint32_t i0, uint32_t i1)
     memset(&L, 0, sizeof L);
     if (!B || !cmdv || !basev) { failf(s, "out of memory"); goto out; }
     {
-        uint32_t k = 0;
+        uint32_t k = 0, pre0 = i0;
         batch_t *cur = NULL;
         for (uint32_t i = i0; i < i1; i++) {
+            if (fr->cmds[i].kind != SYS_CMD_DRAW) {     /* a clear or an upload: a batch boundary, not a drain */
+                if (cur) pre0 = i;
+                cur = NULL;
+                continue;
+            }
             uint32_t np = gpu_draw_prim_count(&fr->cmds[i].draw);
             if (np == 0) continue;
             if (!cur) {
                 cur = &B[nb++];
                 cur->cmd = &cmdv[k];
                 cur->base = &basev[k];
+                cur->pre0 = pre0;
             }
+            tail0 = i + 1;
             cur->cmd[cur->n_draws] = i;
             cur->base[cur->n_draws] = cur->m;
             cur->n_draws++;
@@ -761,10 +786,15 @@ static int run_segment_gpupd(sys_t *s, uint32_t i0, uint32_t i1)
             cur->m += np;
             int close = cfg->scheme == SYS_SCHEME_GPUPD || cur->m > cfg->batch;
             if (cur->m > maxm) maxm = cur->m;
-            if (close) cur = NULL;
+            if (close) { cur = NULL; pre0 = i + 1; }
         }
     }
-    if (nb == 0) { rc = 0; goto out; }
+    if (nb == 0) {
+        for (uint32_t g = 0; g < N; g++)
+            if (exec_between(s, g, i0, i1)) goto out;
+        rc = 0;
+        goto out;
+    }
     s->res->batches += nb;
     s->res->segments++;
     entries = calloc((size_t)nb * N, sizeof *entries);
@@ -837,6 +867,8 @@ static int run_segment_gpupd(sys_t *s, uint32_t i0, uint32_t i1)
     if (lazy && !cfg->pe_golden) {     /* timed: the RTL units' cycle models */
         if (run_cdsys(s, &L, nb, nd, counts, entries)) goto out;
         if (cfg->check_masks && check_masks_segment(s, B, nb, entries, counts, maxm, ids, tmp)) goto out;
+        for (uint32_t g = 0; g < N; g++)
+            if (exec_between(s, g, tail0, i1)) goto out;
         rc = 0;
         goto out;
     }
@@ -880,8 +912,11 @@ static int run_segment_gpupd(sys_t *s, uint32_t i0, uint32_t i1)
     for (uint32_t g = 0; g < N && !lazy; g++)
         for (uint32_t b = 0; b < nb; b++) {
             const pe_list_t *l = &pr.recv[(size_t)b * N + g];
+            if (exec_between(s, g, B[b].pre0, B[b].cmd[0])) goto out;
             if (for_groups(s, g, &B[b], l->prims, l->n, tmp, render_group, NULL)) goto out;
         }
+    for (uint32_t g = 0; g < N; g++)
+        if (exec_between(s, g, tail0, i1)) goto out;
     rc = 0;
 out:
     pe_result_free(&pr, nb * N);
@@ -1245,8 +1280,16 @@ static int run_frame_sfr(sys_t *s)
             continue;
         }
         int chopin = s->cfg->scheme == SYS_SCHEME_CHOPIN;
-        uint32_t j = i + 1;
-        while (j < fr->n && fr->cmds[j].kind == SYS_CMD_DRAW) {
+        /* the segment: draws, clears and uploads up to the first draw with a read-after-write dependency on
+         * what the segment renders (that one needs a synchronisation first); clears and uploads inside it are
+         * batch boundaries, run on each GPU in command order between its batches (a CHOPIN group ends there) */
+        uint32_t j = i + 1, end = i + 1;
+        while (j < fr->n) {
+            if (fr->cmds[j].kind != SYS_CMD_DRAW) {
+                if (chopin) break;
+                j++;
+                continue;
+            }
             const gpu_draw_t *dj = &fr->cmds[j].draw;
             int stop = 0;
             if (check_draw(s, j)) return -1;
@@ -1256,13 +1299,14 @@ static int run_frame_sfr(sys_t *s)
                 if (sid < 0) continue;
                 if (s->N > 1 && surface_dirty(s, sid)) stop = 1;
                 for (uint32_t k = i; k < j && !stop; k++)
-                    if (draw_writes(&fr->cmds[k].draw, sid)) stop = 1;
+                    if (fr->cmds[k].kind == SYS_CMD_DRAW && draw_writes(&fr->cmds[k].draw, sid)) stop = 1;
             }
             if (stop) break;
             j++;
+            end = j;
         }
-        if (chopin ? run_group_chopin(s, i, j) : run_segment_gpupd(s, i, j)) return -1;
-        i = j;
+        if (chopin ? run_group_chopin(s, i, end) : run_segment_gpupd(s, i, end)) return -1;
+        i = end;
     }
     return 0;
 }

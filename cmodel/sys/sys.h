@@ -18,7 +18,8 @@
  *
  * SFR schemes own the screen by tiles (p2g_owner). Render-to-texture: before a draw samples a surface
  * that some GPU wrote since the last synchronisation, every GPU broadcasts its updated tiles of it
- * (accounted as sync bytes per link). Batches never span a clear, an upload or a synchronisation.
+ * (accounted as sync bytes per link). Batches never span a clear, an upload or a synchronisation; a segment
+ * (one exchange) ends only at a synchronisation: clears and uploads are batch boundaries inside it.
  * The frame is composed by tile ownership. The SPEC 4.2 invariant and the packet accounting are checked
  * on every exchange; a violation stops the run (sys_run returns -1, report in res->err). */
 #ifndef GPUPD_SYS_H
