@@ -857,13 +857,8 @@ static int run_segment_gpupd(sys_t *s, uint32_t i0, uint32_t i1)
     /* optional: no primitive is missing from a GPU whose tiles it covers (timed: after the exchange, when
      * every mask exists; the probes are functional only) */
     if (cfg->check_masks && !lazy && check_masks_segment(s, B, nb, entries, counts, maxm, ids, tmp)) goto out;
-    if (lazy && net_idle(&s->net)) {
-        /* a segment's exchange starts when the first GPU could start its CP, not when the previous segment's
-         * exchange ended (exchanges of segments are simulated one after the other on an idle network) */
-        uint64_t first = UINT64_MAX;
-        for (uint32_t g = 0; g < N; g++) first = gt_min(first, (s->tm[g].free[GT_CP] + GT_TPC - 1) / GT_TPC);
-        if (first < s->net.step) s->net.step = first;
-    }
+    /* timed: the segment's exchange continues on the network's clock (it never goes back): a GPU's CP of the
+     * first batch starts at the network's present step or later, when its front end is free */
     if (lazy && !cfg->pe_golden) {     /* timed: the RTL units' cycle models */
         if (run_cdsys(s, &L, nb, nd, counts, entries)) goto out;
         if (cfg->check_masks && check_masks_segment(s, B, nb, entries, counts, maxm, ids, tmp)) goto out;
