@@ -511,7 +511,7 @@ static const gt_param_t params[] = {
     PU(q_prim, "primitives", "CP -> VF queue: the functional model's 64"),
     PU(q_vtx, "triangles", "VF -> VS queue: the functional model's 16 (ATTILA streamer 48 vertices)"),
     PU(q_shv, "triangles", "VS -> CLIP queue: the functional model's 16 (ATTILA primitive assembly 8)"),
-    PU(q_tri, "triangles", "CLIP -> RAST queue: the functional model's 32 (ATTILA setup 12)"),
+    PU(q_tri, "triangles", "CLIP -> RAST queue: the functional model's 32 (ATTILA setup 12); in the CP phase CLIP -> P2G (a full one stalls projection)"),
     PU(q_quad, "quads", "RAST -> EZ queue: the functional model's 64 (ATTILA Z test 64)"),
     PU(q_fs, "quads", "ours: EZ -> FS, 256 quads (hides the L2 latency at full rate; ATTILA: 112+16 threads x shaders)"),
     PU(q_rop, "quads", "ours: FS -> ROP, 256 quads (ATTILA colour write 64)"),

@@ -103,6 +103,15 @@ typedef struct {
     uint32_t cur_cfg;
     p2g_hw_in_t pin;
     p2g_hw_out_t pout;
+    /* bounded CLIP -> P2G queue (params.cp_queue): cycle the P2G took primitive i of the chunk, at i % cp_queue;
+     * the chunk's accumulated stall; effective CLIP output cycles of primitives fi .. fi+effn-1 */
+    uint64_t *acc;
+    uint64_t shift;
+    uint64_t effw[CDSYS_MAX_P2G];
+    uint32_t effn;
+    /* in_order_front: rendering of batch pend_b waits for the chunk being fed */
+    int pend;
+    uint32_t pend_b;
     /* adapter (the cycle model of rtl/cd_adapter.v) */
     cd_adapter_hw_t ad;
     cd_adapter_hw_in_t ain;
@@ -218,6 +227,40 @@ static int push_recv(sim_t *s, size_t sl, uint32_t v)
     return 0;
 }
 
+/* the end of batch b at GPU g (PE output): the timing model renders it now (on_cd_done) */
+static void cd_done_hook(sim_t *s, uint32_t gi, uint32_t b)
+{
+    size_t sl = slot(s, b, gi);
+    if (s->p->on_cd_done && s->p->on_cd_done(s->p->hook_user, gi, b, s->s0 + s->cycle, s->res->recv[sl], s->res->recv_n[sl]))
+        failf(s, (int)gi, b, -1, "GPU %u batch %u: the CD-done hook failed", gi, b);
+}
+
+/* the cycle at which primitive fi + j of the chunk being fed leaves CLIP (bounded queue: see cdsys.h) */
+static uint64_t eff_at(sim_t *s, uint32_t gi, uint32_t j)
+{
+    gpu_t *g = &s->g[gi];
+    while (g->effn <= j) {
+        uint32_t i = g->fi + g->effn;
+        uint64_t base = g->f_start + s->w->prims[slot(s, g->fb, gi)][i].ready, e = base + g->shift;
+        uint32_t Q = s->p->cp_queue;
+        if (Q && i >= Q && g->acc[i % Q] + 1 > e) e = g->acc[i % Q] + 1;
+        g->shift = e - base;
+        g->effw[g->effn++] = e;
+    }
+    return g->effw[j];
+}
+
+/* a primitives of the chunk were taken by the P2G in this cycle */
+static void fed(sim_t *s, gpu_t *g, uint32_t a)
+{
+    for (uint32_t k = 0; k < a; k++)
+        if (s->p->cp_queue) g->acc[(g->fi + k) % s->p->cp_queue] = s->cycle;
+    g->fi += a;
+    uint32_t keep = g->effn > a ? g->effn - a : 0;
+    for (uint32_t k = 0; k < keep; k++) g->effw[k] = g->effw[k + a];
+    g->effn = keep;
+}
+
 /* feeder: start chunks (at most one per cycle: its descriptor goes to the adapter), choose this cycle's P2G
  * input */
 static void feed(sim_t *s, uint32_t gi)
@@ -232,6 +275,8 @@ static void feed(sim_t *s, uint32_t gi)
             if (g->ain.desc_valid || !cd_adapter_hw_desc_ready(&g->ad) || !cp_may_start(s, gi, g->fb)) break;
             g->f_started = 1;
             g->f_start = s->cycle;
+            g->shift = 0;
+            g->effn = 0;
             s->res->cp_start[slot(s, g->fb, gi)] = s->cycle;
             if (s->p->on_cp_start && s->p->on_cp_start(s->p->hook_user, gi, g->fb, s->s0 + s->cycle)) {
                 failf(s, (int)gi, g->fb, -1, "GPU %u batch %u: the CP-start hook failed", gi, g->fb);
@@ -242,9 +287,20 @@ static void feed(sim_t *s, uint32_t gi)
             g->ain.desc_count = w->counts[slot(s, g->fb, gi)];
         }
         if (g->fi < w->counts[slot(s, g->fb, gi)]) break;
-        g->fb++;            /* chunk fully fed */
+        /* chunk fully fed: the front end is done with it; then the rendering that waited behind it */
+        if (s->p->on_cp_fed && s->p->on_cp_fed(s->p->hook_user, gi, g->fb, s->s0 + s->cycle, g->shift)) {
+            failf(s, (int)gi, g->fb, -1, "GPU %u batch %u: the CP-fed hook failed", gi, g->fb);
+            break;
+        }
+        g->fb++;
         g->fi = 0;
         g->f_started = 0;
+        g->effn = 0;
+        if (g->pend) {
+            g->pend = 0;
+            cd_done_hook(s, gi, g->pend_b);
+            if (s->failed) break;
+        }
     }
     g->pin.in_valid = 0;
     g->want_cfg = 0;
@@ -252,7 +308,7 @@ static void feed(sim_t *s, uint32_t gi)
         const cdsys_prim_t *pr = &w->prims[slot(s, g->fb, gi)][g->fi];
         if (!g->have_cfg || pr->cfg != g->cur_cfg) {
             g->want_cfg = 1;
-        } else if (s->cycle >= g->f_start + pr->ready && !stall(s, s->p->in_gap_pm, 1, gi)) {
+        } else if (s->cycle >= eff_at(s, gi, 0) && !stall(s, s->p->in_gap_pm, 1, gi)) {
             g->pin.in_valid = 1;
             g->pin.in = pr->p;
             g->pin.in.tag = g->fb & 0xffff;
@@ -305,7 +361,7 @@ static void transfers(sim_t *s, uint32_t gi)
     pe_hw_in_t *ei = &g->ein;
     uint32_t N = s->p->n_gpus;
     if (g->pin.in_valid && po->in_ready) {
-        g->fi++;
+        fed(s, g, 1);
         s->last_progress = s->cycle;
     }
     if (po->out_valid && g->pin.out_ready) {
@@ -373,8 +429,12 @@ static void transfers(sim_t *s, uint32_t gi)
             s->res->cd_done[sl] = s->cycle;
             g->ob++;
             g->opos = 0;
-            if (s->p->on_cd_done && s->p->on_cd_done(s->p->hook_user, gi, b, s->s0 + s->cycle, s->res->recv[sl], s->res->recv_n[sl]))
-                failf(s, (int)gi, b, -1, "GPU %u batch %u: the CD-done hook failed", gi, b);
+            if (s->p->in_order_front && g->fb == b + 1 && g->f_started) {
+                g->pend = 1;        /* the projection of b+1 went first in this GPU's command stream */
+                g->pend_b = b;
+            } else {
+                cd_done_hook(s, gi, b);
+            }
         } else {
             if (w->golden && (g->opos >= w->golden_n[sl] || w->golden[sl][g->opos] != eo->out_prim_id)) {
                 if (g->opos >= w->golden_n[sl])
@@ -435,8 +495,9 @@ static uint64_t next_ready(const sim_t *s)
     uint64_t best = UINT64_MAX;
     for (uint32_t gi = 0; gi < s->p->n_gpus; gi++) {
         const gpu_t *g = &s->g[gi];
-        if (g->fb >= s->w->n_batches || !g->f_started) continue;
-        uint64_t t = g->f_start + s->w->prims[slot(s, g->fb, gi)][g->fi].ready;
+        if (g->fb >= s->w->n_batches || !g->f_started || g->fi >= s->w->counts[slot(s, g->fb, gi)]) continue;
+        /* effn > 0: the effective (bounded-queue) cycle of primitive fi is known, else its unstalled one */
+        uint64_t t = g->effn ? g->effw[0] : g->f_start + s->w->prims[slot(s, g->fb, gi)][g->fi].ready;
         if (t < best) best = t;
     }
     return best;
@@ -537,6 +598,10 @@ int cdsys_run(const cdsys_params_t *p, const cdsys_work_t *w, cdsys_result_t *re
             snprintf(res->report, sizeof res->report, "cdsys: bad adapter parameters");
             goto out;
         }
+        if (p->cp_queue && !(s->g[g].acc = calloc(p->cp_queue, sizeof *s->g[g].acc))) {
+            snprintf(res->report, sizeof res->report, "cdsys: out of memory");
+            goto out;
+        }
     }
     uint64_t limit = 200000 + 64ull * (net->latency + p->link_jitter + 4);
     for (s->cycle = 0;; s->cycle++) {
@@ -564,7 +629,7 @@ int cdsys_run(const cdsys_params_t *p, const cdsys_work_t *w, cdsys_result_t *re
         int done = net_idle(net);
         for (uint32_t g = 0; g < N && done; g++) {
             const gpu_t *gg = &s->g[g];
-            done = gg->ob >= B && !gg->pin.in_valid && !gg->pout.busy && !gg->pout.out_valid && !gg->aout.busy && !gg->rx[0].n &&
+            done = gg->ob >= B && !gg->pend && !gg->pin.in_valid && !gg->pout.busy && !gg->pout.out_valid && !gg->aout.busy && !gg->rx[0].n &&
                    !gg->rx[1].n && !gg->eout.tx_valid[0] && !gg->eout.tx_valid[1] && !gg->eout.out_valid && !gg->eout.busy;
         }
         if (done) break;
@@ -652,6 +717,7 @@ out_nonet:
         for (uint32_t g = 0; g < N; g++) {
             free(s->g[g].rx[0].buf);
             free(s->g[g].rx[1].buf);
+            free(s->g[g].acc);
         }
     free(s->g);
     free(s->recv_cap);

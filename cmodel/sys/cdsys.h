@@ -48,6 +48,8 @@
 #include "pe/pe_hw.h"
 #include "link/net.h"
 
+#define CDSYS_MAX_P2G 8     /* primitives a GPU's feeder may hand its P2G per cycle, at most */
+
 /* ------------------------------------------------------------------ workload (CP-phase output) */
 typedef struct {
     p2g_prim_t p;       /* P2G input (p.prim_id = primitive id within the batch; p.tag is replaced by the batch tag) */
@@ -131,6 +133,19 @@ typedef struct {
     int (*on_cp_start)(void *user, uint32_t g, uint32_t b, uint64_t step);
     int (*on_cd_done)(void *user, uint32_t g, uint32_t b, uint64_t step, const uint32_t *prims, size_t n);
     void *hook_user;
+    /* Bounded CP-phase buffering (timing model; 0 / NULL: the workload's ready cycles are final, as when a
+     * projection never stalls). cp_queue: depth of the queue between the projection's last stage (CLIP) and
+     * the P2G, in primitives: primitive i of a chunk leaves CLIP no earlier than the cycle after the P2G took
+     * primitive i - cp_queue, and the projection is a rigid conveyor behind it: every later primitive of the
+     * chunk is delayed by the stall accumulated so far (the front end stops while CLIP cannot output).
+     * on_cp_fed: the P2G took the last primitive of chunk (b, g) in the cycle before `step`; stall = the
+     * cycles the chunk's projection was held back in total (the front end was busy that much longer).
+     * in_order_front: a GPU's front end runs its command stream in order, so the rendering of batch b at g
+     * (on_cd_done) waits until the projection of b+1 that was issued before it (runahead) has been taken by
+     * the P2G; on_cd_done is then called at that step (cd_done[] keeps the PE's end-of-batch cycle). */
+    uint32_t cp_queue;
+    int (*on_cp_fed)(void *user, uint32_t g, uint32_t b, uint64_t step, uint64_t stall);
+    int in_order_front;
 } cdsys_params_t;
 
 cdsys_params_t cdsys_params_default(uint32_t n_gpus, net_topo_t topo);

@@ -623,6 +623,23 @@ static int cds_cp_start(void *u, uint32_t g, uint32_t b, uint64_t step)
     return 0;
 }
 
+/* the P2G took the last primitive of chunk (b, g): its projection was held back `stall` cycles in total by the
+ * bounded CLIP -> P2G queue, so the GPU's front end (CP .. CLIP) was busy that much longer */
+static int cds_cp_fed(void *u, uint32_t g, uint32_t b, uint64_t step, uint64_t stall)
+{
+    lazy_t *L = u;
+    (void)b;
+    if (L->err) return -1;
+    gpu_timing_t *T = &L->s->tm[g];
+    uint64_t d = stall * GT_TPC;
+    if (!d) return 0;
+    const int fe[] = {GT_CP, GT_VF, GT_VS, GT_CLIP};
+    for (size_t i = 0; i < sizeof fe / sizeof fe[0]; i++) T->free[fe[i]] += d;
+    T->front_done = gt_max(T->front_done + d, step * GT_TPC);
+    T->last_done = gt_max(T->last_done, T->front_done);
+    return 0;
+}
+
 static int cds_cd_done(void *u, uint32_t g, uint32_t b, uint64_t step, const uint32_t *prims, size_t n)
 {
     lazy_t *L = u;
@@ -672,6 +689,11 @@ static int run_cdsys(sys_t *s, lazy_t *L, uint32_t nb, uint32_t nd, uint32_t *co
     p.pe_lq_depth = cfg->pe_lq_depth ? cfg->pe_lq_depth : PE_HW_MAX_DEPTH;
     p.on_cp_start = cds_cp_start;
     p.on_cd_done = cds_cd_done;
+    /* bounded buffering from CLIP through the P2G to the PE: CLIP's output queue (q_tri) feeds the P2G in the
+     * CP phase; a full LQ stalls the P2G, the P2G stalls CLIP, and the projection stops (cdsys.h) */
+    p.cp_queue = s->cfg->tcfg.q_tri;
+    p.on_cp_fed = cds_cp_fed;
+    p.in_order_front = 1;
     p.hook_user = L;
     int crc = cdsys_run(&p, &w, &r);
     if (L->err) goto out;
