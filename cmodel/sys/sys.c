@@ -623,6 +623,16 @@ static int cds_cp_start(void *u, uint32_t g, uint32_t b, uint64_t step)
     return 0;
 }
 
+/* Batch b's primitive list may go to GPU g's rendering at `step` (its CD is complete; with an in-order front
+ * end also the projection issued before it has gone): the cycles the front end has been free before that are
+ * the GPU's wait on the exchange (exchange_overhead_cycles, docs/timing.md). */
+static void exchange_wait(sys_t *s, uint32_t g, uint64_t step)
+{
+    const gpu_timing_t *T = &s->tm[g];
+    uint64_t avail = gt_max(T->start, T->free[GT_CP]), t = step * GT_TPC;
+    if (t > avail) s->res->gpu[g].exchange_wait_ticks += t - avail;
+}
+
 /* the P2G took the last primitive of chunk (b, g): its projection was held back `stall` cycles in total by the
  * bounded CLIP -> P2G queue, so the GPU's front end (CP .. CLIP) was busy that much longer */
 static int cds_cp_fed(void *u, uint32_t g, uint32_t b, uint64_t step, uint64_t stall)
@@ -633,6 +643,7 @@ static int cds_cp_fed(void *u, uint32_t g, uint32_t b, uint64_t step, uint64_t s
     gpu_timing_t *T = &L->s->tm[g];
     uint64_t d = stall * GT_TPC;
     if (!d) return 0;
+    L->s->res->gpu[g].exchange_wait_ticks += d;    /* the front end was held by the exchange's full queue */
     const int fe[] = {GT_CP, GT_VF, GT_VS, GT_CLIP};
     for (size_t i = 0; i < sizeof fe / sizeof fe[0]; i++) T->free[fe[i]] += d;
     T->front_done = gt_max(T->front_done + d, step * GT_TPC);
@@ -647,6 +658,7 @@ static int cds_cd_done(void *u, uint32_t g, uint32_t b, uint64_t step, const uin
     if (L->err) return -1;
     gpu_timing_t *T = &s->tm[g];
     if (exec_between(s, g, L->B[b].pre0, L->B[b].cmd[0])) { L->err = 1; return -1; }
+    exchange_wait(s, g, step);
     T->start = gt_max(T->start, step * GT_TPC);
     if (for_groups(s, g, &L->B[b], prims, n, L->rtmp, render_group, NULL)) { L->err = 1; return -1; }
     return 0;
@@ -734,6 +746,7 @@ static void hook_cd(void *u, uint32_t g, uint32_t b, uint64_t now, const uint32_
     if (L->err) return;
     gpu_timing_t *T = &s->tm[g];
     if (exec_between(s, g, L->B[b].pre0, L->B[b].cmd[0])) { L->err = 1; return; }
+    exchange_wait(s, g, now);
     T->start = gt_max(T->start, now * GT_TPC);
     if (for_groups(s, g, &L->B[b], prims, n, L->rtmp, render_group, NULL)) L->err = 1;
 }
@@ -1462,10 +1475,15 @@ static void timing_end(sys_t *s)
     r->cycles = (end + GT_TPC - 1) / GT_TPC;
     r->hub_flits = s->net.hub_flits - r->hub_flits;
     r->hub_busy_cycles = s->net.hub_busy_steps - r->hub_busy_cycles;
+    uint64_t last = 0;
     for (uint32_t g = 0; g < s->N; g++) {
         gpu_timing_t *T = &s->tm[g];
         sys_gpu_stats_t *G = &r->gpu[g];
         G->cyc_done = (gt_drained(T) + GT_TPC - 1) / GT_TPC;
+        if (G->cyc_done > last || g == 0) {     /* the GPU that finishes last (the lowest id on a tie) */
+            last = G->cyc_done;
+            r->exchange_overhead = G->exchange_wait_ticks / GT_TPC;
+        }
         G->cyc_stall = T->b_stall / GT_TPC;
         G->cyc_issue = T->b_issue / GT_TPC + G->p2g_prims;
         uint64_t used = G->cyc_stall + G->cyc_issue + G->cyc_sync;
@@ -1735,10 +1753,10 @@ int sys_write_stats_json(const sys_result_t *res, const sys_config_t *cfg, const
                 res->comp_fallback[CHOPIN_OPAQUE], res->comp_fallback[CHOPIN_DUP_BLEND_DEPTH], res->comp_fallback[CHOPIN_DUP_BLEND],
                 res->comp_fallback[CHOPIN_DUP_STATE], res->comp_bytes, res->comp_tie_pixels);
     if (res->timed) {
-        fprintf(f, "  \"timed\": true,\n  \"cycles\": %" PRIu64 ",\n  \"timing\": {\"clock_ghz\": 1, \"link_latency_ns\": %g"
+        fprintf(f, "  \"timed\": true,\n  \"cycles\": %" PRIu64 ",\n  \"exchange_overhead_cycles\": %" PRIu64 ",\n  \"timing\": {\"clock_ghz\": 1, \"link_latency_ns\": %g"
                    ", \"link_gbps\": %g, \"hub_gbps\": %g, \"p2g_rows\": %u, \"pe\": \"%s\", \"skip_idle\": %s, \"exchange_cycles_stepped\": %" PRIu64
                    ", \"p2g_cycles_stepped\": %" PRIu64 ", \"timeline_window_cycles\": %u,\n    \"params\": {",
-                res->cycles, cfg->link_latency_ns, cfg->link_gbps, cfg->hub_gbps, cfg->p2g_rows ? cfg->p2g_rows : 2,
+                res->cycles, res->exchange_overhead, cfg->link_latency_ns, cfg->link_gbps, cfg->hub_gbps, cfg->p2g_rows ? cfg->p2g_rows : 2,
                 cfg->pe_golden ? "golden" : "rtl",
                 cfg->no_skip ? "false" : "true", res->exchange_stepped, res->p2g_cycles_stepped,
                 cfg->timeline_log2 ? 1u << cfg->timeline_log2 : 0u);
@@ -1751,7 +1769,7 @@ int sys_write_stats_json(const sys_result_t *res, const sys_config_t *cfg, const
                     res->hub_flits, res->hub_busy_cycles, res->cycles && cfg->hub_gbps > 0 ?
                     (double)res->hub_flits * 8.0 / (cfg->hub_gbps * (double)res->cycles) : 0.0);
     } else {
-        fprintf(f, "  \"timed\": false,\n  \"cycles\": null,\n");
+        fprintf(f, "  \"timed\": false,\n  \"cycles\": null,\n  \"exchange_overhead_cycles\": null,\n");
     }
     fprintf(f, "  \"per_gpu\": [\n");
     for (uint32_t g = 0; g < N; g++) {
@@ -1767,9 +1785,9 @@ int sys_write_stats_json(const sys_result_t *res, const sys_config_t *cfg, const
         if (chop && res->timed) fprintf(f, "\"composition_cycles\": %" PRIu64 ", ", s->comp_cycles);
         else if (chop) fprintf(f, "\"composition_cycles\": null, ");
         if (res->timed) {
-            fprintf(f, "\"cycles_done\": %" PRIu64 ", \"cycle_stack\": {\"no_primitive\": %" PRIu64 ", \"stall\": %" PRIu64
+            fprintf(f, "\"cycles_done\": %" PRIu64 ", \"exchange_wait_cycles\": %" PRIu64 ", \"cycle_stack\": {\"no_primitive\": %" PRIu64 ", \"stall\": %" PRIu64
                        ", \"sync\": %" PRIu64 ", \"issue\": %" PRIu64 "},\n      \"utilisation\": {",
-                    s->cyc_done, s->cyc_no_primitive, s->cyc_stall, s->cyc_sync, s->cyc_issue);
+                    s->cyc_done, s->exchange_wait_ticks / GT_TPC, s->cyc_no_primitive, s->cyc_stall, s->cyc_sync, s->cyc_issue);
             double tot = (double)res->cycles * GT_TPC;
             for (int u = 0; u < GT_NUNITS; u++) {
                 double div = tot * (u == GT_SHADER ? cfg->tcfg.cores : 1);
@@ -1782,7 +1800,7 @@ int sys_write_stats_json(const sys_result_t *res, const sys_config_t *cfg, const
                     s->vs_warps ? (double)s->vs_instrs / (double)s->vs_warps : 0.0,
                     s->fs_warps ? (double)s->fs_instrs / (double)s->fs_warps : 0.0, s->p2g_prims, s->shader_profiles);
         } else {
-            fprintf(f, "\"cycles_done\": null, \"cycle_stack\": {\"no_primitive\": null, \"stall\": null, \"sync\": null"
+            fprintf(f, "\"cycles_done\": null, \"exchange_wait_cycles\": null, \"cycle_stack\": {\"no_primitive\": null, \"stall\": null, \"sync\": null"
                        ", \"issue\": null},\n      ");
         }
         fprintf(f, "\"prims_received_from\": [");

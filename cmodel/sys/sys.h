@@ -158,6 +158,8 @@ typedef struct {
     /* timing of the produced frame (cycles); cyc_* is the cycle stack at the geometry -> raster boundary */
     uint64_t cyc_done;          /* this GPU finished its work of the frame */
     uint64_t cyc_no_primitive, cyc_stall, cyc_sync, cyc_issue;
+    uint64_t exchange_wait_ticks;   /* exchanging schemes: ticks its rendering front end waited on the exchange
+                                       (docs/timing.md, exchange_overhead_cycles) */
     uint64_t unit_ticks[GT_NUNITS];   /* work per unit in ticks (GT_TPC per cycle; shader: core-ticks) */
     uint64_t mem_bytes, row_hits, row_misses, vs_warps, fs_warps, vs_instrs, fs_instrs, p2g_prims, shader_profiles;
     uint64_t *timeline;         /* [window * GT_NUNITS + unit] busy ticks (timeline_log2 windows) */
@@ -189,6 +191,7 @@ typedef struct {
     /* timing */
     int timed;
     uint64_t cycles;            /* single-frame latency of the produced frame, 1 GHz cycles */
+    uint64_t exchange_overhead; /* exchange wait (cycles) of the GPU that finishes last; 0 without an exchange */
     uint64_t exchange_stepped;  /* exchange cycles actually evaluated (the rest were skipped as idle) */
     uint64_t p2g_cycles_stepped;
     uint64_t hub_flits, hub_busy_cycles;   /* hub topology, timed frame: flits through the switch, cycles it moved any */

@@ -40,6 +40,16 @@ for g in d["per_gpu"]:
 for l in d["links"]:
     assert l["prim_bytes"] + l["last_bytes"] == l["packet_bytes"]
     assert 0.0 <= l["utilisation"] <= 1.0 + 1e-9, l
+# exchange overhead (docs/timing.md section 3): the critical GPU's wait on the exchange; 0 without one
+xo = d["exchange_overhead_cycles"]
+assert isinstance(xo, int) and 0 <= xo <= d["cycles"], ("exchange_overhead_cycles", xo)
+waits = [g["exchange_wait_cycles"] for g in d["per_gpu"]]
+last = max(range(n), key=lambda i: (d["per_gpu"][i]["cycles_done"], -i))
+assert xo == waits[last], ("overhead is the last GPU's wait", xo, waits, last)
+if sc in ("single", "dup", "afr"):
+    assert xo == 0 and all(w == 0 for w in waits), ("no exchange, no overhead", waits)
+else:
+    assert xo > 0, "an exchanging scheme waits on its exchange"
 if n > 1:
     h = d["hub"]
     assert h["flits"] >= 0 and 0 <= h["busy_cycles"] <= d["cycles"] and 0.0 <= h["utilisation"] <= 1.0 + 1e-9, h
@@ -53,7 +63,7 @@ $PY -c "import json,sys; a=json.load(open(sys.argv[1])); b=json.load(open(sys.ar
 
 # 2. untimed runs say so (the keys exist, with null); the --check-masks probes cost no simulated time
 expect 0 "$SIM" render --scene tris --size 160x120 --prims 600 --scheme dup --gpus 2 --timing off --stats "$D/off.json" -q
-$PY -c "import json,sys; d=json.load(open(sys.argv[1])); assert d['timed'] is False and d['cycles'] is None; assert all(g['cycle_stack']['stall'] is None for g in d['per_gpu'])" \
+$PY -c "import json,sys; d=json.load(open(sys.argv[1])); assert d['timed'] is False and d['cycles'] is None and d['exchange_overhead_cycles'] is None; assert all(g['cycle_stack']['stall'] is None for g in d['per_gpu'])" \
   "$D/off.json" || fail "an untimed run must write cycles: null"
 for sc in dup gpupd-ra; do
   expect 0 "$SIM" render --scene tris --size 160x120 --prims 600 --scheme $sc --gpus 3 --check-masks --stats "$D/cm.json" -q
