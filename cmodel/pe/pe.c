@@ -127,13 +127,14 @@ static void pe_step(pe_sim_t *s, net_t *net, uint32_t g, uint64_t now)
     uint32_t b = st->cur_b;
     if (b >= in->n_batches) return;
     /* turn */
-    if (!st->turn_done[b] && st->cp_end[b] != UINT64_MAX && now >= st->cp_end[b]) {
+    if (!st->turn_done[b] && st->cp_end[b] != UINT64_MAX && (in->entry_ready || now >= st->cp_end[b])) {
         uint64_t before = g >= 64 ? all : ((1ull << g) - 1);
         if (in->fault == PE_FAULT_NO_TURNS || (st->lasts[b] & before) == before) {
             if ((st->lasts[b] & before) != before) s->res->fault_fired++;   /* a turn taken too early */
             const pe_entry_t *e = in->entries[(size_t)b * N + g];
             uint32_t cnt = in->counts[(size_t)b * N + g];
-            for (uint32_t k = 0; k < in->send_rate && st->send_pos[b] < cnt; k++) {
+            const uint64_t *rd = in->entry_ready ? in->entry_ready[(size_t)b * N + g] : NULL;
+            for (uint32_t k = 0; k < in->send_rate && st->send_pos[b] < cnt && (!rd || rd[st->send_pos[b]] <= now); k++) {
                 const pe_entry_t *en = &e[st->send_pos[b]++];
                 if (en->mask & ~all) {
                     fail(s, "GPU %u batch %u primitive %u: mask 0x%" PRIx64 " names GPUs beyond %u", g, b, en->prim, en->mask, N);
@@ -154,7 +155,7 @@ static void pe_step(pe_sim_t *s, net_t *net, uint32_t g, uint64_t now)
                     s->res->gpu[g].prim_sent++;
                 }
             }
-            if (st->send_pos[b] == cnt) {
+            if (st->send_pos[b] == cnt && now >= st->cp_end[b]) {
                 if (N > 1) {
                     net_inject(net, g, flit_make(FLIT_TYPE_LAST, g, FLIT_DST_BCAST, b, cnt));
                     s->res->gpu[g].last_sent++;
@@ -191,7 +192,10 @@ static uint64_t pe_next_event(const pe_sim_t *s, uint32_t g, uint64_t now)
     if (!st->turn_done[b] && st->cp_end[b] != UINT64_MAX) {
         uint64_t before = g >= 64 ? all : ((1ull << g) - 1);
         if (in->fault == PE_FAULT_NO_TURNS || (st->lasts[b] & before) == before) {
-            uint64_t t = st->cp_end[b] > now ? st->cp_end[b] : now + 1;
+            uint64_t when = st->cp_end[b];
+            if (in->entry_ready && st->send_pos[b] < in->counts[(size_t)b * N + g])
+                when = in->entry_ready[(size_t)b * N + g][st->send_pos[b]];
+            uint64_t t = when > now ? when : now + 1;
             if (t < best) best = t;
         }
     }

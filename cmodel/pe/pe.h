@@ -56,6 +56,11 @@ typedef struct {
     void (*cd_complete)(void *user, uint32_t g, uint32_t b, uint64_t now, const uint32_t *prims, size_t n);
     void *hook_user;
     int skip_idle;
+    /* Optional (timing): [b * n_gpus + g][i] = the step at which entry i of the chunk is in the PE's local
+     * queue, written by cp_ready before it returns. The turn then walks the queue as it fills (entry i no
+     * earlier than its step, as the PE RTL streams from its LQ) and sends LAST once every entry is walked and
+     * cp_ready's step has come; NULL: the turn waits for cp_ready's step, then walks the whole chunk. */
+    uint64_t *const *entry_ready;
 } pe_input_t;
 
 typedef struct {

@@ -495,6 +495,8 @@ typedef struct {
     uint32_t *cfg_idx;
     p2g_config_t *cfgs;
     int err;
+    /* golden path: [b * N + g][i] = the cycle entry i left the P2G (the PE walks it from then on) */
+    uint64_t **eready;
     /* RTL path (cdsys): the workload filled when CP starts */
     cdsys_work_t *w;
     uint32_t n_cfgs;
@@ -529,6 +531,7 @@ static int p2g_chunk(sys_t *s, uint32_t g, uint32_t b, lazy_t *L, uint32_t n, ui
                 return failf(s, "frame %u: the P2G cycle model disagrees with p2g_mask on GPU %u batch %u primitive %u: "
                                 "mask 0x%llx, definition 0x%llx", s->frame, g, b, e[o].prim,
                              (unsigned long long)out.out_mask, (unsigned long long)want);
+            if (L->eready) L->eready[(size_t)b * s->N + g][o] = cyc + 1;
             o++;
             *end = cyc + 1;
         }
@@ -915,6 +918,12 @@ static int run_segment_gpupd(sys_t *s, uint32_t i0, uint32_t i1)
     in.fault = cfg->fault;
     in.fault_at = cfg->fault_at;
     if (lazy) {
+        /* the golden PE streams from its local queue as the RTL does: entry i is walked once the P2G output it */
+        L.eready = calloc((size_t)nb * N, sizeof *L.eready);
+        if (!L.eready) { failf(s, "out of memory"); goto out; }
+        for (size_t i = 0; i < (size_t)nb * N; i++)
+            if (!(L.eready[i] = calloc(counts[i] ? counts[i] : 1, sizeof **L.eready))) { failf(s, "out of memory"); goto out; }
+        in.entry_ready = L.eready;
         in.cp_ready = hook_cp;
         in.cd_complete = hook_cd;
         in.hook_user = &L;
@@ -965,6 +974,9 @@ out:
     free(L.cfg_idx);
     free(L.cfgs);
     free(L.rtmp);
+    if (L.eready)
+        for (size_t i = 0; i < (size_t)nb * N; i++) free(L.eready[i]);
+    free(L.eready);
     return rc;
 }
 
