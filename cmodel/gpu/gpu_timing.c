@@ -51,6 +51,7 @@ gpu_tcfg_t gpu_tcfg_default(void)
     c.q_prim = 64;  c.q_vtx = 16;  c.q_shv = 16;  c.q_tri = 32;   /* the functional model's (ATTILA-like) */
     c.q_quad = 64;  c.q_fs = 256;  c.q_rop = 256;                /* ours: cover the L2 latency at fill rate */
     c.tex_block = 8;
+    c.fe_rate = 1;                          /* ATTILA: one triangle per cycle through the front end */
     return c;
 }
 
@@ -71,6 +72,10 @@ const char *gpu_tcfg_check(const gpu_tcfg_t *c)
     if (c->q_prim < 1 || c->q_vtx < 1 || c->q_shv < 10 || c->q_tri < 16 || c->q_quad < 1 || c->q_fs < 8 || c->q_rop < 8 ||
         c->q_prim > 65536 || c->q_vtx > 65536 || c->q_shv > 65536 || c->q_tri > 65536 || c->q_quad > 65536 || c->q_fs > 65536 || c->q_rop > 65536)
         return "queue capacities: q_shv >= 10 (a vertex warp), q_tri >= 16 (a clipped triangle), q_fs, q_rop >= 8, all <= 65536";
+    if (c->fe_rate < 1 || c->fe_rate > 8) return "fe_rate (front-end triangles per cycle, P2G units per GPU) must be 1..8";
+    if (c->cp_rate * c->fe_rate > GT_TPC || c->vf_rate * c->fe_rate > GT_TPC || c->clip_rate * c->fe_rate > GT_TPC ||
+        c->setup_rate * c->fe_rate > GT_TPC)
+        return "unit rates are at most 64 items per cycle (cp/vf/clip/setup_rate x fe_rate)";
     if (c->l2_ways == 0 || c->l2_ways > 64 || (uint64_t)c->l2_kb * 1024 / c->interleave < c->l2_ways || c->l2_kb > (1u << 20))
         return "L2: 1..64 ways, at least one set, at most 1 GB";
     return NULL;
@@ -84,11 +89,12 @@ int gpu_timing_init(gpu_timing_t *t, const gpu_tcfg_t *cfg, const void *lib, uin
     t->cfg = *cfg;
     t->lib = lib;
     t->tl_log2 = timeline_log2;
-    t->ii[GT_CP] = ii_of(cfg->cp_rate);
-    t->ii[GT_VF] = ii_of(cfg->vf_rate);
+    double fe = cfg->fe_rate ? cfg->fe_rate : 1;
+    t->ii[GT_CP] = ii_of(cfg->cp_rate * fe);
+    t->ii[GT_VF] = ii_of(cfg->vf_rate * fe);
     t->ii[GT_VS] = ii_of(cfg->vs_dispatch_rate);
-    t->ii[GT_CLIP] = ii_of(cfg->clip_rate);
-    t->ii[GT_SETUP] = ii_of(cfg->setup_rate);
+    t->ii[GT_CLIP] = ii_of(cfg->clip_rate * fe);
+    t->ii[GT_SETUP] = ii_of(cfg->setup_rate * fe);
     t->ii[GT_RAST] = ii_of(cfg->rast_rate);
     t->ii[GT_EZ] = ii_of(cfg->ez_rate);
     t->ii[GT_FS] = ii_of(cfg->fs_dispatch_rate);
@@ -516,6 +522,7 @@ static const gt_param_t params[] = {
     PU(q_fs, "quads", "ours: EZ -> FS, 256 quads (hides the L2 latency at full rate; ATTILA: 112+16 threads x shaders)"),
     PU(q_rop, "quads", "ours: FS -> ROP, 256 quads (ATTILA colour write 64)"),
     PU(tex_block, "texels", "ours: texture cache block (not yet used: texture traffic is not modelled, only latency)"),
+    PU(fe_rate, "triangles/cycle", "front-end width P: CP, VF, CLIP and SETUP at P x their rate, P P2G units per GPU merged in order (paper Fig. 9: one P2G per PME); 1 = ATTILA, GP104-like about 4"),
 };
 #undef PD
 #undef PU

@@ -51,6 +51,8 @@ typedef struct {
     /* queue capacities between the units (items), q_prim .. q_rop of gpu.h */
     uint32_t q_prim, q_vtx, q_shv, q_tri, q_quad, q_fs, q_rop;
     uint32_t tex_block;             /* texture cache block: tex_block x tex_block texels */
+    uint32_t fe_rate;               /* front-end width P (1..8): CP, VF, CLIP and SETUP run at P times their rate,
+                                       and the GPU has P P2G units merged in order (cmodel/sys/cdsys.h) */
 } gpu_tcfg_t;
 
 gpu_tcfg_t gpu_tcfg_default(void);

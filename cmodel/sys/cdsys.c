@@ -109,6 +109,10 @@ typedef struct {
     uint64_t shift;
     uint64_t effw[CDSYS_MAX_P2G];
     uint32_t effn;
+    /* P > 1 P2G units (params.p2g_units): their ports; primitives fed / output over all chunks (unit = seq % P) */
+    p2g_hw_in_t lin[CDSYS_MAX_P2G];
+    p2g_hw_out_t lout[CDSYS_MAX_P2G];
+    uint64_t gseq, oseq;
     /* in_order_front: rendering of batch pend_b waits for the chunk being fed */
     int pend;
     uint32_t pend_b;
@@ -256,6 +260,7 @@ static void fed(sim_t *s, gpu_t *g, uint32_t a)
     for (uint32_t k = 0; k < a; k++)
         if (s->p->cp_queue) g->acc[(g->fi + k) % s->p->cp_queue] = s->cycle;
     g->fi += a;
+    g->gseq += a;
     uint32_t keep = g->effn > a ? g->effn - a : 0;
     for (uint32_t k = 0; k < keep; k++) g->effw[k] = g->effw[k + a];
     g->effn = keep;
@@ -304,6 +309,27 @@ static void feed(sim_t *s, uint32_t gi)
     }
     g->pin.in_valid = 0;
     g->want_cfg = 0;
+    uint32_t P = s->p->p2g_units > 1 ? s->p->p2g_units : 1;
+    if (P > 1) {
+        /* P units: primitives fi, fi+1, ... to units gseq, gseq+1, ... (mod P), in order, while each is ready */
+        for (uint32_t k = 0; k < P; k++) { g->lin[k].in_valid = 0; g->lin[k].cfg = g->pin.cfg; }
+        if (g->fb >= B || !g->f_started) return;
+        uint32_t cnt = w->counts[slot(s, g->fb, gi)];
+        for (uint32_t j = 0; j < P && g->fi + j < cnt; j++) {
+            const cdsys_prim_t *pr = &w->prims[slot(s, g->fb, gi)][g->fi + j];
+            if (!g->have_cfg || pr->cfg != g->cur_cfg) {
+                if (j == 0) g->want_cfg = 1;
+                break;
+            }
+            if (s->cycle < eff_at(s, gi, j) || stall(s, s->p->in_gap_pm, 1, gi * CDSYS_MAX_P2G + j)) break;
+            p2g_hw_in_t *li = &g->lin[(g->gseq + j) % P];
+            li->in_valid = 1;
+            li->in = pr->p;
+            li->in.tag = g->fb & 0xffff;
+            g->pin.in_valid = 1;
+        }
+        return;
+    }
     if (g->fb < B && g->f_started) {
         const cdsys_prim_t *pr = &w->prims[slot(s, g->fb, gi)][g->fi];
         if (!g->have_cfg || pr->cfg != g->cur_cfg) {
@@ -360,11 +386,20 @@ static void transfers(sim_t *s, uint32_t gi)
     pe_hw_out_t *eo = &g->eout;
     pe_hw_in_t *ei = &g->ein;
     uint32_t N = s->p->n_gpus;
-    if (g->pin.in_valid && po->in_ready) {
+    uint32_t P = s->p->p2g_units > 1 ? s->p->p2g_units : 1;
+    if (P > 1) {
+        uint32_t a = 0;     /* the in-order prefix of offered units that accept (lanes_comb withdrew the rest) */
+        while (a < P && g->lin[(g->gseq + a) % P].in_valid && g->lout[(g->gseq + a) % P].in_ready) a++;
+        if (a) {
+            fed(s, g, a);
+            s->last_progress = s->cycle;
+        }
+    } else if (g->pin.in_valid && po->in_ready) {
         fed(s, g, 1);
         s->last_progress = s->cycle;
     }
     if (po->out_valid && g->pin.out_ready) {
+        g->oseq++;      /* P > 1: the next output comes from the next unit in the merge order */
         s->last_progress = s->cycle;
         while (g->ab < w->n_batches && g->a_cnt >= w->counts[slot(s, g->ab, gi)] && g->ab < g->fb) {
             g->ab++;        /* chunks whose primitives have all left the P2G (empty ones too) */
@@ -503,6 +538,33 @@ static uint64_t next_ready(const sim_t *s)
     return best;
 }
 
+/* P > 1: the combinational outputs of GPU gi's P2G units and PE. Only the unit whose turn it is in the merge
+ * order (oseq mod P) sees the adapter's ready; its output is the merged P2G output (g->pout, busy: any unit);
+ * the offered inputs are withdrawn from the first unit that cannot take its primitive on (in-order feeding). */
+static void lanes_comb(sim_t *s, models_t *M, uint32_t gi)
+{
+    gpu_t *g = &s->g[gi];
+    uint32_t P = s->p->p2g_units, ol = (uint32_t)(g->oseq % P);
+    int blocked = 0, busy = 0;
+    for (uint32_t k = 0; k < P; k++) {
+        g->lin[k].out_ready = g->pin.out_ready && k == ol;
+        g->lin[k].cfg = g->pin.cfg;
+        p2g_hw_comb(&M->p2g[gi * P + k], &g->lin[k], &g->lout[k]);
+        busy |= g->lout[k].busy;
+    }
+    for (uint32_t j = 0; j < P; j++) {
+        p2g_hw_in_t *li = &g->lin[(g->gseq + j) % P];
+        if (!li->in_valid) break;
+        if (blocked || !g->lout[(g->gseq + j) % P].in_ready) {
+            blocked = 1;
+            li->in_valid = 0;
+        }
+    }
+    g->pout = g->lout[ol];
+    g->pout.busy = busy;
+    pe_hw_comb(&M->pe[gi], &g->ein, &g->eout);
+}
+
 void cdsys_result_free(cdsys_result_t *r)
 {
     if (r->recv)
@@ -523,6 +585,11 @@ int cdsys_run(const cdsys_params_t *p, const cdsys_work_t *w, cdsys_result_t *re
     res->fail_batch = res->fail_prim = -1;
     res->n_gpus = N;
     res->n_batches = B;
+    if (p->p2g_units > CDSYS_MAX_P2G || (p->p2g_units > 1 && (p->units || p->pe_ref))) {
+        snprintf(res->report, sizeof res->report, "cdsys: %u P2G units per GPU (1..%u; more than one only on the C "
+                 "cycle models with the PE cycle model)", p->p2g_units, CDSYS_MAX_P2G);
+        return -1;
+    }
     if (N == 0 || N > 64 || N != w->n_gpus || N > p->max_gpus) {
         snprintf(res->report, sizeof res->report, "cdsys: bad configuration (%u GPUs, workload %u, MAX_GPUS %u)", N,
                  w->n_gpus, p->max_gpus);
@@ -564,14 +631,14 @@ int cdsys_run(const cdsys_params_t *p, const cdsys_work_t *w, cdsys_result_t *re
     }
     if (!p->units) {
         M.n = N;
-        M.p2g = calloc(N, sizeof *M.p2g);
+        M.p2g = calloc((size_t)N * (p->p2g_units > 1 ? p->p2g_units : 1), sizeof *M.p2g);
         if (p->pe_ref) M.ref = calloc(N, sizeof *M.ref);
         else M.pe = calloc(N, sizeof *M.pe);
         if (!M.p2g || (!M.pe && !M.ref)) { snprintf(res->report, sizeof res->report, "cdsys: out of memory"); goto out; }
         p2g_hw_params_t pp = {p->max_gpus, p->p2g_rows, p->tag_bits};
         pe_hw_params_t ep = {p->max_gpus, p->pe_lq_depth, p->pe_rq_depth};
+        for (uint32_t k = 0; k < N * (p->p2g_units > 1 ? p->p2g_units : 1); k++) p2g_hw_init(&M.p2g[k], pp);
         for (uint32_t g = 0; g < N; g++) {
-            p2g_hw_init(&M.p2g[g], pp);
             if (M.ref) peref_init(&M.ref[g], N, g, p->topo);
             else if (pe_hw_init(&M.pe[g], ep)) {
                 snprintf(res->report, sizeof res->report, "cdsys: bad PE parameters (MAX_GPUS %u, LQ_DEPTH %u, RQ_DEPTH %u)",
@@ -604,6 +671,7 @@ int cdsys_run(const cdsys_params_t *p, const cdsys_work_t *w, cdsys_result_t *re
         }
     }
     uint64_t limit = 200000 + 64ull * (net->latency + p->link_jitter + 4);
+    uint32_t P = p->p2g_units > 1 ? p->p2g_units : 1;
     for (s->cycle = 0;; s->cycle++) {
         /* inputs (all known before comb: the adapter decouples P2G and PE) and combinational outputs */
         for (uint32_t g = 0; g < N; g++) {
@@ -612,10 +680,12 @@ int cdsys_run(const cdsys_params_t *p, const cdsys_work_t *w, cdsys_result_t *re
             s->g[g].pin.out_ready = s->g[g].aout.p2g_ready;
             pe_inputs(s, g);
         }
-        for (uint32_t g = 0; g < N && !s->failed; g++)
+        for (uint32_t g = 0; g < N && !s->failed; g++) {
+            if (P > 1) { lanes_comb(s, &M, g); continue; }
             if (u->comb(u->ctx, g, s->cycle, &s->g[g].pin, &s->g[g].pout, &s->g[g].ain, &s->g[g].aout, &s->g[g].ein,
                         &s->g[g].eout))
                 failf(s, (int)g, s->g[g].ob, -1, "%s", u->report(u->ctx));   /* batch: the one being output there */
+        }
         if (!s->failed && u->comb_done && u->comb_done(u->ctx, s->cycle)) failf(s, -1, -1, -1, "%s", u->report(u->ctx));
         for (uint32_t g = 0; g < N && !s->failed; g++) {
             if (s->g[g].eout.err)
@@ -655,7 +725,12 @@ int cdsys_run(const cdsys_params_t *p, const cdsys_work_t *w, cdsys_result_t *re
         for (uint32_t g = 0; g < N && !s->failed; g++) transfers(s, g);
         if (s->failed) break;
         for (uint32_t g = 0; g < N && !s->failed; g++) {
-            if (u->clock(u->ctx, g, s->cycle, &s->g[g].pin, &s->g[g].ein)) failf(s, (int)g, -1, -1, "%s", u->report(u->ctx));
+            if (P > 1) {
+                for (uint32_t k = 0; k < P; k++) p2g_hw_clock(&M.p2g[g * P + k], &s->g[g].lin[k]);
+                pe_hw_clock(&M.pe[g], &s->g[g].ein);
+            } else if (u->clock(u->ctx, g, s->cycle, &s->g[g].pin, &s->g[g].ein)) {
+                failf(s, (int)g, -1, -1, "%s", u->report(u->ctx));
+            }
             cd_adapter_hw_clock(&s->g[g].ad, &s->g[g].ain);
         }
         for (uint32_t g = 0; g < N; g++) {

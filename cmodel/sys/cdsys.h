@@ -144,6 +144,10 @@ typedef struct {
      * (on_cd_done) waits until the projection of b+1 that was issued before it (runahead) has been taken by
      * the P2G; on_cd_done is then called at that step (cd_done[] keeps the PE's end-of-batch cycle). */
     uint32_t cp_queue;
+    /* P2G units per GPU (front-end width P, 1..CDSYS_MAX_P2G; 0 = 1): the feeder hands primitive k of the
+     * GPU's CP stream to unit k mod P, up to P per cycle and in order, and the units' outputs are merged in
+     * the same order into the adapter (one per cycle). P > 1 needs the C cycle models (units == NULL). */
+    uint32_t p2g_units;
     int (*on_cp_fed)(void *user, uint32_t g, uint32_t b, uint64_t step, uint64_t stall);
     int in_order_front;
 } cdsys_params_t;

@@ -709,6 +709,8 @@ static int run_cdsys(sys_t *s, lazy_t *L, uint32_t nb, uint32_t nd, uint32_t *co
     p.cp_queue = s->cfg->tcfg.q_tri;
     p.on_cp_fed = cds_cp_fed;
     p.in_order_front = 1;
+    /* front-end width P: P P2G units per GPU merged in order (the paper's Fig. 9: one P2G per PME) */
+    p.p2g_units = cfg->tcfg.fe_rate ? cfg->tcfg.fe_rate : 1;
     p.hook_user = L;
     int crc = cdsys_run(&p, &w, &r);
     if (L->err) goto out;
@@ -1497,7 +1499,7 @@ static void timing_end(sys_t *s)
             r->exchange_overhead = G->exchange_wait_ticks / GT_TPC;
         }
         G->cyc_stall = T->b_stall / GT_TPC;
-        G->cyc_issue = T->b_issue / GT_TPC + G->p2g_prims;
+        G->cyc_issue = T->b_issue / GT_TPC + G->p2g_prims / (s->cfg->tcfg.fe_rate ? s->cfg->tcfg.fe_rate : 1);
         uint64_t used = G->cyc_stall + G->cyc_issue + G->cyc_sync;
         if (used > r->cycles) {        /* rounding: keep the stack equal to the frame */
             uint64_t over = used - r->cycles;
@@ -1802,7 +1804,7 @@ int sys_write_stats_json(const sys_result_t *res, const sys_config_t *cfg, const
                     s->cyc_done, s->exchange_wait_ticks / GT_TPC, s->cyc_no_primitive, s->cyc_stall, s->cyc_sync, s->cyc_issue);
             double tot = (double)res->cycles * GT_TPC;
             for (int u = 0; u < GT_NUNITS; u++) {
-                double div = tot * (u == GT_SHADER ? cfg->tcfg.cores : 1);
+                double div = tot * (u == GT_SHADER ? cfg->tcfg.cores : u == GT_P2G && cfg->tcfg.fe_rate ? cfg->tcfg.fe_rate : 1);
                 fprintf(f, "%s\"%s\": %.4f", u ? ", " : "", gt_unit_name(u), div > 0 ? (double)s->unit_ticks[u] / div : 0.0);
             }
             fprintf(f, "},\n      \"mem_bytes\": %" PRIu64 ", \"row_hits\": %" PRIu64 ", \"row_misses\": %" PRIu64

@@ -72,6 +72,29 @@ for sc in dup gpupd-ra; do
     "$D/cm.json" "$D/nocm.json" || fail "$sc: --check-masks changed the cycles"
 done
 
+# front-end width (--tcfg fe_rate=P: P P2G units merged in order): frames unchanged, skipping idle cycles gives the
+# same cycles as stepping every one, P2G utilisation per unit stays <= 1, a wider front end never slows single
+for fe in 1 4; do
+  expect 0 "$SIM" render --scene big --size 192x128 --prims 3000 --scheme gpupd-ra --gpus 3 --topology hub --tcfg fe_rate=$fe \
+    --stats "$D/fe$fe.json" -q
+  expect 0 "$SIM" render --scene big --size 192x128 --prims 3000 --scheme gpupd-ra --gpus 3 --topology hub --tcfg fe_rate=$fe \
+    --no-skip --stats "$D/fe${fe}ns.json" -q
+  expect 0 "$SIM" render --scene big --size 192x128 --prims 3000 --scheme single --tcfg fe_rate=$fe --stats "$D/fe${fe}s.json" -q
+done
+$PY - "$D" <<'EOF2' || fail "fe_rate: see $D/fe*.json"
+import json, sys
+D = sys.argv[1]
+j = lambda n: json.load(open(f"{D}/{n}.json"))
+for fe in (1, 4):
+    a, b = j(f"fe{fe}"), j(f"fe{fe}ns")
+    assert a["cycles"] == b["cycles"] and a["frame_hash"] == b["frame_hash"], ("skip vs no-skip", fe, a["cycles"], b["cycles"])
+    assert a["timing"]["params"]["fe_rate"] == fe
+    assert all(0.0 <= g["utilisation"]["p2g"] <= 1.0 for g in a["per_gpu"]), [g["utilisation"]["p2g"] for g in a["per_gpu"]]
+assert j("fe1")["frame_hash"] == j("fe4")["frame_hash"], "fe_rate changed the frame"
+assert j("fe4s")["cycles"] <= j("fe1s")["cycles"], ("a 4-wide front end slowed single", j("fe4s")["cycles"], j("fe1s")["cycles"])
+EOF2
+n=$((n + 1))
+
 # 3. bad timing options: exit 2 with a message naming the option
 expect 2 "$SIM" render --scene tris --link-latency-ns 0
 expect 2 "$SIM" render --scene tris --link-latency-ns abc
@@ -80,7 +103,9 @@ expect 2 "$SIM" render --scene tris --hub-gbps 0
 expect 2 "$SIM" render --scene tris --timing maybe
 expect 2 "$SIM" render --scene tris --tcfg nope=1
 expect 2 "$SIM" render --scene tris --tcfg rop_rate=0
-expect 2 "$SIM" render --scene tris --tcfg cores=1.5
+expect 2 "$SIM" render --scene tris --tcfg cores
+expect 2 "$SIM" render --scene tris --tcfg fe_rate=9
+expect 2 "$SIM" render --scene tris --tcfg fe_rate=0=1.5
 expect 2 "$SIM" render --scene tris --tcfg cores
 expect 2 "$SIM" render --scene tris --timeline-window 3
 grep -q -- "--timeline-window" "$D/out.txt" || fail "error message does not name the option"
