@@ -41,9 +41,9 @@ SIMT_COSIM_OBJS += $(LOCKSTEP_OBJ)
 #                   built only when asked for.
 #   cosim-simt-mt   the fast build with Verilator --threads 2 (a multithreaded model, PGO like the fast kind): only
 #                   make bench-simt-mt's wall-clock rate (docs/simt.md section 6); built only when asked for.
-#   1. verilate (depends on the RTL only)  2. compile model + Verilator runtime + shim (sim/simt/vl_objs.mk;
-#   the generated makefile tracks header dependencies)  3. link with the C harness and libgpupd.a (relinks
-#   only when the C library or the harness changed: seconds, not the ~1 min CPU of steps 1-2).
+#   The three steps of mk/verilator.mk's VL_MODEL: 1. verilate (depends on the RTL only)  2. compile model + shim
+#   (the generated makefile tracks header dependencies)  3. link with the shared Verilator runtime, the C harness and
+#   libgpupd.a (relinks only when the C library or the harness changed: seconds, not the ~1 min CPU of steps 1-2).
 # The fast kind is compiled with gcc's profile-guided optimisation (docs/simt.md section 6, "Lockstep speed"; it
 # measured ~2 % fewer instructions and ~6 % less CPU time; SIMT_MARCH=-march=native can be added for a machine that
 # runs what it builds: not measurably faster here, and valgrind cannot run it): step 2 first compiles the model
@@ -51,7 +51,7 @@ SIMT_COSIM_OBJS += $(LOCKSTEP_OBJ)
 # (SIMT_PGO_TRAIN: seed 0x1, not the benchmark's or the tests' seeds; deterministic, so the profile and the binary
 # are too), then compiles the model again with the profile (-fprofile-use). Done once per verilated model
 # (pgo.stamp depends on the verilator output only; a change of the harness or the C library still only relinks).
-SIMT_VL_FLAGS    := -Wall -Wno-DECLFILENAME --x-assign fast --x-initial fast --noassert
+SIMT_VL_FLAGS    := -Wno-DECLFILENAME --x-assign fast --x-initial fast --noassert
 SIMT_MARCH       ?=
 SIMT_VL_MK_fast  = OPT_FAST="-O3 $(SIMT_MARCH) -fprofile-use -fprofile-partial-training -Wno-missing-profile" \
                    OPT_GLOBAL="-O2 $(SIMT_MARCH)" OPT_SLOW=-O1
@@ -60,48 +60,40 @@ SIMT_PGO_TRAIN   ?= --seed 0x1 --programs 40 --shaders --quiet
 SIMT_VL_MK_fst   := OPT_FAST=-O0 OPT_GLOBAL=-O1 OPT_SLOW=-O0
 SIMT_VL_MK_cov   := OPT_FAST=-O2 OPT_GLOBAL=-O2 OPT_SLOW=-O1
 SIMT_VL_MK_mt    = $(SIMT_VL_MK_fast)
-SIMT_VL_TRACE_fast :=
-SIMT_VL_TRACE_fst  := --trace-fst sim/simt/fst.vlt
-SIMT_VL_TRACE_cov  := --coverage-line --coverage-toggle
-SIMT_VL_TRACE_mt   := --threads 2
+# flavour of each kind (the Verilator runtime it links, mk/verilator.mk) and its extra Verilator options
+SIMT_FLV_fast := cc
+SIMT_FLV_fst  := fst
+SIMT_FLV_cov  := cov
+SIMT_FLV_mt   := cc
+SIMT_VL_X_fst := sim/simt/fst.vlt
+SIMT_VL_X_mt  := --threads 2
 SIMT_BIN_fast    := cosim-simt
 SIMT_BIN_fst     := cosim-simt-fst
 SIMT_BIN_cov     := cosim-simt-cov
 SIMT_BIN_mt      := cosim-simt-mt
 # $(1) parameter set LANES_WARPS_FPULAT_SFULAT_TEXLAT[_name], $(2) build kind (fast | fst | cov); a named set may
 # add Verilator -G flags (SIMT_XG_<set>) and shim -D flags (SIMT_XD_<set>): the reduced iCE40 build at the end.
+SIMT_LINK = $(SIMT_COSIM_OBJS) $(LIB)
 define SIMT_BUILD_RULES
-$(BUILD)/cosim/simt_$(1)/$(2)/Vsimt_core.mk: mk/simt.mk $(SIMT_RTL) rtl/simt_fp_fn.vh rtl/lint.vlt sim/simt/fst.vlt $(BUILD)/gen/isa_defs.vh
-	@mkdir -p $$(@D) && rm -f $$@
-	$(VERILATOR) --cc --exe $(SIMT_VL_FLAGS) $(SIMT_VL_TRACE_$(2)) --top-module simt_core -I$(BUILD)/gen -Irtl \
-	  -GLANES=$(call simt_p,$(1),1) -GWARPS=$(call simt_p,$(1),2) -GFPU_LAT=$(call simt_p,$(1),3) \
-	  -GSFU_LAT=$(call simt_p,$(1),4) -GTEX_LAT=$(call simt_p,$(1),5) $$(SIMT_XG_$(1)) -GTABLE_DIR='"$(abspath defs)"' -Mdir $$(@D) -o $(SIMT_BIN_$(2)) \
-	  -CFLAGS "-I$(abspath cmodel) -I$(abspath $(BUILD)/gen) -I$(abspath sim/simt) -I$(abspath sim/common) -DSIMT_DUT_LANES=$(call simt_p,$(1),1) -DSIMT_DUT_WARPS=$(call simt_p,$(1),2) -DSIMT_DUT_FPU_LAT=$(call simt_p,$(1),3) -DSIMT_DUT_SFU_LAT=$(call simt_p,$(1),4) -DSIMT_DUT_TEX_LAT=$(call simt_p,$(1),5) $$(SIMT_XD_$(1))" \
-	  rtl/lint.vlt $(SIMT_RTL) $(abspath sim/simt/simt_dut.cpp) >$$(@D)/verilate.log 2>&1 || { tail -30 $$(@D)/verilate.log; exit 1; }
-
-$(BUILD)/cosim/simt_$(1)/$(2)/link.objs: $(BUILD)/cosim/simt_$(1)/$(2)/Vsimt_core.mk sim/simt/vl_objs.mk FORCE $(if $(filter fast mt,$(2)),$(BUILD)/cosim/simt_$(1)/$(2)/pgo.stamp)
-	@$(MAKE) --no-print-directory -C $$(@D) -f $(abspath sim/simt/vl_objs.mk) VM_MK=Vsimt_core.mk $(SIMT_VL_MK_$(2)) link.objs \
-	  >$$(@D)/build.log 2>&1 || { tail -30 $$(@D)/build.log; exit 1; }
+$$(eval $$(call VL_MODEL,$(BUILD)/cosim/simt_$(1)/$(2),$(BUILD)/cosim/simt_$(1)/$(SIMT_BIN_$(2)),simt_core,$(SIMT_FLV_$(2)),\
+  $(SIMT_VL_FLAGS) $(SIMT_VL_X_$(2)) -I$(BUILD)/gen -Irtl -GLANES=$(call simt_p,$(1),1) -GWARPS=$(call simt_p,$(1),2) -GFPU_LAT=$(call simt_p,$(1),3) \
+  -GSFU_LAT=$(call simt_p,$(1),4) -GTEX_LAT=$(call simt_p,$(1),5) $(SIMT_XG_$(1)) -GTABLE_DIR='"$(abspath defs)"',rtl/lint.vlt $(SIMT_RTL),\
+  -I$(abspath cmodel) -I$(abspath $(BUILD)/gen) -I$(abspath sim/simt) -I$(abspath sim/common) -DSIMT_DUT_LANES=$(call simt_p,$(1),1) -DSIMT_DUT_WARPS=$(call simt_p,$(1),2) -DSIMT_DUT_FPU_LAT=$(call simt_p,$(1),3) -DSIMT_DUT_SFU_LAT=$(call simt_p,$(1),4) -DSIMT_DUT_TEX_LAT=$(call simt_p,$(1),5) $(SIMT_XD_$(1)),\
+  sim/simt/simt_dut.cpp,$(SIMT_LINK),mk/simt.mk rtl/simt_fp_fn.vh sim/simt/fst.vlt $(BUILD)/gen/isa_defs.vh,$(SIMT_VL_MK_$(2)),-lz -lzstd -lm,\
+  $(if $(filter fast mt,$(2)),$(BUILD)/cosim/simt_$(1)/$(2)/pgo.stamp)))
 
 # profile of the fast kind (see above): instrumented objects, training run (the .gcda files land next to the
 # objects), then the objects are removed so that link.objs compiles them again with -fprofile-use
-$(BUILD)/cosim/simt_$(1)/$(2)/pgo.stamp: $(BUILD)/cosim/simt_$(1)/$(2)/Vsimt_core.mk sim/simt/vl_objs.mk | $(SIMT_COSIM_OBJS) $(LIB)
+$(BUILD)/cosim/simt_$(1)/$(2)/pgo.stamp: $(BUILD)/cosim/simt_$(1)/$(2)/Vsimt_core.mk sim/common/vl_model.mk $(VLRT)/cc/runtime.objs | $(SIMT_LINK) $(GEN_HDRS)
 	@rm -f $$@ $$(@D)/*.gcda $$(@D)/*.o $$(@D)/*.a $$(@D)/link.objs
-	@$(MAKE) --no-print-directory -C $$(@D) -f $(abspath sim/simt/vl_objs.mk) VM_MK=Vsimt_core.mk $(SIMT_VL_MK_pgogen) link.objs \
+	@$$(MAKE) --no-print-directory -C $$(@D) -f $(abspath sim/common/vl_model.mk) VM_MK=Vsimt_core.mk $(SIMT_VL_MK_pgogen) link.objs \
 	  >$$(@D)/pgo-build.log 2>&1 || { tail -30 $$(@D)/pgo-build.log; exit 1; }
-	$(CXX) -fprofile-generate -o $$(@D)/pgo-train $$$$(sed 's#[^ ][^ ]*#$$(@D)/&#g' $$(@D)/link.objs) $(SIMT_COSIM_OBJS) $(LIB) \
-	  $$$$(cat $$(@D)/link.libs) -lz -lzstd -lm
+	$$(CXX) -fprofile-generate -o $$(@D)/pgo-train $(call vl_link_cmd,$(BUILD)/cosim/simt_$(1)/$(2),cc,$(SIMT_LINK),-lz -lzstd -lm)
 	$$(@D)/pgo-train $(SIMT_PGO_TRAIN) > $$(@D)/pgo-train.log 2>&1 || { tail -30 $$(@D)/pgo-train.log; exit 1; }
 	@rm -f $$(@D)/*.o $$(@D)/*.a $$(@D)/link.objs $$(@D)/pgo-train
 	@touch $$@
-
-$(BUILD)/cosim/simt_$(1)/$(SIMT_BIN_$(2)): $(BUILD)/cosim/simt_$(1)/$(2)/link.objs $(SIMT_COSIM_OBJS) $(LIB)
-	$(CXX) -o $$@.tmp $$$$(sed 's#[^ ][^ ]*#$$(@D)/$(2)/&#g' $$<) $(SIMT_COSIM_OBJS) $(LIB) \
-	  $$$$(cat $$(@D)/$(2)/link.libs) -lz -lzstd -lm && mv $$@.tmp $$@
 endef
 $(foreach v,$(SIMT_VARIANTS),$(foreach k,fast fst cov mt,$(eval $(call SIMT_BUILD_RULES,$(v),$(k)))))
-.PHONY: FORCE
-FORCE:
 
 SIMT_BIN := $(BUILD)/cosim/simt_$(SIMT_MAIN)/cosim-simt
 SIMT_FST := $(BUILD)/cosim/simt_$(SIMT_MAIN)/cosim-simt-fst
