@@ -179,9 +179,8 @@ test-simt-cosim: $(SIMT_BIN) $(SIMT_NEST_S)
 # Directed hazard programs (issue 25; tests/simt/gen_hazard.py, docs/simt.md section 4): every source operand
 # of every format right after its producer, for every producer latency class, and pending registers in fields
 # an instruction does not read (raw words); each at 1 and 2 warps in the lockstep, which compares the RTL with
-# the C cycle model every cycle (an extra or a missing stall is a cycle mismatch). test-simt-hazard (the
-# lockstep, cosim-simt --program FILE.bin) is not in make test yet: its run was not measured; the fast-bench
-# run below is.
+# the C cycle model every cycle (an extra or a missing stall is a cycle mismatch): 26 runs, 0.3 s CPU once
+# the lockstep is built (it is, for test-simt-cosim); the same programs in the fast bench below.
 SIMT_HAZARD_DIR := $(BUILD)/simt-hazard
 $(SIMT_HAZARD_DIR)/hazard.list: tests/simt/gen_hazard.py defs/isa.tbl
 	@mkdir -p $(@D)
@@ -193,6 +192,7 @@ test-simt-hazard: $(SIMT_BIN) $(SIMT_HAZARD_DIR)/hazard.list
 	    > $(SIMT_HAZARD_DIR)/$$f.$$w.log 2>&1 || { cat $(SIMT_HAZARD_DIR)/$$f.$$w.log; \
 	    echo "test-simt-hazard: FAIL: $$f on $$w warp(s) (listing: $(SIMT_HAZARD_DIR)/$${f%.bin}.lst)"; exit 1; }; \
 	  n=$$((n+1)); done; done; echo "test-simt-hazard: $$n runs (every program at 1 and 2 warps): RTL = C cycle model every cycle"
+TEST_TARGETS += test-simt-hazard
 
 # The same programs in the fast bench: simt-vectors writes the C cycle model's per-cycle expectation (every
 # retired instruction checked against the interpreter), tb_simt_core.v compares the RTL every cycle; the core
