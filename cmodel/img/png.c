@@ -94,7 +94,7 @@ int img_read_png(const char *path, uint32_t **pixels, uint32_t *w, uint32_t *h, 
     size_t idat_len = 0;
     int rc = -1;
     /* The size comes from fstat of a regular file only: a directory or a FIFO has no meaningful size (ftell on
-     * an ext4 directory gives 2^63-1, which used to become the allocation below). */
+     * an ext4 directory gives 2^63-1, which must never size the allocation below). */
     struct stat st;
     if (fstat(fileno(f), &st) != 0) { snprintf(err, 128, "%s: cannot stat", path); goto out; }
     if (!S_ISREG(st.st_mode)) {
