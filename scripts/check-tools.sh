@@ -40,6 +40,11 @@ file_there systemc.h       /usr/include/systemc.h
 file_there osu018-liberty  /usr/share/qflow/tech/osu018/osu018_stdcells.lib
 file_there ice40-chipdb    /usr/share/fpga-icestorm/chipdb/chipdb-8k.txt
 file_there openarena       /usr/games/openarena
+ver ioquake3       bash -c 'test -f /usr/lib/ioquake3/renderer_opengl2_x86_64.so && dpkg-query -W -f="ioquake3 \${Version} (renderer_opengl2)\n" ioquake3'
+ver darkplaces     bash -c 'test -x /usr/games/darkplaces && dpkg-query -W -f="darkplaces \${Version}\n" darkplaces'
+ver nexuiz         bash -c 'test -x /usr/games/nexuiz && dpkg-query -W -f="nexuiz \${Version}\n" nexuiz'
+ver nexuiz-data    bash -c 'test -f /usr/share/games/nexuiz/data/data.pk3 && dpkg-query -W -f="nexuiz-data \${Version}\n" nexuiz-data'
+ver mesa-llvmpipe  bash -c 'dpkg-query -W -f="libgl1-mesa-dri \${Version}\n" libgl1-mesa-dri'
 file_there glmark2-data    /usr/share/glmark2
 
 # Minimum versions the flows were written against
@@ -47,6 +52,15 @@ vv=$(verilator --version 2>/dev/null | awk '{print $2}')
 case "$vv" in 5.*) ;; *) bad verilator-version "need Verilator 5.x, have '$vv'";; esac
 yv=$(yosys -V 2>/dev/null | awk '{print $2}')
 case "$yv" in 0.2[3-9]*|0.[3-9]*) ;; *) bad yosys-version "need Yosys >= 0.23, have '$yv'";; esac
+
+# The bundled traces are byte-identical only with the renderers and games they were captured with
+# (docs/traces.md, "Determinism"); another version still captures and converts, with other bytes.
+pin() { local p=$1 want=$2 have; have=$(dpkg-query -W -f='${Version}' "$p" 2>/dev/null);
+  if [ "$have" != "$want" ]; then printf '  %-22s note: %s, the bundled traces were made with %s\n' "$p" "${have:-absent}" "$want"; fi; }
+pin libgl1-mesa-dri 22.3.6-1+deb12u1
+pin ioquake3 1.36+u20221123.70d07d9+dfsg-1
+pin darkplaces 0~20180908~beta1-5
+pin nexuiz-data 2.5.2-12
 
 if [ $fail -ne 0 ]; then echo "check-tools: SOME TOOLS ARE MISSING (see above)"; exit 1; fi
 echo "check-tools: all tools present"

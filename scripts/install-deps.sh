@@ -20,6 +20,9 @@ PKGS=(
   # real workloads (capture and reference images)
   apitrace apitrace-tracers glmark2-x11 glmark2-data openarena openarena-data faketime libfaketime
   mesa-utils libgl1-mesa-dri libglx-mesa0
+  # paper-sized game frames (issue 22): ioquake3's opengl2 renderer (shadow maps, HDR, SSAO) for OpenArena,
+  # and Nexuiz on the darkplaces engine (real-time shadow maps, bloom, water)
+  ioquake3 nexuiz nexuiz-data darkplaces
   # real meshes
   assimp-testmodels
   # evaluation sweep: the same job list runs under make -j or GNU parallel (docs/evaluation.md)
