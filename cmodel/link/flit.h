@@ -2,12 +2,15 @@
  * reproduces the table and the RTL primitive exchanger must use the same fields.
  *
  *   bits   field     meaning
- *   63:61  type      1 PRIM (a primitive id for dst), 2 LAST (end of src's turn in batch tag)
+ *   63:61  type      1 PRIM (a primitive id for dst), 2 LAST (end of src's turn in batch tag),
+ *                    3 CREDIT (gpupd-stream: dst may send `payload` more PRIM/LAST flits to src;
+ *                    docs/stream-pe.md)
  *   60:55  src       sending GPU, 0..63
  *   54:48  dst       destination GPU 0..63, or 127 = broadcast (LAST)
- *   47:32  tag       batch tag: batch number mod 65536 (>= 11 bits as the paper needs)
+ *   47:32  tag       batch tag: batch number mod 65536 (>= 11 bits as the paper needs); 0 on CREDIT
  *   31:0   payload   PRIM: primitive id within the batch (application order)
  *                    LAST: number of primitives in the sender's chunk of the batch
+ *                    CREDIT: number of receive-buffer slots returned (>= 1)
  */
 #ifndef GPUPD_LINK_FLIT_H
 #define GPUPD_LINK_FLIT_H
@@ -28,6 +31,7 @@
 #define FLIT_PAYLOAD_BITS 32
 #define FLIT_TYPE_PRIM  1
 #define FLIT_TYPE_LAST  2
+#define FLIT_TYPE_CREDIT 3
 #define FLIT_DST_BCAST  127
 #define FLIT_TAG_MASK   0xFFFF
 
