@@ -321,6 +321,19 @@ def main():
               'void main() { vec3 r = pick(v); gl_FragColor = vec4(r, r.x + r.y); }',
               [(0.75, 0.25, -1.5, 0.0), (0.25, -0.5, 1.25, 0.0), (-1.0, 0.5, 0.125, 0.0), (0.5, -2.0, 4.0, 0.0),
                (2.0, -1.0, 8.0, 1.0)], early)
+    # GLSL 1.30-1.50 / 3.30 sources as core-profile engines write them: ioquake3 opengl2's header defines
+    # texture2D and gl_FragColor itself (the compiler must not redefine them), 1.30 keeps gl_FragColor and
+    # varying, 3.30 uses layout locations
+    frag_test('glsl150-engine-header', '#version 150\n#define varying in\nout vec4 out_Color;\n'
+              '#define gl_FragColor out_Color\n#define texture2D texture\nvarying vec4 v;\n'
+              'void main() { gl_FragColor = v.wzyx * 2.0 - v; }', INPUTS,
+              lambda v, l: tuple(2.0 * v[3 - k] - v[k] for k in range(4)),
+              vs='#version 150\nin vec4 p; out vec4 v; void main() { v = p; gl_Position = p; }')
+    frag_test('glsl130-fragcolor', '#version 130\nvarying vec4 v; void main() { gl_FragColor = clamp(v, 0.0, 1.0); }',
+              INPUTS, lambda v, l: tuple(min(max(x, 0.0), 1.0) for x in v))
+    frag_test('glsl330-layout', '#version 330 core\nin vec4 v; layout(location = 0) out vec4 c; '
+              'void main() { c = vec4(v.x + v.y, v.z * v.w, -v.x, 1.0); }', INPUTS,
+              lambda v, l: (v[0] + v[1], v[2] * v[3], -v[0], 1.0))
     unsupported_test('reject-switch', VS_PASS, 'varying vec4 v; void main() { vec4 c = vec4(0.0); '
                      'switch (int(v.x)) { case 0: c = v; break; case 1: c = v.yxzw; break; default: c = -v; } '
                      'gl_FragColor = c; }', 'switch')
@@ -355,7 +368,11 @@ def main():
     unsupported_test('reject-cube', VS_PASS, 'uniform samplerCube c; varying vec4 v; void main() '
                      '{ gl_FragColor = textureCube(c, v.xyz); }', 'sampler')
     unsupported_test('reject-syntax', VS_PASS, 'void main() { gl_FragColor = vec4(1.0) }', 'glslang rejects')
-    unsupported_test('reject-glsl3', '#version 330\nin vec4 p; void main() { gl_Position = p; }', FS_PASS, 'GLSL 330')
+    unsupported_test('reject-glsl-es3', '#version 300 es\nin vec4 p; void main() { gl_Position = p; }', FS_PASS,
+                     'GLSL 300 es')
+    unsupported_test('reject-glsl4', '#version 400\nin vec4 p; void main() { gl_Position = p; }', FS_PASS, 'GLSL 400')
+    unsupported_test('reject-mrt-outputs', VS_PASS, '#version 150\nin vec4 v; out vec4 a; out vec4 b; '
+                     'void main() { a = v; b = -v; }', 'several fragment outputs')
     return check.summary()
 
 

@@ -75,15 +75,28 @@ def tool(name):
     return p
 
 
+LEGACY_DEFINES = {
+    'vert': [('attribute', 'in'), ('varying', 'out')],
+    'frag': [('varying', 'in')],
+}
+
+
 def prepare_source(src, stage):
+    """The source glslang compiles: GLSL 1.10/1.20 and ES 1.00 under the legacy prelude; GLSL 1.30-1.50 and
+    3.30 (core or compatibility) as written, compiled as 3.30 with only the legacy names the source still
+    uses and does not define itself (an engine's own `#define texture2D texture` header stays valid)."""
     lines = src.replace('\r\n', '\n').split('\n')
     out = []
+    version = 110
     for ln in lines:
         s = ln.strip()
         if s.startswith('#version'):
             v = s.split()
-            if len(v) > 1 and v[1].isdigit() and int(v[1]) >= 300:
-                raise Unsupported('GLSL %s shaders are not supported (GLSL 1.x / ES 1.00 only)' % ' '.join(v[1:]))
+            if len(v) > 1 and v[1].isdigit():
+                version = int(v[1])
+                if version not in (100, 110, 120, 130, 140, 150, 330) or ('es' in v[2:] and version != 100):
+                    raise Unsupported('GLSL %s shaders are not supported (GLSL 1.10-1.50, 3.30 and ES 1.00 only)'
+                                      % ' '.join(v[1:]))
             out.append('')
             continue
         if s.startswith('#extension'):
@@ -96,7 +109,18 @@ def prepare_source(src, stage):
     body = '\n'.join(out)
     if stage == 'frag' and re.search(r'\bgl_FragData\b', body):
         raise Unsupported('gl_FragData (multiple render targets) is not supported')
-    return PRELUDE[stage] + '#line 1\n' + body
+    if version < 130:
+        return PRELUDE[stage] + '#line 1\n' + body
+    defined = set(re.findall(r'^\s*#\s*define\s+(\w+)', body, re.M))
+    pre = '#version 330\n'
+    for name, rep in [('texture2D', 'texture'), ('texture2DLod', 'textureLod'), ('texture2DProj', 'textureProj'),
+                      ('texture2DProjLod', 'textureProjLod'), ('textureCube', 'texture'), ('lowp', ''),
+                      ('mediump', ''), ('highp', '')] + LEGACY_DEFINES[stage]:
+        if name not in defined and re.search(r'\b%s\b' % name, body):
+            pre += '#define %s %s\n' % (name, rep)
+    if stage == 'frag' and 'gl_FragColor' not in defined and re.search(r'\bgl_FragColor\b', body):
+        pre += '#define gl_FragColor gpupd_FragColor\nlayout(location = 0) out vec4 gpupd_FragColor;\n'
+    return pre + '#line 1\n' + body
 
 
 def glsl_to_spirv(src, stage, td):
@@ -528,6 +552,8 @@ class Compiler:
                 elif bi is None:
                     if m.size(t) > 4:
                         raise Unsupported('fragment output larger than vec4')
+                    if sum(1 for w in self.vars.values() if w['kind'] == 'out' and w['builtin'] is None) > 1:
+                        raise Unsupported('several fragment outputs (multiple render targets)')
                     self.store_out(v, 0, m.size(t), FS_O_COLOR)
         if self.has_kill:
             self.emit('st.o [%d], rz' % FS_O_KILL)
