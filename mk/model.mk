@@ -31,24 +31,45 @@ MODEL_BENCH_TRACES := $(sort $(wildcard traces/*.gpt))
 # Bundled traces with the fast built-in shading (scheme identity does not depend on the shading path; the
 # compiled programs on the interpreter are up to 13x slower, docs/shader-compiler.md), plus one trace with
 # compiled programs on the interpreter (default --shaders auto).
-test-model-identical: $(SIM_TOOL)
-	@set -e; mkdir -p $(MODEL_OUT)/diff; \
-	$(SIM_TOOL) verify --scene tris --size 200x136 --prims 900 --gpus $(MODEL_GPUS) --topology both --check-masks --chopin-min-tris 16 --diff-dir $(MODEL_OUT)/diff; \
-	$(SIM_TOOL) verify --scene rtt --size 160x120 --frame 1 --gpus $(MODEL_GPUS) --topology both --check-masks --chopin-min-tris 16 --diff-dir $(MODEL_OUT)/diff; \
-	$(SIM_TOOL) verify --scene big --size 192x128 --prims 9000 --batch 1000 --gpus $(MODEL_GPUS) --schemes gpupd-batch,gpupd-ra --topology both --check-masks --diff-dir $(MODEL_OUT)/diff; \
-	$(SIM_TOOL) verify --scene lines --size 200x136 --gpus $(MODEL_GPUS) --topology both --check-masks --chopin-min-tris 16 --diff-dir $(MODEL_OUT)/diff; \
-	$(BUILD)/bin/gpupd-trace synth $(MODEL_OUT)/synthetic.gpt; \
-	$(SIM_TOOL) verify --trace $(MODEL_OUT)/synthetic.gpt --frame 1 --gpus $(MODEL_GPUS) --topology both --diff-dir $(MODEL_OUT)/diff -q; \
-	for t in $(MODEL_BENCH_TRACES); do \
-	  $(SIM_TOOL) verify --trace $$t --gpus $(MODEL_GPUS) --topology line --shaders builtin --chopin-min-tris 1 --diff-dir $(MODEL_OUT)/diff -q; \
-	  $(SIM_TOOL) verify --trace $$t --gpus 3,16 --schemes gpupd-batch,gpupd-ra,chopin --topology hub --check-masks --shaders builtin --chopin-min-tris 1 --diff-dir $(MODEL_OUT)/diff -q; \
-	done; \
-	$(SIM_TOOL) verify --trace traces/mesh-bunnies.gpt --gpus 2,5 --schemes chopin --topology line --shaders builtin --diff-dir $(MODEL_OUT)/diff -q \
+# The check is split into one make target per scene and per trace so that `make -j` spreads it over the
+# cores; `test-model-identical` is all of them. MODEL_TEST_TRACES is the sample `make test` verifies (the
+# traces bundled with the product's small frames); `make test-long` verifies every trace under traces/.
+MODEL_TEST_TRACES ?= $(filter $(addprefix traces/,glmark2-build-bunny.gpt glmark2-desktop-blur.gpt \
+  glmark2-ideas.gpt glmark2-refract.gpt glmark2-shadow.gpt glmark2-terrain.gpt mesh-bunnies.gpt \
+  oa-dm4-f109.gpt oa-dm4-f159.gpt oa-dm4-f159x4.gpt oa-dm4-f215.gpt oa-dm4-f248.gpt oa-dm4-hd.gpt),$(MODEL_BENCH_TRACES))
+MODEL_ID_SCENES := tris rtt big lines synthetic chopin shaders
+MODEL_ID_VERIFY := mkdir -p $(MODEL_OUT)/diff && $(SIM_TOOL) verify --diff-dir $(MODEL_OUT)/diff
+MODEL_ID_TRACE_T := $(foreach t,$(MODEL_TEST_TRACES),test-model-identical-trace-$(basename $(notdir $t)))
+MODEL_ID_TRACE_ALL := $(foreach t,$(MODEL_BENCH_TRACES),test-model-identical-trace-$(basename $(notdir $t)))
+.PHONY: $(addprefix test-model-identical-,$(MODEL_ID_SCENES)) $(sort $(MODEL_ID_TRACE_ALL))
+test-model-identical: $(addprefix test-model-identical-,$(MODEL_ID_SCENES)) $(MODEL_ID_TRACE_T)
+$(addprefix test-model-identical-,$(MODEL_ID_SCENES)) $(sort $(MODEL_ID_TRACE_ALL)): $(SIM_TOOL)
+test-model-identical-tris:
+	@$(MODEL_ID_VERIFY) --scene tris --size 200x136 --prims 900 --gpus $(MODEL_GPUS) --topology both --check-masks --chopin-min-tris 16
+test-model-identical-rtt:
+	@$(MODEL_ID_VERIFY) --scene rtt --size 160x120 --frame 1 --gpus $(MODEL_GPUS) --topology both --check-masks --chopin-min-tris 16
+test-model-identical-big:
+	@$(MODEL_ID_VERIFY) --scene big --size 192x128 --prims 9000 --batch 1000 --gpus $(MODEL_GPUS) --schemes gpupd-batch,gpupd-ra --topology both --check-masks
+test-model-identical-lines:
+	@$(MODEL_ID_VERIFY) --scene lines --size 200x136 --gpus $(MODEL_GPUS) --topology both --check-masks --chopin-min-tris 16
+test-model-identical-synthetic: $(BUILD)/bin/gpupd-trace  # literal path: trace.mk (TRACE_TOOL) is included after this file
+	@$(BUILD)/bin/gpupd-trace synth $(MODEL_OUT)/synthetic.gpt
+	@$(MODEL_ID_VERIFY) --trace $(MODEL_OUT)/synthetic.gpt --frame 1 --gpus $(MODEL_GPUS) --topology both -q
+# chopin must compose at its default threshold somewhere, or the check would test only its dup fallback.
+test-model-identical-chopin:
+	@set -e; $(MODEL_ID_VERIFY) --trace traces/mesh-bunnies.gpt --gpus 2,5 --schemes chopin --topology line --shaders builtin -q \
 	  | tee $(MODEL_OUT)/chopin.txt; grep -q "chopin composed [1-9]" $(MODEL_OUT)/chopin.txt || \
-	  { echo "FAIL: chopin composed no group of mesh-bunnies at the default threshold (the check would test only dup)"; exit 1; }; \
-	$(SIM_TOOL) verify --trace traces/glmark2-shadow.gpt --gpus 2,5,16 --topology line --diff-dir $(MODEL_OUT)/diff -q
-test-model-identical: $(BUILD)/bin/gpupd-trace  # literal path: trace.mk (TRACE_TOOL) is included after this file
+	  { echo "FAIL: chopin composed no group of mesh-bunnies at the default threshold (the check would test only dup)"; exit 1; }
+test-model-identical-shaders:
+	@$(MODEL_ID_VERIFY) --trace traces/glmark2-shadow.gpt --gpus 2,5,16 --topology line -q
+# One bundled trace: every scheme x N on `line`, and the batching schemes on `hub` for N = 3, 16.
+$(sort $(MODEL_ID_TRACE_ALL)): test-model-identical-trace-%:
+	@set -e; $(MODEL_ID_VERIFY) --trace traces/$*.gpt --gpus $(MODEL_GPUS) --topology line --shaders builtin --chopin-min-tris 1 -q; \
+	$(MODEL_ID_VERIFY) --trace traces/$*.gpt --gpus 3,16 --schemes gpupd-batch,gpupd-ra,chopin --topology hub --check-masks --shaders builtin --chopin-min-tris 1 -q
 TEST_TARGETS += test-model-identical
+.PHONY: test-long-model-identical
+test-long-model-identical: $(MODEL_ID_TRACE_ALL)
+test-long: test-long-model-identical
 
 # Command-line interface: bad arguments and bad traces give a clear error and exit status 2.
 .PHONY: test-model-cli

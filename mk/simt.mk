@@ -86,7 +86,7 @@ $$(eval $$(call VL_MODEL,$(BUILD)/cosim/simt_$(1)/$(2),$(BUILD)/cosim/simt_$(1)/
 # objects), then the objects are removed so that link.objs compiles them again with -fprofile-use
 $(BUILD)/cosim/simt_$(1)/$(2)/pgo.stamp: $(BUILD)/cosim/simt_$(1)/$(2)/Vsimt_core.mk sim/common/vl_model.mk $(VLRT)/cc/runtime.objs | $(SIMT_LINK) $(GEN_HDRS)
 	@rm -f $$@ $$(@D)/*.gcda $$(@D)/*.o $$(@D)/*.a $$(@D)/link.objs
-	@$$(MAKE) --no-print-directory -C $$(@D) -f $(abspath sim/common/vl_model.mk) VM_MK=Vsimt_core.mk $(SIMT_VL_MK_pgogen) link.objs \
+	@$(call vl_skip_n,$(BUILD)/cosim/simt_$(1)/$(2)/Vsimt_core.mk) $$(MAKE) --no-print-directory -C $$(@D) -f $(abspath sim/common/vl_model.mk) VM_MK=Vsimt_core.mk $(SIMT_VL_MK_pgogen) link.objs \
 	  >$$(@D)/pgo-build.log 2>&1 || { tail -30 $$(@D)/pgo-build.log; exit 1; }
 	$$(CXX) -fprofile-generate -o $$(@D)/pgo-train $(call vl_link_cmd,$(BUILD)/cosim/simt_$(1)/$(2),cc,$(SIMT_LINK),-lz -lzstd -lm)
 	$$(@D)/pgo-train $(SIMT_PGO_TRAIN) > $$(@D)/pgo-train.log 2>&1 || { tail -30 $$(@D)/pgo-train.log; exit 1; }

@@ -42,13 +42,18 @@ VLRT_VM_cov := VM_SC=0 VM_TRACE=0 VM_TRACE_FST=0 VM_COVERAGE=1
 VLRT_VM_sc  := VM_SC=1 VM_TRACE=0 VM_TRACE_FST=0 VM_COVERAGE=0
 VLRT_FLAVOURS := cc fst cov sc
 
+# A recipe line that names $(MAKE) runs even under `make -n`; before the model directory exists (its mkdir or
+# Verilator step is only printed under -n) such a line stops there instead of failing in the sub-make.
+# $(call vl_skip_n,<file the sub-make needs>)
+vl_skip_n = [ -e $(1) ] || { echo "(not built yet: $(1))"; exit 0; };
+
 # link.objs / runtime.objs are remade by their sub-makes (which know the dependencies); FORCE runs them every time
 .PHONY: FORCE
 FORCE:
 
 $(foreach f,$(VLRT_FLAVOURS),$(VLRT)/$(f)/runtime.objs): $(VLRT)/%/runtime.objs: sim/common/vl_runtime.mk FORCE
 	@mkdir -p $(@D)
-	@$(VL_ENV_$*) $(MAKE) --no-print-directory -C $(@D) -f $(abspath sim/common/vl_runtime.mk) VERILATOR_ROOT=$(VERILATOR_ROOT) \
+	@$(call vl_skip_n,$(@D)) $(VL_ENV_$*) $(MAKE) --no-print-directory -C $(@D) -f $(abspath sim/common/vl_runtime.mk) VERILATOR_ROOT=$(VERILATOR_ROOT) \
 	  $(VLRT_VM_$*) OPT_GLOBAL="$(VLRT_OPT)" runtime.objs >$(@D)/build.log 2>&1 || { tail -30 $(@D)/build.log; exit 1; }
 
 # the link command of step 3 (also used by mk/simt.mk's profile-training link): $(1) mdir, $(2) flavour,
@@ -62,7 +67,7 @@ $(1)/V$(3).mk: $(6) $(8) $(10) mk/verilator.mk
 	  -CFLAGS "$(7)" $(6) $(abspath $(8)) >$(1)/verilate.log 2>&1 || { tail -30 $(1)/verilate.log; exit 1; }
 
 $(1)/link.objs: $(1)/V$(3).mk sim/common/vl_model.mk FORCE $(13) | $(GEN_HDRS)
-	@$(VL_ENV_$(4)) $$(MAKE) --no-print-directory -C $(1) -f $(abspath sim/common/vl_model.mk) VM_MK=V$(3).mk $(11) link.objs \
+	@$(call vl_skip_n,$(1)/V$(3).mk) $(VL_ENV_$(4)) $$(MAKE) --no-print-directory -C $(1) -f $(abspath sim/common/vl_model.mk) VM_MK=V$(3).mk $(11) link.objs \
 	  >$(1)/build.log 2>&1 || { tail -30 $(1)/build.log; exit 1; }
 
 $(2): $(1)/link.objs $(VLRT)/$(4)/runtime.objs $(9)

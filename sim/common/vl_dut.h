@@ -139,6 +139,15 @@ template <class M> static inline void vl_dut_cycle_folded(vl_dut_core *c, M *top
     c->time += 5000;
 }
 
+// Move the waveform time forward to the start of lockstep cycle `cycle` (reset takes 20 ns, then 10 ns per cycle):
+// a harness that clocks warm-up cycles it does not count (a replay started near a failure) keeps its waveform
+// times equal to those of the full run, so a saved view opens at the same cycle. Never moves time backwards.
+static inline void vl_dut_skip_to_cycle(vl_dut_core *c, uint64_t cycle)
+{
+    uint64_t t = 20000 + 10000 * cycle;
+    if (t > c->time) c->time = t;
+}
+
 // Close the waveform, run final() of the n models, write the coverage counters of a --coverage build (to the
 // file named by VL_COVERAGE_FILE, else ./coverage.dat; before the models are deleted: the counters live in
 // them), delete the models and the context.
@@ -182,7 +191,7 @@ template <class D, class M> static inline D *vl_dut_one_new(const char *fst_path
 
 // The extern "C" functions every one-model shim P (type P_t) has the same way: P_free (waveform closed, coverage
 // written, model deleted), P_clock (rising then falling edge; CYCLE is vl_dut_cycle or vl_dut_cycle_folded) and
-// P_dump (waveform on/off per cycle).
+// P_dump (waveform on/off per cycle) and P_skip_to_cycle (vl_dut_skip_to_cycle).
 #define VL_DUT_ONE_API(P, CYCLE)                                                                                   \
     extern "C" void P##_free(P##_t *d)                                                                            \
     {                                                                                                             \
@@ -190,6 +199,7 @@ template <class D, class M> static inline D *vl_dut_one_new(const char *fst_path
         delete d;                                                                                                 \
     }                                                                                                             \
     extern "C" void P##_clock(P##_t *d) { CYCLE(&d->vl, d->top); }                                                \
-    extern "C" void P##_dump(P##_t *d, int on) { d->vl.dump = on; }
+    extern "C" void P##_dump(P##_t *d, int on) { d->vl.dump = on; }                                             \
+    extern "C" void P##_skip_to_cycle(P##_t *d, uint64_t cycle) { vl_dut_skip_to_cycle(&d->vl, cycle); }
 
 #endif

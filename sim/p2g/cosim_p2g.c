@@ -435,6 +435,7 @@ static int run(const opts_t *o, const stream_t *st, const char *argv0, const cha
                 }
                 prev_cfg = c->cfg;
                 c->ls.cycle = o->start_cycle;
+                p2g_dut_skip_to_cycle(c->dut, o->start_cycle);   /* the window's view opens at the right time */
                 continue;
             }
             prev_cfg = c->cfg;

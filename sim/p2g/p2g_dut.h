@@ -25,6 +25,8 @@ void p2g_dut_eval(p2g_dut_t *d, const p2g_hw_in_t *in, p2g_hw_out_t *out);
  * both edges; dumping can be switched on and off per cycle with p2g_dut_dump(). */
 void p2g_dut_clock(p2g_dut_t *d);
 void p2g_dut_dump(p2g_dut_t *d, int on);
+/* Waveform time to the start of lockstep cycle `cycle` (after uncounted warm-up cycles; sim/common/vl_dut.h). */
+void p2g_dut_skip_to_cycle(p2g_dut_t *d, uint64_t cycle);
 
 #ifdef __cplusplus
 }

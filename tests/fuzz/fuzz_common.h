@@ -10,14 +10,15 @@
 #include <unistd.h>
 #include <zlib.h>
 
-/* A scratch file of this process: the file-path surfaces (trace_reader_open_file, the PNG reader, the
+/* A scratch file of this process, in the current directory (tests/fuzz/run_fuzz.sh runs each target inside
+ * its own work directory): the file-path surfaces (trace_reader_open_file, the PNG reader, the
  * scene loader) are fuzzed through a real file, not only through memory. */
 static inline const char *fz_path(const char *suffix)
 {
     static char p[4][96];
     static int k;
     k = (k + 1) & 3;
-    snprintf(p[k], sizeof p[k], "/tmp/gpupd-fuzz-%d%s", (int)getpid(), suffix);
+    snprintf(p[k], sizeof p[k], "gpupd-fuzz-%d%s", (int)getpid(), suffix);
     return p[k];
 }
 

@@ -37,7 +37,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         FILE *f = fmemopen((void *)(data + 1), size - 1, "r");
         if (f) {
             char path[64];
-            snprintf(path, sizeof path, "/tmp/fuzz-trace-undump-%d.gpt", (int)getpid());
+            snprintf(path, sizeof path, "fuzz-trace-undump-%d.gpt", (int)getpid());
             trace_error_t err;
             trace_undump_text(f, path, &err);
             fclose(f);

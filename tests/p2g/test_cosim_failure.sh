@@ -37,6 +37,11 @@ near=$(sed -n 's/^  reproduce near the failure: //p' "$OUT/run4.err")
 case "$near" in *--start-config\ [1-9]*) ;; *) fail "near-failure command does not start near the failure: $near";; esac
 eval "$near --out-dir $OUT/near" >/dev/null 2>"$OUT/run3.err"; rc=$?
 [ $rc -eq 1 ] && grep -qF "seed=0x77 cycle=12000" "$OUT/run3.err" || fail "near-failure command did not reproduce (exit $rc): $near"
+# the window's waveform (replayed from the failing configuration after uncounted warm-up cycles) keeps the full
+# run's time base: its last sample is the failing cycle's input evaluation, 20 ns reset + 10 ns per cycle + 1 ns
+w=$OUT/fail-seed77-cycle12000.fst
+last=$(fst2vcd "$w" 2>/dev/null | sed -n 's/^#\([0-9]*\)$/\1/p' | tail -1)
+[ "$last" = $((20000 + 10000 * 12000 + 1000)) ] || fail "window $w ends at time ${last:-?} ps, not at cycle 12000 ($((20000 + 10000 * 12000 + 1000)) ps): its .gtkw opens at the wrong cycle"
 # zero comparisons is a failure
 "$BIN" --seed 1 --prims 0 --gpus 3 >"$OUT/zero.out" 2>&1; rc=$?
 [ $rc -ne 0 ] && grep -q "zero mask comparisons" "$OUT/zero.out" || fail "a run with zero comparisons passed (exit $rc)"
