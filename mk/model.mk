@@ -62,9 +62,13 @@ test-model-identical-chopin:
 	  { echo "FAIL: chopin composed no group of mesh-bunnies at the default threshold (the check would test only dup)"; exit 1; }
 test-model-identical-shaders:
 	@$(MODEL_ID_VERIFY) --trace traces/glmark2-shadow.gpt --gpus 2,5,16 --topology line -q
-# One bundled trace: every scheme x N on `line`, and the batching schemes on `hub` for N = 3, 16.
+# One bundled trace: every scheme x N on `line`, and the batching schemes on `hub` for N = 3, 16. `make test`
+# samples N = 2, 3, 16 on the traces (the synthetic scenes above run every N in MODEL_GPUS);
+# `make test-long` runs every trace at every N in MODEL_GPUS.
+MODEL_TRACE_GPUS ?= 2,3,16
+test-long-model-identical: MODEL_TRACE_GPUS = $(MODEL_GPUS)
 $(sort $(MODEL_ID_TRACE_ALL)): test-model-identical-trace-%:
-	@set -e; $(MODEL_ID_VERIFY) --trace traces/$*.gpt --gpus $(MODEL_GPUS) --topology line --shaders builtin --chopin-min-tris 1 -q; \
+	@set -e; $(MODEL_ID_VERIFY) --trace traces/$*.gpt --gpus $(MODEL_TRACE_GPUS) --topology line --shaders builtin --chopin-min-tris 1 -q; \
 	$(MODEL_ID_VERIFY) --trace traces/$*.gpt --gpus 3,16 --schemes gpupd-batch,gpupd-ra,chopin --topology hub --check-masks --shaders builtin --chopin-min-tris 1 -q
 TEST_TARGETS += test-model-identical
 .PHONY: test-long-model-identical
