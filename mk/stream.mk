@@ -1,0 +1,85 @@
+# Stream primitive exchanger (gpupd-stream, issue 20 item 2): RTL (rtl/sx_pe.v), C cycle model (cmodel/stream),
+# Verilator lockstep co-simulation (sim/stream), Icarus testbench (tb/stream), bounded proofs (tests/formal),
+# waves, synthesis. docs/stream-pe.md.
+
+SX_RTL      := rtl/sx_pe.v
+SX_VH       := $(BUILD)/gen/gpupd_flit.vh
+SX_OBJS     := $(patsubst %.c,$(BUILD)/lib/obj/%.o,$(sort $(wildcard cmodel/stream/*.c)) cmodel/link/net.c)
+# Parameter sets co-simulated: MAX_GPUS_K_DEPTH. 16_2_8: the default at 16 GPUs (N = 1, 2, 3, 16);
+# 4_1_2: K = 1 and the smallest FIFOs (full most of the time; N = 1..4); 8_8_12: K = 8 with 12-slot FIFOs.
+SX_VARIANTS := 16_2_8 4_1_2 8_8_12
+# make test runs the two extreme builds (K = 1 with 2-slot FIFOs, K = 8 with 12-slot FIFOs); the default build is
+# the benchmark's and cosim-sx's
+SX_TEST_VARIANTS := 4_1_2 8_8_12
+SX_SEED     ?= 0x5eed
+# Test run: cycles per variant (docs/stream-pe.md: the measured time)
+SX_TEST_CYCLES ?= 1000000
+
+sx_mg = $(word 1,$(subst _, ,$1))
+sx_k  = $(word 2,$(subst _, ,$1))
+sx_d  = $(word 3,$(subst _, ,$1))
+
+SX_HARNESS_OBJS := $(BUILD)/cosim/obj/cosim_sx.o $(BUILD)/cosim/obj/sx_env.o
+$(SX_HARNESS_OBJS): $(BUILD)/cosim/obj/%.o: sim/stream/%.c sim/stream/sx_dut.h sim/stream/sx_env.h sim/common/lockstep.h cmodel/stream/sx_hw.h cmodel/stream/sx_net.h | $(GEN_HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(CWARN) $(COPT) $(CPPFLAGS_COMMON) -Isim/stream -c $< -o $@
+
+SX_LINK = $(SX_HARNESS_OBJS) $(LOCKSTEP_OBJ) $(SX_OBJS)
+define SX_VARIANT_RULES
+$$(eval $$(call VL_MODEL,$(2),$(2)/cosim-sx,sx_pe,$(3),-I$(abspath $(BUILD)/gen) -GMAX_GPUS=$(call sx_mg,$(1)) -GK=$(call sx_k,$(1)) -GDEPTH=$(call sx_d,$(1)),\
+  rtl/lint.vlt $(SX_RTL),-I$(abspath cmodel) -I$(abspath sim/stream) -I$(abspath sim/common) -DSX_DUT_MAX_GPUS=$(call sx_mg,$(1)) -DSX_DUT_K=$(call sx_k,$(1)) -DSX_DUT_DEPTH=$(call sx_d,$(1)),\
+  sim/stream/sx_dut.cpp,$(SX_LINK),mk/stream.mk $(SX_VH),$(VL_OPT_MK)))
+endef
+$(foreach v,$(SX_VARIANTS),$(eval $(call SX_VARIANT_RULES,$(v),$(BUILD)/cosim/sx_$(v),fst)))
+
+SX_COSIM_BINS := $(foreach v,$(SX_VARIANTS),$(BUILD)/cosim/sx_$(v)/cosim-sx)
+SX_COSIM      := $(BUILD)/cosim/sx_16_2_8/cosim-sx
+SX_COSIM_SMALL := $(BUILD)/cosim/sx_4_1_2/cosim-sx
+.PHONY: cosim-sx-build cosim-sx test-sx-cosim
+cosim-sx-build: $(SX_COSIM_BINS)
+
+cosim-sx: $(SX_COSIM_BINS)
+	@set -e; for v in $(SX_VARIANTS); do \
+	  g=$$(case $$v in 4_*) echo 1,2,3,4;; 8_*) echo 1,2,3,8;; *) echo 1,2,3,16;; esac); \
+	  $(BUILD)/cosim/sx_$$v/cosim-sx --seed $(SEED) --scenarios 40 --gpus $$g; done
+
+test-sx-cosim: $(foreach v,$(SX_TEST_VARIANTS),$(BUILD)/cosim/sx_$(v)/cosim-sx)
+	@set -e; for v in $(SX_TEST_VARIANTS); do \
+	  g=$$(case $$v in 4_*) echo 1,2,3,4;; 8_*) echo 1,2,3,8;; *) echo 1,2,3,16;; esac); \
+	  $(BUILD)/cosim/sx_$$v/cosim-sx --seed $(SX_SEED) --scenarios 30 --cycles $(SX_TEST_CYCLES) --gpus $$g --quiet; done
+TEST_TARGETS += test-sx-cosim
+
+# the failure path (report, reproduce command, FST window, view widths, a lost flit, zero-comparison guards) and
+# the saved view on a fresh waveform (headless GTKWave)
+.PHONY: test-sx-cosim-failure test-sx-waves waves-sx
+test-sx-cosim-failure: $(SX_COSIM_SMALL)
+	tests/stream/test_cosim_failure.sh $< out/test/sx-cosim-failure
+TEST_TARGETS += test-sx-cosim-failure
+
+test-sx-waves: $(SX_COSIM)
+	tests/stream/test_waves.sh $< tb/stream/sx.gtkw out/test/sx-waves
+TEST_TARGETS += test-sx-waves
+
+# GTKWave on a fresh waveform with the saved view (needs a display). Scenario 7 of seed 5: N = 3, middle GPU
+# of a line, output and credits stalled at times.
+waves-sx: $(SX_COSIM)
+	@mkdir -p out/waves
+	$< --seed 5 --scenario 7 --gpus 1,2,3,16 --size 200 --waves out/waves/sx.fst --quiet
+	gtkwave -a out/waves/sx.fst.gtkw out/waves/sx.fst
+
+lint-sx: $(SX_VH)
+	verilator --lint-only -Wall -Irtl rtl/lint.vlt $(SX_RTL) --top-module sx_pe
+	verilator --lint-only -Wall -Irtl rtl/lint.vlt $(SX_RTL) --top-module sx_pe -GMAX_GPUS=64 -GK=8 -GDEPTH=3
+	verilator --lint-only -Wall -Irtl rtl/lint.vlt $(SX_RTL) --top-module sx_pe -GMAX_GPUS=1 -GK=1 -GDEPTH=2
+	iverilog -g2012 -Wall -Wno-timescale -Irtl -o /dev/null -s sx_pe $(SX_RTL)
+	yosys -q -p "read_verilog -Irtl $(SX_RTL); hierarchy -check -top sx_pe; proc; check -assert"
+	@echo "lint-sx: clean (verilator -Wall at MAX_GPUS/K/DEPTH 16/2/8, 64/8/3, 1/1/2; iverilog -g2012; yosys check -assert)"
+.PHONY: lint-sx
+TEST_TARGETS += lint-sx
+LINT_TARGETS += lint-sx
+
+# ------------------------------------------------------------------ benchmark: lockstep speed at 16 GPUs
+.PHONY: bench-sx
+bench-sx: $(SX_COSIM)
+	$(SX_COSIM) --seed 0x5eed --scenarios 12 --cycles 3000000 --gpus 16 --size 4000 --quiet | grep -E 'Mcycles|PASS'
+BENCH_TARGETS += bench-sx

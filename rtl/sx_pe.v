@@ -1,0 +1,481 @@
+`timescale 1ns/1ps
+`default_nettype none
+`include "gpupd_flit.vh"
+// sx_pe: the stream primitive exchanger of one GPU (gpupd-stream, issue 20 item 2). Ordered streaming
+// exchange without turns: this GPU sends PRIM(b, g -> d, id) for every other owner d of each P2G entry as the
+// P2G produces it, then LAST(b, g); every receiver keeps one FIFO per source and releases in application
+// order (batch, source, id). End-to-end credits per (receiver, source) make every data flit's slot reserved
+// before it is sent, so rx ports are always ready, the network always drains, nothing is dropped.
+// Functional definition: cmodel/stream/sx.c (sx_run). C cycle model of this exact microarchitecture:
+// cmodel/stream/sx_hw.c (same names). Protocol, credit and progress arguments, ports: docs/stream-pe.md.
+//
+// Blocks:
+//   WALK    the P2G lanes: lane 0 may be any beat: an entry sends one PRIM per TX port per cycle to the lowest
+//           remaining destination with a credit (rem_q holds what is left), keeps into the self FIFO; an END
+//           sends LAST on each port whose receivers all have a credit, then pushes LAST into the self FIFO.
+//           Lanes 1..K-1 are accepted behind an accepted lane 0 when kept-only (or empty) and not END.
+//   CREDIT  credit_q[d]: slots this GPU may still fill at receiver d (reset: DEPTH). PRIM to d costs one,
+//           LAST one at every receiver behind its port. CREDIT flits from d add their payload.
+//   TX      one register per port. A CREDIT for the lowest source with pending credits behind that port
+//           alternates with data when both wait (cr_last_q).
+//   RX      always ready. PRIM/LAST from source s (legal port, expected tag rx_b_q[s], FIFO not full) is
+//           pushed into FIFO[s]; a CREDIT adds to credit_q[s]. Anything else raises err_o and is dropped.
+//   FIFOS   MAX_GPUS FIFOs of DEPTH slots {last, id} in mem_q; FIFO[gpu_id] is the self queue.
+//   RELEASE batch rb_q, source rs_q: up to K leading ids of FIFO[rs] per cycle (out lanes); a LAST among
+//           the first K slots is consumed with them (or alone, silently) and moves to the next source; the
+//           last source's LAST is the end-of-batch beat. Popped slots of FIFO[s], s != gpu_id, become
+//           pending credits for s.
+// Reset: control state only (pointers, counts, counters, valid bits, credits, err); mem_q, rem_q and the
+// TX flit registers have none (read only while valid).
+module sx_pe #(
+  parameter integer MAX_GPUS = 16,   // 1..64: mask width, number of receive FIFOs
+  parameter integer K        = 2,    // 1..8: P2G lanes accepted and ids released per cycle
+  parameter integer DEPTH    = 8     // 2..16384: slots per receive FIFO
+) (
+  input  wire                  clk_i,
+  input  wire                  rst_ni,
+  // configuration (static while busy_o)
+  input  wire [6:0]            cfg_n_gpus_i,
+  input  wire [5:0]            cfg_gpu_id_i,
+  input  wire                  cfg_topo_i,       // 0 line, 1 hub
+  // P2G lanes (valid lanes a prefix; lane j accepted when in_valid_i[j] && in_ready_o[j])
+  input  wire [K-1:0]          in_valid_i,
+  output reg  [K-1:0]          in_ready_o,
+  input  wire [K-1:0]          in_end_i,
+  input  wire [K*16-1:0]       in_tag_i,
+  input  wire [K*32-1:0]       in_id_i,          // entry: prim id; END: chunk count
+  input  wire [K*MAX_GPUS-1:0] in_mask_i,
+  // link ports: 0 = left neighbour (line) or the hub, 1 = right neighbour (line)
+  output wire                  tx0_valid_o,
+  input  wire                  tx0_ready_i,
+  output wire [63:0]           tx0_flit_o,
+  output wire                  tx1_valid_o,
+  input  wire                  tx1_ready_i,
+  output wire [63:0]           tx1_flit_o,
+  input  wire                  rx0_valid_i,
+  output wire                  rx0_ready_o,
+  input  wire [63:0]           rx0_flit_i,
+  input  wire                  rx1_valid_i,
+  output wire                  rx1_ready_o,
+  input  wire [63:0]           rx1_flit_i,
+  // released primitives (a beat = the valid lanes; accepted as a whole)
+  output reg  [K-1:0]          out_valid_o,
+  input  wire                  out_ready_i,
+  output reg  [K*32-1:0]       out_id_o,
+  output wire [15:0]           out_tag_o,
+  output reg                   out_eob_o,
+  output reg                   rel_last_o,       // release of (out_tag_o, rel_src_o) completes at this edge
+  output wire [5:0]            rel_src_o,
+  // status
+  output wire [20:0]           occ_o,            // slots held in all FIFOs (ids + LAST markers)
+  output wire                  busy_o,
+  output wire                  err_o
+);
+  localparam integer M  = MAX_GPUS;
+  localparam integer AW = $clog2(DEPTH);
+  localparam integer CW = ($clog2(DEPTH + 1) < 5) ? 5 : $clog2(DEPTH + 1);   // counts (>= 5 bits: K + 1 fits)
+  localparam integer OW = ($clog2(MAX_GPUS * DEPTH + 1) < CW) ? CW : $clog2(MAX_GPUS * DEPTH + 1);   // occupancy
+  localparam integer SW = 33;                      // slot {last, id}
+  localparam [6:0]   MAXN = MAX_GPUS[6:0];
+  localparam [CW-1:0] DFULL = DEPTH[CW-1:0];
+  localparam [2:0]   T_PRIM = `FLIT_TYPE_PRIM;
+  localparam [2:0]   T_LAST = `FLIT_TYPE_LAST;
+  localparam [2:0]   T_CRED = `FLIT_TYPE_CREDIT;
+  localparam [6:0]   D_BCAST = `FLIT_DST_BCAST;
+
+  // ---------------------------------------------------------------- configuration-derived masks (no flops)
+  wire [6:0]   n_eff = (cfg_n_gpus_i > MAXN) ? MAXN : cfg_n_gpus_i;
+  wire [6:0]   gid   = {1'b0, cfg_gpu_id_i};
+  wire [M-1:0] ones  = {M{1'b1}};
+  wire [M-1:0] one   = {{(M-1){1'b0}}, 1'b1};
+  wire [M-1:0] all_m   = ~(ones << n_eff);
+  wire [M-1:0] below_m = ~(ones << gid) & all_m;
+  wire [M-1:0] gbit_m  = (one << gid) & all_m;
+  wire [M-1:0] above_m = all_m & ~below_m & ~gbit_m;
+  wire         line    = !cfg_topo_i;
+  wire [M-1:0] side0_m = line ? below_m : (all_m & ~gbit_m);
+  wire [M-1:0] side1_m = line ? above_m : {M{1'b0}};
+  wire         need0   = |side0_m;
+  wire         need1   = |side1_m;
+
+  // ---------------------------------------------------------------- registers
+  reg [SW-1:0]   mem_q [0:M*DEPTH-1];
+  reg [M*AW-1:0] rp_q, wp_q;
+  reg [M*CW-1:0] cnt_q, pend_q, credit_q;
+  reg [M*16-1:0] rx_b_q;
+  reg [15:0]     in_b_q, rb_q;
+  reg [5:0]      rs_q;
+  reg            rem_v_q;
+  reg [M-1:0]    rem_q;
+  reg [1:0]      last_sent_q;
+  reg            tx0_v_q, tx1_v_q, cr_last0_q, cr_last1_q;
+  reg [63:0]     tx0_flit_q, tx1_flit_q;
+  reg [OW-1:0]   occ_q;
+  reg            err_q;
+
+  // ---------------------------------------------------------------- helpers
+  function automatic integer ix(input [5:0] s);   // FIFO index of source s (s < M; 0 otherwise)
+    begin
+      ix = ({26'd0, s} < M) ? {26'd0, s} : 0;
+    end
+  endfunction
+  function automatic [5:0] lowbit(input [M-1:0] v);
+    integer i;
+    begin
+      lowbit = 6'd0;
+      for (i = M - 1; i >= 0; i = i - 1) if (v[i]) lowbit = i[5:0];
+    end
+  endfunction
+  function automatic integer mi(input [5:0] s, input [AW-1:0] a);   // mem_q index of slot a of FIFO s
+    begin
+      mi = ix(s) * DEPTH + {{(32-AW){1'b0}}, a};
+    end
+  endfunction
+  function automatic [AW-1:0] addp(input [AW-1:0] a, input [CW+3:0] j);   // (a + j) mod DEPTH, j < DEPTH + 16
+    reg [CW+4:0] s;
+    begin
+      s = {{(CW+5-AW){1'b0}}, a} + {1'b0, j};
+      if (s >= DEPTH[CW+4:0]) s = s - DEPTH[CW+4:0];
+      if (s >= DEPTH[CW+4:0]) s = {(CW+5){1'b0}};
+      addp = s[AW-1:0];
+    end
+  endfunction
+  function automatic [63:0] flit(input [2:0] t, input [5:0] src, input [6:0] dst, input [15:0] tag, input [31:0] pl);
+    begin
+      flit = 64'd0;
+      flit[`FLIT_TYPE_LSB +: `FLIT_TYPE_BITS]       = t;
+      flit[`FLIT_SRC_LSB +: `FLIT_SRC_BITS]         = src;
+      flit[`FLIT_DST_LSB +: `FLIT_DST_BITS]         = dst;
+      flit[`FLIT_TAG_LSB +: `FLIT_TAG_BITS]         = tag;
+      flit[`FLIT_PAYLOAD_LSB +: `FLIT_PAYLOAD_BITS] = pl;
+    end
+  endfunction
+
+  // ---------------------------------------------------------------- RX decode (always ready)
+  reg          rx_push0, rx_push1, rx_cr0, rx_cr1, rx_err;
+  reg [5:0]    rx_src0, rx_src1;
+  reg [SW-1:0] rx_slot0, rx_slot1;
+  reg [CW-1:0] rx_crn0, rx_crn1;
+  task automatic rx_decode(input v, input [63:0] f, input [M-1:0] side,
+                           output push, output cr, output [5:0] src, output [SW-1:0] slot, output [CW-1:0] crn,
+                           output bad);
+    reg [2:0]  t;
+    reg [5:0]  s;
+    reg [6:0]  dst;
+    reg        src_ok, dst_ok;
+    reg [CW-1:0] c, room;
+    reg [31:0] pl;
+    begin
+      t = f[`FLIT_TYPE_LSB +: `FLIT_TYPE_BITS];
+      s = f[`FLIT_SRC_LSB +: `FLIT_SRC_BITS];
+      dst = f[`FLIT_DST_LSB +: `FLIT_DST_BITS];
+      pl = f[`FLIT_PAYLOAD_LSB +: `FLIT_PAYLOAD_BITS];
+      src_ok = ({1'b0, s} < M[6:0]) && side[ix(s)];
+      push = 1'b0; cr = 1'b0; bad = 1'b0; src = s; crn = {CW{1'b0}};
+      slot = {(t == T_LAST), pl};
+      c = credit_q[ix(s) * CW +: CW];
+      room = DFULL - c;
+      if (v) begin
+        if (t == T_PRIM || t == T_LAST) begin
+          dst_ok = (t == T_PRIM) ? (dst == gid) : (dst == D_BCAST);
+          if (!src_ok || !dst_ok || f[`FLIT_TAG_LSB +: `FLIT_TAG_BITS] != rx_b_q[ix(s) * 16 +: 16] ||
+              cnt_q[ix(s) * CW +: CW] == DFULL) bad = 1'b1;
+          else push = 1'b1;
+        end else if (t == T_CRED) begin
+          if (!src_ok || dst != gid || pl == 32'd0 || pl > {{(32-CW){1'b0}}, room}) bad = 1'b1;
+          else begin cr = 1'b1; crn = pl[CW-1:0]; end
+        end else begin
+          bad = 1'b1;
+        end
+      end
+    end
+  endtask
+  reg rx_bad0, rx_bad1;
+  always @* begin
+    rx_decode(rx0_valid_i, rx0_flit_i, side0_m, rx_push0, rx_cr0, rx_src0, rx_slot0, rx_crn0, rx_bad0);
+    rx_decode(rx1_valid_i, rx1_flit_i, side1_m, rx_push1, rx_cr1, rx_src1, rx_slot1, rx_crn1, rx_bad1);
+    rx_err = rx_bad0 || rx_bad1;
+  end
+  assign rx0_ready_o = 1'b1;
+  assign rx1_ready_o = 1'b1;
+
+  // ---------------------------------------------------------------- TX port choice, walker
+  reg [M-1:0]  pend_m, cok_m;
+  reg          tx0_free, tx1_free, cr_want0, cr_want1, data_ok0, data_ok1;
+  reg [5:0]    cr_dst0, cr_dst1;
+  reg [CW-1:0] self_cnt;
+  reg [CW:0]   self_free;
+  // walker results
+  reg          data0, data1, load0, load1, iscr0, iscr1;
+  reg [63:0]   new0, new1;
+  reg [M-1:0]  dec_m;          // destinations charged one credit
+  reg          rem_v_d;
+  reg [M-1:0]  rem_d;
+  reg [1:0]    last_sent_d;
+  reg          end_fire, in_err;
+  reg [3:0]    self_n;         // slots pushed into the self FIFO
+  reg [SW*K-1:0] self_slots;
+  // locals
+  reg [M-1:0]  m0, mn, sm0, sm1;
+  reg [5:0]    t0, t1;
+  reg          keep0, ok0, s0, s1, done, prev_ok, prev_fire, kept_only, wants, okj;
+  reg [3:0]    used;
+  reg [M-1:0]  mj;
+  integer      i, j;
+  always @* begin
+    pend_m = {M{1'b0}};
+    cok_m  = {M{1'b0}};
+    for (i = 0; i < M; i = i + 1) begin
+      pend_m[i] = pend_q[i*CW +: CW] != {CW{1'b0}};
+      cok_m[i]  = credit_q[i*CW +: CW] != {CW{1'b0}};
+    end
+    tx0_free = !tx0_v_q || tx0_ready_i;
+    tx1_free = !tx1_v_q || tx1_ready_i;
+    cr_want0 = |(pend_m & side0_m);
+    cr_want1 = |(pend_m & side1_m);
+    cr_dst0  = lowbit(pend_m & side0_m);
+    cr_dst1  = lowbit(pend_m & side1_m);
+    data_ok0 = tx0_free && !(cr_want0 && !cr_last0_q);
+    data_ok1 = tx1_free && !(cr_want1 && !cr_last1_q);
+    self_cnt  = cnt_q[ix(cfg_gpu_id_i) * CW +: CW];
+    self_free = ({1'b0, cfg_gpu_id_i} < M[6:0]) ? {1'b0, DFULL - self_cnt} : {(CW+1){1'b0}};
+
+    data0 = 1'b0; data1 = 1'b0; new0 = 64'd0; new1 = 64'd0; dec_m = {M{1'b0}};
+    rem_v_d = rem_v_q; rem_d = rem_q; last_sent_d = last_sent_q; end_fire = 1'b0; in_err = 1'b0;
+    self_n = 4'd0; self_slots = {SW*K{1'b0}}; keep0 = 1'b0; ok0 = 1'b0;
+    m0 = {M{1'b0}}; mn = {M{1'b0}}; sm0 = {M{1'b0}}; sm1 = {M{1'b0}}; t0 = 6'd0; t1 = 6'd0;
+    s0 = 1'b0; s1 = 1'b0; done = 1'b0;
+    in_ready_o = {K{1'b0}};
+    // lane 0
+    if (!in_end_i[0]) begin
+      m0  = rem_v_q ? rem_q : (in_mask_i[0 +: M] & all_m);
+      mn  = m0;
+      sm0 = m0 & side0_m & cok_m;
+      sm1 = m0 & side1_m & cok_m;
+      t0  = lowbit(sm0);
+      t1  = lowbit(sm1);
+      if ((|sm0) && data_ok0) begin
+        data0 = in_valid_i[0];
+        new0  = flit(T_PRIM, cfg_gpu_id_i, {1'b0, t0}, in_b_q, in_id_i[0 +: 32]);
+        if (in_valid_i[0]) dec_m = dec_m | (one << t0);
+        mn = mn & ~(one << t0);
+      end
+      if ((|sm1) && data_ok1) begin
+        data1 = in_valid_i[0];
+        new1  = flit(T_PRIM, cfg_gpu_id_i, {1'b0, t1}, in_b_q, in_id_i[0 +: 32]);
+        if (in_valid_i[0]) dec_m = dec_m | (one << t1);
+        mn = mn & ~(one << t1);
+      end
+      keep0 = (|(m0 & gbit_m)) && (self_free != {(CW+1){1'b0}});
+      if (keep0) begin
+        mn = mn & ~gbit_m;
+        self_slots[0 +: SW] = {1'b0, in_id_i[0 +: 32]};
+      end
+      ok0 = mn == {M{1'b0}};
+      if (in_valid_i[0]) begin
+        if (keep0) self_n = 4'd1;
+        rem_v_d = !ok0;
+        rem_d   = mn;
+      end
+    end else begin
+      s0 = need0 && !last_sent_q[0] && data_ok0 && ((side0_m & ~cok_m) == {M{1'b0}});
+      s1 = need1 && !last_sent_q[1] && data_ok1 && ((side1_m & ~cok_m) == {M{1'b0}});
+      if (s0) begin
+        data0 = in_valid_i[0];
+        new0  = flit(T_LAST, cfg_gpu_id_i, D_BCAST, in_b_q, in_id_i[0 +: 32]);
+        if (in_valid_i[0]) dec_m = dec_m | side0_m;
+      end
+      if (s1) begin
+        data1 = in_valid_i[0];
+        new1  = flit(T_LAST, cfg_gpu_id_i, D_BCAST, in_b_q, in_id_i[0 +: 32]);
+        if (in_valid_i[0]) dec_m = dec_m | side1_m;
+      end
+      done = !(need0 && !(last_sent_q[0] || s0)) && !(need1 && !(last_sent_q[1] || s1));
+      if (in_valid_i[0]) last_sent_d = {last_sent_q[1] || s1, last_sent_q[0] || s0};
+      ok0 = done && (self_free != {(CW+1){1'b0}});
+      if (in_valid_i[0] && ok0) begin
+        self_n = 4'd1;
+        self_slots[0 +: SW] = {1'b1, in_id_i[0 +: 32]};
+        end_fire = 1'b1;
+        last_sent_d = 2'b00;
+      end
+    end
+    in_ready_o[0] = ok0;
+    if (in_valid_i[0] && ok0 && in_tag_i[0 +: 16] != in_b_q) in_err = 1'b1;
+    // lanes 1..K-1
+    used = {3'd0, keep0};
+    prev_ok = ok0 && !in_end_i[0];
+    prev_fire = in_valid_i[0] && ok0;
+    for (j = 1; j < K; j = j + 1) begin
+      mj = in_mask_i[j*M +: M] & all_m;
+      kept_only = !in_end_i[j] && ((mj & ~gbit_m) == {M{1'b0}});
+      wants = |(mj & gbit_m);
+      okj = prev_ok && kept_only && (!wants || ({{(CW-3){1'b0}}, used} + 1'b1 <= self_free));
+      in_ready_o[j] = okj;
+      if (okj && wants) used = used + 4'd1;
+      if (okj && in_valid_i[j] && prev_fire) begin
+        if (wants) begin
+          self_slots[self_n*SW +: SW] = {1'b0, in_id_i[j*32 +: 32]};
+          self_n = self_n + 4'd1;
+        end
+        if (in_tag_i[j*16 +: 16] != in_b_q) in_err = 1'b1;
+      end
+      prev_fire = okj && in_valid_i[j] && prev_fire;
+      prev_ok = okj;
+    end
+    // TX loads: data, else a CREDIT
+    load0 = data0 || (tx0_free && cr_want0);
+    load1 = data1 || (tx1_free && cr_want1);
+    iscr0 = !data0 && tx0_free && cr_want0;
+    iscr1 = !data1 && tx1_free && cr_want1;
+    if (iscr0) new0 = flit(T_CRED, cfg_gpu_id_i, {1'b0, cr_dst0}, 16'd0,
+                           {{(32-CW){1'b0}}, pend_q[ix(cr_dst0) * CW +: CW]});
+    if (iscr1) new1 = flit(T_CRED, cfg_gpu_id_i, {1'b0, cr_dst1}, 16'd0,
+                           {{(32-CW){1'b0}}, pend_q[ix(cr_dst1) * CW +: CW]});
+  end
+
+  // ---------------------------------------------------------------- release of FIFO[rs]
+  wire [CW-1:0]   rcnt = cnt_q[ix(rs_q) * CW +: CW];
+  wire [AW-1:0]   rrp  = rp_q[ix(rs_q) * AW +: AW];
+  wire [K*SW-1:0] rslot;                       // the first K slots of FIFO[rs]
+  genvar gk;
+  generate
+    for (gk = 0; gk < K; gk = gk + 1) begin : g_rd
+      localparam [CW+3:0] JJ = gk;
+      assign rslot[gk*SW +: SW] = mem_q[mi(rs_q, addp(rrp, JJ))];
+    end
+  endgenerate
+  reg [3:0]    nprim;
+  reg          stop, last_at, final_s, rel_valid;
+  reg [CW-1:0] rel_pop;
+  integer      r;
+  reg [3:0]    lim;
+  always @* begin
+    rel_valid = ({1'b0, rs_q} < M[6:0]) && ({1'b0, rs_q} < n_eff);
+    lim = ({{(32-CW){1'b0}}, rcnt} < K) ? rcnt[3:0] : K[3:0];
+    nprim = 4'd0;
+    stop = 1'b0;
+    for (r = 0; r < K; r = r + 1)
+      if (!stop && r[3:0] < lim && !rslot[r*SW+SW-1]) nprim = nprim + 4'd1;
+      else stop = 1'b1;
+    last_at = 1'b0;
+    for (r = 0; r < K; r = r + 1)
+      if (r[3:0] == nprim && r[3:0] < lim && rslot[r*SW+SW-1]) last_at = 1'b1;
+    if (!rel_valid) begin nprim = 4'd0; last_at = 1'b0; end
+    final_s = ({1'b0, rs_q} + 7'd1) >= n_eff;
+    out_valid_o = {K{1'b0}};
+    out_id_o = {K*32{1'b0}};
+    out_eob_o = 1'b0;
+    rel_last_o = 1'b0;
+    rel_pop = {CW{1'b0}};
+    if (nprim != 4'd0) begin
+      for (r = 0; r < K; r = r + 1)
+        if (r[3:0] < nprim) begin
+          out_valid_o[r] = 1'b1;
+          out_id_o[r*32 +: 32] = rslot[r*SW +: 32];
+        end
+      if (out_ready_i) begin
+        rel_pop = {{(CW-4){1'b0}}, nprim} + {{(CW-1){1'b0}}, last_at && !final_s};
+        rel_last_o = last_at && !final_s;
+      end
+    end else if (last_at) begin
+      if (!final_s) begin
+        rel_pop = {{(CW-1){1'b0}}, 1'b1};
+        rel_last_o = 1'b1;
+      end else begin
+        out_valid_o[0] = 1'b1;
+        out_eob_o = 1'b1;
+        if (out_ready_i) begin
+          rel_pop = {{(CW-1){1'b0}}, 1'b1};
+          rel_last_o = 1'b1;
+        end
+      end
+    end
+  end
+  assign out_tag_o = rb_q;
+  assign rel_src_o = rs_q;
+
+  // ---------------------------------------------------------------- next state of the per-FIFO counters
+  reg [M*AW-1:0] rp_d, wp_d;
+  reg [M*CW-1:0] cnt_d, pend_d, credit_d;
+  reg [M*16-1:0] rx_b_d;
+  reg [OW-1:0]   occ_d;
+  reg [CW-1:0]   c_n, pops_s, pushes_s;
+  integer        f;
+  always @* begin
+    rp_d = rp_q; wp_d = wp_q; cnt_d = cnt_q; pend_d = pend_q; credit_d = credit_q; rx_b_d = rx_b_q;
+    occ_d = occ_q - {{(OW-CW){1'b0}}, rel_pop};
+    for (f = 0; f < M; f = f + 1) begin
+      pushes_s = {CW{1'b0}};
+      if (rx_push0 && rx_src0 == f[5:0]) pushes_s = pushes_s + 1'b1;
+      if (rx_push1 && rx_src1 == f[5:0]) pushes_s = pushes_s + 1'b1;
+      if (f[5:0] == cfg_gpu_id_i) pushes_s = pushes_s + {{(CW-4){1'b0}}, self_n};
+      pops_s = (rs_q == f[5:0]) ? rel_pop : {CW{1'b0}};
+      rp_d[f*AW +: AW] = addp(rp_q[f*AW +: AW], {4'd0, pops_s});
+      wp_d[f*AW +: AW] = addp(wp_q[f*AW +: AW], {4'd0, pushes_s});
+      cnt_d[f*CW +: CW] = cnt_q[f*CW +: CW] + pushes_s - pops_s;
+      occ_d = occ_d + {{(OW-CW){1'b0}}, pushes_s};
+      if ((rx_push0 && rx_src0 == f[5:0] && rx_slot0[SW-1]) || (rx_push1 && rx_src1 == f[5:0] && rx_slot1[SW-1]))
+        rx_b_d[f*16 +: 16] = rx_b_q[f*16 +: 16] + 16'd1;
+      // pending credits: cleared when sent, plus this cycle's pops (not of the self FIFO)
+      c_n = pend_q[f*CW +: CW];
+      if ((iscr0 && cr_dst0 == f[5:0]) || (iscr1 && cr_dst1 == f[5:0])) c_n = {CW{1'b0}};
+      if (f[5:0] != cfg_gpu_id_i) c_n = c_n + pops_s;
+      pend_d[f*CW +: CW] = c_n;
+      // credits held for receiver f
+      c_n = credit_q[f*CW +: CW] - {{(CW-1){1'b0}}, dec_m[f]};
+      if (rx_cr0 && rx_src0 == f[5:0]) c_n = c_n + rx_crn0;
+      if (rx_cr1 && rx_src1 == f[5:0]) c_n = c_n + rx_crn1;
+      credit_d[f*CW +: CW] = c_n;
+    end
+  end
+
+  // ---------------------------------------------------------------- control registers (reset)
+  always @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      rp_q <= {M*AW{1'b0}}; wp_q <= {M*AW{1'b0}}; cnt_q <= {M*CW{1'b0}}; pend_q <= {M*CW{1'b0}};
+      credit_q <= {M{DFULL}}; rx_b_q <= {M*16{1'b0}};
+      in_b_q <= 16'd0; rb_q <= 16'd0; rs_q <= 6'd0;
+      rem_v_q <= 1'b0; last_sent_q <= 2'b00;
+      tx0_v_q <= 1'b0; tx1_v_q <= 1'b0; cr_last0_q <= 1'b0; cr_last1_q <= 1'b0;
+      occ_q <= {OW{1'b0}}; err_q <= 1'b0;
+    end else begin
+      rp_q <= rp_d; wp_q <= wp_d; cnt_q <= cnt_d; pend_q <= pend_d; credit_q <= credit_d; rx_b_q <= rx_b_d;
+      occ_q <= occ_d;
+      if (rel_last_o) begin
+        if (final_s) begin rs_q <= 6'd0; rb_q <= rb_q + 16'd1; end
+        else rs_q <= rs_q + 6'd1;
+      end
+      if (load0) begin tx0_v_q <= 1'b1; cr_last0_q <= iscr0; end else if (tx0_ready_i) tx0_v_q <= 1'b0;
+      if (load1) begin tx1_v_q <= 1'b1; cr_last1_q <= iscr1; end else if (tx1_ready_i) tx1_v_q <= 1'b0;
+      rem_v_q <= rem_v_d;
+      last_sent_q <= last_sent_d;
+      if (end_fire) in_b_q <= in_b_q + 16'd1;
+      if (rx_err || in_err) err_q <= 1'b1;
+    end
+  end
+
+  // ---------------------------------------------------------------- data registers (no reset)
+  integer w;
+  always @(posedge clk_i) begin
+    rem_q <= rem_d;
+    if (load0) tx0_flit_q <= new0;
+    if (load1) tx1_flit_q <= new1;
+    if (rx_push0) mem_q[mi(rx_src0, wp_q[ix(rx_src0) * AW +: AW])] <= rx_slot0;
+    if (rx_push1) mem_q[mi(rx_src1, wp_q[ix(rx_src1) * AW +: AW])] <= rx_slot1;
+    for (w = 0; w < K; w = w + 1)
+      if (w[3:0] < self_n)
+        mem_q[mi(cfg_gpu_id_i, addp(wp_q[ix(cfg_gpu_id_i) * AW +: AW], w[CW+3:0]))] <= self_slots[w*SW +: SW];
+  end
+
+  // ---------------------------------------------------------------- outputs
+  assign tx0_valid_o = tx0_v_q;
+  assign tx0_flit_o  = tx0_flit_q;
+  assign tx1_valid_o = tx1_v_q;
+  assign tx1_flit_o  = tx1_flit_q;
+  assign occ_o = {{(21-OW){1'b0}}, occ_q};
+  assign err_o = err_q;
+  assign busy_o = (occ_q != {OW{1'b0}}) || tx0_v_q || tx1_v_q || rem_v_q || (last_sent_q != 2'b00) ||
+                  (pend_q != {M*CW{1'b0}}) || (in_b_q != rb_q) || (rs_q != 6'd0);
+endmodule
+`default_nettype wire
