@@ -1,5 +1,5 @@
 # Timing model (issue 9): cycle timing of the functional units (cmodel/gpu/gpu_timing.*, gpu.c), the timed
-# network (cmodel/link/net.c), the P2G cycle model in the CP phase and the exchange (cmodel/sys/sys.c).
+# network (cmodel/link/net.c), the P2G cycle model in the CP phase and the exchange (cmodel/sys/scheme_gpupd.c, gpupd_cdsys.c).
 # docs/timing.md. Unit tests: tests/unit/test_timing.c, test_net_timed.c (part of test-unit).
 
 TIMING_OUT := $(BUILD)/timing

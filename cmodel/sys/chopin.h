@@ -1,7 +1,7 @@
 /* CHOPIN (Ren and Lis, HPCA 2021) as a scheme of the golden and timing model: sort-last composition of draw
  * groups, duplication (`dup`) as the fallback (docs/golden-model.md "chopin", docs/timing.md).
  *
- * The pieces here are pure functions, unit-tested in tests/unit/test_chopin.c; cmodel/sys/sys.c runs them:
+ * The pieces here are pure functions, unit-tested in tests/unit/test_chopin.c; cmodel/sys/scheme_chopin.c runs them:
  *   grouping      consecutive draws with the same composition state (chopin_same_state) form a group; a
  *                 clear, an upload or a read-after-write dependency (a draw sampling a surface written since
  *                 the last synchronisation) ends it too
