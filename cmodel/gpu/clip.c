@@ -4,7 +4,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "gpu/gpu.h"
+#include "gpu/clip.h"
 #include "gpu/raster.h"
 
 #define NV (1 + GPU_MAX_VARYINGS)       /* vec4 slots per vertex: position + varyings */

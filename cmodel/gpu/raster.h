@@ -5,7 +5,7 @@
 
 #include <stdint.h>
 
-#include "gpu/gpu.h"
+#include "gpu/gpu_types.h"
 
 /* The pixels a line or point covers (gpu_lp_region). */
 typedef struct {
