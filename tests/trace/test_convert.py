@@ -72,6 +72,112 @@ def unit_tests():
     check(conv.f32(0.1) == '0.100000001', 'float32 formatting is exact', conv.f32(0.1))
 
 
+def converter():
+    """A converter fed with GL calls by hand (the state machine of apitrace2gpupd.py without a capture)."""
+    a = argparse.Namespace(width=64, height=64, max_tex_dim=0)
+    cv = conv.Converter(a)
+    cv.unpack_align = 4
+    cv.tex_scaled = set()
+    cv.start_frame()
+    return cv
+
+
+def gl(cv, no, name, **args):
+    cv.handle(no, name, list(args.items()), None)
+
+
+def fbo_with_texture(cv, no, fbo, tex, w, h, internal='GL_RGBA8'):
+    gl(cv, no, 'glBindTexture', target='GL_TEXTURE_2D', texture=tex)
+    gl(cv, no + 1, 'glTexImage2D', target='GL_TEXTURE_2D', level=0, internalformat=internal, width=w, height=h,
+       border=0, format='GL_RGBA', type='GL_UNSIGNED_BYTE', pixels=None)
+    gl(cv, no + 2, 'glBindFramebuffer', target='GL_FRAMEBUFFER', framebuffer=fbo)
+    gl(cv, no + 3, 'glFramebufferTexture2D', target='GL_FRAMEBUFFER', attachment='GL_COLOR_ATTACHMENT0',
+       textarget='GL_TEXTURE_2D', texture=tex, level=0)
+
+
+def draws_of(cv):
+    return [l for l in '\n'.join(cv.out).split('\n') if l.startswith('DRAW ')], '\n'.join(cv.out)
+
+
+def gl_emulation_tests():
+    """Framebuffer features of engines with render-to-texture passes (blits, draw buffers, storage uploaded
+    in pieces, formats RGBA8 does not hold), checked on hand-fed GL call sequences."""
+    # glBlitFramebuffer 4x4 -> 2x2 with GL_LINEAR: one draw over the destination, sampling the read
+    # framebuffer's texture (rendered in the frame: a RAW dependency) with a linear, clamped filter
+    cv = converter()
+    fbo_with_texture(cv, 10, 1, 5, 4, 4)
+    gl(cv, 14, 'glClear', mask='GL_COLOR_BUFFER_BIT')
+    fbo_with_texture(cv, 20, 2, 6, 2, 2)
+    gl(cv, 24, 'glBindFramebuffer', target='GL_READ_FRAMEBUFFER', framebuffer=1)
+    gl(cv, 25, 'glBlitFramebuffer', srcX0=0, srcY0=0, srcX1=4, srcY1=4, dstX0=0, dstY0=0, dstX1=2, dstY1=2,
+       mask='GL_COLOR_BUFFER_BIT', filter='GL_LINEAR')
+    d, text = draws_of(cv)
+    s5, s6 = cv.surf_ids[('tex', 5)], cv.surf_ids[('tex', 6)]
+    blit = text[text.index('DRAW '):]
+    check(len(d) == 1 and 'call 25' in d[0] and ' flags 0 ' in d[0], 'blit becomes one exact draw', str(d))
+    check('viewport x 0 y 0 w 2 h 2' in blit and 'targets color 1 %d' % s6 in blit, 'blit: destination rectangle and target',
+          blit[:400])
+    check('tex unit 0 surface %d min 1 mag 1 wrap_s 1 wrap_t 1' % s5 in blit and 'deps 1 %d' % s5 in blit,
+          'blit: linear clamped sampling of the source, RAW dependency on it', blit[-300:])
+    check('  v 1 1 0 1 1 1 1 1 1 1' in blit and '  v -1 -1 0 1 1 1 1 1 0 0' in blit,
+          'blit: quad corners map to the source rectangle corners', blit)
+    check('depth test 0' in blit and 'blend en 0' in blit, 'blit: no depth test, no blending')
+    # mirrored blit (dstX1 < dstX0): texture coordinates swapped, viewport still positive
+    gl(cv, 30, 'glBlitFramebuffer', srcX0=0, srcY0=0, srcX1=4, srcY1=4, dstX0=2, dstY0=0, dstX1=0, dstY1=2,
+       mask='GL_COLOR_BUFFER_BIT', filter='GL_NEAREST')
+    d, text = draws_of(cv)
+    last = text[text.rindex('DRAW '):]
+    check(len(d) == 2 and 'viewport x 0 y 0 w 2 h 2' in last and '  v -1 -1 0 1 1 1 1 1 1 0' in last and
+          'min 0 mag 0' in last, 'mirrored nearest blit', last[:600])
+    # a blit from the window is not drawn, and says so
+    gl(cv, 40, 'glBindFramebuffer', target='GL_READ_FRAMEBUFFER', framebuffer=0)
+    gl(cv, 41, 'glBlitFramebuffer', srcX0=0, srcY0=0, srcX1=4, srcY1=4, dstX0=0, dstY0=0, dstX1=2, dstY1=2,
+       mask='GL_COLOR_BUFFER_BIT', filter='GL_NEAREST')
+    check(len(draws_of(cv)[0]) == 2 and any('from the window' in k for k in cv.notes), 'blit from the window noted')
+
+    # storage allocated without data, then filled with glTexSubImage2D (ioquake3 opengl2 uploads this way)
+    cv = converter()
+    gl(cv, 1, 'glBindTexture', target='GL_TEXTURE_2D', texture=3)
+    gl(cv, 2, 'glTexImage2D', target='GL_TEXTURE_2D', level=0, internalformat='GL_RGBA8', width=2, height=2,
+       border=0, format='GL_RGBA', type='GL_UNSIGNED_BYTE', pixels=None)
+    gl(cv, 3, 'glTexSubImage2D', target='GL_TEXTURE_2D', level=0, xoffset=1, yoffset=1, width=1, height=1,
+       format='GL_RGBA', type='GL_UNSIGNED_BYTE', pixels=bytes([10, 20, 30, 40]))
+    check(cv.textures[3].rgba == bytes(12) + bytes([10, 20, 30, 40]), 'sub-image into storage without data',
+          repr(cv.textures[3].rgba))
+
+    # draw buffers: an FBO writes COLOR_ATTACHMENT0 only until glDrawBuffers selects more (GL's default)
+    cv = converter()
+    fbo_with_texture(cv, 1, 1, 7, 8, 8)
+    gl(cv, 5, 'glBindTexture', target='GL_TEXTURE_2D', texture=8)
+    gl(cv, 6, 'glTexImage2D', target='GL_TEXTURE_2D', level=0, internalformat='GL_RGBA8', width=8, height=8,
+       border=0, format='GL_RGBA', type='GL_UNSIGNED_BYTE', pixels=None)
+    gl(cv, 7, 'glFramebufferTexture2D', target='GL_FRAMEBUFFER', attachment='GL_COLOR_ATTACHMENT1',
+       textarget='GL_TEXTURE_2D', texture=8, level=0)
+    c1 = cv.targets()[0]
+    gl(cv, 8, 'glDrawBuffers', n=2, bufs=['GL_COLOR_ATTACHMENT0', 'GL_COLOR_ATTACHMENT1'])
+    c2 = cv.targets()[0]
+    gl(cv, 9, 'glDrawBuffer', mode='GL_NONE')
+    c3 = cv.targets()[0]
+    check(len(c1) == 1 and len(c2) == 2 and c3 == [], 'glDrawBuffers selects the colour targets', str((c1, c2, c3)))
+
+    # formats RGBA8 does not hold: rendering into RGBA16F (HDR) and sampling it are flagged, never silent
+    cv = converter()
+    fbo_with_texture(cv, 1, 1, 5, 4, 4, 'GL_RGBA16F')
+    gl(cv, 5, 'glClear', mask='GL_COLOR_BUFFER_BIT')
+    fbo_with_texture(cv, 10, 2, 6, 4, 4, 'GL_RGBA8')
+    gl(cv, 14, 'glBindFramebuffer', target='GL_READ_FRAMEBUFFER', framebuffer=1)
+    gl(cv, 15, 'glBlitFramebuffer', srcX0=0, srcY0=0, srcX1=4, srcY1=4, dstX0=0, dstY0=0, dstX1=4, dstY1=4,
+       mask='GL_COLOR_BUFFER_BIT', filter='GL_NEAREST')
+    gl(cv, 16, 'glBindFramebuffer', target='GL_FRAMEBUFFER', framebuffer=1)
+    gl(cv, 17, 'glBindFramebuffer', target='GL_READ_FRAMEBUFFER', framebuffer=2)
+    gl(cv, 18, 'glBlitFramebuffer', srcX0=0, srcY0=0, srcX1=4, srcY1=4, dstX0=0, dstY0=0, dstX1=4, dstY1=4,
+       mask='GL_COLOR_BUFFER_BIT', filter='GL_NEAREST')
+    d, _ = draws_of(cv)
+    check(len(d) == 2 and ' flags %d ' % conv.F_TEX_APPROX in d[0] and ' flags %d ' % conv.F_STATE_APPROX in d[1],
+          'float texture sampled / float target drawn: flagged', str(d))
+    check(any('GL_RGBA16F' in k for k in cv.notes), 'float format named in the notes', str(cv.notes))
+
+
 def horse_triangles():
     """Triangle count of glmark2's horse.3ds, read from the 3DS chunks (0x4120 face list)."""
     data = open('/usr/share/glmark2/models/horse.3ds', 'rb').read()
@@ -157,6 +263,7 @@ def main():
     ap.add_argument('--no-capture', action='store_true')
     a = ap.parse_args()
     unit_tests()
+    gl_emulation_tests()
     if not a.no_capture:
         e2e(os.path.abspath(a.tool), os.path.abspath(a.work))
     print('test-trace-convert: %d passed, %d failed' % (passed, failed))

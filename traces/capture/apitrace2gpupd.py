@@ -108,6 +108,17 @@ def base_format(internal, fmt):
     return 'rgba'
 
 
+def inexact_format(internal):
+    """The internal format if RGBA8 surfaces cannot hold it (floating point: HDR targets, values outside
+    [0, 1] and more than 8 bits; sRGB: GL converts to linear when sampling and back when blending), else None."""
+    i = str(internal)
+    if re.search(r'(16F|32F|R11F_G11F_B10F|RGB9_E5|_FLOAT)', i) and 'DEPTH' not in i:
+        return i
+    if 'SRGB' in i or 'SLUMINANCE' in i:
+        return i
+    return None
+
+
 def mat_mul(a, b):
     """Column-major 4x4: a*b."""
     r = [0.0] * 16
@@ -248,6 +259,8 @@ class Texture:
         self.levels = set()       # mip levels > 0 the application uploaded
         self.gen_mipmap = False   # glGenerateMipmap / GL_GENERATE_MIPMAP
         self.levels_differ = False   # an uploaded level is not the model's 2x2 box chain of level 0
+        self.inexact = None       # internal format the format's RGBA8 does not hold (float, sRGB), or None
+        self.compare = False      # GL_TEXTURE_COMPARE_MODE = GL_COMPARE_REF_TO_TEXTURE (shadow sampler)
 
 
 class Program:
@@ -322,6 +335,8 @@ class Converter:
         self.programs = collections.defaultdict(Program)
         self.cur_prog = 0
         self.fbo = 0
+        self.read_fbo = 0
+        self.draw_bufs = {}                         # fbo -> glDrawBuffer(s) list (GL default: COLOR_ATTACHMENT0)
         self.fbos = collections.defaultdict(dict)   # fbo -> attachment -> ('tex', n) | ('rb', n)
         self.rbs = {}                               # rb -> (w, h, is_depth)
         self.bound_rb = 0
@@ -421,7 +436,10 @@ class Converter:
             return [0], 1, (self.W, self.H)
         att = self.fbos[self.fbo]
         col, dep, size = [], NONE, None
+        bufs = self.draw_bufs.get(self.fbo, ['GL_COLOR_ATTACHMENT0'])
         for a in sorted(att):
+            if 'COLOR' in a and a not in bufs:
+                continue            # an attachment glDrawBuffers does not select is not written
             kind, n = att[a]
             if kind == 'tex':
                 sid = self.ensure_tex_surface(n, True)
@@ -437,6 +455,68 @@ class Converter:
             elif 'COLOR' in a:
                 col.append(sid)
         return col, dep, size or (self.W, self.H)
+
+    def target_formats(self):
+        """Internal formats of the current draw framebuffer's colour textures that RGBA8 does not hold."""
+        if self.fbo == 0:
+            return []
+        bufs = self.draw_bufs.get(self.fbo, ['GL_COLOR_ATTACHMENT0'])
+        return sorted(set(self.textures[n].inexact for a, (kind, n) in self.fbos[self.fbo].items()
+                          if kind == 'tex' and a in bufs and self.textures[n].inexact))
+
+    def blit(self, call_no, src, dst, mask, filt):
+        """glBlitFramebuffer as a draw: a quad over the destination rectangle (the viewport) sampling the read
+        framebuffer's colour texture with the blit's filter, clamped, no blending/depth/cull/alpha test, the
+        scissor as set (blits obey it). Pixel centre x+0.5 of the destination maps to
+        src0 + (x+0.5) * (src1-src0)/(dst1-dst0) of the source, GL's blit mapping, so a 1:1 or 2:1 blit is exact.
+        A source GL cannot sample here (the window, a renderbuffer) or a depth/stencil blit is noted, not drawn."""
+        if not self.emitting():
+            return
+        if 'GL_COLOR_BUFFER_BIT' not in mask:
+            self.note('glBlitFramebuffer of depth/stencil only not converted (%s)' % mask)
+            return
+        if mask != 'GL_COLOR_BUFFER_BIT':
+            self.note('glBlitFramebuffer: depth/stencil part not converted (%s)' % mask)
+        att = self.fbos[self.read_fbo].get('GL_COLOR_ATTACHMENT0') if self.read_fbo else None
+        if not att or att[0] != 'tex':
+            self.note('glBlitFramebuffer from the window or a renderbuffer not converted')
+            return
+        name = att[1]
+        t = self.textures[name]
+        if not t.w or not t.h or dst[0] == dst[2] or dst[1] == dst[3] or src[0] == src[2] or src[1] == src[3]:
+            self.note('glBlitFramebuffer with an empty rectangle skipped')
+            return
+        # the destination rectangle as viewport (mirroring: texture coordinates swapped)
+        sx0, sy0, sx1, sy1 = src
+        dx0, dy0, dx1, dy1 = dst
+        if dx1 < dx0:
+            dx0, dx1, sx0, sx1 = dx1, dx0, sx1, sx0
+        if dy1 < dy0:
+            dy0, dy1, sy0, sy1 = dy1, dy0, sy1, sy0
+        s0, s1, t0, t1 = sx0 / t.w, sx1 / t.w, sy0 / t.h, sy1 / t.h
+        quad = [((-1.0, -1.0, 0.0, 1.0), (s0, t0)), ((1.0, -1.0, 0.0, 1.0), (s1, t0)),
+                ((1.0, 1.0, 0.0, 1.0), (s1, t1)), ((-1.0, 1.0, 0.0, 1.0), (s0, t1))]
+        saved = (list(self.viewport), set(self.caps), self.color_mask, self.depth_mask, self.cur_prog,
+                 t.min_filter, t.mag_filter, t.wrap_s, t.wrap_t, t.compare)
+        self.viewport = [dx0, dy0, dx1 - dx0, dy1 - dy0]
+        self.caps -= {'GL_DEPTH_TEST', 'GL_BLEND', 'GL_CULL_FACE', 'GL_ALPHA_TEST', 'GL_POLYGON_OFFSET_FILL',
+                      'GL_STENCIL_TEST', 'GL_FOG', 'GL_CLIP_DISTANCE0', 'GL_CLIP_PLANE0'}
+        self.color_mask, self.depth_mask, self.cur_prog = 15, False, 0
+        t.min_filter = t.mag_filter = str(filt) if str(filt) == 'GL_LINEAR' else 'GL_NEAREST'
+        t.wrap_s = t.wrap_t = 'GL_CLAMP_TO_EDGE'
+        t.compare = False
+
+        def fetch(used):
+            attrs = [(SEM_POSITION, 4, [quad[i][0] for i in used]), (SEM_COLOR, 4, [(1.0, 1.0, 1.0, 1.0)] * len(used)),
+                     (SEM_TEXCOORD0, 2, [quad[i][1] for i in used])]
+            return (attrs, 'vs_mvp', 'fs_tex_modulate', 'glBlitFramebuffer (destination rectangle)',
+                    'glBlitFramebuffer %s filter' % filt, list(mvp_rows(IDENT)), (4, 1, 1), [(0, name)], 0)
+        try:
+            self.stats['blits'] += 1
+            self.emit_draw(call_no, 'GL_TRIANGLES', [0, 1, 2, 0, 2, 3], fetch)
+        finally:
+            (self.viewport, self.caps, self.color_mask, self.depth_mask, self.cur_prog,
+             t.min_filter, t.mag_filter, t.wrap_s, t.wrap_t, t.compare) = saved
 
     def program_id(self, stage, name, origin):
         key = (stage, name)
@@ -571,6 +651,9 @@ class Converter:
         if pflags:
             flags |= F_PRIM_APPROX
         col, dep, rt_size = self.targets()
+        for f in self.target_formats():
+            self.note('draws into a %s target (stored as RGBA8: clamped to [0, 1], 8 bits, no sRGB encoding)' % f)
+            flags |= F_STATE_APPROX
         # textures (resolved to surfaces before targets so SURFs precede the DRAW)
         tex_lines = []
         deps = []
@@ -588,6 +671,12 @@ class Converter:
                     self.prior_used.add(name)
             sid = self.ensure_tex_surface(name, glsl=str(fs_name).startswith('glsl:') or str(vs_name).startswith('glsl:'))
             if sid in self.tex_scaled:
+                flags |= F_TEX_APPROX
+            if t.inexact:
+                self.note('texture of format %s sampled (stored as RGBA8)' % t.inexact)
+                flags |= F_TEX_APPROX
+            if t.compare:
+                self.note('depth texture sampled with GL_TEXTURE_COMPARE_MODE (compare not in the format)')
                 flags |= F_TEX_APPROX
             mn = 1 if 'LINEAR' in t.min_filter.split('_MIPMAP_')[0] else 0
             if '_MIPMAP_' in t.min_filter:
@@ -1063,6 +1152,7 @@ class Converter:
         t.w, t.h = w, h
         t.depth = 'DEPTH' in str(internal) or 'DEPTH' in str(fmt)
         t.base = base_format(internal, fmt)
+        t.inexact = inexact_format(internal)
         t.rgba = self.to_rgba(w, h, fmt, typ, pixels) if isinstance(pixels, (bytes, bytearray)) else None
         t.version += 1
 
@@ -1134,8 +1224,16 @@ class Converter:
 
     def tex_sub_image(self, name, level, x, y, w, h, fmt, typ, pixels):
         t = self.textures[name]
-        if level != 0 or t.rgba is None or not isinstance(pixels, (bytes, bytearray)):
+        if level != 0 or not isinstance(pixels, (bytes, bytearray)):
             return
+        if t.rgba is None:
+            sid = self.surf_ids.get(('tex', name))
+            if t.depth or not t.w or not t.h or (sid is not None and sid in self.written):
+                self.note('glTexSubImage2D into a depth texture or a rendered texture not converted')
+                return
+            # storage allocated without data (engines upload with glTexImage2D(NULL) + glTexSubImage2D):
+            # texels not covered by a sub-image are undefined in GL; zero here
+            t.rgba = bytes(t.w * t.h * 4)
         sub = self.to_rgba(w, h, fmt, typ, pixels)
         if sub is None:
             return
@@ -1238,6 +1336,8 @@ class Converter:
                 t.wrap_t = str(v)
             elif p == 'GL_GENERATE_MIPMAP':
                 t.gen_mipmap = v not in (0, 'GL_FALSE', False)
+            elif p == 'GL_TEXTURE_COMPARE_MODE':
+                t.compare = str(v) in ('GL_COMPARE_REF_TO_TEXTURE', 'GL_COMPARE_R_TO_TEXTURE')
         elif n in ('glGenerateMipmap', 'glGenerateMipmapEXT'):
             self.textures[self.bound_tex[self.active_unit]].gen_mipmap = True
         elif n in ('glFogi', 'glFogf', 'glFogfv', 'glFogiv'):
@@ -1407,6 +1507,15 @@ class Converter:
         elif n in ('glBindFramebuffer',):
             if g('target') in ('GL_FRAMEBUFFER', 'GL_DRAW_FRAMEBUFFER'):
                 self.fbo = g('framebuffer')
+            if g('target') in ('GL_FRAMEBUFFER', 'GL_READ_FRAMEBUFFER'):
+                self.read_fbo = g('framebuffer')
+        elif n in ('glDrawBuffer', 'glDrawBuffers'):
+            if self.fbo:
+                bufs = g('bufs') if n == 'glDrawBuffers' else [g('mode')]
+                self.draw_bufs[self.fbo] = [str(b) for b in (bufs if isinstance(bufs, (list, tuple)) else [bufs])]
+        elif n == 'glBlitFramebuffer':
+            self.blit(no, [g('srcX0'), g('srcY0'), g('srcX1'), g('srcY1')], [g('dstX0'), g('dstY0'), g('dstX1'), g('dstY1')],
+                      str(g('mask')), g('filter'))
         elif n == 'glFramebufferTexture2D':
             self.fbos[self.fbo][g('attachment')] = ('tex', g('texture'))
         elif n == 'glFramebufferRenderbuffer':
