@@ -5,6 +5,7 @@
 # llvmpipe under Xvfb; reference images with `glretrace -s`, per-draw pixel counts with `glretrace --ppd`.
 #
 #   traces/capture/capture.sh [all|glmark2|ideas|oa|mesh|one NAME] (default all)   -- or: make traces
+#   traces/capture/capture.sh capture-oa2|capture-nexuiz   1920x1080 captures (OpenArena opengl2, Nexuiz)
 #   traces/capture/capture.sh record-oa-demo      re-record the OpenArena demo (not deterministic: bots)
 #   traces/capture/capture.sh test OUTDIR          tiny capture + conversion used by make test-trace-convert
 #
@@ -197,6 +198,65 @@ do_oa_hd() {
     finish "$name" "$d/$name.trace" last2
 }
 
+# ---------------------------------------------------------------- paper-sized frames (1920x1080, issue 22)
+# Two engines with render-to-texture passes, captured at 1920x1080 on llvmpipe; docs/traces.md, "Paper-sized
+# frames". Both stop after a fixed number of buffer swaps (traces/capture/frame_limit.c: the process exits
+# after GPUPD_MAX_FRAMES swaps, so the capture ends at the same frame on every run), and run under the same
+# clock (faketime) and rand() seed shim as the OpenArena frames above. Outputs: WORK/NAME/raw.trace and
+# WORK/NAME/frames.txt (frame, draw calls, triangles: apitrace2gpupd.py --stats).
+BIG_W=1920; BIG_H=1080
+# Separate X display numbers: these captures run for minutes and must not hold the shared xvfb lock.
+BIG_XVFB_OA2=${BIG_XVFB_OA2:-71}; BIG_XVFB_NEX=${BIG_XVFB_NEX:-72}
+# OpenArena on ioquake3's opengl2 renderer with its render-to-texture features: sun shadow maps (r_sunShadows,
+# r_forceSun: three cascades into depth textures sampled by sampler2DShadow), HDR rendering into RGBA16F
+# with tone mapping and auto exposure (r_hdr, r_toneMap; auto exposure is on by default: a chain of linear blits down to
+# 1x1), SSAO (r_ssao), depth pre-pass (r_depthPrepass), post-processing (r_postProcess). The demo and the
+# timedemo play as for the opengl1 frames; frame numbers are those of the same demo.
+OA2_ARGS=(+set com_protocol 71 +set cl_renderer opengl2 +set r_mode -1 +set r_customwidth $BIG_W +set r_customheight $BIG_H
+          +set r_fullscreen 0 +set s_initsound 0 +set com_introplayed 1 +set sv_pure 0 +set com_maxfps 0
+          +set r_swapInterval 0 +set cg_drawFPS 0
+          +set r_sunShadows 1 +set r_forceSun 1 +set r_hdr 1 +set r_toneMap 1 +set r_ssao 1
+          +set r_depthPrepass 1 +set r_postProcess 1)
+OA2_MAX_FRAMES=${OA2_MAX_FRAMES:-200}
+# Nexuiz 2.5.2 on darkplaces: the demo the package ships (demos/demo1, map warfare) as a benchmark
+# (-benchmark: timedemo, every demo frame rendered whatever the speed) with real-time world and dynamic
+# lights casting shadow maps, bloom, water reflection/refraction (r_water), deluxe and offset mapping.
+# Textures uncompressed (gl_texturecompression*, r_texture_dds_load 0): by default the sky is uploaded as
+# RGBA for the driver to compress to DXT1, and llvmpipe's encoder is not something the converter reproduces.
+NEX_ARGS=(-benchmark demos/demo1 -nosound +vid_width $BIG_W +vid_height $BIG_H +vid_fullscreen 0 +vid_vsync 0
+          +r_shadow_realtime_world 1 +r_shadow_realtime_world_shadows 1 +r_shadow_realtime_dlight 1
+          +r_shadow_realtime_dlight_shadows 1 +r_shadow_shadowmapping 1 +r_bloom 1 +r_water 1
+          +r_glsl_deluxemapping 1 +r_glsl_offsetmapping 1 +r_coronas 1 +cl_decals 1 +showfps 0
+          +gl_texturecompression 0 +gl_texturecompression_sky 0 +r_texture_dds_load 0)
+NEX_MAX_FRAMES=${NEX_MAX_FRAMES:-64}
+
+big_shims() {
+  local d=$1
+  gcc -shared -fPIC -O2 -o "$d/libfixseed.so" traces/capture/fixed_seed.c -ldl
+  gcc -shared -fPIC -O2 -o "$d/libframelimit.so" traces/capture/frame_limit.c -ldl
+}
+
+# big_capture NAME DISPLAY MAXFRAMES HOME-SETUP-FUNCTION COMMAND...
+big_capture() {
+  local name=$1 disp=$2 nmax=$3 setup=$4; shift 4
+  local d="$WORK/$name"
+  rm -rf "$d"; mkdir -p "$d/home"
+  "$setup" "$d/home"
+  big_shims "$d"
+  log "$name: capturing ${BIG_W}x${BIG_H}, $nmax frames: $*"
+  # LP_NUM_THREADS=0 as everywhere (deterministic clock reads). llvmpipe at 1920x1080 is CPU-heavy: run the
+  # script under nice (make traces does).
+  HOME="$d/home" GPUPD_MAX_FRAMES=$nmax LD_PRELOAD="$d/libfixseed.so:$d/libframelimit.so" timeout 7200 \
+    xvfb-run -n "$disp" -s "-screen 0 ${BIG_W}x${BIG_H}x24" faketime -f "$FAKETIME_SPEC" \
+    apitrace trace -o "$d/raw.trace" "$@" > "$d/capture.log" 2>&1 || true
+  grep -q "frame_limit: $nmax frames" "$d/capture.log" || { log "$name: capture did not reach $nmax frames"; tail "$d/capture.log"; return 1; }
+  $CONV "$d/raw.trace" --stats > "$d/frames.txt"
+  log "$name: $(wc -l < "$d/frames.txt") frames, busiest: $(sort -k2,2nr "$d/frames.txt" | head -1)"
+}
+nex_home() { mkdir -p "$1"; }
+do_oa2_capture() { big_capture oa2 "$BIG_XVFB_OA2" "$OA2_MAX_FRAMES" oa_home /usr/games/openarena "${OA2_ARGS[@]}" +set timedemo 1 +demo gpupd; }
+do_nex_capture() { big_capture nexuiz "$BIG_XVFB_NEX" "$NEX_MAX_FRAMES" nex_home /usr/games/nexuiz "${NEX_ARGS[@]}"; }
+
 case "${1:-all}" in
   all) do_glmark2; do_oa; do_oa_hd; do_mesh ;;
   oa-hd) do_oa_hd ;;
@@ -204,6 +264,8 @@ case "${1:-all}" in
   ideas) do_ideas ;;
   oa) do_oa ;;
   mesh) do_mesh ;;
+  capture-oa2) do_oa2_capture ;;
+  capture-nexuiz) do_nex_capture ;;
   record-oa-demo) record_oa_demo ;;
   test)
     # Small end-to-end capture for the test suite: a short glmark2 shadow run, 1 frame converted.
@@ -227,5 +289,5 @@ case "${1:-all}" in
     ref=$OUT/$name.png; [ -f "$ref" ] || ref=$(ls "$OUT/$name".f*.png | tail -1)
     "$ROOT/build/bin/gpupd-sim" validate --trace "$OUT/$name.gpt" --ref "$ref" --diff "$WORK/$name/diff.png" \
       --json "$WORK/$name/validate.json" ;;
-  *) echo "usage: $0 [all|glmark2|ideas|oa|mesh|record-oa-demo|test OUTDIR|convert RAW.trace NAME [FRAMES]]" >&2; exit 2 ;;
+  *) echo "usage: $0 [all|glmark2|ideas|oa|oa-hd|mesh|capture-oa2|capture-nexuiz|record-oa-demo|test OUTDIR|convert RAW.trace NAME [FRAMES]]" >&2; exit 2 ;;
 esac
