@@ -43,6 +43,28 @@ FILE *inf_open(const char *path, int binary, char *err, size_t err_len)
     return f;
 }
 
+FILE *inf_open_regular(const char *path, struct stat *st)
+{
+    memset(st, 0, sizeof *st);
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) return NULL;
+    struct stat s;
+    int fl;
+    FILE *f = NULL;
+    if (fstat(fd, &s) == 0) {
+        *st = s;
+        if (S_ISREG(s.st_mode) && (fl = fcntl(fd, F_GETFL)) >= 0 && fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) == 0)
+            f = fdopen(fd, "rb");
+        else if (S_ISREG(s.st_mode)) st->st_mode = 0;   /* fcntl failed: errno says why */
+        if (f) return f;
+    }
+    int e = errno;
+    close(fd);
+    errno = e;
+    if (f == NULL && S_ISREG(st->st_mode)) st->st_mode = 0;   /* fdopen failed */
+    return NULL;
+}
+
 int inf_close(FILE *f)
 {
     if (!f) return 0;

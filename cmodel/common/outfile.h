@@ -39,4 +39,11 @@ FILE *inf_open(const char *path, int binary, char *err, size_t err_len);
 /* Close an input opened by inf_open (not stdin); returns -1 if a read error happened on it. */
 int inf_close(FILE *f);
 
+struct stat;
+/* Open an input that must be a regular file (it is sized with fstat and read at offsets), binary. open(2) of a
+ * FIFO with no writer waits for one, so the file is opened without blocking and checked before anything is
+ * read. NULL on error: st->st_mode is 0 if the open failed (errno says why), else the file is not regular (its
+ * mode is in st). */
+FILE *inf_open_regular(const char *path, struct stat *st);
+
 #endif

@@ -88,19 +88,19 @@ static int paeth(int a, int b, int c)
 int img_read_png(const char *path, uint32_t **pixels, uint32_t *w, uint32_t *h, int flip_y, char err[128])
 {
     *pixels = NULL;
-    FILE *f = fopen(path, "rb");
-    if (!f) { snprintf(err, 128, "cannot open %s", path); return -1; }
+    /* The size comes from fstat of a regular file only: a directory or a FIFO has no meaningful size (ftell on
+     * an ext4 directory gives 2^63-1, which must never size the allocation below), and a FIFO is refused
+     * without waiting for a writer. */
+    struct stat st;
+    FILE *f = inf_open_regular(path, &st);
+    if (!f && st.st_mode == 0) { snprintf(err, 128, "cannot open %s", path); return -1; }
+    if (!f) {
+        snprintf(err, 128, "%s: not a regular file%s", path, S_ISDIR(st.st_mode) ? " (it is a directory)" : "");
+        return -1;
+    }
     uint8_t *buf = NULL, *idat = NULL, *raw = NULL;
     size_t idat_len = 0;
     int rc = -1;
-    /* The size comes from fstat of a regular file only: a directory or a FIFO has no meaningful size (ftell on
-     * an ext4 directory gives 2^63-1, which must never size the allocation below). */
-    struct stat st;
-    if (fstat(fileno(f), &st) != 0) { snprintf(err, 128, "%s: cannot stat", path); goto out; }
-    if (!S_ISREG(st.st_mode)) {
-        snprintf(err, 128, "%s: not a regular file%s", path, S_ISDIR(st.st_mode) ? " (it is a directory)" : "");
-        goto out;
-    }
     if (st.st_size < 8) { snprintf(err, 128, "%s: not a PNG", path); goto out; }
     if ((uint64_t)st.st_size > IMG_PNG_MAX_FILE) {
         snprintf(err, 128, "%s: larger than %llu bytes", path, (unsigned long long)IMG_PNG_MAX_FILE);

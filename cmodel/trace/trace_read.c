@@ -1,6 +1,7 @@
 /* Trace library: the streaming reader (file or memory) and the summary of a trace read through it.
  * See trace.h and docs/trace-format.md. */
 #include "trace/trace.h"
+#include "common/outfile.h"
 #include "trace/trace_internal.h"
 
 #include <errno.h>
@@ -208,12 +209,10 @@ trace_reader_t *trace_reader_open_mem(const void *buf, size_t len, unsigned opts
 
 trace_reader_t *trace_reader_open_file(const char *path, unsigned opts, trace_error_t *err)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) { tr_err(err, 0, "cannot open %s: %s", path, strerror(errno)); return NULL; }
     struct stat st;
-    memset(&st, 0, sizeof st);
-    if (fstat(fileno(f), &st) || !S_ISREG(st.st_mode)) {
-        fclose(f);
+    FILE *f = inf_open_regular(path, &st);   /* a FIFO is refused, not waited on */
+    if (!f && st.st_mode == 0) { tr_err(err, 0, "cannot open %s: %s", path, strerror(errno)); return NULL; }
+    if (!f) {
         tr_err(err, 0, "%s is not a regular file%s", path, S_ISDIR(st.st_mode) ? " (it is a directory)" : "");
         return NULL;
     }

@@ -449,6 +449,23 @@ def section_ub(B, W, trace):
     expect("ub: gpupd-dis on an empty program", [B + "/gpupd-dis", empty], 0)
     expect("ub: gpupd-dis on standard input", [B + "/gpupd-dis", "-"], 0, stdin=b"")
     expect("ub: gpupd-dis on a directory", [B + "/gpupd-dis", W], 1, ["directory"])
+    # a FIFO where a trace or a reference PNG is read: refused at once (opening it must not wait for a writer)
+    fifo = os.path.join(W, "fifo.gpt")
+    if not os.path.exists(fifo):
+        os.mkfifo(fifo)
+    for what, cmd, want in (("ub: gpupd-trace info on a FIFO", [B + "/gpupd-trace", "info", fifo], 1),
+                            ("ub: render --trace naming a FIFO", [B + "/gpupd-sim", "render", "--trace", fifo, "-o",
+                                                                   os.path.join(W, "fifo.png")], 2),
+                            ("ub: validate --ref naming a FIFO", [B + "/gpupd-sim", "validate", "--trace", trace, "--ref",
+                                                                   fifo], 2)):
+        try:
+            COUNT[0] += 1
+            rc, _, err = run(cmd, timeout=20)
+        except subprocess.TimeoutExpired:
+            fail(what, cmd, "still waiting after 20 s (blocked opening the FIFO)")
+            continue
+        if rc != want or "not a regular file" not in err:
+            fail(what, cmd, f"exit {rc}, want {want} and 'not a regular file'; stderr: {err[-600:]!r}")
 
 
 # ------------------------------------------------------------------------------------------------ limits
