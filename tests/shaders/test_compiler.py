@@ -368,6 +368,9 @@ def main():
     unsupported_test('reject-cube', VS_PASS, 'uniform samplerCube c; varying vec4 v; void main() '
                      '{ gl_FragColor = textureCube(c, v.xyz); }', 'sampler')
     unsupported_test('reject-syntax', VS_PASS, 'void main() { gl_FragColor = vec4(1.0) }', 'glslang rejects')
+    # the reason names the shader, not the run's temporary file (trace notes are the same on every run)
+    unsupported_test('reject-syntax-stable-reason', VS_PASS, 'void main() { gl_FragColor = vec4(1.0) }',
+                     'ERROR: shader.frag:')
     unsupported_test('reject-glsl-es3', '#version 300 es\nin vec4 p; void main() { gl_Position = p; }', FS_PASS,
                      'GLSL 300 es')
     unsupported_test('reject-glsl4', '#version 400\nin vec4 p; void main() { gl_Position = p; }', FS_PASS, 'GLSL 400')

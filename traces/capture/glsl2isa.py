@@ -132,7 +132,9 @@ def glsl_to_spirv(src, stage, td):
                        capture_output=True, text=True)
     if r.returncode:
         msg = [l for l in (r.stdout + r.stderr).split('\n') if 'ERROR' in l][:2]
-        raise Unsupported('glslang rejects the %s shader: %s' % (stage, ' | '.join(msg) or r.stdout[-200:]))
+        # the temporary file's path is not part of the reason: notes must not depend on the run
+        raise Unsupported('glslang rejects the %s shader: %s' % (
+            stage, (' | '.join(msg) or r.stdout[-200:]).replace(path, 'shader.' + stage)))
     data = bytearray(open(spv, 'rb').read())
     mark_unroll(data)
     with open(spv, 'wb') as f:
