@@ -58,9 +58,10 @@ COVERAGE_TARGETS :=
 GEN_HDRS :=
 
 # Per-concern rules. They may use every variable above and append to the target lists.
-# mk/verilator.mk first: it defines the Verilator build macro the others call.
-include mk/verilator.mk
-include $(filter-out mk/verilator.mk,$(sort $(wildcard mk/*.mk)))
+# mk/verilator.mk first: it defines the Verilator build macro the others call; mk/cfg.mk next: the configuration
+# functions generated from defs/cfg_*.tbl, which the others call at parse time.
+include mk/verilator.mk mk/cfg.mk
+include $(filter-out mk/verilator.mk mk/cfg.mk,$(sort $(wildcard mk/*.mk)))
 
 .PHONY: all deps check-tools lib tools test test-unit check test-long run bench lint synth coverage clean help
 

@@ -26,12 +26,12 @@ LINT_TARGETS += lint-cd
 # ------------------------------------------------------------------ Icarus self-checking testbench
 # Vectors from the C cycle model driven by a seeded environment (tb/cd/cd_adapter_vectors.c, which also checks
 # the model against the definition: per chunk its primitives, then END {tag, count}); the testbench compares
-# every output every cycle. Sets MAX_GPUS_AQDEPTH_DQDEPTH: the default, the smallest queues, deeper queues.
-CD_TB_SETS      ?= 16_4_2 64_2_1 1_5_3
+# every output every cycle. Sets MAX_GPUS_AQDEPTH_DQDEPTH (defs/cfg_cd_adapter.tbl, use tb): the default, the
+# smallest queues, deeper queues.
+CD_TB_SETS      ?= $(CD_ADAPTER_CFG_USE_tb)
 CD_SIM_SEED     ?= 1
 CD_SIM_SCENARIOS ?= 20
 CD_SIM_CYCLES   ?= 3000
-cd_w = $(word $2,$(subst _, ,$1))
 
 $(BUILD)/tb/cd-adapter-vectors: tb/cd/cd_adapter_vectors.c cmodel/cd/cd_adapter_hw.c cmodel/cd/cd_adapter_hw.h
 	@mkdir -p $(@D)
@@ -39,8 +39,8 @@ $(BUILD)/tb/cd-adapter-vectors: tb/cd/cd_adapter_vectors.c cmodel/cd/cd_adapter_
 
 $(BUILD)/tb/tb_cd_adapter_%.vvp: tb/cd/tb_cd_adapter.v $(CD_RTL)
 	@mkdir -p $(@D)
-	iverilog -g2012 -Wall -Wno-timescale -o $@ -s tb_cd_adapter -P tb_cd_adapter.MAX_GPUS=$(call cd_w,$*,1) \
-	  -P tb_cd_adapter.AQ_DEPTH=$(call cd_w,$*,2) -P tb_cd_adapter.DQ_DEPTH=$(call cd_w,$*,3) tb/cd/tb_cd_adapter.v $(CD_RTL)
+	iverilog -g2012 -Wall -Wno-timescale -o $@ -s tb_cd_adapter $(call cd_adapter_cfg_pflags,$*,tb_cd_adapter) \
+	  tb/cd/tb_cd_adapter.v $(CD_RTL)
 
 .PHONY: sim-cd test-cd-sim
 sim-cd: $(BUILD)/tb/cd-adapter-vectors $(foreach v,$(CD_TB_SETS),$(BUILD)/tb/tb_cd_adapter_$(v).vvp)

@@ -5,15 +5,15 @@ P2G_RTL      := rtl/p2g_range_mask.v rtl/p2g_add_tree.v rtl/p2g_mapper.v
 comma := ,
 space := $(empty) $(empty)
 P2G_OBJS     := $(patsubst %.c,$(BUILD)/lib/obj/%.o,$(wildcard cmodel/p2g/*.c))
-# Parameter sets co-simulated: MAX_GPUS_ROWS
-P2G_VARIANTS := 16_2 64_4
+# Parameter sets co-simulated: MAX_GPUS_ROWS (defs/cfg_p2g.tbl, use cosim)
+P2G_VARIANTS := $(P2G_CFG_USE_cosim)
 P2G_SEED     ?= 0x5eed
 # Test run: 1.7M primitives per GPU count: 5.1M on the 16-GPU build (N = 1, 3, 16) and 6.8M on the 64-GPU
 # build (N = 1, 5, 33, 64), 11.9M in all
 P2G_TEST_PRIMS ?= 1700000
 
-p2g_mg   = $(word 1,$(subst _, ,$1))
-p2g_rows = $(word 2,$(subst _, ,$1))
+p2g_mg   = $(call p2g_cfg_MAX_GPUS,$1)
+p2g_rows = $(call p2g_cfg_ROWS,$1)
 
 $(BUILD)/cosim/obj/cosim_p2g.o: sim/p2g/cosim_p2g.c sim/p2g/p2g_dut.h sim/common/gtkw_view.h sim/common/lockstep.h
 	@mkdir -p $(@D)
@@ -23,8 +23,8 @@ $(BUILD)/cosim/obj/cosim_p2g.o: sim/p2g/cosim_p2g.c sim/p2g/p2g_dut.h sim/common
 # mk/verilator.mk's VL_MODEL. $(1): the parameter set, $(2): the build directory, $(3): the flavour.
 P2G_LINK = $(BUILD)/cosim/obj/cosim_p2g.o $(LOCKSTEP_OBJ) $(P2G_OBJS)
 define P2G_VARIANT_RULES
-$$(eval $$(call VL_MODEL,$(2),$(2)/cosim-p2g,p2g_mapper,$(3),-GMAX_GPUS=$(call p2g_mg,$(1)) -GROWS=$(call p2g_rows,$(1)),\
-  rtl/lint.vlt $(P2G_RTL),-I$(abspath cmodel) -I$(abspath sim/p2g) -I$(abspath sim/common) -DP2G_DUT_MAX_GPUS=$(call p2g_mg,$(1)) -DP2G_DUT_ROWS=$(call p2g_rows,$(1)),\
+$$(eval $$(call VL_MODEL,$(2),$(2)/cosim-p2g,p2g_mapper,$(3),$(call p2g_cfg_vflags,$(1)),\
+  rtl/lint.vlt $(P2G_RTL),-I$(abspath cmodel) -I$(abspath sim/p2g) -I$(abspath sim/common) $(call p2g_cfg_dflags,$(1)),\
   sim/p2g/p2g_dut.cpp,$(P2G_LINK),mk/p2g.mk,$(VL_OPT_MK)))
 endef
 $(foreach v,$(P2G_VARIANTS),$(eval $(call P2G_VARIANT_RULES,$(v),$(BUILD)/cosim/p2g_$(v),fst)))
@@ -47,7 +47,7 @@ $(BUILD)/tb/p2g-vectors: tb/p2g/p2g_vectors.c $(P2G_OBJS) $(BUILD)/lib/obj/cmode
 $(BUILD)/tb/tb_p2g_%.vvp: tb/p2g/tb_p2g_mapper.v $(P2G_RTL)
 	@mkdir -p $(@D)
 	iverilog -g2012 -Wall -Wno-timescale -o $@ -s tb_p2g_mapper \
-	  -P tb_p2g_mapper.MAX_GPUS=$(call p2g_mg,$*) -P tb_p2g_mapper.ROWS=$(call p2g_rows,$*) $^
+	  $(call p2g_cfg_pflags,$*,tb_p2g_mapper) $^
 
 # sim-p2g: both parameter sets, GPU counts including 1, non-powers of two, 16 and 64; 20 configurations per
 # GPU count, every second one changing exactly one field (n, W, H, tile size, mode, each scissor bound in
@@ -201,7 +201,7 @@ RUN_TARGETS += run-p2g
 # ------------------------------------------------------------------ SystemC: the verilated unit as an sc_module
 # (SystemC 2.3.4 from Debian is built as C++17: no -std= here.)
 define P2G_SC_RULES
-$$(eval $$(call VL_MODEL,$(BUILD)/systemc/p2g_$(1),$(BUILD)/systemc/p2g_$(1)/sc-p2g,p2g_mapper,sc,-GMAX_GPUS=$(call p2g_mg,$(1)) -GROWS=$(call p2g_rows,$(1)),\
+$$(eval $$(call VL_MODEL,$(BUILD)/systemc/p2g_$(1),$(BUILD)/systemc/p2g_$(1)/sc-p2g,p2g_mapper,sc,$(call p2g_cfg_vflags,$(1)),\
   rtl/lint.vlt $(P2G_RTL),-I$(abspath cmodel) -DSC_MAX_GPUS=$(call p2g_mg,$(1)),sim/systemc/sc_p2g_main.cpp,$(P2G_OBJS),mk/p2g.mk,$(VL_OPT_MK)))
 endef
 $(foreach v,$(P2G_VARIANTS),$(eval $(call P2G_SC_RULES,$(v))))

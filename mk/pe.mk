@@ -5,17 +5,18 @@ PE_RTL      := rtl/pe_fifo.v rtl/pe_lowbit.v rtl/pe_exchanger.v
 PE_VH       := $(BUILD)/gen/gpupd_flit.vh
 # C objects the harnesses link: the cycle model, and the golden model's exchange + link model (cross-check)
 PE_OBJS     := $(patsubst %.c,$(BUILD)/lib/obj/%.o,$(sort $(wildcard cmodel/pe/*.c) cmodel/link/net.c))
-# Parameter sets co-simulated: MAX_GPUS_LQDEPTH_RQDEPTH. 64_8_8: the default depths at the largest system
-# (N = 1, 2, 3, 16, 64); 16_2_2: the smallest legal queues, so the LQ and both banks are full most of the time.
-PE_VARIANTS := 64_8_8 16_2_2
+# Parameter sets co-simulated: MAX_GPUS_LQDEPTH_RQDEPTH (defs/cfg_pe.tbl, use cosim). 64_8_8: the default depths at
+# the largest system (N = 1, 2, 3, 16, 64); 16_2_2: the smallest legal queues, so the LQ and both banks are full
+# most of the time.
+PE_VARIANTS := $(PE_CFG_USE_cosim)
 PE_SEED     ?= 0x5eed
 # Test run: flits (TX + RX handshakes of the PE) per variant; see docs/pe.md for the measured time
 PE_TEST_FLITS_64 ?= 7000000
 PE_TEST_FLITS_16 ?= 3000000
 
-pe_mg = $(word 1,$(subst _, ,$1))
-pe_lq = $(word 2,$(subst _, ,$1))
-pe_rq = $(word 3,$(subst _, ,$1))
+pe_mg = $(call pe_cfg_MAX_GPUS,$1)
+pe_lq = $(call pe_cfg_LQ_DEPTH,$1)
+pe_rq = $(call pe_cfg_RQ_DEPTH,$1)
 
 PE_HARNESS_OBJS := $(BUILD)/cosim/obj/cosim_pe.o $(BUILD)/cosim/obj/pe_env.o
 $(PE_HARNESS_OBJS): $(BUILD)/cosim/obj/%.o: sim/pe/%.c sim/pe/pe_dut.h sim/common/gtkw_view.h sim/common/lockstep.h sim/pe/pe_env.h cmodel/pe/pe_hw.h | $(GEN_HDRS)
@@ -26,8 +27,8 @@ $(PE_HARNESS_OBJS): $(BUILD)/cosim/obj/%.o: sim/pe/%.c sim/pe/pe_dut.h sim/commo
 # mk/verilator.mk's VL_MODEL. $(1): the parameter set, $(2): the build directory, $(3): the flavour.
 PE_LINK = $(PE_HARNESS_OBJS) $(LOCKSTEP_OBJ) $(PE_OBJS)
 define PE_VARIANT_RULES
-$$(eval $$(call VL_MODEL,$(2),$(2)/cosim-pe,pe_exchanger,$(3),-I$(abspath $(BUILD)/gen) -GMAX_GPUS=$(call pe_mg,$(1)) -GLQ_DEPTH=$(call pe_lq,$(1)) -GRQ_DEPTH=$(call pe_rq,$(1)),\
-  rtl/lint.vlt $(PE_RTL),-I$(abspath cmodel) -I$(abspath sim/pe) -I$(abspath sim/common) -DPE_DUT_MAX_GPUS=$(call pe_mg,$(1)) -DPE_DUT_LQ=$(call pe_lq,$(1)) -DPE_DUT_RQ=$(call pe_rq,$(1)),\
+$$(eval $$(call VL_MODEL,$(2),$(2)/cosim-pe,pe_exchanger,$(3),-I$(abspath $(BUILD)/gen) $(call pe_cfg_vflags,$(1)),\
+  rtl/lint.vlt $(PE_RTL),-I$(abspath cmodel) -I$(abspath sim/pe) -I$(abspath sim/common) $(call pe_cfg_dflags,$(1)),\
   sim/pe/pe_dut.cpp,$(PE_LINK),mk/pe.mk $(PE_VH),$(VL_OPT_MK)))
 endef
 $(foreach v,$(PE_VARIANTS),$(eval $(call PE_VARIANT_RULES,$(v),$(BUILD)/cosim/pe_$(v),fst)))
@@ -82,7 +83,7 @@ waves-pe: $(PE_COSIM)
 # Vectors from the C cycle model + the environment model (tb/pe/pe_vectors.c); the testbench compares every
 # output port every cycle (values and handshake timing). Two parameter sets: the default depths at 64 GPUs,
 # and the smallest queues (full most of the time) at 16 GPUs.
-PE_TB_SETS ?= 64_8_8 16_2_2
+PE_TB_SETS ?= $(PE_CFG_USE_tb)
 PE_SIM_SCENARIOS ?= 30
 $(BUILD)/tb/pe-vectors: tb/pe/pe_vectors.c $(BUILD)/cosim/obj/pe_env.o $(PE_OBJS)
 	@mkdir -p $(@D)
@@ -90,8 +91,8 @@ $(BUILD)/tb/pe-vectors: tb/pe/pe_vectors.c $(BUILD)/cosim/obj/pe_env.o $(PE_OBJS
 
 $(BUILD)/tb/tb_pe_%.vvp: tb/pe/tb_pe.v $(PE_RTL) $(PE_VH)
 	@mkdir -p $(@D)
-	iverilog -g2012 -Wall -Wno-timescale -I$(BUILD)/gen -o $@ -s tb_pe -P tb_pe.MAX_GPUS=$(call pe_mg,$*) \
-	  -P tb_pe.LQ_DEPTH=$(call pe_lq,$*) -P tb_pe.RQ_DEPTH=$(call pe_rq,$*) tb/pe/tb_pe.v $(PE_RTL)
+	iverilog -g2012 -Wall -Wno-timescale -I$(BUILD)/gen -o $@ -s tb_pe $(call pe_cfg_pflags,$*,tb_pe) \
+	  tb/pe/tb_pe.v $(PE_RTL)
 
 .PHONY: sim-pe test-pe-sim
 sim-pe: $(BUILD)/tb/pe-vectors $(foreach v,$(PE_TB_SETS),$(BUILD)/tb/tb_pe_$(v).vvp)

@@ -18,11 +18,10 @@ SIMT_LANE_RTL := $(sort $(SIMT_FPU_RTL) $(SIMT_SFU_RTL))
 SIMT_DATAPATH_RTL := $(sort rtl/simt_fp_kadd.v $(SIMT_LANE_RTL))
 SIMT_CORE_RTL := rtl/simt_ram.v rtl/simt_decode.v rtl/simt_warp.v rtl/simt_lane.v rtl/simt_core.v
 SIMT_RTL      := $(SIMT_CORE_RTL) $(SIMT_DATAPATH_RTL)
-# parameter sets: LANES_WARPS_FPULAT_SFULAT_TEXLAT
-SIMT_VARIANTS := 8_4_8_8_4
-SIMT_MAIN     := 8_4_8_8_4
+# parameter sets: LANES_WARPS_FPULAT_SFULAT_TEXLAT (defs/cfg_simt.tbl, use cosim)
+SIMT_VARIANTS := $(SIMT_CFG_USE_cosim)
+SIMT_MAIN     := $(firstword $(SIMT_CFG_USE_cosim))
 SIMT_SEED     ?= 0x5eed
-simt_p = $(word $(2),$(subst _, ,$(1)))
 
 # the lockstep harness: its files (sim/simt/simt_cosim.h lists them) and the shared lockstep driver
 SIMT_COSIM_SRCS := sim/simt/cosim_simt.c sim/simt/simt_progs.c sim/simt/simt_traceprogs.c sim/simt/simt_host.c \
@@ -77,14 +76,14 @@ SIMT_BIN_pgo     := cosim-simt-pgo
 SIMT_BIN_fst     := cosim-simt-fst
 SIMT_BIN_cov     := cosim-simt-cov
 SIMT_BIN_mt      := cosim-simt-mt
-# $(1) parameter set LANES_WARPS_FPULAT_SFULAT_TEXLAT[_name], $(2) build kind (fast | pgo | fst | cov | mt); a named set may
-# add Verilator -G flags (SIMT_XG_<set>) and shim -D flags (SIMT_XD_<set>): the reduced iCE40 build at the end.
+# $(1) parameter set LANES_WARPS_FPULAT_SFULAT_TEXLAT[_name], $(2) build kind (fast | pgo | fst | cov | mt); the flags
+# come from defs/cfg_simt.tbl (simt_cfg_vflags, simt_cfg_dflags: a named set's further values too; the iCE40 build at
+# the end sets them from SIMT_ICE40_PARAMS).
 SIMT_LINK = $(SIMT_COSIM_OBJS) $(LIB)
 define SIMT_BUILD_RULES
 $$(eval $$(call VL_MODEL,$(BUILD)/cosim/simt_$(1)/$(2),$(BUILD)/cosim/simt_$(1)/$(SIMT_BIN_$(2)),simt_core,$(SIMT_FLV_$(2)),\
-  $(SIMT_VL_FLAGS) $(SIMT_VL_X_$(2)) -I$(BUILD)/gen -Irtl -GLANES=$(call simt_p,$(1),1) -GWARPS=$(call simt_p,$(1),2) -GFPU_LAT=$(call simt_p,$(1),3) \
-  -GSFU_LAT=$(call simt_p,$(1),4) -GTEX_LAT=$(call simt_p,$(1),5) $(SIMT_XG_$(1)) -GTABLE_DIR='"$(abspath defs)"',rtl/lint.vlt $(SIMT_RTL),\
-  -I$(abspath cmodel) -I$(abspath $(BUILD)/gen) -I$(abspath sim/simt) -I$(abspath sim/common) -DSIMT_DUT_LANES=$(call simt_p,$(1),1) -DSIMT_DUT_WARPS=$(call simt_p,$(1),2) -DSIMT_DUT_FPU_LAT=$(call simt_p,$(1),3) -DSIMT_DUT_SFU_LAT=$(call simt_p,$(1),4) -DSIMT_DUT_TEX_LAT=$(call simt_p,$(1),5) $(SIMT_XD_$(1)),\
+  $(SIMT_VL_FLAGS) $(SIMT_VL_X_$(2)) -I$(BUILD)/gen -Irtl $(call simt_cfg_vflags,$(1)) -GTABLE_DIR='"$(abspath defs)"',rtl/lint.vlt $(SIMT_RTL),\
+  -I$(abspath cmodel) -I$(abspath $(BUILD)/gen) -I$(abspath sim/simt) -I$(abspath sim/common) $(call simt_cfg_dflags,$(1)),\
   sim/simt/simt_dut.cpp,$(SIMT_LINK),mk/simt.mk rtl/simt_fp_fn.vh sim/simt/fst.vlt $(BUILD)/gen/isa_defs.vh,$(SIMT_VL_MK_$(2)),-lz -lzstd -lm,\
   $(if $(filter pgo mt,$(2)),$(BUILD)/cosim/simt_$(1)/$(2)/pgo.stamp)))
 
@@ -419,7 +418,8 @@ SIMT_SYNTH_RESULTS := $(SIMT_SYNTH_OUT)/simt_core-logic/sta.log $(SIMT_SYNTH_RES
 # model too), the area integer ALU and warp (INT_AREA), no read-during-write emulation around the block RAMs
 # (RAM_RW_ANY). Also the lockstep build test-simt-cosim-ice40 (end of this file). It fits the HX8K (docs/simt.md
 # section 6: logic cells, Fmax, what it runs).
-SIMT_ICE40_PARAMS ?= LANES=1:WARPS=1:RF_WORDS=16:MEM_WORDS=16:CONST_WORDS=64:IMEM_DEPTH=256:STACK_DEPTH=4:HAS_SFU=0:FPU_LAT=4:SFU_LAT=1:TEX_LAT=2:FPU_AREA=1:SR_MERGE=1:IMUL_PASSES=16:FPU_PASSES=4:INT_AREA=1:RAM_RW_ANY=1
+# The default is defs/cfg_simt.tbl's configuration for synth-ice40 as NAME=value:... (a user may pass another).
+SIMT_ICE40_PARAMS ?= $(subst $(space),:,$(SIMT_CFG_KV_$(firstword $(SIMT_CFG_USE_synth-ice40))))
 SIMT_ICE40_DIR := $(SIMT_SYNTH_OUT)/simt_core-ice40-reduced
 # The FPGA build brings out the host interface, status and texture port, not the retire and issue ports (debug
 # and verification ports: the lockstep checks them on the same RTL); synthesis removes what only they need. The
@@ -453,8 +453,9 @@ SYNTH_TARGETS += synth-simt
 simt_ip = $(patsubst $(1)=%,%,$(filter $(1)=%,$(subst :, ,$(SIMT_ICE40_PARAMS))))
 SIMT_ICE40_V   := $(call simt_ip,LANES)_$(call simt_ip,WARPS)_$(call simt_ip,FPU_LAT)_$(call simt_ip,SFU_LAT)_$(call simt_ip,TEX_LAT)_ice40
 SIMT_ICE40_KV  := $(filter-out LANES=% WARPS=% FPU_LAT=% SFU_LAT=% TEX_LAT=%,$(subst :, ,$(SIMT_ICE40_PARAMS)))
-SIMT_XG_$(SIMT_ICE40_V) := $(addprefix -G,$(SIMT_ICE40_KV))
-SIMT_XD_$(SIMT_ICE40_V) := $(addprefix -DSIMT_DUT_,$(SIMT_ICE40_KV))
+SIMT_CFG_XKV_$(SIMT_ICE40_V) := $(SIMT_ICE40_KV)
+SIMT_CFG_XG_$(SIMT_ICE40_V) := $(addprefix -G,$(SIMT_ICE40_KV))
+SIMT_CFG_XD_$(SIMT_ICE40_V) := $(addprefix -DSIMT_DUT_,$(SIMT_ICE40_KV))
 $(foreach k,fast fst,$(eval $(call SIMT_BUILD_RULES,$(SIMT_ICE40_V),$(k))))
 SIMT_ICE40_BIN := $(BUILD)/cosim/simt_$(SIMT_ICE40_V)/cosim-simt
 SIMT_ICE40_PROGRAMS ?= 300
@@ -471,9 +472,7 @@ TEST_TARGETS += test-simt-cosim-ice40
 # INT_AREA=1 and RAM_RW_ANY=1 (poisoned collision reads) on the default configuration (LANES 8, WARPS 4, latencies 8/8/4; the passes with 8 lanes, 4 warps and
 # the SFU beside them), every job kind of test-simt-cosim including random-word programs (all special-register
 # numbers, so both %vertex and %prim reads of the merged RAM) and trace programs.
-SIMT_AREA_V := $(SIMT_MAIN)_area
-SIMT_XG_$(SIMT_AREA_V) := -GFPU_AREA=1 -GSR_MERGE=1 -GIMUL_PASSES=16 -GFPU_PASSES=4 -GINT_AREA=1 -GRAM_RW_ANY=1
-SIMT_XD_$(SIMT_AREA_V) := -DSIMT_DUT_FPU_AREA=1 -DSIMT_DUT_IMUL_PASSES=16 -DSIMT_DUT_FPU_PASSES=4
+SIMT_AREA_V := $(firstword $(SIMT_CFG_USE_cosim-long))
 $(foreach k,fast fst,$(eval $(call SIMT_BUILD_RULES,$(SIMT_AREA_V),$(k))))
 .PHONY: test-long-simt-area
 test-long-simt-area: $(BUILD)/cosim/simt_$(SIMT_AREA_V)/cosim-simt

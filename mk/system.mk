@@ -6,11 +6,10 @@ $(BUILD)/tests/test_cdsys: LDLIBS_COMMON += -lz -lzstd
 
 # ------------------------------------------------------------------ system co-simulation (Verilator)
 # Each GPU is one verilated rtl/cd_unit.v (P2G mapper -> adapter -> PE, docs/cd-unit.md); the C harness is cdsys.c with the
-# lockstep units backend of sim/system/cosim_system.c. Variants: MAX_GPUS_ROWS_LQDEPTH_RQDEPTH.
+# lockstep units backend of sim/system/cosim_system.c. Variants: MAX_GPUS_ROWS_LQDEPTH_RQDEPTH (defs/cfg_cd_unit.tbl).
 SYS_PE_RTL   ?= $(PE_RTL)
 SYS_RTL      := $(P2G_RTL) $(SYS_PE_RTL) $(CD_RTL) rtl/cd_unit.v
-SYS_VARIANTS := 16_2_8_8 64_4_8_8
-sys_w = $(word $2,$(subst _, ,$1))
+SYS_VARIANTS := $(CD_UNIT_CFG_USE_cosim)
 
 $(BUILD)/cosim/obj/cosim_system.o: sim/system/cosim_system.c sim/system/sys_dut.h sim/common/gtkw_view.h sim/common/lockstep.h cmodel/sys/cdsys.h cmodel/cd/cd_adapter_hw.h | $(GEN_HDRS)
 	@mkdir -p $(@D)
@@ -20,8 +19,8 @@ $(BUILD)/cosim/obj/cosim_system.o: sim/system/cosim_system.c sim/system/sys_dut.
 SYS_LINK = $(BUILD)/cosim/obj/cosim_system.o $(LOCKSTEP_OBJ) $(LIB)
 define SYS_VARIANT_RULES
 $$(eval $$(call VL_MODEL,$(BUILD)/cosim/system_$(1),$(BUILD)/cosim/system_$(1)/cosim-system,cd_unit,fst,-I$(abspath $(BUILD)/gen) -Irtl \
-  -GMAX_GPUS=$(call sys_w,$(1),1) -GROWS=$(call sys_w,$(1),2) -GLQ_DEPTH=$(call sys_w,$(1),3) -GRQ_DEPTH=$(call sys_w,$(1),4),rtl/lint.vlt $(SYS_RTL),\
-  -I$(abspath cmodel) -I$(abspath sim/system) -I$(abspath sim/common) -DSYS_DUT_MAX_GPUS=$(call sys_w,$(1),1) -DSYS_DUT_ROWS=$(call sys_w,$(1),2) -DSYS_DUT_LQ=$(call sys_w,$(1),3) -DSYS_DUT_RQ=$(call sys_w,$(1),4),\
+  $(call cd_unit_cfg_vflags,$(1)),rtl/lint.vlt $(SYS_RTL),\
+  -I$(abspath cmodel) -I$(abspath sim/system) -I$(abspath sim/common) $(call cd_unit_cfg_dflags,$(1)),\
   sim/system/sys_dut.cpp,$(SYS_LINK),mk/system.mk $(PE_VH),$(VL_OPT_MK),-lz -lzstd))
 endef
 $(foreach v,$(SYS_VARIANTS),$(eval $(call SYS_VARIANT_RULES,$(v))))
