@@ -20,6 +20,14 @@ update-results: $(SIM_TOOL) $(BUILD)/bin/gpupd-trace
 update-results-long: $(SIM_TOOL) $(BUILD)/bin/gpupd-trace
 	@$(RESULTS_CHECK) update --set full
 
+# Replayed runs equal executed runs (issue 23; docs/timing.md, "Functional work once per frame"): every case of
+# the quick set (and a few more) rendered executing the model and replaying frame records from a fresh
+# --replay-cache; the stats JSON and the frame hash must be identical; chopin and -o runs must execute.
+.PHONY: test-replay
+test-replay: $(SIM_TOOL) $(BUILD)/bin/gpupd-trace
+	@$(PYTHON) tests/timing/test_replay.py --sim $(SIM_TOOL) --trace-tool $(BUILD)/bin/gpupd-trace
+TEST_TARGETS += test-replay
+
 # Simulator speed (issue 23; docs/timing.md section 10): rates on oa-dm4-f215 and glmark2-terrain at 1 and 16
 # GPUs against Multi-GPU-ATTILA's published rates. Printed (and out/bench/speed.md), not asserted.
 .PHONY: bench-speed

@@ -20,7 +20,7 @@ done
 shift
 PYTHON=${PYTHON:-/usr/bin/python3}
 here=$(cd "$(dirname "$0")" && pwd)
-mkdir -p "$out/runs" "$out/logs"
+mkdir -p "$out/runs" "$out/logs" "$out/frec"
 tmp="$out/runs/$id.json.tmp.$$"
 ptmp="$out/runs/$id.png.tmp.$$.png"
 log="$out/logs/$id.log"

@@ -44,8 +44,8 @@ def csv_list(s):
 
 
 class Jobs:
-    def __init__(self, out, sim, sim_args=()):
-        self.out, self.sim, self.sim_args = out, sim, list(sim_args)
+    def __init__(self, out, sim, sim_args=(), replay=True):
+        self.out, self.sim, self.sim_args, self.replay = out, sim, list(sim_args), replay
         self.jobs = {}          # id -> dict (insertion ordered)
 
     def add(self, trace, frame, scheme, n, topo="line", lat=DEFAULT_LAT, batch=None, png=False, timeline=False):
@@ -78,6 +78,11 @@ class Jobs:
         # the P2G mask probe costs up to 6x (mesh-bunnies); the sweep checks instead that every run of a trace
         # rendered the frame of `single` (eval_report.py), docs/evaluation.md
         args += ["--no-check-masks", "-q"] + self.sim_args
+        # the functional work of a frame once for the whole sweep: runs without a frame image replay the
+        # frame records in OUT/frec (the single run, which writes its frame, records them in passing);
+        # same cycles and stats as executing (make test-replay), docs/timing.md
+        if self.replay:
+            args += ["--replay-cache", os.path.join(self.out, "frec")]
         return "scripts/eval_job.sh %s %s%s%s -- %s" % (self.out, j["id"], " --png" if j["png"] else "",
                                                        " --timeline" if j["timeline"] else "", " ".join(args))
 
@@ -129,6 +134,8 @@ def main():
     ap.add_argument("--afr-traces", default="multi", help="'multi' = every multi-frame trace, 'none', or a list")
     ap.add_argument("--figs", default="13,14,15,16,17,18,19")
     ap.add_argument("--png-gpus", default="16", help="also keep the frame of gpupd-ra at this N (besides single)")
+    ap.add_argument("--no-replay", action="store_true", help="execute the functional model in every run "
+                    "(default: runs without a frame image replay frame records from OUT/frec)")
     ap.add_argument("--sim-args", default="", help="extra gpupd-sim arguments for every run, e.g. a what-if "
                     "'--pe golden --send-rate 16' (use its own --out)")
     ap.add_argument("--timeline", default="oa-dm4-f215:gpupd-ra:4",
@@ -157,7 +164,7 @@ def main():
 
     if any(c in a.sim_args for c in "'\"$`;|&<>\\"):
         sys.exit("eval_jobs: --sim-args must be plain words (no quotes or shell characters)")
-    J = Jobs(a.out, a.sim, a.sim_args.split())
+    J = Jobs(a.out, a.sim, a.sim_args.split(), replay=not a.no_replay)
     for t in traces:
         J.add(t, frame[t], "single", 1, png=True)
         if figs & {"13", "14", "15", "16"}:

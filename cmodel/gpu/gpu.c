@@ -304,7 +304,7 @@ static int run(gpu_t *g)
             gpu_quad_t *q;
             while ((q = gpu_queue_front(&g->q_quad))) {
                 if (!g->probe_hits) g->probe_first_prim = q->prim;
-                g->probe_hits += (uint64_t)__builtin_popcount(q->cover);
+                g->probe_hits += (uint64_t)pc4(q->cover);
                 gpu_queue_pop(&g->q_quad);
                 p = 1;
             }
@@ -359,6 +359,29 @@ static int draw_begin(gpu_t *g, const gpu_draw_t *d, gpu_mode_t mode, const gpu_
         snprintf(g->err, sizeof g->err, "draw rejected: %s", e);
         return -1;
     }
+    g->rec_draw = NULL;
+    if (g->rec_mode && mode != GPU_MODE_PROBE) {
+        g->rec_draw = frec_draw_of(g->rec, d);
+        if (!g->rec_draw) {
+            snprintf(g->err, sizeof g->err, "frame record: the draw is not a command of the recorded frame");
+            return -1;
+        }
+        if (g->rec_mode == FREC_RECORD && g->rec_draw->need_in && mode == GPU_MODE_RENDER) {
+            uint32_t w, h;      /* per tile: the live quads seen in this draw */
+            target_size(g, d, &w, &h);
+            size_t n_t = (size_t)((w + (1u << FREC_IN_TILE_LOG2) - 1) >> FREC_IN_TILE_LOG2) * ((h + (1u << FREC_IN_TILE_LOG2) - 1) >> FREC_IN_TILE_LOG2);
+            if (n_t > g->rec->in_count_n) {
+                uint8_t *c = realloc(g->rec->in_count, n_t);
+                if (!c) {
+                    snprintf(g->err, sizeof g->err, "out of memory");
+                    return -1;
+                }
+                g->rec->in_count = c;
+                g->rec->in_count_n = n_t;
+            }
+            memset(g->rec->in_count, 0, g->rec->in_count_n);
+        }
+    }
     reset_queues(g);
     g->draw = d;
     g->mode = mode;
@@ -384,8 +407,14 @@ int gpu_probe(gpu_t *g, const gpu_draw_t *d, const gpu_prim_req_t *list, size_t 
     gpu_stats_t keep = g->stats;
     struct gpu_timing *tm = g->tm;      /* a probe is a check, not simulated work */
     const uint8_t *ck = g->clip_keep;
+    int rm = g->rec_mode;
+    if (rm == FREC_REPLAY) {
+        snprintf(g->err, sizeof g->err, "frame record: a coverage probe needs the executed model (no replay)");
+        return -1;
+    }
     g->tm = NULL;
     g->clip_keep = NULL;
+    g->rec_mode = FREC_OFF;     /* a probe is a check: not part of the frame's record */
     gpu_queue_t *qs[] = {&g->q_prim, &g->q_vtx, &g->q_shv, &g->q_tri, &g->q_quad, &g->q_fs, &g->q_rop};
     for (size_t i = 0; i < sizeof qs / sizeof qs[0]; i++) qs[i]->stamp_off = 1;
     g->probe_hits = 0;
@@ -394,6 +423,7 @@ int gpu_probe(gpu_t *g, const gpu_draw_t *d, const gpu_prim_req_t *list, size_t 
     for (size_t i = 0; i < sizeof qs / sizeof qs[0]; i++) qs[i]->stamp_off = 0;
     g->tm = tm;
     g->clip_keep = ck;
+    g->rec_mode = rm;
     g->stats = keep;
     g->draw = NULL;
     *frags = g->probe_hits;

@@ -31,6 +31,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "gpu/frec.h"
 #include "gpu/queue.h"
 
 #include "gpu/gpu_types.h"
@@ -77,6 +78,11 @@ typedef struct gpu {
     uint8_t rast_prim_hit;      /* current primitive produced a fragment on this GPU */
     uint32_t rast_last_prim;
     int has_last_prim;
+    /* functional record of the frame (gpu/frec.h): FREC_RECORD writes the outcomes the units compute into
+     * rec; FREC_REPLAY takes them from rec instead of computing them (surfaces are then not written) */
+    frec_t *rec;
+    int rec_mode;
+    const frec_draw_t *rec_draw;        /* the current draw's record (set by draw_begin) */
     char err[256];
 } gpu_t;
 

@@ -111,7 +111,7 @@ int gpu_vs_step(gpu_t *g)
                 uint32_t vid = tris[i]->vid[k];
                 int c = vc_lookup(g, vid);
                 if (c >= 0) {
-                    memcpy(hit[nh], g->vc_out[c], sizeof hit[nh]);
+                    if (g->rec_mode != FREC_REPLAY) memcpy(hit[nh], g->vc_out[c], sizeof hit[nh]);
                     src[i][k] = -(nh + 1);
                     nh++;
                     continue;
@@ -150,7 +150,7 @@ int gpu_vs_step(gpu_t *g)
             }
             g->q_vtx.stamp_pop = vs_st;
         }
-        if (np) {
+        if (np && g->rec_mode != FREC_REPLAY) {     /* replay: CLIP takes its output from the frame record */
             if (d->vs_kind == GPU_VS_ISA) {
                 if (g->backend.run_vs(g->backend.ctx, d, (uint32_t)np, (const float (*)[GPU_MAX_ATTRIBS][4])in, out) != 0) {
                     snprintf(g->err, sizeof g->err, "vertex shader failed on primitive %u", tris[0]->prim);
@@ -168,7 +168,7 @@ int gpu_vs_step(gpu_t *g)
             gpu_shaded_tri_t *sh = gpu_queue_reserve(&g->q_shv);
             sh->prim = tris[i]->prim;
             sh->tag = tris[i]->tag;
-            for (int k = 0; k < 3; k++) {
+            for (int k = 0; k < 3 && g->rec_mode != FREC_REPLAY; k++) {
                 if (k >= nvp) { memcpy(sh->v[k], sh->v[nvp - 1], sizeof sh->v[k]); continue; }
                 memcpy(sh->v[k], src[i][k] >= 0 ? out[src[i][k]] : hit[-src[i][k] - 1], sizeof sh->v[k]);
             }
@@ -179,7 +179,7 @@ int gpu_vs_step(gpu_t *g)
             g->vc_next = (g->vc_next + 1) % GPU_VCACHE;
             g->vc_valid[e] = 1;
             g->vc_tag[e] = pend_vid[t];
-            memcpy(g->vc_out[e], out[t], sizeof g->vc_out[e]);
+            if (g->rec_mode != FREC_REPLAY) memcpy(g->vc_out[e], out[t], sizeof g->vc_out[e]);
         }
         for (size_t i = 0; i < n; i++) gpu_queue_pop(&g->q_vtx);
         g->stats.vs_invocations += (uint64_t)np;
@@ -209,6 +209,14 @@ int gpu_clip_step(gpu_t *g)
             moved = 1;
             continue;
         }
+        frec_prim_t *rp = NULL;
+        if (g->rec_mode) {
+            if (s->prim >= g->rec_draw->n_prims) {
+                snprintf(g->err, sizeof g->err, "frame record: primitive %u beyond the draw's %u", s->prim, g->rec_draw->n_prims);
+                return -1;
+            }
+            rp = &g->rec->prims[g->rec_draw->prim + s->prim];
+        }
         if (g->mode == GPU_MODE_PROJECT) {
             if (T && T->proj_t && g->proj_n < T->proj_cap) {
                 T->proj_t[g->proj_n] = cst + T->lat[GT_CLIP];
@@ -218,13 +226,31 @@ int gpu_clip_step(gpu_t *g)
                 snprintf(g->err, sizeof g->err, "project: more primitives than requested");
                 return -1;
             }
-            gpu_clip_triangle(g->draw, s, GPU_MODE_PROJECT, NULL, &g->proj_out[g->proj_n]);
+            if (g->rec_mode == FREC_REPLAY) {
+                gpu_projected_t *pj = &g->proj_out[g->proj_n];
+                pj->prim = s->prim;
+                pj->tag = s->tag;
+                pj->p2g = rp->proj;
+                pj->p2g.prim_id = s->tag;
+            } else {
+                gpu_clip_triangle(g->draw, s, GPU_MODE_PROJECT, NULL, &g->proj_out[g->proj_n]);
+            }
             if (g->proj_out[g->proj_n].p2g.flags & P2G_FLAG_CULLED) g->stats.prims_culled++;
             g->proj_n++;
         } else {
             if (gpu_queue_space(&g->q_tri) < GPU_CLIP_MAX_OUT) break;
             gpu_screen_tri_t out[GPU_CLIP_MAX_OUT];
-            int n = gpu_clip_triangle(g->draw, s, GPU_MODE_RENDER, out, NULL);
+            int n = g->rec_mode == FREC_REPLAY ? (int)rp->n_tri : gpu_clip_triangle(g->draw, s, GPU_MODE_RENDER, out, NULL);
+            if (g->rec_mode == FREC_RECORD) {
+                if (rp->done) g->rec->oom = 2;      /* rendered twice in the frame: not a single-GPU render */
+                rp->done = 1;
+                rp->tri = (uint32_t)g->rec->n_tris;
+                rp->n_tri = (uint32_t)n;
+                for (int i = 0; i < n; i++) out[i].rec_tri = frec_add_tri(g->rec);
+                gpu_projected_t pj;
+                gpu_clip_triangle(g->draw, s, GPU_MODE_PROJECT, NULL, &pj);
+                rp->proj = pj.p2g;
+            }
             if (n == 0) g->stats.prims_culled++;
             uint64_t pt = cst + (T ? T->lat[GT_CLIP] : 0);
             for (int i = 0; i < n; i++) {
@@ -232,7 +258,15 @@ int gpu_clip_step(gpu_t *g)
                     pt = gt_max(pt, gpu_queue_tf_next(&g->q_tri, 0));
                     g->q_tri.stamp_push = pt;
                 }
-                gpu_queue_push(&g->q_tri, &out[i]);
+                if (g->rec_mode == FREC_REPLAY) {     /* the recorded triangle: RAST reads the rest there */
+                    gpu_screen_tri_t *o = gpu_queue_reserve(&g->q_tri);
+                    o->prim = s->prim;
+                    o->tag = s->tag;
+                    o->rec_tri = rp->tri + (uint32_t)i;
+                    gpu_queue_commit(&g->q_tri);
+                } else {
+                    gpu_queue_push(&g->q_tri, &out[i]);
+                }
             }
             if (T && n) T->free[GT_CLIP] = gt_max(T->free[GT_CLIP], sub_sat(pt, T->lat[GT_CLIP]));
             g->stats.tris_setup += (uint64_t)n;

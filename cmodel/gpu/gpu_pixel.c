@@ -48,7 +48,34 @@ int gpu_rast_step(gpu_t *g, gpu_unit_state_t *u)
                 g->q_tri.stamp_pop = a;
                 gt_account(T, GT_SETUP, a, T->ii[GT_SETUP]);
             }
-            gpu_rast_setup(&u->r, t, &g->draw->st, w, h);
+            if (g->rec_mode == FREC_REPLAY) {
+                const frec_tri_t *ft = &g->rec->tris[t->rec_tri];
+                u->r.empty = (int)ft->empty;
+                u->r.t.prim = t->prim;
+                u->r.t.tag = t->tag;
+                u->r.rx0 = ft->rx0; u->r.ry0 = ft->ry0; u->r.rx1 = ft->rx1; u->r.ry1 = ft->ry1;
+                u->r.qx = ft->rx0 & ~1;
+                u->r.qy = ft->ry0 & ~1;
+                u->r.span_ok = 0;
+                u->rq = ft->quad;
+                u->rq_end = ft->quad + ft->n_quad;
+                u->rspan = ft->span;
+                u->rqy0 = ft->ry0 & ~1;
+            } else {
+                gpu_rast_setup(&u->r, t, &g->draw->st, w, h);
+                u->rtri = UINT32_MAX;
+                if (g->rec_mode == FREC_RECORD && t->rec_tri < g->rec->n_tris) {
+                    frec_tri_t *ft = &g->rec->tris[t->rec_tri];
+                    u->rtri = t->rec_tri;
+                    ft->empty = (uint32_t)u->r.empty;
+                    if (!u->r.empty) {
+                        ft->rx0 = u->r.rx0; ft->ry0 = u->r.ry0; ft->rx1 = u->r.rx1; ft->ry1 = u->r.ry1;
+                        if (u->r.qx != (u->r.rx0 & ~1) || u->r.qy != (u->r.ry0 & ~1)) g->rec->oom = 3;
+                    }
+                    ft->span = (uint32_t)g->rec->n_spans;
+                    ft->quad = (uint32_t)g->rec->n_quads;
+                }
+            }
             gpu_queue_pop(&g->q_tri);
             moved = 1;
             if (u->r.empty) continue;
@@ -60,7 +87,14 @@ int gpu_rast_step(gpu_t *g, gpu_unit_state_t *u)
             /* skip the quads of this row pair that no pixel of the primitive can cover: they would produce
              * nothing (gpu_rast_quad returns 0 for them), and the queue check above cannot change meanwhile */
             if (!r->span_ok || r->span_y != r->qy) {
-                gpu_rast_row_span(r, r->qy, &r->span_x0, &r->span_x1);
+                if (g->rec_mode == FREC_REPLAY) {
+                    const int32_t *sp = g->rec->spans[u->rspan + (uint32_t)((r->qy - u->rqy0) / 2)];
+                    r->span_x0 = sp[0];
+                    r->span_x1 = sp[1];
+                } else {
+                    gpu_rast_row_span(r, r->qy, &r->span_x0, &r->span_x1);
+                    if (g->rec_mode == FREC_RECORD) frec_add_span(g->rec, r->span_x0, r->span_x1);
+                }
                 r->span_y = r->qy;
                 r->span_ok = 1;
             }
@@ -78,7 +112,30 @@ int gpu_rast_step(gpu_t *g, gpu_unit_state_t *u)
             } else {
                 r->qx += 2;
                 gpu_quad_t *q = gpu_queue_reserve(&g->q_quad);
-                if (gpu_rast_quad(r, qx, qy, g->draw->n_varyings, q)) {
+                int hit;
+                if (g->rec_mode == FREC_REPLAY) {
+                    /* the next recorded quad of the triangle, past those in tiles this GPU does not own */
+                    const frec_quad_t *fq = NULL;
+                    while (u->rq < u->rq_end) {
+                        fq = &g->rec->quads[u->rq];
+                        if ((int32_t)fq->y > qy || ((int32_t)fq->y == qy && (int32_t)fq->x >= qx)) break;
+                        u->rq++;
+                        fq = NULL;
+                    }
+                    hit = fq && (int32_t)fq->x == qx && (int32_t)fq->y == qy;
+                    if (hit) {
+                        q->cover = q->live = (uint8_t)FREC_COVER(fq->m);
+                        q->prim = r->t.prim;
+                        q->tag = r->t.tag;
+                        q->x = qx;
+                        q->y = qy;
+                        q->rec = u->rq++;
+                    }
+                } else {
+                    hit = gpu_rast_quad(r, qx, qy, g->draw->n_varyings, q) != 0;
+                    if (hit && g->rec_mode == FREC_RECORD) q->rec = frec_add_quad(g->rec, qx, qy, q->cover);
+                }
+                if (hit) {
                     gpu_timing_t *T = g->tm;
                     if (T) {
                         uint64_t qt = gt_max(T->rast_busy, sub_sat(gpu_queue_tf_next(&g->q_quad, 0), T->lat[GT_RAST]));
@@ -88,7 +145,7 @@ int gpu_rast_step(gpu_t *g, gpu_unit_state_t *u)
                     }
                     gpu_queue_commit(&g->q_quad);
                     g->stats.quads++;
-                    int nc = __builtin_popcount(q->cover);
+                    int nc = pc4(q->cover);
                     g->stats.fragments += (uint64_t)nc;
                     g->stats.helpers += (uint64_t)(4 - nc);
                     if (!g->has_last_prim || g->rast_last_prim != q->prim) {
@@ -104,6 +161,8 @@ int gpu_rast_step(gpu_t *g, gpu_unit_state_t *u)
                 r->qy += 2;
             }
         }
+        if (g->rec_mode == FREC_RECORD && u->rtri != UINT32_MAX)
+            g->rec->tris[u->rtri].n_quad = (uint32_t)g->rec->n_quads - g->rec->tris[u->rtri].quad;
         u->active = 0;
         moved = 1;
     }
@@ -120,10 +179,11 @@ static void mark_dirty(gpu_t *g, int32_t sid, int32_t x, int32_t y)
 }
 
 /* depth test (+ write) of the live fragments of a quad */
-static void depth_quad(gpu_t *g, gpu_quad_t *q, uint64_t *killed)
+static int depth_quad(gpu_t *g, gpu_quad_t *q, uint64_t *killed)
 {
     const gpu_state_t *st = &g->draw->st;
-    if (!st->depth_test || st->depth_rt < 0) return;
+    int changed = 0;
+    if (!st->depth_test || st->depth_rt < 0) return 0;
     gpu_surface_t *ds = &g->surf[st->depth_rt];
     for (int i = 0; i < 4; i++) {
         if (!(q->live & (1u << i))) continue;
@@ -133,11 +193,48 @@ static void depth_quad(gpu_t *g, gpu_quad_t *q, uint64_t *killed)
             if (st->depth_write && *p != q->depth[i]) {
                 *p = q->depth[i];
                 mark_dirty(g, st->depth_rt, x, y);
+                changed = 1;
             }
         } else {
             q->live &= (uint8_t)~(1u << i);
             (*killed)++;
         }
+    }
+    return changed;
+}
+
+/* Replay pushes only a quad's header: the varyings and colours are neither computed nor read. */
+static void push_quad(gpu_t *g, gpu_queue_t *q, const gpu_quad_t *quad)
+{
+    if (g->rec_mode == FREC_REPLAY) gpu_queue_push_head(q, quad, offsetof(gpu_quad_t, var));
+    else gpu_queue_push(q, quad);
+}
+
+/* Frame record: the live mask of a quad from a stage on (EZ 4, FS 8, ROP 12: later stages see the same
+ * fragments unless they kill some, so each stage sets its own and every later stage's mask). */
+static void rec_live(gpu_t *g, const gpu_quad_t *q, unsigned stage)
+{
+    if (g->rec->oom || q->rec >= g->rec->n_quads) return;
+    uint32_t *m = &g->rec->quads[q->rec].m;
+    for (unsigned sh = stage; sh <= 12; sh += 4) *m = (*m & ~(0xFu << sh)) | ((uint32_t)(q->live & 0xF) << sh);
+}
+
+/* The depth stage of a quad (early or late Z): executed (recording its outcome) or replayed from the frame
+ * record (the recorded live mask; the depth surface is not written, its dirty tile is marked). */
+static void depth_stage(gpu_t *g, gpu_quad_t *q, uint64_t *killed, unsigned stage)
+{
+    if (g->rec_mode == FREC_REPLAY) {
+        uint32_t m = g->rec->quads[q->rec].m;
+        uint8_t live = (uint8_t)((m >> stage) & 0xF);
+        *killed += (uint64_t)(pc4(q->live) - pc4(live));
+        q->live = live;
+        if (m & FREC_ZCHG) mark_dirty(g, g->draw->st.depth_rt, q->x, q->y);
+        return;
+    }
+    int chg = depth_quad(g, q, killed);
+    if (g->rec_mode == FREC_RECORD && !g->rec->oom && q->rec < g->rec->n_quads) {
+        rec_live(g, q, stage);
+        if (chg) g->rec->quads[q->rec].m |= FREC_ZCHG;
     }
 }
 
@@ -164,8 +261,24 @@ int gpu_ez_step(gpu_t *g, gpu_unit_state_t *u)
             g->q_fs.stamp_push = done;
             gt_account(T, GT_EZ, st, T->ii[GT_EZ]);
         }
-        if (u->early_z) depth_quad(g, q, &g->stats.ez_killed);
-        if (q->live) gpu_queue_push(&g->q_fs, q);
+        if (u->early_z) depth_stage(g, q, &g->stats.ez_killed, 4);
+        if (g->rec_mode == FREC_RECORD && g->rec_draw->need_in && q->live && !g->rec->oom) {
+            /* the fragment-profile inputs of the first live quads of each tile (gpu/frec.h) */
+            uint32_t w, h;
+            target_size(g, g->draw, &w, &h);
+            size_t ti = (size_t)((uint32_t)q->y >> FREC_IN_TILE_LOG2) * ((w + (1u << FREC_IN_TILE_LOG2) - 1) >> FREC_IN_TILE_LOG2) +
+                        ((uint32_t)q->x >> FREC_IN_TILE_LOG2);
+            if (ti < g->rec->in_count_n && g->rec->in_count[ti] < FREC_IN_QUADS) {
+                g->rec->in_count[ti]++;
+                float var[4][2][4], z[4];
+                for (int k = 0; k < 4; k++) {
+                    memcpy(var[k], q->var[k], sizeof var[k]);
+                    z[k] = (float)q->depth[k] / (float)GPU_DEPTH_MAX;
+                }
+                frec_add_in(g->rec, q->rec, (const float (*)[2][4])var, z);
+            }
+        }
+        if (q->live) push_quad(g, &g->q_fs, q);
         gpu_queue_pop(&g->q_quad);
         moved = 1;
     }
@@ -183,7 +296,7 @@ int gpu_fs_step(gpu_t *g)
         gpu_quad_t *qs[FS_WARP_QUADS];
         for (size_t i = 0; i < n; i++) {
             qs[i] = (gpu_quad_t *)(g->q_fs.buf + ((g->q_fs.head + i) % g->q_fs.cap) * g->q_fs.item);
-            g->stats.fs_fragments += (uint64_t)__builtin_popcount(qs[i]->live);
+            g->stats.fs_fragments += (uint64_t)pc4(qs[i]->live);
         }
         gpu_timing_t *T = g->tm;
         uint64_t fs_done = 0;
@@ -192,11 +305,29 @@ int gpu_fs_step(gpu_t *g)
             for (size_t i = 0; i < n; i++) st = gt_max(st, gpu_queue_tr_at(&g->q_fs, i));
             if (T->fs_key_draw != d) {
                 float pin[FS_WARP_QUADS * 4][GPU_MAX_VARYINGS][4], pz[FS_WARP_QUADS * 4];
-                for (size_t i = 0; i < n; i++)
-                    for (int k = 0; k < 4; k++) {
-                        memcpy(pin[4 * i + k], qs[i]->var[k], sizeof pin[0]);
-                        pz[4 * i + k] = (float)qs[i]->depth[k] / (float)GPU_DEPTH_MAX;
+                if (g->rec_mode == FREC_REPLAY) {
+                    /* no varyings in a replay: the recorded profile inputs of these quads where the program's
+                     * cost depends on them, else zero inputs (gpu/frec.h) */
+                    memset(pin, 0, sizeof pin);
+                    memset(pz, 0, sizeof pz);
+                    for (size_t i = 0; i < n && g->rec_draw->need_in; i++) {
+                        const frec_in_t *e = frec_in_of(g->rec, qs[i]->rec);
+                        if (!e) {
+                            snprintf(g->err, sizeof g->err, "frame record: no profile inputs for a quad of the first fragment warp");
+                            return -1;
+                        }
+                        for (int k = 0; k < 4; k++) {
+                            memcpy(pin[4 * i + k], e->var[k], sizeof e->var[k]);
+                            pz[4 * i + k] = e->z[k];
+                        }
                     }
+                } else {
+                    for (size_t i = 0; i < n; i++)
+                        for (int k = 0; k < 4; k++) {
+                            memcpy(pin[4 * i + k], qs[i]->var[k], sizeof pin[0]);
+                            pz[4 * i + k] = (float)qs[i]->depth[k] / (float)GPU_DEPTH_MAX;
+                        }
+                }
                 gt_profile_fs(T, d, (uint32_t)(4 * n), (const float (*)[GPU_MAX_VARYINGS][4])pin, pz);
             }
             uint64_t is, lt, occ;
@@ -210,7 +341,13 @@ int gpu_fs_step(gpu_t *g)
             T->fs_instrs += T->fs_prof.alu + T->fs_prof.sfu + T->fs_prof.tex + T->fs_prof.mem + T->fs_prof.ctrl;
             g->q_fs.stamp_pop = st;
         }
-        if (d->fs_kind == GPU_FS_ISA) {
+        if (g->rec_mode == FREC_REPLAY) {
+            for (size_t i = 0; i < n; i++) {        /* discards and the alpha test from the frame record */
+                uint8_t live = (uint8_t)FREC_FS(g->rec->quads[qs[i]->rec].m);
+                g->stats.discarded += (uint64_t)(pc4(qs[i]->live) - pc4(live));
+                qs[i]->live = live;
+            }
+        } else if (d->fs_kind == GPU_FS_ISA) {
             float in[FS_WARP_QUADS * 4][GPU_MAX_VARYINGS][4];
             float pos[FS_WARP_QUADS * 4][4];
             float col[FS_WARP_QUADS * 4][GPU_MAX_RTS][4];
@@ -263,7 +400,7 @@ int gpu_fs_step(gpu_t *g)
                 }
             }
         }
-        if (d->st.alpha_test)
+        if (d->st.alpha_test && g->rec_mode != FREC_REPLAY)
             for (size_t i = 0; i < n; i++)
                 for (int k = 0; k < 4; k++) {
                     if (!(qs[i]->live & (1u << k))) continue;
@@ -286,13 +423,15 @@ int gpu_fs_step(gpu_t *g)
                         g->stats.discarded++;
                     }
                 }
+        if (g->rec_mode == FREC_RECORD && !g->rec->oom)
+            for (size_t i = 0; i < n; i++) rec_live(g, qs[i], 8);
         for (size_t i = 0; i < n; i++) {
             if (!qs[i]->live) continue;
             if (T) {
                 fs_done = gt_max(fs_done, gpu_queue_tf_next(&g->q_rop, 0));
                 g->q_rop.stamp_push = fs_done;
             }
-            gpu_queue_push(&g->q_rop, qs[i]);
+            push_quad(g, &g->q_rop, qs[i]);
         }
         for (size_t i = 0; i < n; i++) gpu_queue_pop(&g->q_fs);
         moved = 1;
@@ -339,11 +478,17 @@ int gpu_rop_step(gpu_t *g, gpu_unit_state_t *u)
             g->q_rop.stamp_pop = st;
             gt_account(T, GT_ROP, st, T->ii[GT_ROP]);
         }
-        if (!u->early_z) depth_quad(g, q, &g->stats.z_killed);
+        if (!u->early_z) depth_stage(g, q, &g->stats.z_killed, 12);
+        uint32_t cchg = 0;
+        if (g->rec_mode == FREC_REPLAY) {       /* colour writes from the frame record: only their dirty tiles */
+            uint32_t m = g->rec->quads[q->rec].m;
+            for (int r = 0; r < GPU_MAX_RTS; r++)
+                if (m & FREC_CCHG(r)) mark_dirty(g, st->rt[r], q->x, q->y);
+        }
         for (int i = 0; i < 4; i++) {
             if (!(q->live & (1u << i))) continue;
             int32_t x = q->x + (i & 1), y = q->y + (i >> 1);
-            if (writes_color)
+            if (writes_color && g->rec_mode != FREC_REPLAY)
                 for (int r = 0; r < GPU_MAX_RTS; r++) {
                     if (st->rt[r] < 0 || !(st->color_mask[r] & 0xF)) continue;
                     uint32_t *p = pix(&g->surf[st->rt[r]], x, y);
@@ -351,11 +496,13 @@ int gpu_rop_step(gpu_t *g, gpu_unit_state_t *u)
                     if (nv != *p) {
                         *p = nv;
                         mark_dirty(g, st->rt[r], x, y);
+                        cchg |= FREC_CCHG(r);
                     }
                 }
             if (g->wstamp) g->wstamp[(size_t)y * g->wstamp_w + (size_t)x] = g->wstamp_val;
             g->stats.pixels_written++;
         }
+        if (g->rec_mode == FREC_RECORD && !g->rec->oom && q->rec < g->rec->n_quads) g->rec->quads[q->rec].m |= cchg;
         gpu_queue_pop(&g->q_rop);
         moved = 1;
     }

@@ -127,10 +127,14 @@ int gpu_timing_init(gpu_timing_t *t, const gpu_tcfg_t *cfg, const void *lib, uin
 void gpu_timing_free(gpu_timing_t *t)
 {
     free(t->pool.used);
+    free(t->pool.skip);
     free(t->l2_tag);
     free(t->l2_age);
     free(t->l2_dirty);
-    for (int c = 0; c < GT_MAX_CHANNELS; c++) free(t->chan[c].used);
+    for (int c = 0; c < GT_MAX_CHANNELS; c++) {
+        free(t->chan[c].used);
+        free(t->chan[c].skip);
+    }
     free(t->tl);
     free(t->proj_t);
     for (int i = 0; i < 1024; i++) free(t->blk[i]);
@@ -148,8 +152,26 @@ static int cal_grow(gt_cal_t *c, size_t k)
     if (!nu) return -1;
     memset(nu + c->n, 0, (nn - c->n) * sizeof *nu);
     c->used = nu;
+    uint32_t *ns = realloc(c->skip, nn * sizeof *ns);
+    if (!ns) return -1;
+    memset(ns + c->n, 0, (nn - c->n) * sizeof *ns);
+    c->skip = ns;
     c->n = nn;
     return 0;
+}
+
+/* The first bucket >= k that is not full (or beyond the allocated ones), k itself full: follows the skip
+ * pointers of full runs and points every full bucket passed at the result (buckets only ever fill up). */
+static size_t cal_next_open(gt_cal_t *c, size_t k)
+{
+    size_t r = k;
+    while (r < c->n && c->used[r] >= c->cap) r = c->skip[r] > r ? c->skip[r] : r + 1;
+    while (k < r && k < c->n) {
+        size_t nx = c->skip[k] > k ? c->skip[k] : k + 1;
+        if (r <= UINT32_MAX) c->skip[k] = (uint32_t)r;
+        k = nx;
+    }
+    return r;
 }
 
 uint64_t gt_cal_reserve(gt_cal_t *c, uint64_t t, uint64_t amount, uint64_t par)
@@ -165,7 +187,7 @@ uint64_t gt_cal_reserve(gt_cal_t *c, uint64_t t, uint64_t amount, uint64_t par)
         uint64_t room = c->cap - c->used[k];
         uint64_t window = (bend - from) * par;              /* what the rest of this bucket can still provide */
         if (window < room) room = window;
-        if (room == 0) { k++; continue; }
+        if (room == 0) { k = cal_next_open(c, k); continue; }   /* a full bucket (window > 0 always) */
         uint64_t x = amount < room ? amount : room;
         c->used[k] += (uint32_t)x;
         amount -= x;
@@ -299,9 +321,8 @@ static const gpu_isa_prog_t *vs_program(const gpu_timing_t *t, const gpu_draw_t 
     return NULL;
 }
 
-static const gpu_isa_prog_t *fs_program(const gpu_timing_t *t, const gpu_draw_t *d)
+static const gpu_isa_prog_t *fs_program_of(const gpu_isa_library_t *lib, const gpu_draw_t *d)
 {
-    const gpu_isa_library_t *lib = t->lib;
     if (d->fs_prog && d->fs_kind != GPU_FS_DEPTH_ONLY) return d->fs_prog;
     if (!lib || !lib->loaded) return NULL;
     switch (d->fs_kind) {
@@ -313,6 +334,14 @@ static const gpu_isa_prog_t *fs_program(const gpu_timing_t *t, const gpu_draw_t 
     case GPU_FS_DISCARD_ALPHA: return &lib->fs_tex_modulate;      /* approximation: compare/discard not counted */
     default: return &lib->fs_color;                               /* MRT, depth write, colour * constant */
     }
+}
+
+static const gpu_isa_prog_t *fs_program(const gpu_timing_t *t, const gpu_draw_t *d) { return fs_program_of(t->lib, d); }
+
+int gt_fs_flow_uniform(const void *lib, const gpu_draw_t *d)
+{
+    const gpu_isa_prog_t *p = fs_program_of(lib, d);
+    return !p || frec_flow_uniform(p->words, p->n);     /* no program: a fixed profile */
 }
 
 static int prof_run(gpu_timing_t *t, const gpu_isa_prog_t *p, const float (*k)[4], gt_prof_t *out)

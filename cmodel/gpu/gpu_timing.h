@@ -77,6 +77,8 @@ typedef struct {
     size_t n;
     uint64_t cap;                   /* capacity per bucket (resource-ticks) */
     size_t lo;                      /* every bucket below lo is full */
+    uint32_t *skip;                 /* per full bucket: a later bucket up to which every bucket is full (0: none
+                                       known); buckets never empty, so the reservation jumps over full runs */
 } gt_cal_t;
 
 typedef struct {                    /* executed instructions of one warp, by class */
@@ -168,6 +170,10 @@ static inline uint64_t gt_min(uint64_t a, uint64_t b) { return a < b ? a : b; }
 #include "gpu/gpu.h"
 void gt_profile_vs(gpu_timing_t *t, const gpu_draw_t *d, uint32_t n, const float (*in)[GPU_MAX_ATTRIBS][4]);
 void gt_profile_fs(gpu_timing_t *t, const gpu_draw_t *d, uint32_t n, const float (*in)[GPU_MAX_VARYINGS][4], const float *z);
+/* 1 if the profile gt_profile_fs measures for draw d's fragment program (lib: the shader library, as
+ * gpu_timing_init's) is the same for any inputs (frec_flow_uniform of the program), so that a replay may
+ * profile it on zero inputs. */
+int gt_fs_flow_uniform(const void *lib, const gpu_draw_t *d);
 /* Attach (t != NULL) or detach timing to a GPU: enables the queues' time stamps. 0 or -1. */
 int gpu_timing_attach(gpu_t *g, gpu_timing_t *t);
 /* Time stamping of the GPU's queues on (1) or off (0: an untimed functional pass through a timed GPU). */

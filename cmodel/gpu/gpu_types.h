@@ -180,6 +180,7 @@ typedef struct {                        /* q_tri: screen-space triangle ready fo
     uint8_t kind;                       /* gpu_prim_kind_t: line = vertices 0-1, point = vertex 0 */
     uint8_t has_win;                    /* 1: wx, wy hold the unsnapped window position (CLIP sets it) */
     float wx[3], wy[3];                 /* window position in the reference frame (y down if st.y_down) */
+    uint32_t rec_tri;                   /* frame record (gpu/frec.h): index of this triangle in it */
 } gpu_screen_tri_t;
 
 typedef struct {                        /* q_quad / q_fs / q_rop: a 2x2 quad */
@@ -187,6 +188,7 @@ typedef struct {                        /* q_quad / q_fs / q_rop: a 2x2 quad */
     int32_t x, y;                       /* lower-left pixel of the quad (even coordinates) */
     uint8_t cover;                      /* bit i: pixel (x + (i&1), y + (i>>1)) covered */
     uint8_t live;                       /* covered and still alive (after early Z / discard) */
+    uint32_t rec;                       /* frame record (gpu/frec.h): index of this quad in it */
     uint32_t depth[4];                  /* interpolated 24-bit depth (or FS output) */
     float var[4][GPU_MAX_VARYINGS][4];
     float color[4][GPU_MAX_RTS][4];

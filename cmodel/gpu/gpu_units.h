@@ -15,7 +15,14 @@ typedef struct {
     gpu_rast_t r;
     int active;
     int early_z;
+    /* frame record (gpu/frec.h) of the triangle being walked: its quads rq..rq_end-1 (replay: the next one
+     * to produce), its first span and first row pair; rtri: its index (recording) */
+    uint32_t rq, rq_end, rspan, rtri;
+    int32_t rqy0;
 } gpu_unit_state_t;
+
+/* Pixels in a quad mask (4 bits). */
+static inline int pc4(unsigned m) { return (int)((0x4332322132212110ull >> ((m & 15u) * 4)) & 15u); }
 
 /* Timing helpers (g->tm != NULL): a unit's start tick for an item whose output goes to queue qo. */
 static inline uint64_t sub_sat(uint64_t a, uint64_t b) { return a > b ? a - b : 0; }

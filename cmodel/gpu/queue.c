@@ -45,6 +45,15 @@ int gpu_queue_push(gpu_queue_t *q, const void *item)
     return 0;
 }
 
+int gpu_queue_push_head(gpu_queue_t *q, const void *item, size_t n)
+{
+    void *slot = gpu_queue_reserve(q);
+    if (!slot) return -1;
+    memcpy(slot, item, n < q->item ? n : q->item);
+    gpu_queue_commit(q);
+    return 0;
+}
+
 void *gpu_queue_front(gpu_queue_t *q)
 {
     if (q->count == 0) return NULL;

@@ -28,6 +28,7 @@ static inline size_t gpu_queue_space(const gpu_queue_t *q) { return q->cap - q->
 void *gpu_queue_reserve(gpu_queue_t *q);
 void gpu_queue_commit(gpu_queue_t *q);
 int gpu_queue_push(gpu_queue_t *q, const void *item);          /* 0, or -1 if full */
+int gpu_queue_push_head(gpu_queue_t *q, const void *item, size_t n);   /* only the item's first n bytes */
 void *gpu_queue_front(gpu_queue_t *q);                           /* NULL if empty */
 void gpu_queue_pop(gpu_queue_t *q);
 void gpu_queue_clear(gpu_queue_t *q);

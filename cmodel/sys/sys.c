@@ -371,6 +371,20 @@ int sys_run(const sys_scene_t *scene, const sys_config_t *cfg, sys_result_t *res
     if (check_scene(&S)) return -1;
     if (cfg->frame >= scene->n_frames)
         return sys_failf(&S, "--frame %u: the scene has %u frame(s)", cfg->frame, scene->n_frames);
+    if (cfg->frec_mode != FREC_OFF) {
+        if (!cfg->frec) return sys_failf(&S, "frame record: no records given");
+        if (cfg->frec_mode == FREC_RECORD && cfg->scheme != SYS_SCHEME_SINGLE)
+            return sys_failf(&S, "frame record: recorded by a single-GPU run only");
+        if (cfg->frec_mode == FREC_REPLAY && (cfg->scheme == SYS_SCHEME_CHOPIN || cfg->check_masks)) {
+            res->replay_refused = 1;
+            return sys_failf(&S, "frame record: chopin and --check-masks need the executed model (no replay)");
+        }
+        for (uint32_t f = 0; f <= cfg->frame; f++)
+            if (!cfg->frec[f] || cfg->frec[f]->n_draws != scene->frames[f].n) {
+                res->replay_refused = 1;
+                return sys_failf(&S, "frame record: frame %u has no record for its %zu commands", f, scene->frames[f].n);
+            }
+    }
     S.N = cfg->scheme == SYS_SCHEME_SINGLE ? 1 : cfg->n_gpus;
     S.gpu = calloc(S.N, sizeof *S.gpu);
     S.valid = calloc(scene->n_surf ? scene->n_surf : 1, sizeof *S.valid);
@@ -451,6 +465,35 @@ int sys_run(const sys_scene_t *scene, const sys_config_t *cfg, sys_result_t *res
         S.frame = f;
         S.last_frame = f == cfg->frame;
         if (S.last_frame && timed_run(cfg) && timing_begin(&S)) goto out;
+        if (cfg->frec_mode != FREC_OFF) {
+            frec_t *rec = cfg->frec[f];
+            if (scene->frames[f].n) frec_bind(rec, &scene->frames[f].cmds[0].draw, sizeof(sys_cmd_t));
+            for (uint32_t g = 0; g < S.N; g++) {
+                S.gpu[g].rec = rec;
+                S.gpu[g].rec_mode = cfg->frec_mode;
+            }
+            if (cfg->frec_mode == FREC_RECORD) {      /* which draws' fragment profiles need their inputs */
+                gpu_isa_library_t lib;
+                char err[256];
+                memset(&lib, 0, sizeof lib);
+                if (gpu_isa_library_load(&lib, err, sizeof err)) {
+                    sys_failf(&S, "frame record: %s", err);
+                    goto out;
+                }
+                for (size_t i = 0; i < scene->frames[f].n; i++)
+                    rec->draws[i].need_in = scene->frames[f].cmds[i].kind == SYS_CMD_DRAW &&
+                                            !gt_fs_flow_uniform(&lib, &scene->frames[f].cmds[i].draw);
+                gpu_isa_library_free(&lib);
+            }
+            if (cfg->frec_mode == FREC_REPLAY && cfg->tile_log2 < FREC_IN_TILE_LOG2)
+                for (size_t i = 0; i < scene->frames[f].n; i++)
+                    if (rec->draws[i].need_in) {
+                        res->replay_refused = 1;
+                        sys_failf(&S, "frame record: draw %u's fragment profile needs its inputs, kept for tiles of %u pixels "
+                                  "or more (no replay)", scene->frames[f].cmds[i].src_index, 1u << FREC_IN_TILE_LOG2);
+                        goto out;
+                    }
+        }
         for (size_t i = 0; i < scene->frames[f].n; i++)
             if (scene->frames[f].cmds[i].kind == SYS_CMD_DRAW) {
                 res->draws++;
@@ -461,6 +504,16 @@ int sys_run(const sys_scene_t *scene, const sys_config_t *cfg, sys_result_t *res
         } else {
             if (run_frame_sfr(&S)) goto out;
         }
+        if (cfg->frec_mode == FREC_RECORD) {      /* single GPU: its display surface is the frame */
+            const sys_surface_desc_t *sd = &scene->surf[scene->display];
+            cfg->frec[f]->frame_hash = sys_frame_hash(S.gpu[0].surf[scene->display].data, (size_t)sd->w * sd->h);
+            cfg->frec[f]->frame_w = sd->w;
+            cfg->frec[f]->frame_h = sd->h;
+        }
+    }
+    if (cfg->frec_mode == FREC_REPLAY) {
+        res->replayed = 1;
+        res->frame_hash = cfg->frec[cfg->frame]->frame_hash;
     }
     /* compose the displayed surface */
     {

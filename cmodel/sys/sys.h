@@ -136,6 +136,11 @@ typedef struct {
     int chopin_rr;              /* chopin: draw scheduler round robin instead of least scheduled triangles */
     int pe_golden;              /* timed exchange: 0 = the PE RTL's cycle model (pe_hw) with the P2G cycle model in
                                    the CD system (cdsys.h, default); 1 = the golden protocol model pe.c (send_rate) */
+    /* Functional record of each frame 0..frame (gpu/frec.h), frec[f] for frame f. frec_mode FREC_RECORD: a
+     * single-GPU run fills them (and each one's frame hash); FREC_REPLAY: every GPU replays them instead of
+     * rendering (no frame image; not for chopin or check_masks; the frame hash is the recorded one). */
+    frec_t *const *frec;
+    int frec_mode;
 } sys_config_t;
 
 #define SYS_MEM_LIMIT_MB_DEFAULT 4096u
@@ -195,6 +200,9 @@ typedef struct {
     uint64_t exchange_stepped;  /* exchange cycles actually evaluated (the rest were skipped as idle) */
     uint64_t p2g_cycles_stepped;
     uint64_t hub_flits, hub_busy_cycles;   /* hub topology, timed frame: flits through the switch, cycles it moved any */
+    int replayed;               /* the run replayed frame records: pixels are not the frame, frame_hash is */
+    int replay_refused;         /* sys_run failed because the frame records cannot be replayed exactly */
+    uint64_t frame_hash;        /* replayed: the recorded frame's hash */
     char err[1024];
 } sys_result_t;
 

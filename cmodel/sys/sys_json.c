@@ -36,7 +36,7 @@ int sys_write_stats_json(const sys_result_t *res, const sys_config_t *cfg, const
                "  \"batches\": %" PRIu64 ",\n  \"segments\": %" PRIu64 ",\n  \"syncs\": %" PRIu64 ",\n"
                "  \"sync_bytes\": %" PRIu64 ",\n  \"exchange_steps\": %" PRIu64 ",\n  \"mask_checks\": %" PRIu64 ",\n",
             trace_name ? trace_name : "", sys_scheme_name(cfg->scheme), N, net_topo_name(cfg->topo), cfg->batch,
-            cfg->frame, res->w, res->h, sys_frame_hash(res->pixels, (size_t)res->w * res->h), res->draws,
+            cfg->frame, res->w, res->h, res->replayed ? res->frame_hash : sys_frame_hash(res->pixels, (size_t)res->w * res->h), res->draws,
             res->prims_app, res->batches, res->segments, res->syncs, res->sync_bytes, res->exchange_steps, res->mask_checks);
     /* The keys of chopin (traffic by kind, composition per GPU and link, the "chopin" object) are written for
      * chopin runs only: the JSON of every other scheme stays byte for byte what it was (tests/results). */

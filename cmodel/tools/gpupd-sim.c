@@ -48,6 +48,7 @@ typedef struct {
     gpu_isa_library_t lib;
     const char *timeline;       /* --timeline FILE (CSV) */
     int timing_given;
+    const char *frec_dir;       /* --replay-cache DIR: functional frame records (gpu/frec.h) */
 } opts_t;
 
 static void usage(FILE *f)
@@ -68,6 +69,8 @@ static void usage(FILE *f)
             "                   [--timing on|off] [--link-latency-ns 400] [--link-gbps 40] [--hub-gbps 80]\n"
             "                   [--tcfg NAME=VALUE]... [--p2g-rows 2] [--pe rtl|golden] [--no-skip]\n"
             "                   [--timeline FILE.csv] [--timeline-window 1024]\n"
+            "                   [--replay-cache DIR] (without -o: replay the functional work of the frame from records\n"
+            "                                     in DIR, made once by a single-GPU pass; same cycles and stats)\n"
             "  gpupd-sim timing-config   (the timing parameters, their defaults and sources, as a Markdown table)\n"
             "  gpupd-sim verify (--trace FILE | --scene NAME) [--gpus 2,3,4,8,16] [--schemes all|LIST]\n"
             "                   [--topology line|hub|both] [--diff-dir DIR] [other render options]\n"
@@ -258,6 +261,12 @@ static int parse_args(int argc, char **argv, opts_t *o)
             nm[eq - v] = 0;
             if (gpu_tcfg_set(&o->cfg.tcfg, nm, eq + 1, err, sizeof err)) return arg_fail(T, a, v, err, NULL);
         } else if (!strcmp(a, "--timeline")) { NEED(); if (check_out(a, v)) return -1; o->timeline = v; }
+        else if (!strcmp(a, "--replay-cache")) {
+            NEED();
+            struct stat sb;
+            if (stat(v, &sb) || !S_ISDIR(sb.st_mode)) return arg_fail(T, a, v, "not a directory", "an existing directory");
+            o->frec_dir = v;
+        }
         else if (!strcmp(a, "--timeline-window")) {
             NEED();
             uint32_t w;
@@ -435,6 +444,88 @@ static int write_timeline(const opts_t *o, const sys_result_t *r)
     return 0;
 }
 
+/* --replay-cache (docs/timing.md, "Functional work once per frame"). A run without a frame image (no -o) of a
+ * trace, not chopin, without --check-masks, replays the frame records of its frames 0..K from the cache; a
+ * missing one is recorded first by a single-GPU functional pass. A single-GPU run that writes its frame records
+ * in passing what the cache lacks. Sets *mode (FREC_OFF: run as usual) and recs[0..K]. 0, or -1 on an error. */
+static frec_t *frec_for(const sys_scene_t *s, uint32_t f)
+{
+    size_t n = s->frames[f].n;
+    uint32_t *np = calloc(n ? n : 1, sizeof *np);
+    if (!np) return NULL;
+    for (size_t i = 0; i < n; i++)
+        np[i] = s->frames[f].cmds[i].kind == SYS_CMD_DRAW ? gpu_draw_prim_count(&s->frames[f].cmds[i].draw) : 0;
+    frec_t *r = frec_new(f, np, (uint32_t)n);
+    free(np);
+    return r;
+}
+
+static int frec_prepare(const opts_t *o, const sys_scene_t *s, const char *name, frec_t **recs, int *mode,
+                        frec_key_t *keys, char (*paths)[4096])
+{
+    *mode = FREC_OFF;
+    if (!o->frec_dir || !o->trace || o->cfg.fault != PE_FAULT_NONE) return 0;
+    int replay = !o->out && o->cfg.scheme != SYS_SCHEME_CHOPIN && !o->cfg.check_masks;
+    int inline_rec = o->out && o->cfg.scheme == SYS_SCHEME_SINGLE;
+    if (!replay && !inline_rec) return 0;
+    uint64_t th = frec_hash_file(o->trace), mh = frec_hash_file("/proc/self/exe");
+    if (!th || !mh) {
+        if (!o->quiet) fprintf(stderr, "gpupd-sim: --replay-cache: cannot hash the trace or the executable; running the model\n");
+        return 0;
+    }
+    int missing = 0;
+    for (uint32_t f = 0; f <= o->cfg.frame; f++) {
+        keys[f] = (frec_key_t){th, mh, f, (uint32_t)o->isa};
+        frec_path(paths[f], sizeof paths[f], o->frec_dir, name, &keys[f]);
+        char err[512];
+        if (access(paths[f], R_OK) != 0) { missing = 1; continue; }
+        if (!inline_rec && !(recs[f] = frec_load(&keys[f], paths[f], err, sizeof err))) {
+            if (!o->quiet) fprintf(stderr, "gpupd-sim: --replay-cache: %s; recording again\n", err);
+            missing = 1;
+        }
+    }
+    if (inline_rec) {
+        if (!missing) return 0;
+        for (uint32_t f = 0; f <= o->cfg.frame; f++)
+            if (!(recs[f] = frec_for(s, f))) return -1;
+        *mode = FREC_RECORD;
+        return 0;
+    }
+    if (missing) {      /* one single-GPU functional pass records every frame */
+        for (uint32_t f = 0; f <= o->cfg.frame; f++) {
+            frec_free(recs[f]);
+            if (!(recs[f] = frec_for(s, f))) return -1;
+        }
+        sys_config_t rc = o->cfg;
+        rc.scheme = SYS_SCHEME_SINGLE;
+        rc.n_gpus = 1;
+        rc.timing = 0;
+        rc.check_masks = 0;
+        rc.frec = recs;
+        rc.frec_mode = FREC_RECORD;
+        sys_result_t rr;
+        if (sys_run(s, &rc, &rr)) {
+            fprintf(stderr, "gpupd-sim: --replay-cache: recording: %s\n", rr.err);
+            sys_result_free(&rr);
+            return -1;
+        }
+        sys_result_free(&rr);
+        for (uint32_t f = 0; f <= o->cfg.frame; f++) {
+            const char *why = frec_check_complete(recs[f]);
+            char err[600];
+            if (why) {
+                if (!o->quiet) fprintf(stderr, "gpupd-sim: --replay-cache: frame %u cannot be recorded (%s); running the model\n", f, why);
+                return 0;
+            }
+            if (frec_save(recs[f], &keys[f], paths[f], err, sizeof err) && !o->quiet)
+                fprintf(stderr, "gpupd-sim: --replay-cache: %s (the record is used, not kept)\n", err);
+        }
+        if (!o->quiet) fprintf(stderr, "gpupd-sim: --replay-cache: recorded %s frames 0..%u\n", name, o->cfg.frame);
+    }
+    *mode = FREC_REPLAY;
+    return 0;
+}
+
 static int cmd_render(opts_t *o)
 {
     sys_scene_t s;
@@ -442,15 +533,54 @@ static int cmd_render(opts_t *o)
     if (load(o, &s, name, sizeof name)) return 2;
     sys_result_t r;
     int rc = 0;
-    if (sys_run(&s, &o->cfg, &r)) {
+    uint32_t nf = o->cfg.frame + 1;
+    frec_t **recs = calloc(nf, sizeof *recs);
+    frec_key_t *keys = calloc(nf, sizeof *keys);
+    char (*paths)[4096] = calloc(nf, sizeof *paths);
+    int fmode = FREC_OFF;
+    if (!recs || !keys || !paths || frec_prepare(o, &s, name, recs, &fmode, keys, paths)) {
+        fprintf(stderr, "gpupd-sim: --replay-cache: cannot prepare the frame records\n");
+        if (recs)
+            for (uint32_t f = 0; f < nf; f++) frec_free(recs[f]);
+        free(recs);
+        free(keys);
+        free(paths);
+        sys_scene_free(&s);
+        return 2;
+    }
+    o->cfg.frec = recs;
+    o->cfg.frec_mode = fmode;
+    int frc = sys_run(&s, &o->cfg, &r);
+    if (frc && fmode == FREC_REPLAY && r.replay_refused) {
+        if (!o->quiet) fprintf(stderr, "gpupd-sim: --replay-cache: %s; running the model\n", r.err);
+        sys_result_free(&r);
+        o->cfg.frec_mode = fmode = FREC_OFF;
+        frc = sys_run(&s, &o->cfg, &r);
+    }
+    if (!frc && fmode == FREC_RECORD)
+        for (uint32_t f = 0; f < nf; f++) {
+            char err[600];
+            if (frec_check_complete(recs[f]) || frec_save(recs[f], &keys[f], paths[f], err, sizeof err)) {
+                if (!o->quiet) fprintf(stderr, "gpupd-sim: --replay-cache: frame %u not recorded\n", f);
+                break;
+            }
+        }
+    o->cfg.frec = NULL;
+    o->cfg.frec_mode = FREC_OFF;
+    for (uint32_t f = 0; f < nf; f++) frec_free(recs[f]);
+    free(recs);
+    free(keys);
+    free(paths);
+    if (frc) {
         fprintf(stderr, "gpupd-sim: %s\n", r.err);
         rc = 1;
     } else if (o->cfg.fault != PE_FAULT_NONE && (rc = fault_outcome(o, &s, &r)) != 0) {
         /* an injected fault that never fired or went undetected: no frame is written */
     } else {
-        printf("%s scheme %s gpus %u topology %s frame %u: %ux%u hash %016" PRIx64 "\n", name, sys_scheme_name(o->cfg.scheme),
+        printf("%s scheme %s gpus %u topology %s frame %u: %ux%u hash %016" PRIx64 "%s\n", name, sys_scheme_name(o->cfg.scheme),
                o->cfg.scheme == SYS_SCHEME_SINGLE ? 1 : o->cfg.n_gpus, net_topo_name(o->cfg.topo), o->cfg.frame, r.w, r.h,
-               sys_frame_hash(r.pixels, (size_t)r.w * r.h));
+               r.replayed ? r.frame_hash : sys_frame_hash(r.pixels, (size_t)r.w * r.h),
+               r.replayed ? " (frame record replayed: the recorded frame's hash, no frame rendered)" : "");
         if (o->out && img_write_png(o->out, r.pixels, r.w, r.h, 1, 0)) {
             fprintf(stderr, "gpupd-sim: cannot write %s\n", o->out);
             rc = 2;
