@@ -19,7 +19,13 @@
  * flits per step through the switch (hub_bw = 0 means hub_rate * 8000), so existing callers are unchanged.
  * Idle skipping: net_next_event() is the next step at which anything can happen (an output FIFO not empty:
  * the next step; else the earliest arrival on a wire); net_skip_to() jumps there with every credit updated
- * exactly as stepping would have (tests/unit/test_net_timed.c checks skipping == stepping). */
+ * exactly as stepping would have (tests/unit/test_net_timed.c checks skipping == stepping).
+ * Bulk flits (timed model only, never on the RTL's links): a flit of type NET_FLIT_TYPE_BULK stands for a packet
+ * of `payload` bytes (chopin's composition data, up to net_set_bulk's maximum). It travels like any flit (same
+ * routes, FIFOs, latency) but a link or the switch sends it only once its credit holds all its bytes and pays
+ * them all: a link moves bulk data at exactly its bandwidth. The credit cap becomes the largest bulk flit plus
+ * one cycle's bandwidth (one packet can go, the remainder after it is kept); nets without bulk flits keep
+ * their cap. */
 #ifndef GPUPD_LINK_NET_H
 #define GPUPD_LINK_NET_H
 
@@ -40,7 +46,8 @@ typedef struct {
     net_fifo_t wire_t;          /* their arrival steps */
     uint64_t flits_prim, flits_last;
     uint64_t sync_bytes;        /* framebuffer synchronisation data (accounted, not simulated) */
-    uint64_t comp_bytes;        /* chopin: sub-image composition data (accounted; timed by sys/chopin.h) */
+    uint64_t comp_bytes;        /* chopin: sub-image composition data (accounted per group) */
+    uint64_t bulk_bytes;        /* bytes of bulk flits this link put on its wire */
     size_t outq_high;
     uint64_t credit;            /* timed: milli-bytes this link may still send this step */
     uint64_t busy_steps;        /* steps in which the link put at least one flit on the wire */
@@ -69,6 +76,7 @@ typedef struct {
     uint64_t hub_credit;
     uint64_t hub_busy_steps;    /* steps in which the switch moved at least one flit */
     uint64_t hub_flits;         /* flits the switch moved */
+    uint64_t flit_max_mb;       /* the largest flit, milli-bytes (NET_FLIT_MB; net_set_bulk raises it) */
     /* Optional (NULL: unused). deliver_port, when set, is called instead of deliver. The link hooks inject
      * stalls and jitter (system co-simulation, seeded and replayable): link_stall nonzero -> link `link` puts
      * no flit on its wire in step `step`; link_jitter -> extra steps of latency for the flit it puts on the
@@ -81,6 +89,8 @@ typedef struct {
 } net_t;
 
 #define NET_FLIT_MB 8000u       /* one 64-bit flit in milli-bytes */
+#define NET_FLIT_TYPE_BULK 7u   /* flit type of a bulk packet: model only, never on the RTL links (flit.h: 1..3) */
+#define NET_BULK_MAX_BYTES 65536u
 
 int net_init(net_t *n, net_topo_t topo, uint32_t n_gpus, uint32_t latency, net_deliver_fn deliver, void *user);
 void net_free(net_t *n);
@@ -102,6 +112,10 @@ static inline int net_idle(const net_t *n) { return n->in_flight == 0; }
 /* Timed model: latency in cycles (>= 1), link and hub bandwidth in milli-bytes per cycle (>= 1; a GB/s at
  * 1 GHz is a byte per cycle: 40 GB/s -> 40000). Call while idle. 0 or -1 (bad value). */
 int net_set_timing(net_t *n, uint32_t latency, uint64_t link_mbpc, uint64_t hub_mbpc);
+/* Allow bulk flits of up to max_bytes (8..NET_BULK_MAX_BYTES). Call while idle. 0 or -1. */
+int net_set_bulk(net_t *n, uint32_t max_bytes);
+/* Inject a bulk flit of `bytes` (1..the maximum) from GPU src to GPU dst. 0, or -1 on bad input. */
+int net_inject_bulk(net_t *n, uint32_t src, uint32_t dst, uint32_t bytes);
 /* The next step at which net_step can change anything (UINT64_MAX: idle). */
 uint64_t net_next_event(const net_t *n);
 /* Advance the clock so that the next net_step is step `target` (> n->step), as if the skipped steps had

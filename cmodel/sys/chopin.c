@@ -1,6 +1,8 @@
 #include "sys/chopin.h"
 
 #include "gpu/frag.h"
+#include "link/flit.h"
+#include "link/net.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -106,23 +108,25 @@ int chopin_merge_pick(uint8_t depth_func, uint32_t n, const uint32_t *depth, con
     return best;
 }
 
-/* ---- composition schedule ---- */
+/* ---- composition: CHOPIN's scheduler over the flit-level network ---- */
 
-static uint64_t ceil_div(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
+typedef struct {
+    uint32_t n;
+    const net_t *net;
+    const uint64_t *bytes;
+    uint64_t *got;              /* [src * n + dst] bytes arrived */
+    uint64_t *first;            /* [src * n + dst] step of the first arrival */
+    size_t *done_k;             /* src * n + dst of the transfers completed in this step, in delivery order */
+    uint32_t n_done;
+} comp_rx_t;
 
-/* the directed links of the route src -> dst (indices as in chopin.h); returns the count */
-static uint32_t route(const chopin_comp_in_t *in, uint32_t s, uint32_t d, uint32_t *l)
+static void comp_deliver(void *user, uint32_t gpu, uint64_t flit)
 {
-    uint32_t k = 0;
-    if (in->hub) {
-        l[k++] = 2 * s;
-        l[k++] = 2 * d + 1;
-    } else if (s < d) {
-        for (uint32_t i = s; i < d; i++) l[k++] = 2 * i;
-    } else {
-        for (uint32_t i = d; i < s; i++) l[k++] = 2 * i + 1;
-    }
-    return k;
+    comp_rx_t *r = user;
+    size_t k = (size_t)flit_src(flit) * r->n + gpu;
+    if (!r->got[k]) r->first[k] = r->net->step;
+    r->got[k] += flit_payload(flit);
+    if (r->got[k] == r->bytes[k]) r->done_k[r->n_done++] = k;
 }
 
 int chopin_comp_schedule(const chopin_comp_in_t *in, chopin_xfer_t *xfers, size_t *n_xfers, uint64_t *end,
@@ -130,56 +134,121 @@ int chopin_comp_schedule(const chopin_comp_in_t *in, chopin_xfer_t *xfers, size_
 {
     uint32_t n = in->n_gpus;
     *n_xfers = 0;
-    if (n == 0 || n > 64 || !in->link_mbpc || (in->hub && !in->hub_mbpc) || !in->tpc) return -1;
-    uint32_t nl = in->hub ? 2 * n : 2 * (n - 1);
-    uint64_t *send_free = calloc(n, sizeof *send_free), *recv_free = calloc(n, sizeof *recv_free);
-    uint64_t *link_free = calloc(nl ? nl : 1, sizeof *link_free);
-    uint8_t *done = calloc((size_t)n * n, 1);
-    uint32_t *rl = malloc((size_t)(n + 2) * sizeof *rl);
-    if (!send_free || !recv_free || !link_free || !done || !rl) {
-        free(send_free); free(recv_free); free(link_free); free(done); free(rl);
+    if (n < 2 || n > 64 || !in->link_mbpc || (in->hub && !in->hub_mbpc) || !in->tpc || !in->lat_cycles)
+        return -1;
+    uint32_t pkt = in->packet_bytes ? in->packet_bytes : CHOPIN_COMP_PACKET_BYTES;
+    uint32_t depth = in->nic_packets ? in->nic_packets : CHOPIN_COMP_NIC_PACKETS;
+    if (pkt < 8 || pkt > NET_BULK_MAX_BYTES) return -1;
+    net_t net;
+    comp_rx_t rx;
+    memset(&rx, 0, sizeof rx);
+    if (net_init(&net, in->hub ? NET_HUB : NET_LINE, n, in->lat_cycles, comp_deliver, &rx)) return -1;
+    if (net_set_timing(&net, in->lat_cycles, in->link_mbpc, in->hub ? in->hub_mbpc : in->link_mbpc) ||
+        net_set_bulk(&net, pkt)) {
+        net_free(&net);
         return -1;
     }
-    uint64_t hub_free = 0;
-    size_t left = 0;
+    size_t nn = (size_t)n * n;
+    rx.n = n;
+    rx.bytes = in->bytes;
+    rx.got = calloc(nn, sizeof *rx.got);
+    rx.first = calloc(nn, sizeof *rx.first);
+    rx.done_k = malloc(nn * sizeof *rx.done_k);
+    uint8_t *done = calloc(nn, 1);
+    int32_t *recv_from = malloc((size_t)n * sizeof *recv_from), *send_to = malloc((size_t)n * sizeof *send_to);
+    uint64_t *recv_free = calloc(n, sizeof *recv_free), *sent = calloc(n, sizeof *sent);
+    uint64_t *start = calloc(nn, sizeof *start), *rdy = malloc((size_t)n * sizeof *rdy);
+    int rc = -1;
+    if (!rx.got || !rx.first || !rx.done_k || !done || !recv_from || !send_to || !recv_free || !sent || !start || !rdy)
+        goto out;
+    rx.net = &net;
+    size_t left = 0;                 /* transfers not yet complete */
+    uint64_t t = UINT64_MAX;         /* the first step: the earliest ready cycle */
     for (uint32_t g = 0; g < n; g++) {
-        send_free[g] = recv_free[g] = end[g] = in->ready[g];
+        rdy[g] = (in->ready[g] + in->tpc - 1) / in->tpc;      /* the cycle GPU g's sub-image is ready */
+        if (rdy[g] < t) t = rdy[g];
+        end[g] = in->ready[g];
+        recv_from[g] = send_to[g] = -1;
         for (uint32_t h = 0; h < n; h++)
             if (g != h && in->bytes[(size_t)g * n + h]) left++;
     }
+    if (t > 0) net_skip_to(&net, t);
     while (left) {
-        uint64_t best = UINT64_MAX;
-        uint32_t bs = 0, bd = 0;
-        for (uint32_t d = 0; d < n; d++)
+        uint64_t c = net.step + 1;   /* the step about to run */
+        /* 1. the composition scheduler (CompScheduler::setSendToGPU, opaque groups), polled every cycle by each
+         *    ready receiver that is not receiving, in GPU order: the first sender from GPU 0 on that is ready, not
+         *    sending and not yet received from */
+        for (uint32_t d = 0; d < n; d++) {
+            if (recv_from[d] >= 0 || rdy[d] > c || recv_free[d] > c * in->tpc) continue;
             for (uint32_t s = 0; s < n; s++) {
-                if (s == d || !in->bytes[(size_t)s * n + d] || done[(size_t)s * n + d]) continue;
-                uint64_t t = send_free[s] > recv_free[d] ? send_free[s] : recv_free[d];
-                uint32_t k = route(in, s, d, rl);
-                for (uint32_t i = 0; i < k; i++)
-                    if (link_free[rl[i]] > t) t = link_free[rl[i]];
-                if (in->hub && hub_free > t) t = hub_free;
-                if (t < best) { best = t; bs = s; bd = d; }
+                size_t k = (size_t)s * n + d;
+                if (s == d || !in->bytes[k] || done[k] || rdy[s] > c || send_to[s] >= 0) continue;
+                recv_from[d] = (int32_t)s;
+                send_to[s] = (int32_t)d;
+                done[k] = 1;
+                start[k] = c;
+                sent[s] = 0;
+                break;
             }
-        uint64_t b = in->bytes[(size_t)bs * n + bd];
-        uint64_t x = ceil_div(b * 1000 * in->tpc, in->link_mbpc);
-        uint32_t k = route(in, bs, bd, rl);
-        for (uint32_t i = 0; i < k; i++) {
-            link_free[rl[i]] = best + x;
-            if (link_busy) link_busy[rl[i]] += x;
         }
-        if (in->hub) hub_free = best + ceil_div(b * 1000 * in->tpc, in->hub_mbpc);
-        uint64_t arrive = best + x + (uint64_t)k * in->lat;
-        uint64_t merged = in->merge ? in->merge(in->user, bd, bs, best + (uint64_t)k * in->lat, arrive) : arrive;
-        if (merged < arrive) merged = arrive;
-        chopin_xfer_t *e = &xfers[(*n_xfers)++];
-        e->src = bs; e->dst = bd; e->start = best; e->arrive = arrive; e->merged = merged;
-        send_free[bs] = best + x;
-        recv_free[bd] = merged;
-        if (best + x > end[bs]) end[bs] = best + x;
-        if (merged > end[bd]) end[bd] = merged;
-        done[(size_t)bs * n + bd] = 1;
-        left--;
+        /* 2. senders put their packets into their network port while it holds fewer than `depth` */
+        int sending = 0;
+        for (uint32_t s = 0; s < n; s++) {
+            if (send_to[s] < 0) continue;
+            uint32_t d = (uint32_t)send_to[s];
+            uint64_t b = in->bytes[(size_t)s * n + d];
+            uint32_t nb = in->hub ? n : (d > s ? s + 1 : s - 1);
+            net_link_t *l = &net.links[net.out_link[s * net.n_nodes + nb]];
+            while (sent[s] < b && l->outq.count < depth) {
+                uint64_t p = b - sent[s] < pkt ? b - sent[s] : pkt;
+                if (net_inject_bulk(&net, s, d, (uint32_t)p)) goto out;
+                sent[s] += p;
+            }
+            if (sent[s] == b) {          /* its last packet handed over: the sender is free */
+                uint64_t e = c * in->tpc;
+                if (e > end[s]) end[s] = e;
+                send_to[s] = -1;
+            } else {
+                sending = 1;
+            }
+        }
+        /* 3. one network step; arrivals complete transfers, whose receivers merge */
+        rx.n_done = 0;
+        net_step(&net);
+        for (uint32_t i = 0; i < rx.n_done; i++) {
+            size_t k = rx.done_k[i];
+            uint32_t s = (uint32_t)(k / n), d = (uint32_t)(k % n);
+            if (recv_from[d] != (int32_t)s) goto out;      /* one sender per receiver: cannot happen */
+            uint64_t t0 = rx.first[k] * in->tpc, t1 = net.step * in->tpc;
+            uint64_t merged = in->merge ? in->merge(in->user, d, s, t0, t1) : t1;
+            if (merged < t1) merged = t1;
+            chopin_xfer_t *e = &xfers[(*n_xfers)++];
+            e->src = s; e->dst = d; e->start = start[k] * in->tpc; e->arrive = t1; e->merged = merged;
+            recv_free[d] = merged;
+            recv_from[d] = -1;
+            if (merged > end[d]) end[d] = merged;
+            left--;
+        }
+        if (!left) break;
+        if (sending || rx.n_done || net_next_event(&net) <= net.step + 1) continue;
+        /* 4. nothing moves in the next cycle: jump to the next event (an arrival, a GPU ready, a merge done) */
+        uint64_t nx = net_next_event(&net);
+        for (uint32_t g = 0; g < n; g++) {
+            if (rdy[g] > net.step && rdy[g] < nx) nx = rdy[g];
+            uint64_t f = (recv_free[g] + in->tpc - 1) / in->tpc;
+            if (recv_from[g] < 0 && f > net.step && f < nx) nx = f;
+        }
+        if (nx == UINT64_MAX) goto out;          /* a transfer that can never start: internal error */
+        if (nx > net.step + 1) net_skip_to(&net, nx);
     }
-    free(send_free); free(recv_free); free(link_free); free(done); free(rl);
-    return 0;
+    if (!net_idle(&net)) goto out;
+    if (link_busy)
+        for (uint32_t i = 0; i < net.n_links; i++)
+            link_busy[i] += (net.links[i].bulk_bytes * 1000u * in->tpc + in->link_mbpc - 1) / in->link_mbpc;
+    rc = 0;
+out:
+    net_free(&net);
+    free(rx.got); free(rx.first); free(rx.done_k); free(done); free(recv_from); free(send_to);
+    free(recv_free); free(sent); free(start); free(rdy);
+    return rc;
 }

@@ -8,8 +8,8 @@
  *   class         whether a group composes exactly (chopin_draw_class) or falls back to duplication
  *   scheduler     chopin_pick_gpu: the GPU with the fewest scheduled-but-unprocessed triangles, or round robin
  *   merge         chopin_merge_pick: the winner of one pixel among the sub-images and the existing contents
- *   composition   chopin_comp_schedule: CHOPIN's composition scheduler (who sends to whom when) with a link
- *                 model of both topologies and the receiver's ROP merge */
+ *   composition   chopin_comp_schedule: CHOPIN's composition scheduler (who sends to whom when) over the
+ *                 flit-level network of cmodel/link/net.c (both topologies), with the receiver's ROP merge */
 #ifndef GPUPD_SYS_CHOPIN_H
 #define GPUPD_SYS_CHOPIN_H
 
@@ -19,6 +19,9 @@
 #include "gpu/gpu.h"
 
 #define CHOPIN_MIN_TRIS_DEFAULT 4096u   /* CHOPIN: groups below this many triangles are duplicated */
+#define CHOPIN_MAX_DRAW_TRIS_DEFAULT 16384u  /* CHOPIN: a draw of more triangles is a group of its own */
+#define CHOPIN_COMP_PACKET_BYTES 256u   /* composition packet: an 8x8 block of one 4-byte surface (a ROP block) */
+#define CHOPIN_COMP_NIC_PACKETS 2u      /* packets a sender may have waiting in its network port */
 
 typedef enum {
     CHOPIN_OPAQUE = 0,          /* composes exactly: depth test and write on, a strict/non-strict LESS or GREATER
@@ -60,14 +63,16 @@ int chopin_merge_pick(uint8_t depth_func, uint32_t n, const uint32_t *depth, con
 /* The depth a sub-image starts from: the identity of the merge (LESS/LEQUAL: the far value, GREATER/GEQUAL: 0). */
 uint32_t chopin_depth_identity(uint8_t depth_func);
 
-/* ---- composition schedule (timing) ---- */
+/* ---- composition (timing) ---- */
 typedef struct {
-    uint32_t n_gpus;
+    uint32_t n_gpus;            /* 2..64 */
     int hub;                    /* 0: line (GPU i -- i+1), 1: hub switch */
-    uint64_t lat;               /* ticks per link traversal */
+    uint32_t lat_cycles;        /* link latency, cycles per link traversal */
     uint64_t link_mbpc;         /* link bandwidth, milli-bytes per cycle */
     uint64_t hub_mbpc;          /* hub switch bandwidth */
     uint64_t tpc;               /* ticks per cycle */
+    uint32_t packet_bytes;      /* composition packet size (0: CHOPIN_COMP_PACKET_BYTES) */
+    uint32_t nic_packets;       /* sender's port depth in packets (0: CHOPIN_COMP_NIC_PACKETS) */
     const uint64_t *ready;      /* [n] tick at which GPU g finished rendering its sub-image */
     const uint64_t *bytes;      /* [src * n + dst] bytes src sends to dst (0: nothing to send) */
     /* merge cost at the receiver: called when a transfer's data starts arriving at `t0` (ticks) and ends
@@ -81,14 +86,20 @@ typedef struct {
     uint64_t start, arrive, merged;   /* ticks: transfer start, last byte arrived, merge done */
 } chopin_xfer_t;
 
-/* CHOPIN's composition scheduler (GPUDriver.cpp CompScheduler, opaque groups): a receiver takes one sender at a
- * time, a sender serves one receiver at a time; among the pairs that may start, the earliest start goes first,
- * ties by receiver id, then sender id (the scheduler scans senders from GPU 0). A transfer holds every link of
- * its route (line: the chain between the two; hub: source -> switch -> destination and the switch) for
- * bytes / bandwidth and arrives one latency per link later. xfers: room for n*(n-1) entries; *n_xfers written.
- * link_busy (optional, [line: 2*(n-1) directed links, index 2*i = i->i+1, 2*i+1 = i+1->i; hub: 2*n, index
- * 2*g = g->hub, 2*g+1 = hub->g]) accumulates busy ticks. end[g] = the tick GPU g finished its composition
- * (last merge received, last send done; its ready tick if nothing). 0, or -1 on bad input. */
+/* The composition of one group, cycle by cycle on a net_t of the topology (cmodel/link/net.c, timed: latency,
+ * link and switch bandwidth). Every cycle, CHOPIN's composition scheduler (GPUDriver.cpp
+ * CompScheduler::setSendToGPU, opaque groups; polled every cycle by each receiver's ROP) lets each receiver
+ * that is ready, not receiving and done merging, in GPU order, take the first sender from GPU 0 on that is
+ * ready, not sending and has not sent to it yet (pairs with 0 bytes are skipped). A sender cuts its bytes into
+ * bulk packets of packet_bytes and puts them into its network port (the FIFO of its first link) while that
+ * holds fewer than nic_packets; it is free when its last packet is in. The network moves them (bandwidth,
+ * contention in the FIFOs and the switch, latency per link: all from net.c); when the last packet of a
+ * transfer arrives, the receiver's merge hook gets the first and last arrival ticks and the receiver takes its
+ * next sender once the merge is done. xfers: room for n*(n-1) entries, in completion order; *n_xfers written.
+ * link_busy (optional, [net link id]: line 2*(n-1) directed links, 2*i = i->i+1, 2*i+1 = i+1->i; hub 2*n,
+ * 2*g = g->hub, 2*g+1 = hub->g) accumulates the ticks each link spent sending (its bytes / its bandwidth).
+ * end[g] = the tick GPU g finished its composition (last merge, last packet handed to the network; its ready
+ * tick if nothing). 0, or -1 on bad input. */
 int chopin_comp_schedule(const chopin_comp_in_t *in, chopin_xfer_t *xfers, size_t *n_xfers, uint64_t *end,
                          uint64_t *link_busy);
 

@@ -33,7 +33,7 @@ static int chopin_timing(sys_t *s, uint64_t bpp)
     memset(&in, 0, sizeof in);
     in.n_gpus = N;
     in.hub = s->cfg->topo == NET_HUB;
-    in.lat = (uint64_t)s->net.latency * GT_TPC;
+    in.lat_cycles = s->net.latency;
     in.link_mbpc = s->link_mbpc;
     in.hub_mbpc = s->hub_mbpc;
     in.tpc = GT_TPC;

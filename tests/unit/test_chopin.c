@@ -146,21 +146,37 @@ static void test_merge(void **state)
     assert_int_equal(chopin_merge_pick(GPU_CMP_LESS, 1, d4, s4, 0x20, &tie), 0);
 }
 
-/* ---- composition schedule ---- */
-static void sched(uint32_t n, int hub, const uint64_t *ready, const uint64_t *bytes, chopin_xfer_t *x, size_t *nx,
-                  uint64_t *end, uint64_t *busy)
+/* ---- composition over the flit-level network ---- */
+static int sched_in(uint32_t n, int hub, const uint64_t *ready, const uint64_t *bytes, chopin_xfer_t *x, size_t *nx,
+                    uint64_t *end, uint64_t *busy, uint64_t (*merge)(void *, uint32_t, uint32_t, uint64_t, uint64_t))
 {
     chopin_comp_in_t in;
     memset(&in, 0, sizeof in);
     in.n_gpus = n;
     in.hub = hub;
-    in.lat = 400;
+    in.lat_cycles = 400;
     in.link_mbpc = 40000;        /* 40 B/cycle */
     in.hub_mbpc = 80000;
     in.tpc = 1;
     in.ready = ready;
     in.bytes = bytes;
-    assert_int_equal(chopin_comp_schedule(&in, x, nx, end, busy), 0);
+    in.merge = merge;
+    return chopin_comp_schedule(&in, x, nx, end, busy);
+}
+static void sched(uint32_t n, int hub, const uint64_t *ready, const uint64_t *bytes, chopin_xfer_t *x, size_t *nx,
+                  uint64_t *end, uint64_t *busy)
+{
+    assert_int_equal(sched_in(n, hub, ready, bytes, x, nx, end, busy, NULL), 0);
+}
+
+/* b bytes over h links at 40 B/cycle in 256-byte packets: the last packet leaves after b / 40 cycles of link
+ * time, less what an idle link's credit holds (one packet + one cycle: 296 B), and arrives h latencies later */
+static void assert_arrival(const chopin_xfer_t *x, uint64_t b, uint32_t hops)
+{
+    uint64_t lo = (b - 296) / 40 + hops * 400, hi = (b + 39) / 40 + hops * 400 + 2;
+    if (x->arrive - x->start < lo || x->arrive - x->start > hi)
+        fail_msg("%u -> %u: %llu B arrived after %llu cycles, want %llu..%llu", x->src, x->dst, (unsigned long long)b,
+                 (unsigned long long)(x->arrive - x->start), (unsigned long long)lo, (unsigned long long)hi);
 }
 
 static void test_comp_schedule_line(void **state)
@@ -169,34 +185,60 @@ static void test_comp_schedule_line(void **state)
     chopin_xfer_t x[16];
     size_t nx;
     uint64_t end[4], busy[8];
-    /* 2 GPUs, both ready at 0, 4000 B each way: the two directions of the link run at once */
-    uint64_t r2[2] = {0, 0}, b2[4] = {0, 4000, 4000, 0};
+    /* 2 GPUs, both ready at 10, 4000 B each way: the two directions of the link run at once */
+    uint64_t r2[2] = {10, 10}, b2[4] = {0, 4000, 4000, 0};
     memset(busy, 0, sizeof busy);
     sched(2, 0, r2, b2, x, &nx, end, busy);
     assert_int_equal(nx, 2);
-    assert_int_equal(x[0].start, 0);
-    assert_int_equal(x[1].start, 0);
-    assert_int_equal(x[0].arrive, 100 + 400);
-    assert_int_equal(end[0], 500);
-    assert_int_equal(end[1], 500);
-    assert_int_equal(busy[0], 100);
+    for (int i = 0; i < 2; i++) {
+        assert_int_equal(x[i].start, 10);
+        assert_arrival(&x[i], 4000, 1);
+        assert_int_equal(x[i].merged, x[i].arrive);          /* no merge hook */
+        assert_int_equal(end[x[i].dst], x[i].arrive);
+    }
+    assert_int_equal(busy[0], 100);                          /* 4000 B / 40 B per cycle, each direction */
     assert_int_equal(busy[1], 100);
-    /* 3 GPUs on a line, 0 -> 2 and 1 -> 2 share link 1->2: the second waits for the first */
-    uint64_t r3[3] = {0, 0, 0}, b3[9] = {0, 0, 4000, 0, 0, 4000, 0, 0, 0};
+    /* 3 GPUs on a line, 0 -> 2 and 1 -> 2: receiver 2 takes sender 0 first (the scan starts at GPU 0), then 1 */
+    uint64_t r3[3] = {10, 10, 10}, b3[9] = {0, 0, 4000, 0, 0, 4000, 0, 0, 0};
     memset(busy, 0, sizeof busy);
     sched(3, 0, r3, b3, x, &nx, end, busy);
     assert_int_equal(nx, 2);
-    assert_int_equal(x[0].src, 0);                   /* ties: receiver, then the lowest sender */
-    assert_int_equal(x[0].start, 0);
-    assert_int_equal(x[0].arrive, 100 + 800);        /* two hops */
+    assert_int_equal(x[0].src, 0);
+    assert_int_equal(x[0].start, 10);
+    assert_arrival(&x[0], 4000, 2);
     assert_int_equal(x[1].src, 1);
-    assert_true(x[1].start >= 900);                  /* receiver 2 takes one sender at a time (after merging) */
-    assert_int_equal(busy[2], 200);                  /* link 1 -> 2 carried both */
+    assert_int_equal(x[1].start, x[0].merged + 1);           /* the next cycle after the first transfer is merged */
+    assert_arrival(&x[1], 4000, 1);
+    assert_int_equal(busy[2], 200);                          /* link 1 -> 2 carried both */
+    assert_int_equal(busy[0], 100);
+    /* contention: on a line of 4, 1 -> 2 and 0 -> 3 run at once (different senders and receivers) and share
+     * link 1 -> 2, which carries both streams at its 40 B/cycle: the pair takes twice the link time */
+    uint64_t r4[4] = {10, 10, 10, 10}, b4[16];
+    memset(b4, 0, sizeof b4);
+    b4[1 * 4 + 2] = 40000;
+    b4[0 * 4 + 3] = 40000;
+    memset(busy, 0, sizeof busy);
+    sched(4, 0, r4, b4, x, &nx, end, busy);
+    assert_int_equal(nx, 2);
+    assert_int_equal(x[0].start, 10);
+    assert_int_equal(x[1].start, 10);
+    uint64_t last = x[0].arrive > x[1].arrive ? x[0].arrive : x[1].arrive;
+    if (last < 10 + 80000 / 40) fail_msg("two 40000 B streams over one 40 B/cycle link done at %llu, before %u",
+                                         (unsigned long long)last, 10 + 80000 / 40);
+    if (last > 10 + 80000 / 40 + 3 * 400 + 16) fail_msg("shared link: done at %llu, later than link time + 3 latencies",
+                                                        (unsigned long long)last);
+    assert_int_equal(busy[2], 2000);                         /* link 1 -> 2: 80000 B */
     /* a late GPU: nothing starts before its sub-image is ready */
-    uint64_t r4[2] = {0, 5000};
-    sched(2, 0, r4, b2, x, &nx, end, busy);
+    uint64_t r5[2] = {0, 5000};
+    sched(2, 0, r5, b2, x, &nx, end, busy);
     for (size_t i = 0; i < nx; i++) assert_true(x[i].start >= 5000);
-    assert_int_equal(end[0], 5500);
+    assert_int_equal(end[0], x[0].dst == 0 ? x[0].arrive : x[1].arrive);
+}
+
+static uint64_t slow_merge(void *user, uint32_t dst, uint32_t src, uint64_t t0, uint64_t t1)
+{
+    (void)user; (void)dst; (void)src; (void)t0;
+    return t1 + 1000;
 }
 
 static void test_comp_schedule_hub(void **state)
@@ -205,28 +247,40 @@ static void test_comp_schedule_hub(void **state)
     chopin_xfer_t x[16];
     size_t nx;
     uint64_t end[4], busy[8];
-    /* 4 GPUs, all-to-all 8000 B: every pair once, the switch (80 B/cycle) paces the starts */
-    uint64_t r[4] = {0, 0, 0, 0}, b[16];
+    /* 4 GPUs, all-to-all 8000 B: every pair once, one sender per receiver and one receiver per sender at a time */
+    uint64_t r[4] = {1, 1, 1, 1}, b[16];
     for (int i = 0; i < 16; i++) b[i] = i / 4 == i % 4 ? 0 : 8000;
     memset(busy, 0, sizeof busy);
     sched(4, 1, r, b, x, &nx, end, busy);
     assert_int_equal(nx, 12);
     uint8_t seen[16] = {0};
+    uint64_t last = 0;
     for (size_t i = 0; i < nx; i++) {
         assert_int_not_equal(x[i].src, x[i].dst);
         assert_false(seen[x[i].src * 4 + x[i].dst]);
         seen[x[i].src * 4 + x[i].dst] = 1;
-        assert_int_equal(x[i].arrive - x[i].start, 200 + 800);    /* 8000 B at 40 B/cycle + 2 links */
-        for (size_t k = 0; k < i; k++)   /* one sender per receiver and one receiver per sender at a time */
-            if (x[k].dst == x[i].dst || x[k].src == x[i].src)
-                assert_true(x[i].start >= (x[k].dst == x[i].dst ? x[k].merged : x[k].start + 200));
+        if (x[i].arrive - x[i].start < 8000 / 40 + 2 * 400) fail_msg("%u -> %u faster than its link", x[i].src, x[i].dst);
+        for (size_t k = 0; k < nx; k++)   /* a receiver: one sender at a time */
+            if (k != i && x[k].dst == x[i].dst && x[k].start < x[i].start) assert_true(x[i].start > x[k].merged);
+        if (x[i].arrive > last) last = x[i].arrive;
     }
+    /* the switch (80 B/cycle) carries all 96000 B */
+    if (last < 96000 / 80) fail_msg("hub: all-to-all done at %llu, before the switch could move it (%u)",
+                                    (unsigned long long)last, 96000 / 80);
     for (int g = 0; g < 4; g++) assert_int_equal(busy[2 * g], 3 * 200);   /* g -> hub: its 3 sends */
+    /* the receiver's merge: a receiver takes its next sender only once the merge is done */
+    uint64_t b3[9] = {0, 0, 4000, 0, 0, 4000, 0, 0, 0}, r3[3] = {1, 1, 1};
+    assert_int_equal(sched_in(3, 1, r3, b3, x, &nx, end, NULL, slow_merge), 0);
+    assert_int_equal(nx, 2);
+    assert_int_equal(x[0].merged, x[0].arrive + 1000);
+    assert_true(x[1].start >= x[0].merged && x[1].start <= x[0].merged + 1);
+    assert_int_equal(end[2], x[1].merged);
     /* bad input */
     chopin_comp_in_t in;
     memset(&in, 0, sizeof in);
     in.n_gpus = 2;
     assert_int_equal(chopin_comp_schedule(&in, x, &nx, end, NULL), -1);
+    assert_int_equal(sched_in(1, 0, r3, b3, x, &nx, end, NULL, NULL), -1);
 }
 
 /* ---- the scheme on coplanar draws ---- */

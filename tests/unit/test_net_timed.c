@@ -260,6 +260,69 @@ static void test_exchange_skip_and_latency(void **state)
                 }
 }
 
+/* Bulk flits (chopin's composition packets): a link moves their bytes at exactly its bandwidth, the switch at
+ * its own; latency per link as for 8-byte flits; skipping equals stepping; an 8-byte-flit net keeps its cap */
+static void bulk_run(net_topo_t topo, uint32_t lat, uint64_t link_mb, uint64_t hub_mb, uint32_t pkt, uint32_t npk,
+                     int skip, rec_t *r, net_t *net, uint32_t src, uint32_t dst)
+{
+    memset(r, 0, sizeof *r);
+    r->net = net;
+    assert_int_equal(net_init(net, topo, 4, 1, rec, r), 0);
+    assert_int_equal(net_set_timing(net, lat, link_mb, hub_mb), 0);
+    assert_int_equal(net_set_bulk(net, pkt), 0);
+    for (uint32_t k = 0; k < npk; k++) assert_int_equal(net_inject_bulk(net, src, dst, pkt), 0);
+    while (!net_idle(net)) {
+        uint64_t nx = net_next_event(net);
+        if (skip && nx > net->step + 1) net_skip_to(net, nx);
+        net_step(net);
+    }
+}
+
+static void test_bulk_flits(void **state)
+{
+    (void)state;
+    net_t net;
+    rec_t r;
+    const uint32_t pkt = 256, npk = 400;
+    /* line, 0 -> 3 (three links), 40 B/cycle: 400 x 256 B = 102400 B in 2560 cycles of link time */
+    bulk_run(NET_LINE, 400, 40000, 80000, pkt, npk, 0, &r, &net, 0, 3);
+    assert_int_equal(r.n, npk);
+    /* a fresh link's credit starts at 0: the first packet leaves once it holds 256 B (step ceil(256 / 40) = 7);
+     * the next links forward it at once (their credit is full) and it crosses 3 links */
+    if (r.first_step != 7 + 3 * 400) fail_msg("first bulk flit at step %llu, want %u", (unsigned long long)r.first_step, 7 + 3 * 400);
+    uint64_t span = r.last_step - r.first_step, want = (uint64_t)(npk - 1) * pkt / 40;   /* 2553.6 cycles */
+    if (span < want || span > want + 2) fail_msg("line: %u packets over %llu cycles, want %llu..%llu (40 B/cycle)", npk,
+                                                 (unsigned long long)span, (unsigned long long)want, (unsigned long long)want + 2);
+    for (uint32_t i = 0; i < net.n_links; i++) {
+        uint64_t b = net.links[i].bulk_bytes;
+        int on_route = net.links[i].from < 3 && net.links[i].to == net.links[i].from + 1;
+        assert_int_equal(b, on_route ? (uint64_t)npk * pkt : 0);
+        assert_int_equal(net.links[i].flits_prim + net.links[i].flits_last, 0);
+    }
+    uint64_t last = r.last_step;
+    net_free(&net);
+    bulk_run(NET_LINE, 400, 40000, 80000, pkt, npk, 1, &r, &net, 0, 3);
+    assert_int_equal(r.last_step, last);                 /* skipping == stepping */
+    net_free(&net);
+    /* hub, 2 -> 1, links 100 B/cycle, switch 20 B/cycle: the switch paces the stream */
+    bulk_run(NET_HUB, 100, 100000, 20000, pkt, npk, 0, &r, &net, 2, 1);
+    span = r.last_step - r.first_step;
+    want = (uint64_t)(npk - 1) * pkt / 20;
+    if (span < want || span > want + 2) fail_msg("hub: %u packets over %llu cycles, want %llu..%llu (switch 20 B/cycle)", npk,
+                                                 (unsigned long long)span, (unsigned long long)want, (unsigned long long)want + 2);
+    net_free(&net);
+    /* bad bulk flits */
+    assert_int_equal(net_init(&net, NET_LINE, 2, 1, rec, &r), 0);
+    assert_int_equal(net_inject_bulk(&net, 0, 1, 16), -1);            /* above the maximum (8 B by default) */
+    assert_int_equal(net_set_bulk(&net, 4), -1);
+    assert_int_equal(net_set_bulk(&net, NET_BULK_MAX_BYTES + 1), -1);
+    assert_int_equal(net_set_bulk(&net, 64), 0);
+    assert_int_equal(net_inject_bulk(&net, 0, 0, 64), -1);            /* to itself */
+    assert_int_equal(net_inject_bulk(&net, 0, 1, 0), -1);
+    assert_int_equal(net_inject_bulk(&net, 0, 1, 65), -1);
+    net_free(&net);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -268,6 +331,7 @@ int main(void)
         cmocka_unit_test(test_untimed_default),
         cmocka_unit_test(test_skip_equals_stepping),
         cmocka_unit_test(test_exchange_skip_and_latency),
+        cmocka_unit_test(test_bulk_flits),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
