@@ -81,6 +81,59 @@ uint32_t chopin_pick_gpu(uint64_t *load, uint32_t n_gpus, uint32_t *last, int rr
     return pick;
 }
 
+int chopin_draw_joins(const gpu_draw_t *first, const gpu_draw_t *prev, const gpu_draw_t *next, uint32_t max_draw_tris)
+{
+    if (!chopin_same_state(first, next)) return 0;
+    return !max_draw_tris || (chopin_draw_tris(prev) <= max_draw_tris && chopin_draw_tris(next) <= max_draw_tris);
+}
+
+void chopin_sched_init(chopin_sched_t *s, uint32_t n_gpus)
+{
+    memset(s, 0, sizeof *s);
+    s->n_gpus = n_gpus > 64 ? 64 : n_gpus;
+}
+
+void chopin_sched_free(chopin_sched_t *s)
+{
+    for (uint32_t g = 0; g < 64; g++) free(s->pend[g]);
+    memset(s, 0, sizeof *s);
+}
+
+int chopin_sched_add(chopin_sched_t *s, uint32_t g, uint64_t tris, uint64_t t0, uint64_t t1)
+{
+    if (g >= s->n_gpus || t0 > t1) return -1;
+    if (t1 == UINT64_MAX) {
+        s->never[g] += tris;
+        return 0;
+    }
+    if (s->n_pend[g] == s->cap_pend[g]) {
+        size_t nc = s->cap_pend[g] ? 2 * s->cap_pend[g] : 16;
+        chopin_pend_t *np = realloc(s->pend[g], nc * sizeof *np);
+        if (!np) return -1;
+        s->pend[g] = np;
+        s->cap_pend[g] = nc;
+    }
+    s->pend[g][s->n_pend[g]++] = (chopin_pend_t){tris, t0, t1};
+    return 0;
+}
+
+void chopin_sched_load(chopin_sched_t *s, uint64_t now, uint64_t *load)
+{
+    for (uint32_t g = 0; g < s->n_gpus; g++) {
+        uint64_t l = s->never[g];
+        size_t k = 0;
+        for (size_t i = 0; i < s->n_pend[g]; i++) {
+            const chopin_pend_t *p = &s->pend[g][i];
+            if (now >= p->t1) continue;                        /* all its triangles left CLIP */
+            uint64_t done = now <= p->t0 ? 0 : (uint64_t)((double)p->tris * (double)(now - p->t0) / (double)(p->t1 - p->t0));
+            l += p->tris - (done < p->tris ? done : p->tris);
+            s->pend[g][k++] = *p;
+        }
+        s->n_pend[g] = k;
+        load[g] = l;
+    }
+}
+
 uint32_t chopin_depth_identity(uint8_t depth_func)
 {
     return depth_func == GPU_CMP_GREATER || depth_func == GPU_CMP_GEQUAL ? 0u : GPU_DEPTH_MAX;

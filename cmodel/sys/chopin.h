@@ -51,6 +51,34 @@ int chopin_group_composes(chopin_class_t cls, uint64_t tris, uint32_t n_draws, u
  * last+1, last+2, ...; the first with the strictly smallest load wins (CHOPIN's GPUSchedInfo). rr: last+1. */
 uint32_t chopin_pick_gpu(uint64_t *load, uint32_t n_gpus, uint32_t *last, int rr, uint64_t tris);
 
+/* CHOPIN's group cap (parkd/Common/TriangleMesh.cpp): a draw of more than max_draw_tris triangles (16384) closes
+ * the group before it and the one it is in: it forms a group of its own (which, one draw, falls back to
+ * duplication). 1 if `next` joins the group whose first draw is `first` and whose last draw is `prev`: the same
+ * composition state and, unless max_draw_tris is 0 (no cap), neither prev nor next above the cap. */
+int chopin_draw_joins(const gpu_draw_t *first, const gpu_draw_t *prev, const gpu_draw_t *next, uint32_t max_draw_tris);
+
+/* Scheduled-but-unprocessed triangles per GPU, across groups and frames (CHOPIN's GPUSchedInfo: the schedule
+ * table is never reset; totProcessedTris grows as the GPU's clipper outputs triangles of scheduled draws). A
+ * draw scheduled to GPU g is recorded with the ticks its first and last triangle leave CLIP (t0 <= t1);
+ * processed(now) counts its triangles as leaving CLIP evenly from t0 to t1. t0 = t1 = UINT64_MAX: never
+ * processed (the untimed model: the driver is ahead of every GPU). */
+typedef struct {
+    uint64_t tris, t0, t1;
+} chopin_pend_t;
+typedef struct {
+    uint32_t n_gpus;
+    uint64_t never[64];         /* triangles recorded with t1 = UINT64_MAX */
+    chopin_pend_t *pend[64];    /* the others, not yet fully processed at the last chopin_sched_load */
+    size_t n_pend[64], cap_pend[64];
+} chopin_sched_t;
+void chopin_sched_init(chopin_sched_t *s, uint32_t n_gpus);
+void chopin_sched_free(chopin_sched_t *s);
+/* Record a draw of `tris` triangles scheduled to GPU g. 0, or -1 (out of memory, bad input). */
+int chopin_sched_add(chopin_sched_t *s, uint32_t g, uint64_t tris, uint64_t t0, uint64_t t1);
+/* load[g] = triangles scheduled to g and not processed at tick `now`; drops the fully processed records
+ * (now must not decrease between calls). */
+void chopin_sched_load(chopin_sched_t *s, uint64_t now, uint64_t *load);
+
 /* Merge of one pixel of an opaque group: n sub-images with depth[i] and stamp[i] (0: no fragment of the group
  * wrote the pixel on that GPU; else 1 + the command index of the draw that did) against the existing depth
  * `exist` (stamp 0: older than the group). Returns the index of the winning sub-image, or -1 if the existing

@@ -113,6 +113,60 @@ static void test_scheduler(void **state)
     for (int i = 0; i < 6; i++) assert_int_equal(chopin_pick_gpu(l2, 3, &last, 1, 1000 * (uint64_t)i), (uint32_t)(i + 1) % 3);
 }
 
+/* CHOPIN's cap: a draw of more than 16384 triangles is a group of its own */
+static void test_group_cap(void **state)
+{
+    (void)state;
+    gpu_draw_t a = opaque_draw(), small = opaque_draw(), big = opaque_draw(), edge = opaque_draw();
+    small.count = 3 * 100;
+    big.count = 3 * 16385;
+    edge.count = 3 * 16384;
+    assert_true(chopin_draw_joins(&a, &small, &edge, 16384));       /* exactly 16384: joins */
+    assert_true(chopin_draw_joins(&a, &edge, &small, 16384));
+    assert_false(chopin_draw_joins(&a, &small, &big, 16384));       /* closes the group before it */
+    assert_false(chopin_draw_joins(&a, &big, &small, 16384));       /* and the group it is in */
+    assert_true(chopin_draw_joins(&a, &big, &small, 0));            /* 0: no cap */
+    assert_true(chopin_draw_joins(&a, &small, &big, 0));
+    gpu_draw_t other = small;
+    other.st.depth_func = GPU_CMP_GREATER;
+    assert_false(chopin_draw_joins(&a, &small, &other, 0));         /* a state change still ends it */
+}
+
+/* scheduled-but-unprocessed triangles across groups: processed evenly between the CLIP ticks t0 and t1 */
+static void test_sched_unprocessed(void **state)
+{
+    (void)state;
+    chopin_sched_t s;
+    uint64_t load[3];
+    chopin_sched_init(&s, 3);
+    assert_int_equal(chopin_sched_add(&s, 0, 1000, 100, 1100), 0);
+    assert_int_equal(chopin_sched_add(&s, 1, 400, 200, 600), 0);
+    assert_int_equal(chopin_sched_add(&s, 2, 50, UINT64_MAX, UINT64_MAX), 0);   /* untimed: never processed */
+    assert_int_equal(chopin_sched_add(&s, 3, 1, 0, 0), -1);
+    assert_int_equal(chopin_sched_add(&s, 0, 1, 5, 4), -1);
+    chopin_sched_load(&s, 100, load);
+    assert_int_equal(load[0], 1000);
+    assert_int_equal(load[1], 400);
+    assert_int_equal(load[2], 50);
+    chopin_sched_load(&s, 600, load);
+    assert_int_equal(load[0], 500);                  /* half of its span */
+    assert_int_equal(load[1], 0);                    /* done */
+    /* a later draw on GPU 1 (a later group): the least-loaded pick sees what is left of the earlier ones */
+    uint32_t last = 2;
+    uint32_t g = chopin_pick_gpu(load, 3, &last, 0, 300);
+    assert_int_equal(g, 1);
+    assert_int_equal(chopin_sched_add(&s, g, 300, 700, 1000), 0);
+    chopin_sched_load(&s, 850, load);
+    assert_int_equal(load[0], 250);
+    assert_int_equal(load[1], 150);
+    assert_int_equal(load[2], 50);
+    assert_int_equal(s.n_pend[1], 1);               /* the finished record is dropped */
+    chopin_sched_load(&s, 5000, load);
+    assert_int_equal(load[0] + load[1], 0);
+    assert_int_equal(load[2], 50);
+    chopin_sched_free(&s);
+}
+
 static void test_merge(void **state)
 {
     (void)state;
@@ -488,6 +542,8 @@ int main(void)
         cmocka_unit_test(test_classes),
         cmocka_unit_test(test_group_boundaries),
         cmocka_unit_test(test_scheduler),
+        cmocka_unit_test(test_group_cap),
+        cmocka_unit_test(test_sched_unprocessed),
         cmocka_unit_test(test_merge),
         cmocka_unit_test(test_comp_schedule_line),
         cmocka_unit_test(test_comp_schedule_hub),
