@@ -127,18 +127,26 @@ int sys_run_group_chopin(sys_t *s, uint32_t i0, uint32_t i1)
         for (size_t p = 0; p < np; p++) z[p] = id;
         gpu_surface_changed(&s->gpu[g], zs);
     }
-    /* draw scheduler */
-    {
-        uint64_t load[64];
-        memset(load, 0, sizeof load);
-        for (uint32_t i = i0; i < i1; i++)
-            sel[i - i0] = chopin_pick_gpu(load, N, &s->chopin_last, s->cfg->chopin_rr, chopin_draw_tris(&fr->cmds[i].draw));
+    /* draw scheduler and rendering: each draw goes to the GPU with the fewest scheduled-but-unprocessed
+     * triangles (across groups, CHOPIN's GPUSchedInfo) when the command stream reaches it, i.e. (timed) when
+     * the previous draw's GPU took the previous draw into its command processor; the group's first draw when
+     * the first GPU's command processor is free. Processed = triangles out of CLIP. Untimed: nothing is
+     * processed (the driver runs ahead of every GPU). Each GPU renders its draws over the whole screen, in
+     * order, stamping the pixels they win. */
+    uint64_t now = 0;
+    if (s->timed) {
+        now = UINT64_MAX;
+        for (uint32_t g = 0; g < N; g++)
+            if (s->tm[g].free[GT_CP] < now) now = s->tm[g].free[GT_CP];
     }
-    /* each GPU renders its draws over the whole screen, in order, stamping the pixels they win */
     for (uint32_t g = 0; g < N; g++) s->gpu[g].n_gpus = 1;
     for (uint32_t i = i0; i < i1; i++) {
-        uint32_t g = sel[i - i0];
         uint32_t m = chopin_draw_tris(&fr->cmds[i].draw);
+        uint64_t load[64];
+        chopin_sched_load(&s->chopin_sched, now, load);
+        uint32_t g = chopin_pick_gpu(load, N, &s->chopin_last, s->cfg->chopin_rr, m);
+        sel[i - i0] = g;
+        uint64_t cp0 = s->timed ? s->tm[g].free[GT_CP] : 0, clip0 = s->timed ? s->tm[g].free[GT_CLIP] : 0;
         gpu_prim_req_t *all = malloc((size_t)(m ? m : 1) * sizeof *all);
         if (!all) { sys_failf(s, "out of memory"); goto restore; }
         for (uint32_t p = 0; p < m; p++) { all[p].prim = p; all[p].tag = p; }
@@ -150,6 +158,14 @@ int sys_run_group_chopin(sys_t *s, uint32_t i0, uint32_t i1)
         free(all);
         s->res->gpu[g].comp_draws++;
         if (r2) goto restore;
+        uint64_t t0 = UINT64_MAX, t1 = UINT64_MAX;
+        if (s->timed) {
+            t1 = s->tm[g].free[GT_CLIP];
+            t0 = clip0 > cp0 ? clip0 : cp0;
+            if (t0 > t1) t0 = t1;
+            if (cp0 > now) now = cp0;     /* the next draw is issued once this one entered its command processor */
+        }
+        if (chopin_sched_add(&s->chopin_sched, g, m, t0, t1)) { sys_failf(s, "out of memory"); goto restore; }
     }
     rc = 0;
 restore:

@@ -180,6 +180,12 @@ int sys_check_draw(sys_t *s, uint32_t ci)
 
 static int run_frame_sfr(sys_t *s)
 {
+    if (s->cfg->scheme == SYS_SCHEME_CHOPIN) {
+        /* CHOPIN's schedule table is never reset, but by the end of a frame every GPU has processed all it was
+         * given: a frame starts from zero (and an untimed warm-up frame leaves nothing behind) */
+        chopin_sched_free(&s->chopin_sched);
+        chopin_sched_init(&s->chopin_sched, s->N);
+    }
     const sys_frame_t *fr = &s->scene->frames[s->frame];
     uint32_t i = 0;
     while (i < fr->n) {
@@ -230,7 +236,8 @@ static int run_frame_sfr(sys_t *s)
             const gpu_draw_t *dj = &fr->cmds[j].draw;
             int stop = 0;
             if (sys_check_draw(s, j)) return -1;
-            if (chopin && !chopin_same_state(&c->draw, dj)) break;     /* a new composition group */
+            if (chopin && !chopin_draw_joins(&c->draw, &fr->cmds[j - 1].draw, dj, s->cfg->chopin_max_draw_tris))
+                break;                                                  /* a new composition group */
             for (int t = 0; t < GPU_MAX_TEXTURES && !stop; t++) {
                 int32_t sid = dj->st.tex[t];
                 if (sid < 0) continue;
@@ -392,6 +399,7 @@ int sys_run(const sys_scene_t *scene, const sys_config_t *cfg, sys_result_t *res
     uint32_t **zero = calloc(scene->n_surf ? scene->n_surf : 1, sizeof *zero);
     int rc = -1;
     S.chopin_bytes = calloc((size_t)S.N * S.N, sizeof *S.chopin_bytes);
+    chopin_sched_init(&S.chopin_sched, S.N);
     if (!S.gpu || !S.valid || !written || !zero || !S.chopin_bytes) { sys_failf(&S, "out of memory"); goto out; }
     /* surfaces never written in frames 0..frame are shared read-only between the GPUs (not copied) */
     for (uint32_t f = 0; f <= cfg->frame; f++)
@@ -562,6 +570,7 @@ out:
     free(S.link_sync_ticks);
     free(S.link_busy0);
     free(S.chopin_bytes);
+    chopin_sched_free(&S.chopin_sched);
     gpu_isa_library_free(&S.lib);
     free(S.gpu);
     free(S.valid);

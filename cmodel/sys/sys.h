@@ -134,6 +134,7 @@ typedef struct {
     uint32_t pe_lq_depth;       /* PE RTL parameter LQ_DEPTH in the timed exchange (0: PE_HW_MAX_DEPTH = 256) */
     uint32_t chopin_min_tris;   /* chopin: a group composes from this many triangles on (default 4096; 0 is an error) */
     int chopin_rr;              /* chopin: draw scheduler round robin instead of least scheduled triangles */
+    uint32_t chopin_max_draw_tris;  /* chopin: a draw of more triangles is a group of its own (default 16384; 0: no cap) */
     int pe_golden;              /* timed exchange: 0 = the PE RTL's cycle model (pe_hw) with the P2G cycle model in
                                    the CD system (cdsys.h, default); 1 = the golden protocol model pe.c (send_rate) */
     /* Functional record of each frame 0..frame (gpu/frec.h), frec[f] for frame f. frec_mode FREC_RECORD: a

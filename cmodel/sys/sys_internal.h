@@ -36,6 +36,7 @@ typedef struct {
     uint64_t *link_sync_ticks;  /* [n_links] synchronisation transfer time per link */
     uint64_t *link_busy0;       /* [n_links] busy steps at the start of the timed frame */
     uint32_t chopin_last;       /* chopin: the draw scheduler's previous pick */
+    chopin_sched_t chopin_sched;    /* chopin: scheduled-but-unprocessed triangles per GPU, across groups */
     uint64_t *chopin_bytes;     /* chopin: [src * N + dst] composition bytes of the current group */
 } sys_t;
 

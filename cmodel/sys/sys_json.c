@@ -55,10 +55,10 @@ int sys_write_stats_json(const sys_result_t *res, const sys_config_t *cfg, const
                    "},\n", tp, tl, tsy, tc);
     }
     if (chop)
-        fprintf(f, "  \"chopin\": {\"min_tris\": %u, \"scheduler\": \"%s\", \"groups_composed\": %" PRIu64
+        fprintf(f, "  \"chopin\": {\"min_tris\": %u, \"max_draw_tris\": %u, \"scheduler\": \"%s\", \"groups_composed\": %" PRIu64
                    ", \"groups_dup_small\": %" PRIu64 ", \"groups_dup_blend_depth\": %" PRIu64 ", \"groups_dup_blend\": %" PRIu64
                    ", \"groups_dup_state\": %" PRIu64 ", \"composition_bytes\": %" PRIu64 ", \"tie_pixels\": %" PRIu64 "},\n",
-                cfg->chopin_min_tris, cfg->chopin_rr ? "round-robin" : "least-triangles", res->comp_groups,
+                cfg->chopin_min_tris, cfg->chopin_max_draw_tris, cfg->chopin_rr ? "round-robin" : "least-triangles", res->comp_groups,
                 res->comp_fallback[CHOPIN_OPAQUE], res->comp_fallback[CHOPIN_DUP_BLEND_DEPTH], res->comp_fallback[CHOPIN_DUP_BLEND],
                 res->comp_fallback[CHOPIN_DUP_STATE], res->comp_bytes, res->comp_tie_pixels);
     if (res->timed) {

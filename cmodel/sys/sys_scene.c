@@ -103,6 +103,7 @@ sys_config_t sys_config_default(void)
     c.hub_gbps = 80.0;
     c.p2g_rows = 2;
     c.chopin_min_tris = CHOPIN_MIN_TRIS_DEFAULT;
+    c.chopin_max_draw_tris = CHOPIN_MAX_DRAW_TRIS_DEFAULT;
     return c;
 }
 

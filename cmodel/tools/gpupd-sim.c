@@ -77,7 +77,8 @@ static void usage(FILE *f)
             "  gpupd-sim validate --trace FILE --ref REF.png [--frame K] [--diff D.png] [--json J.json]\n"
             "                   [--min-image-close 50] [--min-draws-1pct 90]  (stated agreement, %%; below: exit 1)\n"
             "  gpupd-sim bench  (--trace FILE | --scene NAME) [--scheme S] [--gpus N] [--repeat R]\n"
-            "                   chopin: [--chopin-min-tris 4096] [--chopin-sched least|rr]  (group threshold, draw scheduler)\n"
+            "                   chopin: [--chopin-min-tris 4096] [--chopin-max-draw-tris 16384] [--chopin-sched least|rr]\n"
+            "                           (group threshold, a larger draw is a group of its own (0: no cap), draw scheduler)\n"
             "schemes: single dup gpupd gpupd-batch gpupd-ra afr chopin\n");
 }
 
@@ -216,6 +217,7 @@ static int parse_args(int argc, char **argv, opts_t *o)
             else return arg_fail(T, a, v, "unknown ownership function", "diag or linear");
         } else if (!strcmp(a, "--frame")) { NEED(); if (arg_u32(T, a, v, 0, SIM_MAX_FRAME, &o->cfg.frame)) return -1; o->frame_given = 1; }
         else if (!strcmp(a, "--chopin-min-tris")) { NEED(); if (arg_u32(T, a, v, 1, UINT32_MAX, &o->cfg.chopin_min_tris)) return -1; }
+        else if (!strcmp(a, "--chopin-max-draw-tris")) { NEED(); if (arg_u32(T, a, v, 0, UINT32_MAX, &o->cfg.chopin_max_draw_tris)) return -1; }
         else if (!strcmp(a, "--chopin-sched")) {
             NEED();
             if (!strcmp(v, "least")) o->cfg.chopin_rr = 0;
