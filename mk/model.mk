@@ -21,7 +21,8 @@ MODEL_GPUS ?= 2,3,4,8,16
 MODEL_BENCH_TRACES := $(sort $(wildcard traces/*.gpt))
 
 # Every scheme and N in {2,3,4,8,16}, both topologies, bit-identical to `single` on the synthetic scenes;
-# chopin with a group threshold low enough (--chopin-min-tris) that its groups compose instead of falling back;
+# chopin with a group threshold low enough (--chopin-min-tris; on traces also no draw cap, --chopin-max-draw-tris 0)
+# that its groups compose instead of falling back;
 # on every bundled trace: every scheme x N on `line`, and the batching schemes on `hub` for N = 3, 16
 # (the full cross product on both topologies is `make bench-model-verify`). --check-masks (synthetic scenes,
 # hub runs on traces): every primitive a GPU was left out of is rasterized there too and must cover none of
@@ -68,8 +69,8 @@ test-model-identical-shaders:
 MODEL_TRACE_GPUS ?= 2,3,16
 test-long-model-identical: MODEL_TRACE_GPUS = $(MODEL_GPUS)
 $(sort $(MODEL_ID_TRACE_ALL)): test-model-identical-trace-%:
-	@set -e; $(MODEL_ID_VERIFY) --trace traces/$*.gpt --gpus $(MODEL_TRACE_GPUS) --topology line --shaders builtin --chopin-min-tris 1 -q; \
-	$(MODEL_ID_VERIFY) --trace traces/$*.gpt --gpus 3,16 --schemes gpupd-batch,gpupd-ra,chopin --topology hub --check-masks --shaders builtin --chopin-min-tris 1 -q
+	@set -e; $(MODEL_ID_VERIFY) --trace traces/$*.gpt --gpus $(MODEL_TRACE_GPUS) --topology line --shaders builtin --chopin-min-tris 1 --chopin-max-draw-tris 0 -q; \
+	$(MODEL_ID_VERIFY) --trace traces/$*.gpt --gpus 3,16 --schemes gpupd-batch,gpupd-ra,chopin --topology hub --check-masks --shaders builtin --chopin-min-tris 1 --chopin-max-draw-tris 0 -q
 TEST_TARGETS += test-model-identical
 .PHONY: test-long-model-identical
 test-long-model-identical: $(MODEL_ID_TRACE_ALL)
