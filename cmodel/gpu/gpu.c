@@ -368,7 +368,7 @@ static int draw_begin(gpu_t *g, const gpu_draw_t *d, gpu_mode_t mode, const gpu_
         }
         if (g->rec_mode == FREC_RECORD && g->rec_draw->need_in && mode == GPU_MODE_RENDER) {
             uint32_t w, h;      /* per tile: the live quads seen in this draw */
-            target_size(g, d, &w, &h);
+            gpu_target_size(g, d, &w, &h);
             size_t n_t = (size_t)((w + (1u << FREC_IN_TILE_LOG2) - 1) >> FREC_IN_TILE_LOG2) * ((h + (1u << FREC_IN_TILE_LOG2) - 1) >> FREC_IN_TILE_LOG2);
             if (n_t > g->rec->in_count_n) {
                 uint8_t *c = realloc(g->rec->in_count, n_t);

@@ -13,7 +13,7 @@
 #define FS_WARP_QUADS 8                  /* 8 quads = 32 fragment threads */
 
 /* size of the targets of a draw */
-static void target_size(const gpu_t *g, const gpu_draw_t *d, uint32_t *w, uint32_t *h)
+void gpu_target_size(const gpu_t *g, const gpu_draw_t *d, uint32_t *w, uint32_t *h)
 {
     for (int i = 0; i < GPU_MAX_RTS; i++)
         if (d->st.rt[i] >= 0) { *w = g->surf[d->st.rt[i]].w; *h = g->surf[d->st.rt[i]].h; return; }
@@ -25,7 +25,7 @@ int gpu_rast_step(gpu_t *g, gpu_unit_state_t *u)
 {
     int moved = 0;
     uint32_t w, h;
-    target_size(g, g->draw, &w, &h);
+    gpu_target_size(g, g->draw, &w, &h);
     p2g_config_t oc = gpu_own_cfg(g, w, h);
     uint32_t ts = 1u << g->tile_log2;
     for (;;) {
@@ -265,7 +265,7 @@ int gpu_ez_step(gpu_t *g, gpu_unit_state_t *u)
         if (g->rec_mode == FREC_RECORD && g->rec_draw->need_in && q->live && !g->rec->oom) {
             /* the fragment-profile inputs of the first live quads of each tile (gpu/frec.h) */
             uint32_t w, h;
-            target_size(g, g->draw, &w, &h);
+            gpu_target_size(g, g->draw, &w, &h);
             size_t ti = (size_t)((uint32_t)q->y >> FREC_IN_TILE_LOG2) * ((w + (1u << FREC_IN_TILE_LOG2) - 1) >> FREC_IN_TILE_LOG2) +
                         ((uint32_t)q->x >> FREC_IN_TILE_LOG2);
             if (ti < g->rec->in_count_n && g->rec->in_count[ti] < FREC_IN_QUADS) {

@@ -43,6 +43,7 @@ int gpu_vs_step(gpu_t *g);
 int gpu_clip_step(gpu_t *g);
 
 /* gpu_pixel.c */
+void gpu_target_size(const gpu_t *g, const gpu_draw_t *d, uint32_t *w, uint32_t *h);   /* of a draw's targets */
 int gpu_rast_step(gpu_t *g, gpu_unit_state_t *u);
 int gpu_ez_step(gpu_t *g, gpu_unit_state_t *u);
 int gpu_fs_step(gpu_t *g);
