@@ -50,7 +50,7 @@ test-model-identical-tris:
 test-model-identical-rtt:
 	@$(MODEL_ID_VERIFY) --scene rtt --size 160x120 --frame 1 --gpus $(MODEL_GPUS) --topology both --check-masks --chopin-min-tris 16
 test-model-identical-big:
-	@$(MODEL_ID_VERIFY) --scene big --size 192x128 --prims 9000 --batch 1000 --gpus $(MODEL_GPUS) --schemes gpupd-batch,gpupd-ra --topology both --check-masks
+	@$(MODEL_ID_VERIFY) --scene big --size 192x128 --prims 9000 --batch 1000 --gpus $(MODEL_GPUS) --schemes gpupd-batch,gpupd-ra,gpupd-stream --topology both --check-masks
 test-model-identical-lines:
 	@$(MODEL_ID_VERIFY) --scene lines --size 200x136 --gpus $(MODEL_GPUS) --topology both --check-masks --chopin-min-tris 16
 test-model-identical-synthetic: $(BUILD)/bin/gpupd-trace  # literal path: trace.mk (TRACE_TOOL) is included after this file
@@ -63,14 +63,25 @@ test-model-identical-chopin:
 	  { echo "FAIL: chopin composed no group of mesh-bunnies at the default threshold (the check would test only dup)"; exit 1; }
 test-model-identical-shaders:
 	@$(MODEL_ID_VERIFY) --trace traces/glmark2-shadow.gpt --gpus 2,5,16 --topology line -q
-# One bundled trace: every scheme x N on `line`, and the batching schemes on `hub` for N = 3, 16. `make test`
+# gpupd-stream timed: the frame rendered piece by piece as the stream PE's cycle model releases (batch, source)
+# (cdsys stream mode, checked there against the SPEC 4.2 lists) equals single's; a render-to-texture trace (several
+# segments), a game frame and the geometry-bound trace, N = 3, 16 (make test-long: also 64), both topologies.
+MODEL_STREAM_TIMED_GPUS ?= 3,16
+test-long-model-identical: MODEL_STREAM_TIMED_GPUS = 3,16,64
+.PHONY: test-model-identical-stream-timed
+test-model-identical-stream-timed: $(SIM_TOOL)
+	@set -e; for t in glmark2-shadow oa-dm4-f109 mesh-bunnies; do \
+	  $(MODEL_ID_VERIFY) --trace traces/$$t.gpt --gpus $(MODEL_STREAM_TIMED_GPUS) --schemes gpupd-stream --topology both --timing on --shaders builtin -q; done
+test-model-identical: test-model-identical-stream-timed
+test-long-model-identical: test-model-identical-stream-timed
+# One bundled trace: every scheme x N on `line` (gpupd-stream included), and the batching schemes on `hub` for N = 3, 16. `make test`
 # samples N = 2, 3, 16 on the traces (the synthetic scenes above run every N in MODEL_GPUS);
 # `make test-long` runs every trace at every N in MODEL_GPUS.
 MODEL_TRACE_GPUS ?= 2,3,16
 test-long-model-identical: MODEL_TRACE_GPUS = $(MODEL_GPUS)
 $(sort $(MODEL_ID_TRACE_ALL)): test-model-identical-trace-%:
 	@set -e; $(MODEL_ID_VERIFY) --trace traces/$*.gpt --gpus $(MODEL_TRACE_GPUS) --topology line --shaders builtin --chopin-min-tris 1 --chopin-max-draw-tris 0 -q; \
-	$(MODEL_ID_VERIFY) --trace traces/$*.gpt --gpus 3,16 --schemes gpupd-batch,gpupd-ra,chopin --topology hub --check-masks --shaders builtin --chopin-min-tris 1 --chopin-max-draw-tris 0 -q
+	$(MODEL_ID_VERIFY) --trace traces/$*.gpt --gpus 3,16 --schemes gpupd-batch,gpupd-ra,gpupd-stream,chopin --topology hub --check-masks --shaders builtin --chopin-min-tris 1 --chopin-max-draw-tris 0 -q
 TEST_TARGETS += test-model-identical
 .PHONY: test-long-model-identical
 test-long-model-identical: $(MODEL_ID_TRACE_ALL)

@@ -3,6 +3,7 @@
 
 $(BUILD)/bin/gpupd-cdsys: LDLIBS_COMMON += -lz -lzstd
 $(BUILD)/tests/test_cdsys: LDLIBS_COMMON += -lz -lzstd
+$(BUILD)/tests/test_cdsys_stream: LDLIBS_COMMON += -lz -lzstd
 
 # ------------------------------------------------------------------ system co-simulation (Verilator)
 # Each GPU is one verilated rtl/cd_unit.v (P2G mapper -> adapter -> PE, docs/cd-unit.md); the C harness is cdsys.c with the

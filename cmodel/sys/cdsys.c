@@ -33,8 +33,96 @@ typedef struct {
     p2g_hw_t *p2g;
     pe_hw_t *pe;        /* the PE cycle model (default) */
     peref_t *ref;       /* or the behavioural reference PE (params.pe_ref) */
+    sx_hw_t *sx;        /* or the stream PE (params.stream, gpupd-stream) */
+    struct sxo *sout;   /* its release events of this cycle */
+    uint32_t *ids_max, *occ_max;
     uint32_t n;
 } models_t;
+
+/* stream PE release events of one cycle: a released primitive, the release of (tag, src) complete, end of batch */
+enum { SXEV_PRIM = 0, SXEV_SRC_DONE = 1, SXEV_EOB = 2 };
+typedef struct {
+    uint8_t kind, src;
+    uint32_t tag, id;
+} sxev_t;
+typedef struct sxo {
+    uint32_t n_ev;
+    sxev_t ev[SX_HW_MAX_K + 2];
+} sxo_t;
+
+/* the stream PE's inputs are the PE's (same ports; one P2G beat per cycle from the adapter: lane 0) */
+static void to_sin(const pe_hw_in_t *e, sx_hw_in_t *x)
+{
+    memset(x, 0, sizeof *x);
+    x->cfg.n_gpus = e->cfg.n_gpus;
+    x->cfg.gpu_id = e->cfg.gpu_id;
+    x->cfg.topo = e->cfg.topo == PE_TOPO_HUB ? SX_TOPO_HUB : SX_TOPO_LINE;
+    x->in[0].valid = e->in_valid;
+    x->in[0].end = e->in_end;
+    x->in[0].tag = e->in_tag;
+    x->in[0].id = e->in_prim_id;
+    x->in[0].mask = e->in_mask;
+    for (int k = 0; k < 2; k++) {
+        x->tx_ready[k] = e->tx_ready[k];
+        x->rx_valid[k] = e->rx_valid[k];
+        x->rx_flit[k] = e->rx_flit[k];
+    }
+    x->out_ready = e->out_ready;
+}
+
+/* the exchanger of GPU g (PE cycle model, reference PE or stream PE): outputs of this cycle, clock edge */
+static void unit_comb(models_t *m, uint32_t g, const pe_hw_in_t *ein, pe_hw_out_t *eout)
+{
+    if (m->sx) {
+        sx_hw_in_t x;
+        sx_hw_out_t o;
+        to_sin(ein, &x);
+        sx_hw_comb(&m->sx[g], &x, &o);
+        memset(eout, 0, sizeof *eout);
+        eout->in_ready = o.in_ready[0];
+        for (int k = 0; k < 2; k++) {
+            eout->tx_valid[k] = o.tx_valid[k];
+            eout->tx_flit[k] = o.tx_flit[k];
+            eout->rx_ready[k] = o.rx_ready[k];
+        }
+        eout->busy = o.busy;
+        eout->err = o.err;
+        /* this cycle's release: ids of (out_tag, rel_src), then its completion; an eob beat completes the last
+         * source and the batch */
+        sxo_t *v = &m->sout[g];
+        v->n_ev = 0;
+        if (o.out_valid[0] && ein->out_ready && !o.out_eob)
+            for (uint32_t j = 0; j < m->sx[g].prm.k && o.out_valid[j]; j++)
+                v->ev[v->n_ev++] = (sxev_t){SXEV_PRIM, (uint8_t)o.rel_src, o.out_tag, o.out_id[j]};
+        if (o.rel_last) v->ev[v->n_ev++] = (sxev_t){SXEV_SRC_DONE, (uint8_t)o.rel_src, o.out_tag, 0};
+        if (o.out_eob && o.out_valid[0] && ein->out_ready) v->ev[v->n_ev++] = (sxev_t){SXEV_EOB, 0, o.out_tag, 0};
+    } else if (m->ref) {
+        peref_comb(&m->ref[g], ein, eout);
+    } else {
+        pe_hw_comb(&m->pe[g], ein, eout);
+    }
+}
+static int unit_clock(models_t *m, uint32_t g, const pe_hw_in_t *ein)
+{
+    if (m->sx) {
+        sx_hw_in_t x;
+        to_sin(ein, &x);
+        sx_hw_clock(&m->sx[g], &x);
+        uint32_t occ = m->sx[g].occ;
+        if (occ > m->occ_max[g]) m->occ_max[g] = occ;
+        if (occ > m->ids_max[g]) {      /* ids <= slots: count them only when they could be a new maximum */
+            uint32_t ids = sx_hw_held_ids(&m->sx[g]);
+            if (ids > m->ids_max[g]) m->ids_max[g] = ids;
+        }
+        return 0;
+    }
+    if (m->ref) {
+        peref_clock(&m->ref[g], ein);
+        return m->ref[g].err ? -1 : 0;
+    }
+    pe_hw_clock(&m->pe[g], ein);
+    return 0;
+}
 
 static int m_comb(void *c, uint32_t g, uint64_t cy, const p2g_hw_in_t *pin, p2g_hw_out_t *pout, const cd_adapter_hw_in_t *ain,
                   const cd_adapter_hw_out_t *aout, const pe_hw_in_t *ein, pe_hw_out_t *eout)
@@ -44,8 +132,7 @@ static int m_comb(void *c, uint32_t g, uint64_t cy, const p2g_hw_in_t *pin, p2g_
     (void)aout;
     models_t *m = c;
     p2g_hw_comb(&m->p2g[g], pin, pout);
-    if (m->ref) peref_comb(&m->ref[g], ein, eout);
-    else pe_hw_comb(&m->pe[g], ein, eout);
+    unit_comb(m, g, ein, eout);
     return 0;
 }
 static int m_clock(void *c, uint32_t g, uint64_t cy, const p2g_hw_in_t *pin, const pe_hw_in_t *ein)
@@ -53,16 +140,16 @@ static int m_clock(void *c, uint32_t g, uint64_t cy, const p2g_hw_in_t *pin, con
     (void)cy;
     models_t *m = c;
     p2g_hw_clock(&m->p2g[g], pin);
-    if (m->ref) {
-        peref_clock(&m->ref[g], ein);
-        return m->ref[g].err ? -1 : 0;
-    }
-    pe_hw_clock(&m->pe[g], ein);
-    return 0;
+    return unit_clock(m, g, ein);
 }
 static int m_pe_quiet(void *c, uint32_t g, const pe_hw_in_t *in)
 {
     models_t *m = c;
+    if (m->sx) {
+        sx_hw_in_t x;
+        to_sin(in, &x);
+        return sx_hw_quiet(&m->sx[g], &x.cfg);
+    }
     return m->ref ? peref_quiet(&m->ref[g]) : pe_hw_quiet(&m->pe[g], &in->cfg);
 }
 static const char *m_report(void *c)
@@ -116,6 +203,11 @@ typedef struct {
     /* in_order_front: rendering of batch pend_b waits for the chunk being fed */
     int pend;
     uint32_t pend_b;
+    /* stream: the piece of the receive list of batch ob since the last completed source starts at rel_start;
+     * releases (b, s, recv positions lo..hi) held back behind the chunk being fed (in_order_front) */
+    uint32_t rel_start;
+    uint32_t (*relq)[4];
+    size_t relq_n, relq_cap;
     /* adapter (the cycle model of rtl/cd_adapter.v) */
     cd_adapter_hw_t ad;
     cd_adapter_hw_in_t ain;
@@ -130,7 +222,7 @@ typedef struct {
     /* collector */
     uint32_t ob;
     uint32_t opos;
-    uint64_t tx_flits, tx_prim, rx_prim, rx_last;
+    uint64_t tx_flits, tx_prim, rx_prim, rx_last, tx_credit, rx_credit;
 } gpu_t;
 
 typedef struct {
@@ -145,6 +237,7 @@ typedef struct {
     uint64_t last_progress;
     uint64_t prims_delivered;
     size_t *recv_cap;
+    models_t *M;
 } sim_t;
 
 static void failf(sim_t *s, int gpu, int64_t b, int64_t prim, const char *fmt, ...) __attribute__((format(printf, 5, 6)));
@@ -200,6 +293,7 @@ static void deliver_port(void *u, uint32_t gpu, uint32_t port, uint64_t flit)
     if (q_push(&s->g[gpu].rx[port & 1], flit)) failf(s, (int)gpu, -1, -1, "out of memory");
     if (s->g[gpu].rx[port & 1].n > s->res->rx_buf_high) s->res->rx_buf_high = s->g[gpu].rx[port & 1].n;
     if (flit_type(flit) == FLIT_TYPE_PRIM) s->g[gpu].rx_prim++;
+    else if (flit_type(flit) == FLIT_TYPE_CREDIT) s->g[gpu].rx_credit++;
     else s->g[gpu].rx_last++;
     s->last_progress = s->cycle;
 }
@@ -214,6 +308,7 @@ static int cp_may_start(const sim_t *s, uint32_t g, uint32_t b)
     if (b == 0) return 1;
     int bar = s->w->barrier && s->w->barrier[b];
     int64_t need = (int64_t)b - (s->p->runahead && !bar ? 2 : 1);   /* CD of batch `need` must be complete */
+    if (s->p->stream && !bar) need = (int64_t)b - (s->p->sx_live ? s->p->sx_live : CDSYS_SX_LIVE_DEFAULT);  /* live batches */
     return need < 0 || cd_done_count(s, g) > need;
 }
 
@@ -237,6 +332,88 @@ static void cd_done_hook(sim_t *s, uint32_t gi, uint32_t b)
     size_t sl = slot(s, b, gi);
     if (s->p->on_cd_done && s->p->on_cd_done(s->p->hook_user, gi, b, s->s0 + s->cycle, s->res->recv[sl], s->res->recv_n[sl]))
         failf(s, (int)gi, b, -1, "GPU %u batch %u: the CD-done hook failed", gi, b);
+}
+
+/* stream: the release of (b, src) at GPU gi is complete; its primitives are recv[b][lo .. hi) */
+static void release_call(sim_t *s, uint32_t gi, uint32_t b, uint32_t src, uint32_t lo, uint32_t hi)
+{
+    size_t sl = slot(s, b, gi);
+    if (s->p->on_release && s->p->on_release(s->p->hook_user, gi, b, src, s->s0 + s->cycle, s->res->recv[sl] + lo, hi - lo))
+        failf(s, (int)gi, b, -1, "GPU %u batch %u source %u: the release hook failed", gi, b, src);
+}
+static void release_piece(sim_t *s, uint32_t gi, uint32_t b, uint32_t src, uint32_t lo, uint32_t hi)
+{
+    gpu_t *g = &s->g[gi];
+    if (s->p->in_order_front && ((g->fb < s->w->n_batches && g->f_started) || g->relq_n)) {
+        if (g->relq_n == g->relq_cap) {
+            size_t nc = g->relq_cap ? 2 * g->relq_cap : 16;
+            uint32_t (*nq)[4] = realloc(g->relq, nc * sizeof *nq);
+            if (!nq) { failf(s, (int)gi, b, -1, "out of memory"); return; }
+            g->relq = nq;
+            g->relq_cap = nc;
+        }
+        g->relq[g->relq_n][0] = b;
+        g->relq[g->relq_n][1] = src;
+        g->relq[g->relq_n][2] = lo;
+        g->relq[g->relq_n][3] = hi;
+        g->relq_n++;
+        return;
+    }
+    release_call(s, gi, b, src, lo, hi);
+}
+static void release_flush(sim_t *s, uint32_t gi)
+{
+    gpu_t *g = &s->g[gi];
+    for (size_t i = 0; i < g->relq_n && !s->failed; i++)
+        release_call(s, gi, g->relq[i][0], g->relq[i][1], g->relq[i][2], g->relq[i][3]);
+    g->relq_n = 0;
+}
+
+/* stream: this cycle's release events of GPU gi's stream PE (primitives, (batch, source) complete, end of
+ * batch): compared with the golden lists, recorded, handed to the timing model */
+static void stream_out(sim_t *s, uint32_t gi)
+{
+    gpu_t *g = &s->g[gi];
+    const cdsys_work_t *w = s->w;
+    const sxo_t *o = &s->M->sout[gi];
+    for (uint32_t i = 0; i < o->n_ev && !s->failed; i++) {
+        const sxev_t *e = &o->ev[i];
+        uint32_t b = g->ob;
+        s->last_progress = s->cycle;
+        if (b >= w->n_batches) {
+            failf(s, (int)gi, b, -1, "GPU %u: the stream PE released tag %u after the last batch", gi, e->tag);
+            return;
+        }
+        size_t sl = slot(s, b, gi);
+        if (e->tag != (b & 0xffff)) {
+            failf(s, (int)gi, b, -1, "GPU %u: the stream PE released tag %u while batch %u is being released", gi, e->tag, b);
+            return;
+        }
+        if (e->kind == SXEV_PRIM) {
+            if (w->golden && (g->opos >= w->golden_n[sl] || w->golden[sl][g->opos] != e->id)) {
+                failf(s, (int)gi, b, e->id, "GPU %u batch %u position %u: the stream PE released primitive %u (source %u); "
+                      "the golden model has %s%u", gi, b, g->opos, e->id, e->src,
+                      g->opos >= w->golden_n[sl] ? "nothing: its list ends at " : "primitive ",
+                      g->opos >= w->golden_n[sl] ? w->golden_n[sl] : w->golden[sl][g->opos]);
+                return;
+            }
+            if (push_recv(s, sl, e->id)) { failf(s, (int)gi, b, -1, "out of memory"); return; }
+            g->opos++;
+        } else if (e->kind == SXEV_SRC_DONE) {
+            release_piece(s, gi, b, e->src, g->rel_start, s->res->recv_n[sl]);
+            g->rel_start = s->res->recv_n[sl];
+        } else {
+            if (w->golden && g->opos != w->golden_n[sl]) {
+                failf(s, (int)gi, b, -1, "GPU %u batch %u: end of batch after %u primitives; the golden model has %u", gi, b,
+                      g->opos, w->golden_n[sl]);
+                return;
+            }
+            s->res->cd_done[sl] = s->cycle;
+            g->ob++;
+            g->opos = 0;
+            g->rel_start = 0;
+        }
+    }
 }
 
 /* the cycle at which primitive fi + j of the chunk being fed leaves CLIP (bounded queue: see cdsys.h) */
@@ -304,6 +481,10 @@ static void feed(sim_t *s, uint32_t gi)
         if (g->pend) {
             g->pend = 0;
             cd_done_hook(s, gi, g->pend_b);
+            if (s->failed) break;
+        }
+        if (g->relq_n) {
+            release_flush(s, gi);
             if (s->failed) break;
         }
     }
@@ -430,6 +611,7 @@ static void transfers(sim_t *s, uint32_t gi)
             }
             g->tx_flits++;
             g->tx_prim += flit_type(eo->tx_flit[k]) == FLIT_TYPE_PRIM;
+            g->tx_credit += flit_type(eo->tx_flit[k]) == FLIT_TYPE_CREDIT;
             s->last_progress = s->cycle;
         }
         if (ei->rx_valid[k] && eo->rx_ready[k]) {
@@ -484,6 +666,7 @@ static void transfers(sim_t *s, uint32_t gi)
             g->opos++;
         }
     }
+    if (s->M && s->M->sx) stream_out(s, gi);
     (void)N;
 }
 
@@ -562,7 +745,7 @@ static void lanes_comb(sim_t *s, models_t *M, uint32_t gi)
     }
     g->pout = g->lout[ol];
     g->pout.busy = busy;
-    pe_hw_comb(&M->pe[gi], &g->ein, &g->eout);
+    unit_comb(M, gi, &g->ein, &g->eout);
 }
 
 void cdsys_result_free(cdsys_result_t *r)
@@ -574,6 +757,8 @@ void cdsys_result_free(cdsys_result_t *r)
     free(r->cd_done);
     free(r->cp_start);
     free(r->links);
+    free(r->reorder_max);
+    free(r->reorder_max_slots);
     memset(r, 0, sizeof *r);
 }
 
@@ -588,6 +773,11 @@ int cdsys_run(const cdsys_params_t *p, const cdsys_work_t *w, cdsys_result_t *re
     if (p->p2g_units > CDSYS_MAX_P2G || (p->p2g_units > 1 && (p->units || p->pe_ref))) {
         snprintf(res->report, sizeof res->report, "cdsys: %u P2G units per GPU (1..%u; more than one only on the C "
                  "cycle models with the PE cycle model)", p->p2g_units, CDSYS_MAX_P2G);
+        return -1;
+    }
+    if (p->stream && (p->units || p->pe_ref)) {
+        snprintf(res->report, sizeof res->report, "cdsys: the stream PE runs on the C models only (no units backend, no "
+                 "reference PE)");
         return -1;
     }
     if (N == 0 || N > 64 || N != w->n_gpus || N > p->max_gpus) {
@@ -615,6 +805,9 @@ int cdsys_run(const cdsys_params_t *p, const cdsys_work_t *w, cdsys_result_t *re
     res->cp_start = calloc(slots ? slots : 1, sizeof *res->cp_start);
     s->recv_cap = calloc(slots ? slots : 1, sizeof *s->recv_cap);
     s->g = calloc(N, sizeof *s->g);
+    res->reorder_max = calloc(N, sizeof *res->reorder_max);
+    res->reorder_max_slots = calloc(N, sizeof *res->reorder_max_slots);
+    s->M = &M;
     if (own) {
         if (net_init(&own_net, p->topo, N, p->latency ? p->latency : 1, NULL, NULL)) {
             snprintf(res->report, sizeof res->report, "cdsys: bad network configuration");
@@ -625,21 +818,39 @@ int cdsys_run(const cdsys_params_t *p, const cdsys_work_t *w, cdsys_result_t *re
     } else {
         s->net = p->net;
     }
-    if (!res->recv || !res->recv_n || !res->cd_done || !res->cp_start || !s->recv_cap || !s->g) {
+    if (!res->recv || !res->recv_n || !res->cd_done || !res->cp_start || !s->recv_cap || !s->g || !res->reorder_max || !res->reorder_max_slots) {
         snprintf(res->report, sizeof res->report, "cdsys: out of memory");
         goto out;
     }
     if (!p->units) {
         M.n = N;
         M.p2g = calloc((size_t)N * (p->p2g_units > 1 ? p->p2g_units : 1), sizeof *M.p2g);
-        if (p->pe_ref) M.ref = calloc(N, sizeof *M.ref);
-        else M.pe = calloc(N, sizeof *M.pe);
-        if (!M.p2g || (!M.pe && !M.ref)) { snprintf(res->report, sizeof res->report, "cdsys: out of memory"); goto out; }
+        if (p->stream) {
+            M.sx = calloc(N, sizeof *M.sx);
+            M.sout = calloc(N, sizeof *M.sout);
+            M.ids_max = calloc(N, sizeof *M.ids_max);
+            M.occ_max = calloc(N, sizeof *M.occ_max);
+        } else if (p->pe_ref) {
+            M.ref = calloc(N, sizeof *M.ref);
+        } else {
+            M.pe = calloc(N, sizeof *M.pe);
+        }
+        if (!M.p2g || (!M.pe && !M.ref && (!M.sx || !M.sout || !M.ids_max || !M.occ_max))) {
+            snprintf(res->report, sizeof res->report, "cdsys: out of memory");
+            goto out;
+        }
         p2g_hw_params_t pp = {p->max_gpus, p->p2g_rows, p->tag_bits};
         pe_hw_params_t ep = {p->max_gpus, p->pe_lq_depth, p->pe_rq_depth};
         for (uint32_t k = 0; k < N * (p->p2g_units > 1 ? p->p2g_units : 1); k++) p2g_hw_init(&M.p2g[k], pp);
         for (uint32_t g = 0; g < N; g++) {
-            if (M.ref) peref_init(&M.ref[g], N, g, p->topo);
+            if (M.sx) {
+                sx_hw_params_t c = {N, p->sx_k ? p->sx_k : 1, p->sx_depth ? p->sx_depth : CDSYS_SX_DEPTH_DEFAULT};
+                if (sx_hw_init(&M.sx[g], c)) {
+                    snprintf(res->report, sizeof res->report, "cdsys: bad stream PE parameters (K %u, depth %u) or out of "
+                             "memory", c.k, c.depth);
+                    goto out;
+                }
+            } else if (M.ref) peref_init(&M.ref[g], N, g, p->topo);
             else if (pe_hw_init(&M.pe[g], ep)) {
                 snprintf(res->report, sizeof res->report, "cdsys: bad PE parameters (MAX_GPUS %u, LQ_DEPTH %u, RQ_DEPTH %u)",
                          ep.max_gpus, ep.lq_depth, ep.rq_depth);
@@ -727,7 +938,7 @@ int cdsys_run(const cdsys_params_t *p, const cdsys_work_t *w, cdsys_result_t *re
         for (uint32_t g = 0; g < N && !s->failed; g++) {
             if (P > 1) {
                 for (uint32_t k = 0; k < P; k++) p2g_hw_clock(&M.p2g[g * P + k], &s->g[g].lin[k]);
-                pe_hw_clock(&M.pe[g], &s->g[g].ein);
+                if (unit_clock(&M, g, &s->g[g].ein)) failf(s, (int)g, -1, -1, "%s", m_report(&M));
             } else if (u->clock(u->ctx, g, s->cycle, &s->g[g].pin, &s->g[g].ein)) {
                 failf(s, (int)g, -1, -1, "%s", u->report(u->ctx));
             }
@@ -766,6 +977,10 @@ int cdsys_run(const cdsys_params_t *p, const cdsys_work_t *w, cdsys_result_t *re
         uint64_t tx = 0, rx = 0;
         for (uint32_t g = 0; g < N; g++) { tx += s->g[g].tx_prim; rx += s->g[g].rx_prim; }
         if (tx != rx) failf(s, -1, -1, -1, "packet accounting: %" PRIu64 " PRIM flits sent, %" PRIu64 " delivered", tx, rx);
+        uint64_t ctx = 0, crx = 0;
+        for (uint32_t g = 0; g < N; g++) { ctx += s->g[g].tx_credit; crx += s->g[g].rx_credit; }
+        res->credit_flits = ctx;
+        if (ctx != crx) failf(s, -1, -1, -1, "packet accounting: %" PRIu64 " CREDIT flits sent, %" PRIu64 " delivered", ctx, crx);
         for (uint32_t g = 0; g < N && !s->failed; g++)
             if (s->g[g].rx_last != (uint64_t)(N - 1) * B)
                 failf(s, (int)g, -1, -1, "packet accounting: GPU %u received %" PRIu64 " LAST markers, expected %" PRIu64, g,
@@ -793,12 +1008,24 @@ out_nonet:
             free(s->g[g].rx[0].buf);
             free(s->g[g].rx[1].buf);
             free(s->g[g].acc);
+            free(s->g[g].relq);
         }
     free(s->g);
     free(s->recv_cap);
     if (M.ref)
         for (uint32_t g = 0; g < N; g++) peref_free(&M.ref[g]);
     free(M.ref);
+    if (M.sx) {
+        for (uint32_t g = 0; g < N; g++) {
+            if (res->reorder_max && M.ids_max) res->reorder_max[g] = M.ids_max[g];
+            if (res->reorder_max_slots && M.occ_max) res->reorder_max_slots[g] = M.occ_max[g];
+            sx_hw_free(&M.sx[g]);
+        }
+    }
+    free(M.sx);
+    free(M.sout);
+    free(M.ids_max);
+    free(M.occ_max);
     free(M.pe);
     free(M.p2g);
     return rc;

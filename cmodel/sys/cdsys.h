@@ -46,9 +46,12 @@
 #include "p2g/p2g.h"
 #include "p2g/p2g_hw.h"
 #include "pe/pe_hw.h"
+#include "stream/sx_hw.h"
 #include "link/net.h"
 
 #define CDSYS_MAX_P2G 8     /* primitives a GPU's feeder may hand its P2G per cycle, at most */
+#define CDSYS_SX_DEPTH_DEFAULT 2048   /* stream PE FIFO depth per source (docs/timing.md: what it must hold) */
+#define CDSYS_SX_LIVE_DEFAULT 4       /* live batches of the stream scheme's CP gating */
 
 /* ------------------------------------------------------------------ workload (CP-phase output) */
 typedef struct {
@@ -150,6 +153,18 @@ typedef struct {
     uint32_t p2g_units;
     int (*on_cp_fed)(void *user, uint32_t g, uint32_t b, uint64_t step, uint64_t stall);
     int in_order_front;
+    /* gpupd-stream (issue 20): the stream PE's cycle model (stream/sx_hw.h, the model of rtl/sx_pe.v) replaces
+     * the PE of the paper's protocol: no turns, per-source FIFOs of sx_depth entries (0 = 2048) with end-to-end
+     * credits, release in application order, up to sx_k ids per cycle (its P2G input is the adapter's one beat
+     * per cycle: lane 0). CP of batch b starts at g when the feeder finished b-1 and g has released the end of batch
+     * b - sx_live (sx_live live batches; 0 = 4); a barrier batch waits for b-1 as above. on_release: GPU g's
+     * stream PE has released every primitive of (batch b, source s) (prims/n: those of them, in order) and
+     * popped LAST(b, s): the raster side may start them. With in_order_front a release that comes while the
+     * feeder is in the middle of a chunk is delivered once the P2G has taken the chunk's last primitive (the
+     * front end runs its command stream in order), releases in their order. on_cd_done is not called. */
+    int stream;
+    uint32_t sx_k, sx_depth, sx_live;
+    int (*on_release)(void *user, uint32_t g, uint32_t b, uint32_t s, uint64_t step, const uint32_t *prims, size_t n);
 } cdsys_params_t;
 
 cdsys_params_t cdsys_params_default(uint32_t n_gpus, net_topo_t topo);
@@ -172,6 +187,11 @@ typedef struct {
     uint64_t rx_buf_high;       /* most flits ever waiting in one GPU's RX buffer of one port (what an RX FIFO
                                    in front of the PE would need; the harness buffers are elastic) */
     uint64_t p2g_masks_checked;
+    /* stream: per GPU, the most primitive ids (LAST markers not counted) its receive FIFOs held at once, and the
+     * most slots (ids + LAST markers); CREDIT flits sent */
+    uint32_t *reorder_max_slots;
+    uint32_t *reorder_max;
+    uint64_t credit_flits;
     uint32_t n_gpus, n_batches;
     /* first failure: where */
     int fail_gpu;

@@ -69,7 +69,8 @@ static int cds_cd_done(void *u, uint32_t g, uint32_t b, uint64_t step, const uin
     return 0;
 }
 
-/* The exchange of a segment through the CD system (P2G + PE cycle models over the timed network). Per-GPU
+/* The exchange of a segment through the CD system (P2G + PE cycle models over the timed network; gpupd-stream: the
+ * stream PE's, scheme_stream.c renders what it releases). Per-GPU
  * statistics follow from the masks (what the PE sends and keeps is fixed by them). */
 int sys_run_cdsys(sys_t *s, lazy_t *L, uint32_t nb, uint32_t nd, uint32_t *counts, pe_entry_t **entries)
 {
@@ -113,6 +114,14 @@ int sys_run_cdsys(sys_t *s, lazy_t *L, uint32_t nb, uint32_t nd, uint32_t *count
     p.in_order_front = 1;
     /* front-end width P: P P2G units per GPU merged in order (the paper's Fig. 9: one P2G per PME) */
     p.p2g_units = cfg->tcfg.fe_rate ? cfg->tcfg.fe_rate : 1;
+    if (cfg->scheme == SYS_SCHEME_GPUPD_STREAM) {   /* the stream PE: release per (batch, source), no turns */
+        p.stream = 1;
+        p.sx_k = cfg->sx_k;
+        p.sx_depth = cfg->sx_depth;
+        p.sx_live = cfg->sx_live;
+        p.on_cd_done = NULL;
+        p.on_release = sys_stream_release;
+    }
     p.hook_user = L;
     int crc = cdsys_run(&p, &w, &r);
     if (L->err) goto out;
@@ -123,18 +132,12 @@ int sys_run_cdsys(sys_t *s, lazy_t *L, uint32_t nb, uint32_t nd, uint32_t *count
     }
     s->res->exchange_steps += r.cycles;
     s->res->exchange_stepped += r.stepped;
-    for (uint32_t b = 0; b < nb; b++)
+    if (p.stream) {
+        s->res->credit_flits += r.credit_flits;
         for (uint32_t g = 0; g < N; g++)
-            for (uint32_t i = 0; i < counts[(size_t)b * N + g]; i++) {
-                uint64_t mk = entries[(size_t)b * N + g][i].mask;
-                for (uint32_t t = 0; t < N; t++) {
-                    if (!(mk >> t & 1)) continue;
-                    if (t == g) { s->res->gpu[g].prims_kept++; continue; }
-                    s->res->gpu[g].prims_sent++;
-                    s->res->gpu[t].prims_received++;
-                    s->res->gpu[t].prims_received_from[g]++;
-                }
-            }
+            if (r.reorder_max[g] > s->res->gpu[g].reorder_max_ids) s->res->gpu[g].reorder_max_ids = r.reorder_max[g];
+    }
+    sys_mask_stats(s, nb, counts, entries);
     rc = 0;
 out:
     cdsys_result_free(&r);

@@ -108,7 +108,7 @@ static int check_masks_segment(sys_t *s, const batch_t *B, uint32_t nb, pe_entry
     return 0;
 }
 
-/* One segment of draws [i0, i1) under gpupd / gpupd-batch / gpupd-ra. */
+/* One segment of draws [i0, i1) under gpupd / gpupd-batch / gpupd-ra / gpupd-stream (batches as gpupd-batch). */
 int sys_run_segment_gpupd(sys_t *s, uint32_t i0, uint32_t i1)
 {
     const sys_frame_t *fr = &s->scene->frames[s->frame];
@@ -232,6 +232,16 @@ int sys_run_segment_gpupd(sys_t *s, uint32_t i0, uint32_t i1)
     if (lazy && !cfg->pe_golden) {     /* timed: the RTL units' cycle models */
         if (sys_run_cdsys(s, &L, nb, nd, counts, entries)) goto out;
         if (cfg->check_masks && check_masks_segment(s, B, nb, entries, counts, maxm, ids, tmp)) goto out;
+        for (uint32_t g = 0; g < N; g++)
+            if (sys_exec_between(s, g, tail0, i1)) goto out;
+        rc = 0;
+        goto out;
+    }
+    if (cfg->scheme == SYS_SCHEME_GPUPD_STREAM) {
+        /* functional: each GPU renders, batch by batch, what its stream PE releases by the protocol's definition */
+        if (lazy) { sys_failf(s, "gpupd-stream: --pe golden is the paper protocol's PE model; the stream PE has no golden timing"); goto out; }
+        if (sys_stream_render(s, B, nb, counts, entries, maxm, tmp)) goto out;
+        sys_mask_stats(s, nb, counts, entries);
         for (uint32_t g = 0; g < N; g++)
             if (sys_exec_between(s, g, tail0, i1)) goto out;
         rc = 0;

@@ -23,7 +23,7 @@ int sys_sfr(const sys_t *s)
 {
     return s->cfg->scheme == SYS_SCHEME_DUP || s->cfg->scheme == SYS_SCHEME_GPUPD ||
            s->cfg->scheme == SYS_SCHEME_GPUPD_BATCH || s->cfg->scheme == SYS_SCHEME_GPUPD_RA ||
-           s->cfg->scheme == SYS_SCHEME_CHOPIN;
+           s->cfg->scheme == SYS_SCHEME_CHOPIN || s->cfg->scheme == SYS_SCHEME_GPUPD_STREAM;
 }
 
 void sys_target_size(const sys_scene_t *sc, const gpu_draw_t *d, uint32_t *w, uint32_t *h)
@@ -371,6 +371,11 @@ int sys_run(const sys_scene_t *scene, const sys_config_t *cfg, sys_result_t *res
     if (cfg->batch < 1) return sys_failf(&S, "--batch must be >= 1");
     if (cfg->link_latency < 1) return sys_failf(&S, "link latency must be >= 1 step");
     if (cfg->send_rate < 1) return sys_failf(&S, "send rate must be >= 1");
+    if (cfg->scheme == SYS_SCHEME_GPUPD_STREAM && cfg->fault != PE_FAULT_NONE && cfg->fault != PE_FAULT_CLEAR_MASK)
+        return sys_failf(&S, "gpupd-stream: the injected faults dup/drop/no-turns/wrong-tag are the paper PE's; only clear-mask applies");
+    if (cfg->sx_k > SX_HW_MAX_K || (cfg->sx_depth && (cfg->sx_depth < 2 || cfg->sx_depth > SX_HW_MAX_DEPTH)) || cfg->sx_live > 16384)
+        return sys_failf(&S, "stream PE: --sx-k must be 1..%d, --sx-depth 2..%d, --sx-live 1..16384 (got %u, %u, %u)", SX_HW_MAX_K,
+                         SX_HW_MAX_DEPTH, cfg->sx_k, cfg->sx_depth, cfg->sx_live);
     if (cfg->scheme == SYS_SCHEME_CHOPIN && cfg->n_gpus < 2)
         return sys_failf(&S, "scheme chopin composes the sub-images of 2 or more GPUs: --gpus must be 2..64 (got %u)", cfg->n_gpus);
     if (cfg->scheme == SYS_SCHEME_CHOPIN && cfg->chopin_min_tris < 1)

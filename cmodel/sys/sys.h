@@ -11,6 +11,9 @@
  *                then each GPU renders its received primitives in order
  *   gpupd-batch  draws merged into batches (stop once more than `batch` primitives are merged)
  *   gpupd-ra     batching plus runahead (CP of b+1 overlaps CD of b)
+ *   gpupd-stream batching with the ordered streaming exchange (issue 20): no turns; every GPU sends its P2G
+ *                results as they come, each receiver restores application order in per-source FIFOs
+ *                (stream/sx.h, stream/sx_hw.h) and renders the primitives of (batch, source) once they are released
  *   afr          frame f is rendered by GPU f mod N (whole screen); inter-frame dependencies are synced
  *   chopin       CHOPIN (Ren and Lis, HPCA 2021): consecutive draws of the same composition state form a
  *                group; a large opaque group is split by draws over the GPUs (each renders whole-screen
@@ -83,7 +86,7 @@ int sys_scene_add_surface(sys_scene_t *s, uint32_t w, uint32_t h, gpu_format_t f
 
 typedef enum {
     SYS_SCHEME_SINGLE = 0, SYS_SCHEME_DUP, SYS_SCHEME_GPUPD, SYS_SCHEME_GPUPD_BATCH, SYS_SCHEME_GPUPD_RA,
-    SYS_SCHEME_AFR, SYS_SCHEME_CHOPIN, SYS_SCHEME_COUNT
+    SYS_SCHEME_AFR, SYS_SCHEME_CHOPIN, SYS_SCHEME_GPUPD_STREAM, SYS_SCHEME_COUNT
 } sys_scheme_t;
 const char *sys_scheme_name(sys_scheme_t s);
 int sys_scheme_parse(const char *name, sys_scheme_t *s);
@@ -142,6 +145,9 @@ typedef struct {
      * rendering (no frame image; not for chopin or check_masks; the frame hash is the recorded one). */
     frec_t *const *frec;
     int frec_mode;
+    /* gpupd-stream's stream PE (cdsys.h stream mode): entries released per cycle (K, 1..8; 0 = 1), FIFO depth per
+     * source = credits per destination (0 = 2048), live batches a GPU's CP may run ahead of its release (0 = 4) */
+    uint32_t sx_k, sx_depth, sx_live;
 } sys_config_t;
 
 #define SYS_MEM_LIMIT_MB_DEFAULT 4096u
@@ -166,6 +172,7 @@ typedef struct {
     uint64_t cyc_no_primitive, cyc_stall, cyc_sync, cyc_issue;
     uint64_t exchange_wait_ticks;   /* exchanging schemes: ticks its rendering front end waited on the exchange
                                        (docs/timing.md, exchange_overhead_cycles) */
+    uint64_t reorder_max_ids;   /* gpupd-stream, timed: most entries its reorder FIFOs held at once */
     uint64_t unit_ticks[GT_NUNITS];   /* work per unit in ticks (GT_TPC per cycle; shader: core-ticks) */
     uint64_t mem_bytes, row_hits, row_misses, vs_warps, fs_warps, vs_instrs, fs_instrs, p2g_prims, shader_profiles;
     uint64_t *timeline;         /* [window * GT_NUNITS + unit] busy ticks (timeline_log2 windows) */
@@ -204,6 +211,7 @@ typedef struct {
     int replayed;               /* the run replayed frame records: pixels are not the frame, frame_hash is */
     int replay_refused;         /* sys_run failed because the frame records cannot be replayed exactly */
     uint64_t frame_hash;        /* replayed: the recorded frame's hash */
+    uint64_t credit_flits;      /* gpupd-stream, timed: CREDIT flits the stream PEs sent */
     char err[1024];
 } sys_result_t;
 

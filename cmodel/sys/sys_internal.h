@@ -121,6 +121,12 @@ void sys_exchange_wait(sys_t *s, uint32_t g, uint64_t step);
 /* gpupd_cdsys.c: a gpupd segment's exchange through the CD system */
 int sys_run_cdsys(sys_t *s, lazy_t *L, uint32_t nb, uint32_t nd, uint32_t *counts, pe_entry_t **entries);
 
+/* scheme_stream.c: gpupd-stream (the segment itself is scheme_gpupd.c's) */
+int sys_stream_release(void *u, uint32_t g, uint32_t b, uint32_t src, uint64_t step, const uint32_t *prims, size_t n);
+void sys_mask_stats(sys_t *s, uint32_t nb, const uint32_t *counts, pe_entry_t *const *entries);
+int sys_stream_render(sys_t *s, const batch_t *B, uint32_t nb, const uint32_t *counts, pe_entry_t *const *entries,
+                      uint32_t maxm, gpu_prim_req_t *tmp);
+
 /* scheme_dup.c */
 int sys_run_draw_dup(sys_t *s, uint32_t ci);
 

@@ -5,6 +5,7 @@
 
 #include "common/outfile.h"
 #include "sys/chopin.h"
+#include "sys/cdsys.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -61,12 +62,21 @@ int sys_write_stats_json(const sys_result_t *res, const sys_config_t *cfg, const
                 cfg->chopin_min_tris, cfg->chopin_max_draw_tris, cfg->chopin_rr ? "round-robin" : "least-triangles", res->comp_groups,
                 res->comp_fallback[CHOPIN_OPAQUE], res->comp_fallback[CHOPIN_DUP_BLEND_DEPTH], res->comp_fallback[CHOPIN_DUP_BLEND],
                 res->comp_fallback[CHOPIN_DUP_STATE], res->comp_bytes, res->comp_tie_pixels);
+    /* gpupd-stream runs add (and only they) the stream PE's parameters and CREDIT traffic, and per GPU
+     * "reorder_max_ids" (docs/timing.md section 4) */
+    int strm = cfg->scheme == SYS_SCHEME_GPUPD_STREAM;
+    if (strm) {
+        fprintf(f, "  \"stream\": {\"k\": %u, \"depth\": %u, \"live\": %u, \"credit_flits\": ", cfg->sx_k ? cfg->sx_k : 1,
+                cfg->sx_depth ? cfg->sx_depth : CDSYS_SX_DEPTH_DEFAULT, cfg->sx_live ? cfg->sx_live : CDSYS_SX_LIVE_DEFAULT);
+        if (res->timed) fprintf(f, "%" PRIu64 "},\n", res->credit_flits);
+        else fprintf(f, "null},\n");
+    }
     if (res->timed) {
         fprintf(f, "  \"timed\": true,\n  \"cycles\": %" PRIu64 ",\n  \"exchange_overhead_cycles\": %" PRIu64 ",\n  \"timing\": {\"clock_ghz\": 1, \"link_latency_ns\": %g"
                    ", \"link_gbps\": %g, \"hub_gbps\": %g, \"p2g_rows\": %u, \"pe\": \"%s\", \"skip_idle\": %s, \"exchange_cycles_stepped\": %" PRIu64
                    ", \"p2g_cycles_stepped\": %" PRIu64 ", \"timeline_window_cycles\": %u,\n    \"params\": {",
                 res->cycles, res->exchange_overhead, cfg->link_latency_ns, cfg->link_gbps, cfg->hub_gbps, cfg->p2g_rows ? cfg->p2g_rows : 2,
-                cfg->pe_golden ? "golden" : "rtl",
+                cfg->scheme == SYS_SCHEME_GPUPD_STREAM ? "stream" : cfg->pe_golden ? "golden" : "rtl",
                 cfg->no_skip ? "false" : "true", res->exchange_stepped, res->p2g_cycles_stepped,
                 cfg->timeline_log2 ? 1u << cfg->timeline_log2 : 0u);
         size_t np;
@@ -91,6 +101,8 @@ int sys_write_stats_json(const sys_result_t *res, const sys_config_t *cfg, const
                 s->prims_sent, s->render.fragments, s->sync_bytes_sent, s->frames_rendered);
         if (chop)
             fprintf(f, "\"composition_draws\": %" PRIu64 ", \"composition_bytes_sent\": %" PRIu64 ", ", s->comp_draws, s->comp_bytes_sent);
+        if (strm && res->timed) fprintf(f, "\"reorder_max_ids\": %" PRIu64 ", ", s->reorder_max_ids);
+        else if (strm) fprintf(f, "\"reorder_max_ids\": null, ");
         if (chop && res->timed) fprintf(f, "\"composition_cycles\": %" PRIu64 ", ", s->comp_cycles);
         else if (chop) fprintf(f, "\"composition_cycles\": null, ");
         if (res->timed) {

@@ -70,7 +70,8 @@ int sys_scene_add_surface(sys_scene_t *s, uint32_t w, uint32_t h, gpu_format_t f
     return (int)s->n_surf++;
 }
 
-static const char *const scheme_names[SYS_SCHEME_COUNT] = {"single", "dup", "gpupd", "gpupd-batch", "gpupd-ra", "afr", "chopin"};
+static const char *const scheme_names[SYS_SCHEME_COUNT] = {"single", "dup", "gpupd", "gpupd-batch", "gpupd-ra", "afr", "chopin",
+                                                                "gpupd-stream"};
 
 const char *sys_scheme_name(sys_scheme_t s) { return (unsigned)s < SYS_SCHEME_COUNT ? scheme_names[s] : "?"; }
 

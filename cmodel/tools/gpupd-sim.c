@@ -26,6 +26,7 @@
 
 #include "common/args.h"
 #include "common/outfile.h"
+#include "sys/cdsys.h"
 #include "gpu/isa_backend.h"
 #include "img/png.h"
 #include "sys/scene_gen.h"
@@ -71,6 +72,8 @@ static void usage(FILE *f)
             "                   [--timeline FILE.csv] [--timeline-window 1024]\n"
             "                   [--replay-cache DIR] (without -o: replay the functional work of the frame from records\n"
             "                                     in DIR, made once by a single-GPU pass; same cycles and stats)\n"
+            "                   gpupd-stream: [--sx-k 1] [--sx-depth 2048] [--sx-live 4]  (stream PE: entries released\n"
+            "                                     per cycle, FIFO depth per source, live batches)\n"
             "  gpupd-sim timing-config   (the timing parameters, their defaults and sources, as a Markdown table)\n"
             "  gpupd-sim verify (--trace FILE | --scene NAME) [--gpus 2,3,4,8,16] [--schemes all|LIST]\n"
             "                   [--topology line|hub|both] [--diff-dir DIR] [other render options]\n"
@@ -79,7 +82,7 @@ static void usage(FILE *f)
             "  gpupd-sim bench  (--trace FILE | --scene NAME) [--scheme S] [--gpus N] [--repeat R]\n"
             "                   chopin: [--chopin-min-tris 4096] [--chopin-max-draw-tris 16384] [--chopin-sched least|rr]\n"
             "                           (group threshold, a larger draw is a group of its own (0: no cap), draw scheduler)\n"
-            "schemes: single dup gpupd gpupd-batch gpupd-ra afr chopin\n");
+            "schemes: single dup gpupd gpupd-batch gpupd-ra afr chopin gpupd-stream\n");
 }
 
 /* Documented ranges of the numeric options (docs/cli.md). Every value goes through cmodel/common/args.h. */
@@ -93,7 +96,7 @@ static void usage(FILE *f)
 /* --schemes all|LIST: 1..SYS_SCHEME_COUNT-1 distinct known schemes other than single, comma-separated. */
 static int parse_schemes(const char *v, sys_scheme_t *sl, int *ns)
 {
-    const char *range = "all or a comma-separated list of dup gpupd gpupd-batch gpupd-ra afr chopin";
+    const char *range = "all or a comma-separated list of dup gpupd gpupd-batch gpupd-ra afr chopin gpupd-stream";
     *ns = 0;
     if (!strcmp(v, "all")) {
         for (int i = 1; i < SYS_SCHEME_COUNT; i++) sl[(*ns)++] = (sys_scheme_t)i;
@@ -199,7 +202,7 @@ static int parse_args(int argc, char **argv, opts_t *o)
         }
         else if (!strcmp(a, "--scheme")) {
             NEED();
-            if (sys_scheme_parse(v, &o->cfg.scheme)) return arg_fail(T, a, v, "unknown scheme", "single dup gpupd gpupd-batch gpupd-ra afr chopin");
+            if (sys_scheme_parse(v, &o->cfg.scheme)) return arg_fail(T, a, v, "unknown scheme", "single dup gpupd gpupd-batch gpupd-ra afr chopin gpupd-stream");
         } else if (!strcmp(a, "--gpus")) {
             NEED();
             if (!multi && strchr(v, ',')) return arg_fail(T, a, v, "a list of GPU counts is only for verify", "one integer in 1..64");
@@ -242,6 +245,9 @@ static int parse_args(int argc, char **argv, opts_t *o)
         else if (!strcmp(a, "--hub-gbps")) { NEED(); if (arg_f64(T, a, v, 0.001, 1e6, &o->cfg.hub_gbps)) return -1; }
         else if (!strcmp(a, "--p2g-rows")) { NEED(); if (arg_u32(T, a, v, 1, 64, &o->cfg.p2g_rows)) return -1; }
         else if (!strcmp(a, "--no-skip")) o->cfg.no_skip = 1;
+        else if (!strcmp(a, "--sx-k")) { NEED(); if (arg_u32(T, a, v, 1, SX_HW_MAX_K, &o->cfg.sx_k)) return -1; }
+        else if (!strcmp(a, "--sx-depth")) { NEED(); if (arg_u32(T, a, v, 2, SX_HW_MAX_DEPTH, &o->cfg.sx_depth)) return -1; }
+        else if (!strcmp(a, "--sx-live")) { NEED(); if (arg_u32(T, a, v, 1, 16384, &o->cfg.sx_live)) return -1; }
         else if (!strcmp(a, "--pe")) {
             NEED();
             if (!strcmp(v, "rtl")) o->cfg.pe_golden = 0;
@@ -912,6 +918,9 @@ int main(int argc, char **argv)
         printf("| `--p2g-rows` | %u | rows/cycle | P2G RTL parameter ROWS (docs/p2g.md) |\n", d.p2g_rows);
         printf("| `--pe` | rtl | | the exchange runs on the P2G and PE RTL cycle models (cmodel/sys/cdsys.c: p2g_hw, pe_hw) |\n");
         printf("| `--send-rate` | %u | entries/cycle | only with `--pe golden` (cmodel/pe/pe.c): entries its turn engine walks per cycle |\n", d.send_rate);
+        printf("| `--sx-k` | 1 | entries/cycle | gpupd-stream: entries the stream PE releases per cycle (K, 1..8) |\n");
+        printf("| `--sx-depth` | %u | entries | gpupd-stream: reorder FIFO depth per source GPU = credits per destination (ours: one source's share of a large draw's batch fits; what the FIFOs really hold is `reorder_max_ids`) |\n", CDSYS_SX_DEPTH_DEFAULT);
+        printf("| `--sx-live` | %u | batches | gpupd-stream: CP of batch b starts once b - %u is released (issue 20: at least 4 live batches) |\n", CDSYS_SX_LIVE_DEFAULT, CDSYS_SX_LIVE_DEFAULT);
         for (size_t i = 0; i < np; i++)
             printf("| `%s` | %g | %s | %s |\n", pt[i].name, gpu_tcfg_get(&d.tcfg, &pt[i]), pt[i].unit, pt[i].source);
         return 0;

@@ -193,8 +193,8 @@ static void test_n1(void **state)
     run(&s, &c, &b);
     if (a.cycles != b.cycles) fail_msg("dup N=1: %llu cycles, single %llu", (unsigned long long)b.cycles, (unsigned long long)a.cycles);
     sys_result_free(&b);
-    for (int sc = SYS_SCHEME_GPUPD; sc <= SYS_SCHEME_GPUPD_RA; sc++) {
-        c.scheme = (sys_scheme_t)sc;
+    for (int sc = SYS_SCHEME_GPUPD; sc <= SYS_SCHEME_GPUPD_RA + 1; sc++) {
+        c.scheme = sc > SYS_SCHEME_GPUPD_RA ? SYS_SCHEME_GPUPD_STREAM : (sys_scheme_t)sc;
         run(&s, &c, &b);
         printf("  N=1 %-12s %llu cycles vs single %llu (C-PD overhead %+.1f %%)\n", sys_scheme_name(c.scheme),
                (unsigned long long)b.cycles, (unsigned long long)a.cycles, 100.0 * ((double)b.cycles / (double)a.cycles - 1));
@@ -213,10 +213,14 @@ static void test_deterministic_and_skip(void **state)
     sys_scene_t s;
     assert_int_equal(sys_scene_synth(&s, "big", 192, 128, 9000, 5), 0);
     for (int topo = 0; topo < 2; topo++)
-        for (int sc = SYS_SCHEME_DUP; sc <= SYS_SCHEME_GPUPD_RA + 1; sc++) {
+        for (int sc = SYS_SCHEME_DUP; sc <= SYS_SCHEME_GPUPD_RA + 3; sc++) {
             sys_config_t c = cfg1();
             c.scheme = (sys_scheme_t)(sc > SYS_SCHEME_GPUPD_RA ? SYS_SCHEME_GPUPD_RA : sc);
-            c.pe_golden = sc > SYS_SCHEME_GPUPD_RA;     /* last round: the golden PE model (pe.c) */
+            c.pe_golden = sc == SYS_SCHEME_GPUPD_RA + 1;     /* then: the golden PE model (pe.c) */
+            if (sc > SYS_SCHEME_GPUPD_RA + 1) {     /* last rounds: gpupd-stream, the second with tiny FIFOs (full) */
+                c.scheme = SYS_SCHEME_GPUPD_STREAM;
+                c.sx_depth = sc > SYS_SCHEME_GPUPD_RA + 2 ? 4 : 0;
+            }
             c.n_gpus = 4;
             c.batch = 1000;
             c.topo = (net_topo_t)topo;
@@ -233,8 +237,17 @@ static void test_deterministic_and_skip(void **state)
                 assert_int_equal(a.gpu[g].cyc_stall, d.gpu[g].cyc_stall);
                 assert_int_equal(a.gpu[g].cyc_no_primitive, d.gpu[g].cyc_no_primitive);
                 assert_int_equal(a.gpu[g].cyc_done, d.gpu[g].cyc_done);
+                assert_int_equal(a.gpu[g].exchange_wait_ticks, d.gpu[g].exchange_wait_ticks);
+                assert_int_equal(a.gpu[g].reorder_max_ids, d.gpu[g].reorder_max_ids);
             }
-            if (c.scheme >= SYS_SCHEME_GPUPD) {
+            assert_int_equal(a.credit_flits, d.credit_flits);
+            if (c.scheme == SYS_SCHEME_GPUPD_STREAM) {
+                assert_true(a.credit_flits > 0);
+                printf("  %s %s depth %u: %llu cycles, max ids held %llu, %llu CREDIT flits\n", sys_scheme_name(c.scheme),
+                       net_topo_name(c.topo), c.sx_depth, (unsigned long long)a.cycles, (unsigned long long)a.gpu[0].reorder_max_ids,
+                       (unsigned long long)a.credit_flits);
+            }
+            if (c.scheme >= SYS_SCHEME_GPUPD && c.scheme != SYS_SCHEME_AFR && c.scheme != SYS_SCHEME_CHOPIN) {
                 assert_true(a.exchange_stepped < d.exchange_stepped);   /* skipping did skip */
                 assert_true(a.p2g_cycles_stepped <= d.p2g_cycles_stepped);
             }
