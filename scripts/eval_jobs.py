@@ -16,7 +16,7 @@ appear once. Outputs, each written to a temporary file and renamed:
 Usage: eval_jobs.py --mk-only DIR   (jobs.mk again from an edited DIR/jobs.txt)
        eval_jobs.py --out DIR --sim build/bin/gpupd-sim --trace-tool build/bin/gpupd-trace
                     [--traces T1.gpt,T2.gpt] [--sens-traces ...] [--gpus 1,2,4,8,16] [--sens-gpus 4,16]
-                    [--schemes single,dup,gpupd,gpupd-batch,gpupd-ra,chopin] [--lats 100,200,400,800]
+                    [--schemes single,dup,gpupd,gpupd-batch,gpupd-ra,gpupd-stream,chopin] [--lats 100,200,400,800]
                     [--batches none,256,...] [--afr-traces multi|none|LIST] [--figs 13,14,...]
 """
 import argparse
@@ -27,8 +27,8 @@ import sys
 
 DEFAULT_LAT = 400       # ns per link (paper Table 1 default)
 DEFAULT_BATCH = 4096    # batching threshold (paper 5.1)
-BATCH_SCHEMES = ("gpupd-batch", "gpupd-ra")
-SENS_SCHEMES = ("dup", "gpupd-batch", "gpupd-ra", "chopin")   # "current", "GPUpd", "GPUpd (+Runahead)", CHOPIN
+BATCH_SCHEMES = ("gpupd-batch", "gpupd-ra", "gpupd-stream")
+SENS_SCHEMES = ("dup", "gpupd-batch", "gpupd-ra", "gpupd-stream", "chopin")   # "current", "GPUpd", "GPUpd (+Runahead)", ours, CHOPIN
 
 
 def trace_frames(tool, path):
@@ -128,7 +128,7 @@ def main():
     ap.add_argument("--sens-traces", default=None, help="traces of Fig. 17-19 (default: --traces)")
     ap.add_argument("--gpus", default="1,2,4,8,16")
     ap.add_argument("--sens-gpus", default="4,16")
-    ap.add_argument("--schemes", default="single,dup,gpupd,gpupd-batch,gpupd-ra,chopin")
+    ap.add_argument("--schemes", default="single,dup,gpupd,gpupd-batch,gpupd-ra,gpupd-stream,chopin")
     ap.add_argument("--lats", default="100,200,400,800")
     ap.add_argument("--batches", default="none,256,512,1024,2048,4096,8192,16384,32768,65536")
     ap.add_argument("--afr-traces", default="multi", help="'multi' = every multi-frame trace, 'none', or a list")
@@ -192,6 +192,8 @@ def main():
                 for s in SENS_SCHEMES:
                     for topo in ("line", "hub"):
                         J.add(t, frame[t], s, n, topo=topo)
+                # issue 20's target configuration of gpupd-stream: hub with 100 ns links (Fig. 20)
+                J.add(t, frame[t], "gpupd-stream", n, topo="hub", lat=100)
 
     if a.timeline:
         tn, ts, tg = a.timeline.split(":")

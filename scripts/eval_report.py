@@ -34,12 +34,13 @@ import matplotlib.ticker  # noqa: E402
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from eval_keys import check  # noqa: E402
 
-SCHEMES = ["single", "dup", "gpupd", "gpupd-batch", "gpupd-ra", "chopin", "afr"]
+SCHEMES = ["single", "dup", "gpupd", "gpupd-batch", "gpupd-ra", "gpupd-stream", "chopin", "afr"]
 LABEL = {"single": "single GPU", "dup": "dup (current SFR)", "gpupd": "gpupd (no batching)",
-         "gpupd-batch": "gpupd-batch (GPUpd)", "gpupd-ra": "gpupd-ra (GPUpd +Runahead)", "chopin": "chopin (CHOPIN, HPCA'21)", "afr": "afr (latency)"}
-COLOR = {"single": "k", "dup": "tab:red", "gpupd": "tab:olive", "gpupd-batch": "tab:blue", "gpupd-ra": "tab:green",
+         "gpupd-batch": "gpupd-batch (GPUpd)", "gpupd-ra": "gpupd-ra (GPUpd +Runahead)",
+         "gpupd-stream": "gpupd-stream (ordered streaming exchange)", "chopin": "chopin (CHOPIN, HPCA'21)", "afr": "afr (latency)"}
+COLOR = {"single": "k", "dup": "tab:red", "gpupd": "tab:olive", "gpupd-batch": "tab:blue", "gpupd-ra": "tab:green", "gpupd-stream": "tab:cyan",
          "chopin": "tab:brown", "afr": "tab:purple"}
-MARK = {"single": "x", "dup": "s", "gpupd": "v", "gpupd-batch": "o", "gpupd-ra": "D", "chopin": "P", "afr": "^"}
+MARK = {"single": "x", "dup": "s", "gpupd": "v", "gpupd-batch": "o", "gpupd-ra": "D", "gpupd-stream": "*", "chopin": "P", "afr": "^"}
 DEF_LAT, DEF_BATCH = 400, "4096"
 STACK = ("no_primitive", "stall", "sync")
 STACK_COLOR = {"no_primitive": "tab:gray", "stall": "tab:orange", "sync": "tab:purple"}
@@ -216,7 +217,9 @@ def make_row(j, d, wall):
              to_render_max=max(g["prims_to_render"] for g in pg),
              rasterized_mean=sum(g["prims_rasterized"] for g in pg) / n,
              traffic_prim_bytes=prim_b, traffic_last_bytes=last_b, traffic_sync_bytes=sync_b,
-             traffic_comp_bytes=comp_b, traffic_bytes=prim_b + last_b + sync_b + comp_b, wall_s=wall, json=d)
+             traffic_comp_bytes=comp_b, traffic_bytes=prim_b + last_b + sync_b + comp_b, wall_s=wall, json=d,
+             exchange_overhead=float(d.get("exchange_overhead_cycles") or 0),
+             reorder_ids=[g["reorder_max_ids"] for g in pg if g.get("reorder_max_ids") is not None])
     for k in STACK:
         r[f"{k}_mean"] = sum(st[k]) / n
         r[f"{k}_max"] = max(st[k])
@@ -246,7 +249,7 @@ def fig13_row(rows, t, s, n):
         c = sel(rows, trace=t, scheme="single")
     else:
         c = sel(rows, trace=t, scheme=s, gpus=n, topology="line", lat_ns=DEF_LAT)
-        if s in ("gpupd-batch", "gpupd-ra"):
+        if s in ("gpupd-batch", "gpupd-ra", "gpupd-stream"):
             c = [r for r in c if r["batch"] == DEF_BATCH]
     return c[0] if c else None
 
@@ -355,7 +358,7 @@ def fig15(rows, out, ns, schemes):
     traces = traces_of(rows)
     table = []
     for t in traces:
-        for s in ["single"] + [s for s in schemes if s in ("dup", "gpupd", "gpupd-batch", "gpupd-ra", "chopin")]:
+        for s in ["single"] + [s for s in schemes if s in ("dup", "gpupd", "gpupd-batch", "gpupd-ra", "gpupd-stream", "chopin")]:
             for n in ([1] if s == "single" else ns):
                 r = fig13_row(rows, t, s, n)
                 if not r:
@@ -376,7 +379,7 @@ def fig15(rows, out, ns, schemes):
         base = [x for x in sub if x["scheme"] == "single"]
         norm = base[0]["cycles"] if base else 1.0
         groups = []
-        for s in ["single", "dup", "gpupd-batch", "gpupd-ra", "chopin"]:     # plain gpupd: in the CSV only
+        for s in ["single", "dup", "gpupd-batch", "gpupd-ra", "gpupd-stream", "chopin"]:     # plain gpupd: in the CSV only
             for n in ([1] if s == "single" else ns):
                 g = [x for x in sub if x["scheme"] == s and x["gpus"] == n]
                 if g and not (s != "single" and n == 1):
@@ -405,7 +408,7 @@ def fig16(rows, out, ns):
     for t in traces:
         for n in [n for n in ns if n > 1]:
             d = fig13_row(rows, t, "dup", n)
-            for s in ("dup", "gpupd", "gpupd-batch", "gpupd-ra", "chopin"):
+            for s in ("dup", "gpupd", "gpupd-batch", "gpupd-ra", "gpupd-stream", "chopin"):
                 r = fig13_row(rows, t, s, n)
                 if not r:
                     continue
@@ -424,7 +427,7 @@ def fig16(rows, out, ns):
     kinds = [("fb_sync_bytes", "FB sync", "tab:purple"), ("prim_id_bytes", "primitive IDs", "tab:blue"),
              ("last_marker_bytes", "LAST markers", "tab:cyan"), ("composition_bytes", "composition (chopin)", "tab:brown")]
     for ax, t in zip(axes, traces):
-        sub = [x for x in table if x["trace"] == t and x["scheme"] in ("dup", "gpupd-batch", "gpupd-ra", "chopin")]
+        sub = [x for x in table if x["trace"] == t and x["scheme"] in ("dup", "gpupd-batch", "gpupd-ra", "gpupd-stream", "chopin")]
         xs = list(range(len(sub)))
         bottom = [0.0] * len(sub)
         for k, lab, c in kinds:
@@ -446,7 +449,7 @@ def sens_plot(table, out, name, title, xkey, xlabel, xticks=None, xlabels=None, 
     styles = ["--", "-", "-.", ":"]
     panels = traces + (["GEOMEAN"] if len(traces) > 1 else [])
     for ax, t in zip(axes, panels):
-        for s in ("dup", "gpupd-batch", "gpupd-ra", "gpupd", "chopin"):
+        for s in ("dup", "gpupd-batch", "gpupd-ra", "gpupd-stream", "gpupd", "chopin"):
             for i, n in enumerate(ns):
                 if t == "GEOMEAN":
                     xs = sorted({x[xkey] for x in table if x["scheme"] == s and x["gpus"] == n}, key=str)
@@ -478,7 +481,7 @@ def sens_plot(table, out, name, title, xkey, xlabel, xticks=None, xlabels=None, 
 def fig17(rows, out):
     table = []
     for r in rows:
-        if r["topology"] != "line" or r["scheme"] not in ("dup", "gpupd-batch", "gpupd-ra", "chopin"):
+        if r["topology"] != "line" or r["scheme"] not in ("dup", "gpupd-batch", "gpupd-ra", "gpupd-stream", "chopin"):
             continue
         if r["scheme"] not in ("dup", "chopin") and r["batch"] != DEF_BATCH:
             continue
@@ -506,7 +509,7 @@ def fig18(rows, out):
     for r in rows:
         if r["topology"] != "line" or r["lat_ns"] != DEF_LAT:
             continue
-        if r["scheme"] == "gpupd-batch" or r["scheme"] == "gpupd-ra":
+        if r["scheme"] in ("gpupd-batch", "gpupd-ra", "gpupd-stream"):
             line, b = r["scheme"], r["batch"]
         elif r["scheme"] == "gpupd":
             line, b = "gpupd-batch", "none"          # GPUpd without batching = the "None" point
@@ -535,7 +538,7 @@ def fig18(rows, out):
 def fig19(rows, out):
     table = []
     for r in rows:
-        if r["lat_ns"] != DEF_LAT or r["scheme"] not in ("dup", "gpupd-batch", "gpupd-ra", "chopin"):
+        if r["lat_ns"] != DEF_LAT or r["scheme"] not in ("dup", "gpupd-batch", "gpupd-ra", "gpupd-stream", "chopin"):
             continue
         if r["scheme"] not in ("dup", "chopin") and r["batch"] != DEF_BATCH:
             continue
@@ -567,6 +570,129 @@ def fig19(rows, out):
     finish(fig, axes, "Fig. 19: line (GPU-GPU links) vs hub (GPU-switch links, switch 80 GB/s), 400 ns per link",
            out, "fig19_topology")
     return pairs
+
+
+XO_SCHEMES = ("gpupd-batch", "gpupd-ra", "gpupd-stream")
+
+
+def fig_xo(rows, out, ns):
+    """Exchange overhead (exchange_overhead_cycles, docs/timing.md section 3) as a share of the frame, per trace,
+    scheme and N, for the Fig. 13 runs (line, 400 ns, threshold 4096) and, for gpupd-stream, also on the hub
+    and with 100 ns links (issue 20's target configurations)."""
+    table = []
+    for r in rows:
+        if r["scheme"] not in XO_SCHEMES or r["gpus"] < 2 or r["batch"] not in (DEF_BATCH,):
+            continue
+        cfg = f"{r['topology']} {r['lat_ns']} ns"
+        if (r["topology"], r["lat_ns"]) != ("line", DEF_LAT) and r["scheme"] != "gpupd-stream":
+            continue
+        table.append(dict(trace=r["trace"], scheme=r["scheme"], gpus=r["gpus"], config=cfg, cycles=r["cycles"],
+                          exchange_overhead=r["exchange_overhead"], share=r["exchange_overhead"] / r["cycles"],
+                          speedup=r["speedup"]))
+    table.sort(key=lambda x: (x["trace"], x["scheme"], x["config"], x["gpus"]))
+    write_csv(os.path.join(out, "fig20_exchange_overhead.csv"),
+              ["trace", "scheme", "gpus", "config", "cycles", "exchange_overhead", "share", "speedup"], table)
+    traces = sorted({x["trace"] for x in table})
+    if not traces:
+        return table
+    fig, axes = grid(len(traces))
+    styles = {"line 400 ns": "-", "hub 400 ns": "--", "line 100 ns": "-.", "hub 100 ns": ":"}
+    for ax, t in zip(axes, traces):
+        for sc in XO_SCHEMES:
+            for cfg in sorted({x["config"] for x in table if x["scheme"] == sc}):
+                pts = sorted((x["gpus"], 100 * x["share"]) for x in table if x["trace"] == t and x["scheme"] == sc and x["config"] == cfg)
+                if pts:
+                    ax.plot([p[0] for p in pts], [p[1] for p in pts], styles.get(cfg, "-"), color=COLOR[sc], marker=MARK[sc],
+                            ms=3.5, label=f"{LABEL[sc]}, {cfg}")
+        log2_axis(ax, [n for n in ns if n > 1])
+        ax.set_ylim(0, 100)
+        ax.axhline(5, color="0.5", lw=0.6, ls=":")
+        ax.set_title(t, fontsize=9)
+        ax.set_xlabel("GPUs", fontsize=8)
+        ax.set_ylabel("exchange overhead, % of frame", fontsize=7)
+        ax.tick_params(labelsize=7)
+        ax.grid(alpha=0.3)
+    finish(fig, axes, "Fig. 20: exchange overhead (cycles the critical GPU's raster side waits on the exchange) "
+           "as a share of the frame", out, "fig20_exchange_overhead", bottom=0.08, ncol=3)
+    return table
+
+
+def fig_reorder(rows, out):
+    """What gpupd-stream's reorder FIFOs must hold: per trace and N, the distribution over the GPUs of the most
+    primitive ids each held at once (reorder_max_ids), line 400 ns, threshold 4096."""
+    table = []
+    for r in rows:
+        if r["scheme"] != "gpupd-stream" or r["batch"] != DEF_BATCH or r["topology"] != "line" or r["lat_ns"] != DEF_LAT:
+            continue
+        v = sorted(r["reorder_ids"])
+        if not v:
+            continue
+        table.append(dict(trace=r["trace"], gpus=r["gpus"], min=v[0], median=v[len(v) // 2], max=v[-1],
+                          kib_max=v[-1] * 4 / 1024.0, ids=v))
+    table.sort(key=lambda x: (x["trace"], x["gpus"]))
+    write_csv(os.path.join(out, "fig21_reorder.csv"), ["trace", "gpus", "min", "median", "max", "kib_max"], table)
+    traces = sorted({x["trace"] for x in table})
+    if not traces:
+        return table
+    fig, axes = grid(len(traces))
+    for ax, t in zip(axes, traces):
+        sub = [x for x in table if x["trace"] == t]
+        ax.boxplot([x["ids"] for x in sub], labels=[str(x["gpus"]) for x in sub], whis=(0, 100))
+        ax.set_title(t, fontsize=9)
+        ax.set_xlabel("GPUs", fontsize=8)
+        ax.set_ylabel("max ids held per GPU", fontsize=7)
+        ax.tick_params(labelsize=7)
+        ax.grid(alpha=0.3)
+    finish(fig, axes, "Fig. 21: gpupd-stream reorder FIFO occupancy: the most primitive ids each GPU held at once "
+           "(box: over the GPUs; line, 400 ns)", out, "fig21_reorder", bottom=0.04)
+    return table
+
+
+def stream_section(t13, geo, ns, txo, tre):
+    """Which scheme wins where, and why (computed from the Fig. 13, 20 and 21 tables)."""
+    s = ["### gpupd-stream beside the prior schemes: who wins where\n"]
+    cand = ("dup", "gpupd-batch", "gpupd-ra", "gpupd-stream", "chopin")
+    rows = []
+    for t in sorted({x["trace"] for x in t13}):
+        for n in [n for n in ns if n > 1]:
+            sp = {x["scheme"]: x["speedup"] for x in t13 if x["trace"] == t and x["gpus"] == n and x["scheme"] in cand}
+            if not sp:
+                continue
+            best = max(sp, key=sp.get)
+            xo = {x["scheme"]: x["share"] for x in txo if x["trace"] == t and x["gpus"] == n and x["config"] == "line 400 ns"}
+            rows.append([t, str(n), best, f2(sp[best]), f2(sp.get("gpupd-stream")), f2(sp.get("dup")), f2(sp.get("gpupd-ra")),
+                         f2(sp.get("chopin")), f2(100 * xo["gpupd-stream"], 0) + " %" if "gpupd-stream" in xo else "",
+                         f2(100 * xo["gpupd-ra"], 0) + " %" if "gpupd-ra" in xo else ""])
+    if not rows:
+        return ""
+    s.append(md_table(["trace", "N", "fastest", "its speedup", "gpupd-stream", "dup", "gpupd-ra", "chopin",
+                       "stream exch. overhead", "gpupd-ra exch. overhead"], rows))
+    wins = {}
+    for r in rows:
+        wins.setdefault(r[2], []).append(f"{r[0]} N={r[1]}")
+    s.append("\nFastest scheme per (trace, N), line, 400 ns: " + "; ".join(f"**{k}** {len(v)}x" for k, v in sorted(wins.items())) + ".\n")
+    g = {(x["scheme"], x["gpus"]): x["speedup"] for x in geo}
+    gl = [f"N={n}: " + ", ".join(f"{sc} {g[(sc, n)]:.2f}" for sc in cand if (sc, n) in g) for n in ns if n > 1]
+    if gl:
+        s.append("Geomean speedups: " + "; ".join(gl) + ".\n")
+    s.append("Why, by construction of the model (docs/timing.md sections 2, 3 and 8): gpupd-batch and gpupd-ra pass turns "
+             "GPU 0 -> N-1 in every batch, so a batch costs at least about 2(N-1) link latencies plus its walk; gpupd-stream "
+             "has no turns: a batch is released at a GPU once every source's LAST has arrived, about one path latency "
+             "after the slowest GPU projected its chunk. dup repeats all geometry on every GPU and exchanges nothing, so "
+             "it wins where geometry is cheap against the exchange's latency; chopin composes sub-images and pays the "
+             "composition instead.\n")
+    for t in sorted({x["trace"] for x in txo}):
+        base = [x for x in txo if x["trace"] == t and x["scheme"] == "gpupd-stream"]
+        for n in sorted({x["gpus"] for x in base}):
+            by = {x["config"]: x["share"] for x in base if x["gpus"] == n}
+            if len(by) > 1:
+                s.append(f"- {t}, N={n}: gpupd-stream exchange overhead " +
+                         ", ".join(f"{100 * v:.0f} % ({k})" for k, v in sorted(by.items())) + ".\n")
+    if tre:
+        m = max(tre, key=lambda x: x["max"])
+        s.append(f"Reorder FIFOs (Fig. 21): at most {m['max']} primitive ids ({m['kib_max']:.0f} KiB at 4 B per id) held by one "
+                 f"GPU ({m['trace']}, N={m['gpus']}); the median GPU holds less (fig21_reorder.csv).\n")
+    return "\n".join(s)
 
 
 def afr_table(rows, out):
@@ -658,7 +784,7 @@ def summary_md(rows, t13, geo, ns, schemes, t14, t15, t16, t17, t18, t19, tafr, 
             if not base:
                 continue
             norm = base[0]["cycles"]
-            for sc in ("single", "dup", "gpupd-batch", "gpupd-ra", "chopin"):
+            for sc in ("single", "dup", "gpupd-batch", "gpupd-ra", "gpupd-stream", "chopin"):
                 for n in ([1] if sc == "single" else [n for n in ns if n in (4, 16)]):
                     g = [x for x in t15 if x["trace"] == t and x["scheme"] == sc and x["gpus"] == n]
                     if g:
@@ -669,7 +795,7 @@ def summary_md(rows, t13, geo, ns, schemes, t14, t15, t16, t17, t18, t19, tafr, 
         s.append("\n### Fig. 16: traffic (MB over all links) and GPUpd's extra over dup\n")
         trs = []
         for x in t16:
-            if x["gpus"] in (4, 16) and x["scheme"] in ("dup", "gpupd-batch", "gpupd-ra", "chopin"):
+            if x["gpus"] in (4, 16) and x["scheme"] in ("dup", "gpupd-batch", "gpupd-ra", "gpupd-stream", "chopin"):
                 trs.append([x["trace"], x["scheme"], x["gpus"], f2(x["fb_sync_bytes"] / 1e6, 3),
                             f2(x["prim_id_bytes"] / 1e6, 3), f2(x["last_marker_bytes"] / 1e6, 4),
                             f2(x["composition_bytes"] / 1e6, 3),
@@ -683,7 +809,7 @@ def summary_md(rows, t13, geo, ns, schemes, t14, t15, t16, t17, t18, t19, tafr, 
         s.append(f"\n### {title} (geomean over the traces swept)\n")
         xs = sorted({x[xk] for x in tab}, key=lambda v: batch_x(v) if xk == "threshold" else v)
         trs = []
-        for sc in ("dup", "gpupd-batch", "gpupd-ra", "chopin"):
+        for sc in ("dup", "gpupd-batch", "gpupd-ra", "gpupd-stream", "chopin"):
             for n in sorted({x["gpus"] for x in tab}):
                 rr = [sc, n]
                 for xv in xs:
@@ -874,7 +1000,9 @@ FIGS = [("fig13_speedup", "Fig. 13: speedup in single-frame latency"),
         ("fig16_traffic", "Fig. 16: inter-GPU traffic breakdown"),
         ("fig17_latency", "Fig. 17: sensitivity to link latency (N = 4, 16)"),
         ("fig18_batch", "Fig. 18: sensitivity to the batching threshold (N = 4, 16)"),
-        ("fig19_topology", "Fig. 19: line vs hub")]
+        ("fig19_topology", "Fig. 19: line vs hub"),
+        ("fig20_exchange_overhead", "Fig. 20: exchange overhead as a share of the frame (gpupd-batch, gpupd-ra, gpupd-stream)"),
+        ("fig21_reorder", "Fig. 21: gpupd-stream reorder FIFO occupancy per trace and N")]
 
 
 def pages(out, summary, items, meta, extra=()):
@@ -969,7 +1097,10 @@ def main():
     t18 = fig18(rows, out)
     t19 = fig19(rows, out)
     tafr = afr_table(rows, out)
+    txo = fig_xo(rows, out, ns)
+    tre = fig_reorder(rows, out)
     summary = summary_md(rows, t13, geo, ns, schemes, t14, t15, t16, t17, t18, t19, tafr, meta)
+    summary += "\n" + stream_section(t13, geo, ns, txo, tre)
     summary += "\n" + paper_section(t13, t14, t16, t17, t18, t19)
     write_text(os.path.join(out, "summary.md"), summary + "\n")
     items = frames_section(rows, out, a.traces_dir)
