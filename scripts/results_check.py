@@ -35,6 +35,8 @@ QUICK_EXTRA = [
     ("glmark2-desktop-blur", None, "dup", 2, "line", ""),
     ("glmark2-build-bunny", None, "gpupd", 4, "hub", ""),
     ("glmark2-refract", None, "gpupd-batch", 2, "line", "--shaders builtin"),
+    ("mesh-bunnies", None, "chopin", 2, "line", ""),                              # CHOPIN's rules: composes 1 group
+    ("mesh-bunnies", None, "chopin", 4, "hub", "--chopin-max-draw-tris 0"),     # no cap: the 12-draw group composes
 ]
 SCHEMES_MULTI = ["dup", "gpupd", "gpupd-batch", "gpupd-ra"]
 

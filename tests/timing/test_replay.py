@@ -54,7 +54,9 @@ def main():
     a = ap.parse_args()
     traces = sorted(os.path.join("traces", t) for t in os.listdir("traces") if t.endswith(".gpt"))
     names = {os.path.basename(t)[:-4] for t in traces}
-    cases = results_check.cases(a.set, traces, a.trace_tool) + [c for c in EXTRA if c[0] in names]
+    # chopin never replays (checked below with a probe): its cases of the result set are not compared here
+    cases = [c for c in results_check.cases(a.set, traces, a.trace_tool) if c[2] != "chopin"] + \
+        [c for c in EXTRA if c[0] in names]
     fails, compared = 0, 0
     with tempfile.TemporaryDirectory(prefix="gpupd-replay-") as tmp:
         cache = os.path.join(tmp, "cache")
