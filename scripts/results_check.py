@@ -37,6 +37,8 @@ QUICK_EXTRA = [
     ("glmark2-refract", None, "gpupd-batch", 2, "line", "--shaders builtin"),
     ("mesh-bunnies", None, "chopin", 2, "line", ""),                              # CHOPIN's rules: composes 1 group
     ("mesh-bunnies", None, "chopin", 4, "hub", "--chopin-max-draw-tris 0"),     # no cap: the 12-draw group composes
+    ("oa-dm4-f215", None, "gpupd-stream", 16, "line", ""),
+    ("glmark2-shadow", None, "gpupd-stream", 4, "hub", ""),
 ]
 SCHEMES_MULTI = ["dup", "gpupd", "gpupd-batch", "gpupd-ra"]
 
