@@ -27,48 +27,63 @@ static uint64_t range_mask(uint32_t s, uint32_t len, uint32_t n, uint32_t max_gp
     return m;
 }
 
-static int s4_final(const p2g_hw_t *h) { return h->s4_left <= h->prm.rows; }
+static int s7_final(const p2g_hw_t *h) { return h->s7_left <= h->prm.rows; }
 
-/* S4 row walk: the accumulated mask after this cycle's ROWS rows, and the next start. */
-static uint64_t s4_walk(const p2g_hw_t *h, uint32_t *next_s)
+/* S8: the chunk's ROWS rows (those of the primitive) starting at s, OR-ed onto acc; *next_s: the start after. */
+static uint64_t chunk_mask(const p2g_hw_t *h, uint32_t s, uint32_t left, uint32_t len, uint64_t acc, uint32_t *next_s)
 {
-    uint32_t step = h->c.mode ? h->c.tprn : 1, s = h->s4_s;
-    uint64_t acc = h->s4_acc;
+    uint32_t step = h->c.mode ? h->c.tprn : 1;
     for (uint32_t r = 0; r < h->prm.rows; r++) {
-        if (r < h->s4_left) acc |= range_mask(s, h->s4_len, h->c.n, h->prm.max_gpus);
+        if (r < left) acc |= range_mask(s, len, h->c.n, h->prm.max_gpus);
         s += step;
         if (s >= h->c.n) s -= h->c.n;
     }
-    *next_s = s;
+    if (next_s) *next_s = s;
     return acc;
+}
+
+/* the ready chain (combinational, from OUT back to S1) */
+typedef struct {
+    int o_free, s8_go, s8_free, s7_go, s7_free, s6_free, s5_free, s4_free, s3_free, s2_free, s1_free;
+} chain_t;
+
+static chain_t ready_chain(const p2g_hw_t *h, int out_ready)
+{
+    chain_t k;
+    k.o_free = !h->o_v || out_ready;
+    k.s8_go = h->s8_v && h->s8_last && k.o_free;
+    k.s8_free = !h->s8_v || !h->s8_last || k.o_free;
+    k.s7_go = h->s7_v && s7_final(h) && k.s8_free;
+    k.s7_free = !h->s7_v || k.s7_go;
+    k.s6_free = !h->s6_v || k.s7_free;
+    k.s5_free = !h->s5_v || k.s6_free;
+    k.s4_free = !h->s4_v || k.s5_free;
+    k.s3_free = !h->s3_v || k.s4_free;
+    k.s2_free = !h->s2_v || k.s3_free;
+    k.s1_free = !h->s1_v || k.s2_free;
+    return k;
 }
 
 void p2g_hw_comb(const p2g_hw_t *h, const p2g_hw_in_t *in, p2g_hw_out_t *out)
 {
-    int o_free = !h->o_v || in->out_ready;
-    int s4_go = h->s4_v && s4_final(h) && o_free;
-    int s4_free = !h->s4_v || s4_go;
-    int s3_free = !h->s3_v || s4_free;
-    int s2_free = !h->s2_v || s3_free;
-    int s1_free = !h->s1_v || s2_free;
-    out->in_ready = s1_free && !h->c.bld && !key_change(h, &in->cfg);
+    chain_t k = ready_chain(h, in->out_ready);
+    out->in_ready = k.s1_free && !h->c.bld && !key_change(h, &in->cfg);
     out->out_valid = h->o_v;
     out->out_prim_id = h->o_id;
     out->out_tag = h->o_tag;
     out->out_mask = h->o_mask;
-    out->busy = h->s1_v || h->s2_v || h->s3_v || h->s4_v || h->o_v || h->c.bld;
+    out->busy = h->s1_v || h->s2_v || h->s3_v || h->s4_v || h->s5_v || h->s6_v || h->s7_v || h->s8_v || h->o_v ||
+                h->c.bld;
 }
+
+/* pixel-centre bounds of a coordinate: first centre >= v, last centre <= v */
+static int32_t lo_bound(int32_t v) { return p2g_floor256((int64_t)v + 127); }
+static int32_t hi_bound(int32_t v) { return p2g_floor256((int64_t)v - 128); }
 
 void p2g_hw_clock(p2g_hw_t *h, const p2g_hw_in_t *in)
 {
     const p2g_hw_cfg_regs_t c = h->c; /* registered values seen during this cycle */
-    int o_free = !h->o_v || in->out_ready;
-    int final = s4_final(h);
-    int s4_go = h->s4_v && final && o_free;
-    int s4_free = !h->s4_v || s4_go;
-    int s3_free = !h->s3_v || s4_free;
-    int s2_free = !h->s2_v || s3_free;
-    int s1_free = !h->s1_v || s2_free;
+    chain_t k = ready_chain(h, in->out_ready);
     p2g_hw_t nx = *h;
 
     /* derived configuration: per-cycle registers */
@@ -84,21 +99,21 @@ void p2g_hw_clock(p2g_hw_t *h, const p2g_hw_in_t *in)
         nx.c.w = cf->width;
         nx.c.ts = cf->tile_log2;
         nx.c.mode = cf->mode == P2G_MODE_LINEAR;
-        nx.c.tpr = ((cf->width + (1u << cf->tile_log2) - 1) & 0x7fff) >> cf->tile_log2;
         nx.c.bld = 1;
         nx.c.step = 0;
         nx.c.rem = 0;
     } else if (c.bld) {
         nx.c.step = c.step + 1;
-        if (c.step > 28) {               /* row-step multiples mr[r], r = step - 27 (values unused here) */
+        if (c.step == 0) {               /* tiles per row from the registered key */
+            nx.c.tpr = ((c.w + (1u << c.ts) - 1) & 0x7fff) >> c.ts;
+        } else if (c.step > 29) {        /* row-step multiples mr[r], r = step - 28 (values unused here) */
             nx.c.mlast = c.mlast + c.tprn >= c.n ? c.mlast + c.tprn - c.n : c.mlast + c.tprn;
-            if (c.step == p2g_hw_build_cycles(h->prm.rows) - 1) nx.c.bld = 0;
-        } else if (c.step < 15) {
-            uint32_t r = (c.rem << 1) | ((c.tpr >> (14 - c.step)) & 1);
+        } else if (c.step < 16) {
+            uint32_t r = (c.rem << 1) | ((c.tpr >> (15 - c.step)) & 1);
             nx.c.rem = r >= c.n ? r - c.n : r;
         } else {
-            uint32_t k = c.step - 15, p2, pt;
-            if (k == 0) {
+            uint32_t kk = c.step - 16, p2, pt;
+            if (kk == 0) {
                 p2 = c.n == 1 ? 0 : 1;
                 pt = c.rem;
                 nx.c.tprn = c.rem;
@@ -109,68 +124,142 @@ void p2g_hw_clock(p2g_hw_t *h, const p2g_hw_in_t *in)
             }
             nx.c.p2 = p2;
             nx.c.pt = pt;
-            nx.c.px[k] = p2;
-            nx.c.py[k] = c.mode ? pt : p2;
-            if (c.step == p2g_hw_build_cycles(h->prm.rows) - 1) nx.c.bld = 0;
+            nx.c.px[kk] = p2;
+            nx.c.py[kk] = c.mode ? pt : p2;
         }
+        if (c.step == p2g_hw_build_cycles(h->prm.rows) - 1) nx.c.bld = 0;
     }
 
     /* OUT */
-    if (s4_go) {
+    if (k.s8_go) {
         nx.o_v = 1;
-        nx.o_id = h->s4_id;
-        nx.o_tag = h->s4_tag;
-        uint32_t dummy;
-        nx.o_mask = h->s4_empty ? 0 : h->s4_full ? c.all : s4_walk(h, &dummy);
+        nx.o_id = h->s8_id;
+        nx.o_tag = h->s8_tag;
+        nx.o_mask = h->s8_empty ? 0 : h->s8_full ? c.all
+                                  : chunk_mask(h, h->s8_s, h->s8_left, h->s8_len, h->s8_first ? 0 : h->s8_acc, NULL);
     } else if (in->out_ready) {
         nx.o_v = 0;
     }
 
-    /* S4 */
-    if (s4_free) {
+    /* S8: a chunk of rows; the chunks before the last one accumulate */
+    if (h->s8_v && !h->s8_last)
+        nx.s8_acc = chunk_mask(h, h->s8_s, h->s8_left, h->s8_len, h->s8_first ? 0 : h->s8_acc, NULL);
+    if (k.s8_free) {
+        nx.s8_v = h->s7_v;
+        if (h->s7_v) {
+            nx.s8_id = h->s7_id;
+            nx.s8_tag = h->s7_tag;
+            nx.s8_empty = h->s7_empty;
+            nx.s8_full = h->s7_full;
+            nx.s8_first = h->s7_first;
+            nx.s8_last = (uint32_t)s7_final(h);
+            nx.s8_s = h->s7_s;
+            nx.s8_left = h->s7_left;
+            nx.s8_len = h->s7_len;
+        }
+    }
+
+    /* S7: row walk */
+    if (k.s7_free) {
+        nx.s7_v = h->s6_v;
+        if (h->s6_v) {
+            uint32_t n = c.n, s0 = h->s6_r8;              /* < 8n: subtract the largest k*n that fits */
+            for (uint32_t q = 7; q >= 1; q--)
+                if (s0 >= q * n) { s0 -= q * n; break; }
+            nx.s7_id = h->s6_id;
+            nx.s7_tag = h->s6_tag;
+            nx.s7_empty = h->s6_empty;
+            nx.s7_full = h->s6_full;
+            nx.s7_first = 1;
+            nx.s7_s = s0;
+            nx.s7_len = h->s6_len;
+            nx.s7_left = h->s6_rows;
+        }
+    } else if (k.s8_free) {                               /* the chunk went to S8: ROWS rows further */
+        uint32_t next_s;
+        (void)chunk_mask(h, h->s7_s, 0, 0, 0, &next_s);
+        nx.s7_first = 0;
+        nx.s7_s = next_s;
+        nx.s7_left = h->s7_left - h->prm.rows;
+    }
+
+    /* S6: sum mod 8n */
+    if (k.s6_free) {
+        nx.s6_v = h->s5_v;
+        if (h->s5_v) {
+            uint32_t r = h->s5_sum;                       /* < 28n: subtract the largest of 24n, 16n, 8n */
+            for (uint32_t q = 3; q >= 1; q--)
+                if (r >= 8 * q * c.n) { r -= 8 * q * c.n; break; }
+            nx.s6_id = h->s5_id;
+            nx.s6_tag = h->s5_tag;
+            nx.s6_empty = h->s5_empty;
+            nx.s6_full = h->s5_full;
+            nx.s6_r8 = r;
+            nx.s6_len = h->s5_len;
+            nx.s6_rows = h->s5_rows;
+        }
+    }
+
+    /* S5: residue sum and the run's shape */
+    if (k.s5_free) {
+        nx.s5_v = h->s4_v;
+        if (h->s4_v) {
+            uint32_t n = c.n;
+            uint32_t diag_len = h->s4_w + h->s4_h - 1;
+            uint32_t full = c.mode ? h->s4_w >= n : diag_len >= n;
+            uint32_t one = !c.mode || full || h->s4_empty;
+            nx.s5_id = h->s4_id;
+            nx.s5_tag = h->s4_tag;
+            nx.s5_empty = h->s4_empty;
+            nx.s5_full = full;
+            nx.s5_sum = h->s4_part[0] + h->s4_part[1] + h->s4_part[2] + h->s4_part[3];
+            nx.s5_len = (c.mode ? h->s4_w : diag_len) & 0x7f;
+            nx.s5_rows = one ? 1 : (h->s4_h < n ? h->s4_h : n);
+        }
+    }
+
+    /* S4: partial residue sums of terms 0..7, 8..15, 16..23, 24..27 (term t: tx0 bit t for t < 14, else ty0
+     * bit t - 14) */
+    if (k.s4_free) {
         nx.s4_v = h->s3_v;
         if (h->s3_v) {
-            uint32_t n = c.n;
-            uint32_t s0 = h->s3_sum;                      /* < 28n: subtract 16n, 8n, 4n, 2n, n */
-            for (int k = 4; k >= 0; k--)
-                if (s0 >= (n << k)) s0 -= n << k;
-            uint32_t diag_len = h->s3_w + h->s3_h - 1;
-            uint32_t full = c.mode ? h->s3_w >= n : diag_len >= n;
-            uint32_t one = !c.mode || full || h->s3_empty;
             nx.s4_id = h->s3_id;
             nx.s4_tag = h->s3_tag;
             nx.s4_empty = h->s3_empty;
-            nx.s4_full = full;
-            nx.s4_s = s0;
-            nx.s4_len = (c.mode ? h->s3_w : diag_len) & 0x7f;
-            nx.s4_left = one ? 1 : (h->s3_h < n ? h->s3_h : n);
-            nx.s4_acc = 0;
+            for (int g = 0; g < 4; g++) {
+                uint32_t sum = 0;
+                for (int t = 8 * g; t < 8 * g + 8 && t < 28; t++)
+                    sum += t < 14 ? ((h->s3_tx0 >> t) & 1) * c.px[t] : ((h->s3_ty0 >> (t - 14)) & 1) * c.py[t - 14];
+                nx.s4_part[g] = sum;
+            }
+            nx.s4_w = h->s3_tx1 - h->s3_tx0 + 1;
+            nx.s4_h = h->s3_ty1 - h->s3_ty0 + 1;
         }
-    } else if (!final) {
-        uint32_t next_s;
-        nx.s4_acc = s4_walk(h, &next_s);
-        nx.s4_s = next_s;
-        nx.s4_left = h->s4_left - h->prm.rows;
     }
 
-    /* S3 */
-    if (s3_free) {
+    /* S3: clamp the pixel box of the S2 primitive, tile rectangle */
+    if (k.s3_free) {
         nx.s3_v = h->s2_v;
         if (h->s2_v) {
+            int near = (h->s2_flags & P2G_FLAG_NEAR_CLIP) != 0;
+            int32_t ex0 = (int32_t)c.ex0, ey0 = (int32_t)c.ey0, ex1 = (int32_t)c.ex1, ey1 = (int32_t)c.ey1;
+            int32_t bx0 = (near || h->s2_pxlo < ex0) ? ex0 : h->s2_pxlo;
+            int32_t by0 = (near || h->s2_pylo < ey0) ? ey0 : h->s2_pylo;
+            int32_t bx1 = (near || h->s2_pxhi > ex1) ? ex1 : h->s2_pxhi;
+            int32_t by1 = (near || h->s2_pyhi > ey1) ? ey1 : h->s2_pyhi;
+            int empty = (h->s2_flags & P2G_FLAG_CULLED) || bx0 > bx1 || by0 > by1;
             nx.s3_id = h->s2_id;
             nx.s3_tag = h->s2_tag;
-            nx.s3_empty = h->s2_empty;
-            uint32_t sum = 0;                             /* residue sum (adder tree u_res_sum) */
-            for (int k = 0; k < 14; k++)
-                sum += ((h->s2_tx0 >> k) & 1) * c.px[k] + ((h->s2_ty0 >> k) & 1) * c.py[k];
-            nx.s3_sum = sum;
-            nx.s3_w = h->s2_tx1 - h->s2_tx0 + 1;
-            nx.s3_h = h->s2_ty1 - h->s2_ty0 + 1;
+            nx.s3_empty = (uint32_t)empty;
+            nx.s3_tx0 = empty ? 0 : (uint32_t)bx0 >> c.ts;
+            nx.s3_ty0 = empty ? 0 : (uint32_t)by0 >> c.ts;
+            nx.s3_tx1 = empty ? 0 : (uint32_t)bx1 >> c.ts;
+            nx.s3_ty1 = empty ? 0 : (uint32_t)by1 >> c.ts;
         }
     }
 
-    /* S2: bbox of the S1 primitive */
-    if (s2_free) {
+    /* S2: pixel-centre bounds of the S1 primitive */
+    if (k.s2_free) {
         nx.s2_v = h->s1_v;
         if (h->s1_v) {
             const p2g_prim_t *p = &h->s1;
@@ -181,28 +270,19 @@ void p2g_hw_clock(p2g_hw_t *h, const p2g_hw_in_t *in)
                 if (p->y[i] < miny) miny = p->y[i];
                 if (p->y[i] > maxy) maxy = p->y[i];
             }
-            int near = (p->flags & P2G_FLAG_NEAR_CLIP) != 0;
-            int32_t ex0 = (int32_t)c.ex0, ey0 = (int32_t)c.ey0, ex1 = (int32_t)c.ex1, ey1 = (int32_t)c.ey1;
-            int32_t pxlo = p2g_floor256((int64_t)minx + 127), pylo = p2g_floor256((int64_t)miny + 127);
-            int32_t pxhi = p2g_floor256((int64_t)maxx - 128), pyhi = p2g_floor256((int64_t)maxy - 128);
-            int32_t bx0 = (near || pxlo < ex0) ? ex0 : pxlo;
-            int32_t by0 = (near || pylo < ey0) ? ey0 : pylo;
-            int32_t bx1 = (near || pxhi > ex1) ? ex1 : pxhi;
-            int32_t by1 = (near || pyhi > ey1) ? ey1 : pyhi;
-            int empty = (p->flags & P2G_FLAG_CULLED) || bx0 > bx1 || by0 > by1;
             nx.s2_id = p->prim_id;
             nx.s2_tag = p->tag;
-            nx.s2_empty = (uint32_t)empty;
-            nx.s2_tx0 = empty ? 0 : (uint32_t)bx0 >> c.ts;
-            nx.s2_ty0 = empty ? 0 : (uint32_t)by0 >> c.ts;
-            nx.s2_tx1 = empty ? 0 : (uint32_t)bx1 >> c.ts;
-            nx.s2_ty1 = empty ? 0 : (uint32_t)by1 >> c.ts;
+            nx.s2_flags = p->flags;
+            nx.s2_pxlo = lo_bound(minx);
+            nx.s2_pylo = lo_bound(miny);
+            nx.s2_pxhi = hi_bound(maxx);
+            nx.s2_pyhi = hi_bound(maxy);
         }
     }
 
     /* S1: input register (nothing enters while the tables are being built) */
-    int accept = s1_free && !c.bld && !key_change(h, cf);
-    if (s1_free) {
+    int accept = k.s1_free && !c.bld && !key_change(h, cf);
+    if (k.s1_free) {
         nx.s1_v = in->in_valid && accept;
         if (in->in_valid && accept) {
             nx.s1 = in->in;

@@ -1,5 +1,5 @@
-/* C cycle model of the P2G mapper RTL (rtl/p2g_mapper.v): the same five registers (derived config,
- * S1..S4, OUT), the same valid/ready chain and the same arithmetic decomposition (residues mod n, row
+/* C cycle model of the P2G mapper RTL (rtl/p2g_mapper.v): the same registers (derived config,
+ * S1..S8, OUT), the same valid/ready chain and the same arithmetic decomposition (residues mod n, row
  * walk), so the lockstep harness can compare every output port every cycle. The functional definition
  * stays p2g_mask() in p2g.h; the harness checks the masks against it too.
  *
@@ -39,9 +39,11 @@ typedef struct {         /* output ports during one cycle */
 } p2g_hw_out_t;
 
 /* Derived configuration. Per cycle: ex0..ey1, all. Residue tables: built by a sequencer whenever the key
- * (n, width, tile_log2, mode) changes: 15 restoring steps for tpr mod n, 14 doublings, then ROWS-1
- * additions for the row-step multiples: p2g_hw_build_cycles(rows) = 28 + rows cycles. */
-static inline uint32_t p2g_hw_build_cycles(uint32_t rows) { return 28 + rows; }
+ * (n, width, tile_log2, mode) changes: one step for tpr = ceil(W/T), 15 restoring steps for tpr mod n, 14
+ * doublings, then ROWS-1 additions for the row-step multiples: p2g_hw_build_cycles(rows) = 29 + rows cycles. */
+static inline uint32_t p2g_hw_build_cycles(uint32_t rows) { return 29 + rows; }
+/* Cycles from the input handshake to out_valid for a primitive that walks one chunk (nine registers). */
+#define P2G_HW_LATENCY 9
 typedef struct {
     uint32_t ex0, ey0, ex1, ey1;
     uint64_t all;
@@ -55,12 +57,17 @@ typedef struct {
 typedef struct {
     p2g_hw_params_t prm;
     p2g_hw_cfg_regs_t c;
-    int s1_v, s2_v, s3_v, s4_v, o_v;
-    p2g_prim_t s1;
-    uint32_t s2_id, s2_tag, s2_empty, s2_tx0, s2_ty0, s2_tx1, s2_ty1;
-    uint32_t s3_id, s3_tag, s3_empty, s3_sum, s3_w, s3_h;   /* s3_sum: unreduced residue sum */
-    uint32_t s4_id, s4_tag, s4_empty, s4_full, s4_s, s4_len, s4_left;
-    uint64_t s4_acc;
+    int s1_v, s2_v, s3_v, s4_v, s5_v, s6_v, s7_v, s8_v, o_v;
+    p2g_prim_t s1;                                          /* input register */
+    uint32_t s2_id, s2_tag, s2_flags;                       /* pixel-centre bounds of the vertices */
+    int32_t s2_pxlo, s2_pylo, s2_pxhi, s2_pyhi;
+    uint32_t s3_id, s3_tag, s3_empty, s3_tx0, s3_ty0, s3_tx1, s3_ty1;   /* clamped tile rectangle */
+    uint32_t s4_id, s4_tag, s4_empty, s4_part[4], s4_w, s4_h;           /* partial residue sums */
+    uint32_t s5_id, s5_tag, s5_empty, s5_full, s5_sum, s5_len, s5_rows; /* residue sum (< 28n) */
+    uint32_t s6_id, s6_tag, s6_empty, s6_full, s6_r8, s6_len, s6_rows;  /* sum mod 8n */
+    uint32_t s7_id, s7_tag, s7_empty, s7_full, s7_first, s7_s, s7_len, s7_left;   /* row walk */
+    uint32_t s8_id, s8_tag, s8_empty, s8_full, s8_first, s8_last, s8_s, s8_len, s8_left;  /* one chunk */
+    uint64_t s8_acc;
     uint32_t o_id, o_tag;
     uint64_t o_mask;
 } p2g_hw_t;

@@ -503,10 +503,11 @@ static int run(const opts_t *o, const stream_t *st, const char *argv0, const cha
     return fail;
 }
 
-/* The saved view's widths for this build: the mask and its accumulator are MAX_GPUS wide (saved at 16). */
+/* The saved view's widths for this build: the masks and the accumulator are MAX_GPUS wide (saved at 16). */
 static uint32_t p2g_view_width(const char *name, size_t len, const char *range, void *ctx)
 {
-    if (strcmp(range, "[15:0]") || !(gtkw_view_name_is(name, len, "out_mask_o") || gtkw_view_name_is(name, len, "s4_acc")))
+    if (strcmp(range, "[15:0]") || !(gtkw_view_name_is(name, len, "out_mask_o") || gtkw_view_name_is(name, len, "s8_acc") ||
+                                     gtkw_view_name_is(name, len, "s8_mask")))
         return 0;
     return *(const uint32_t *)ctx;
 }

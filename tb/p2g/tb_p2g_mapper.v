@@ -7,7 +7,7 @@
 // Handshake timing is checked every cycle, not only the output values (issue 12): an output with no
 // primitive outstanding (e.g. a phantom output after reset) fails at once; out_valid and the output data
 // must stay stable while out_valid && !out_ready; busy must be high while a primitive is outstanding; after
-// a configuration change in_ready must be low for exactly build_cycles + 1 = 29 + ROWS cycles when n, W,
+// a configuration change in_ready must be low for exactly build_cycles + 1 = 30 + ROWS cycles when n, W,
 // tile size or mode changed (the residue tables are rebuilt) and must not drop when only H or the scissor
 // changed (docs/p2g.md, cmodel/p2g/p2g_hw.h).
 //   vvp tb.vvp +vectors=FILE [+seed=N] [+gap=PCT] [+stall=PCT] [+vcd=FILE]
@@ -141,7 +141,7 @@ module tb_p2g_mapper;
 
   integer k, lows, keychg, nkey, nnokey;
   reg [6:0] pn; reg [14:0] pw; reg [3:0] pts; reg pmode;
-  localparam integer BUILD = 28 + ROWS;   // p2g_hw_build_cycles(ROWS)
+  localparam integer BUILD = 29 + ROWS;   // p2g_hw_build_cycles(ROWS)
   initial begin
     if (!$value$plusargs("vectors=%s", vectors)) begin
       $display("FAIL: give +vectors=FILE"); $fatal(1);

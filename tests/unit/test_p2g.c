@@ -255,19 +255,20 @@ static void test_cycle_model_throughput_and_latency(void **state)
     in.cfg.sc_x0 = 5; /* a scissor change needs no rebuild */
     assert_int_equal(settle(&h, &in), 0);
     in.cfg.sc_x0 = 0;
-    /* diag mode: a stream of screen-sized primitives is accepted every cycle; the first mask appears 5
-     * cycles after its input handshake (five registers: S1..S4, OUT; docs/p2g.md) */
+    /* diag mode: a stream of screen-sized primitives is accepted every cycle; the first mask appears 9
+     * cycles after its input handshake (nine registers: S1..S8, OUT; docs/p2g.md) */
     in.in = tri(0, 0, 1920 * 256, 0, 0, 1080 * 256, 0);
     in.in_valid = 1;
     int first_out = -1, outs = 0;
-    for (int cyc = 0; cyc < 105; cyc++) {
+    for (int cyc = 0; cyc < 100 + P2G_HW_LATENCY; cyc++) {
         p2g_hw_out_t o;
         p2g_hw_comb(&h, &in, &o);
         assert_true(o.in_ready);
         if (o.out_valid) { if (first_out < 0) first_out = cyc; outs++; }
         p2g_hw_clock(&h, &in);
     }
-    assert_int_equal(first_out, 5);
+    assert_int_equal(first_out, P2G_HW_LATENCY);
+    assert_int_equal(P2G_HW_LATENCY, 9);
     assert_int_equal(outs, 100);
     /* linear mode, N=16, a primitive 16+ tile rows high and 1 tile wide walks min(rows,16)=16 rows at 2 per
      * cycle: 8 walk cycles, so back-to-back such primitives come out every 8 cycles */
