@@ -228,7 +228,7 @@ NEX_ARGS=(-benchmark demos/demo1 -nosound +vid_width $BIG_W +vid_height $BIG_H +
           +r_shadow_realtime_dlight_shadows 1 +r_shadow_shadowmapping 1 +r_bloom 1 +r_water 1
           +r_glsl_deluxemapping 1 +r_glsl_offsetmapping 1 +r_coronas 1 +cl_decals 1 +showfps 0
           +gl_texturecompression 0 +gl_texturecompression_sky 0 +r_texture_dds_load 0)
-NEX_MAX_FRAMES=${NEX_MAX_FRAMES:-64}
+NEX_MAX_FRAMES=${NEX_MAX_FRAMES:-120}
 
 big_shims() {
   local d=$1
