@@ -235,10 +235,18 @@ module pe_exchanger #(
   // ---------------------------------------------------------------- control registers (reset)
   always @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      cur_q <= 16'd0; ob_q <= 16'd0; in_b_q <= 16'd0;
-      turn_done_q <= 1'b0; rem_v_q <= 1'b0; last_sent_q <= 2'b00;
-      lasts0_q <= {M{1'b0}}; lasts1_q <= {M{1'b0}};
-      tx0_v_q <= 1'b0; tx1_v_q <= 1'b0; out_v_q <= 1'b0; err_q <= 1'b0;
+      cur_q <= 16'd0;
+      ob_q <= 16'd0;
+      in_b_q <= 16'd0;
+      turn_done_q <= 1'b0;
+      rem_v_q <= 1'b0;
+      last_sent_q <= 2'b00;
+      lasts0_q <= {M{1'b0}};
+      lasts1_q <= {M{1'b0}};
+      tx0_v_q <= 1'b0;
+      tx1_v_q <= 1'b0;
+      out_v_q <= 1'b0;
+      err_q <= 1'b0;
     end else begin
       if (complete) begin
         cur_q <= cur_q + 16'd1;
@@ -252,9 +260,21 @@ module pe_exchanger #(
       if (fin) last_sent_q <= end_pop ? 2'b00 : ls_next;
       lasts0_q <= ((complete && !cc) ? {M{1'b0}} : lasts0_q) | rx_set0;
       lasts1_q <= ((complete &&  cc) ? {M{1'b0}} : lasts1_q) | rx_set1;
-      if (prim0 || last0) tx0_v_q <= 1'b1; else if (tx0_ready_i) tx0_v_q <= 1'b0;
-      if (prim1 || last1) tx1_v_q <= 1'b1; else if (tx1_ready_i) tx1_v_q <= 1'b0;
-      if (out_item || out_eob) out_v_q <= 1'b1; else if (out_ready_i) out_v_q <= 1'b0;
+      if (prim0 || last0) begin
+        tx0_v_q <= 1'b1;
+      end else if (tx0_ready_i) begin
+        tx0_v_q <= 1'b0;
+      end
+      if (prim1 || last1) begin
+        tx1_v_q <= 1'b1;
+      end else if (tx1_ready_i) begin
+        tx1_v_q <= 1'b0;
+      end
+      if (out_item || out_eob) begin
+        out_v_q <= 1'b1;
+      end else if (out_ready_i) begin
+        out_v_q <= 1'b0;
+      end
       if ((lq_push && in_tag_i != in_b_q) || rx0_bad || rx1_bad) err_q <= 1'b1;
     end
   end
