@@ -71,7 +71,8 @@ test-long-model-identical: MODEL_STREAM_TIMED_GPUS = 3,16,64
 .PHONY: test-model-identical-stream-timed
 test-model-identical-stream-timed: $(SIM_TOOL)
 	@set -e; for t in glmark2-shadow oa-dm4-f109 mesh-bunnies; do \
-	  $(MODEL_ID_VERIFY) --trace traces/$$t.gpt --gpus $(MODEL_STREAM_TIMED_GPUS) --schemes gpupd-stream --topology both --timing on --shaders builtin -q; done
+	  $(MODEL_ID_VERIFY) --trace traces/$$t.gpt --gpus $(MODEL_STREAM_TIMED_GPUS) --schemes gpupd-stream --topology both --timing on --shaders builtin -q; done; \
+	$(MODEL_ID_VERIFY) --trace traces/oa-dm4-f109.gpt --gpus 16 --schemes gpupd-stream --topology hub --timing on --sx-front free --shaders builtin -q
 test-model-identical: test-model-identical-stream-timed
 test-long-model-identical: test-model-identical-stream-timed
 # One bundled trace: every scheme x N on `line` (gpupd-stream included), and the batching schemes on `hub` for N = 3, 16. `make test`
@@ -98,6 +99,8 @@ test-model-cli: $(SIM_TOOL) $(BUILD)/gen/gpupd_flit.vh
 	expect 2 $(SIM_TOOL) render --scene tris --topology ring; \
 	expect 2 $(SIM_TOOL) render --scene tris --tile-log2 0; \
 	expect 2 $(SIM_TOOL) render --scene tris --batch 0; \
+	expect 2 $(SIM_TOOL) render --scene tris --scheme gpupd-stream --gpus 4 --sx-front nope; \
+	expect 2 $(SIM_TOOL) render --scene tris --scheme gpupd-stream --gpus 4 --sx-depth 1; \
 	expect 2 $(SIM_TOOL) render --trace /nonexistent.gpt; \
 	head -c 100 /dev/urandom > $$d/bad.gpt; expect 2 $(SIM_TOOL) render --trace $$d/bad.gpt; \
 	expect 2 $(SIM_TOOL) render --scene tris --frame 5; \
