@@ -374,6 +374,11 @@ def main():
     unsupported_test('reject-glsl-es3', '#version 300 es\nin vec4 p; void main() { gl_Position = p; }', FS_PASS,
                      'GLSL 300 es')
     unsupported_test('reject-glsl4', '#version 400\nin vec4 p; void main() { gl_Position = p; }', FS_PASS, 'GLSL 400')
+    frag_test('glsl140-unused-second-output', '#version 140\nin vec4 v; out vec4 c; out vec4 unused; '
+              'void main() { c = v * 0.5; }', INPUTS, lambda v, l: tuple(0.5 * x for x in v))
+    frag_test('glsl140-fragdata-in-inactive-branch', '#version 140\nin vec4 v; out vec4 c;\n#ifdef DEFERRED\n'
+              'void main() { gl_FragData[0] = v; gl_FragData[1] = -v; }\n#else\nvoid main() { c = v.yxwz; }\n#endif\n',
+              INPUTS, lambda v, l: (v[1], v[0], v[3], v[2]))
     unsupported_test('reject-mrt-outputs', VS_PASS, '#version 150\nin vec4 v; out vec4 a; out vec4 b; '
                      'void main() { a = v; b = -v; }', 'several fragment outputs')
     return check.summary()

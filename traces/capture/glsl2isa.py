@@ -107,10 +107,13 @@ def prepare_source(src, stage):
             continue
         out.append(ln)
     body = '\n'.join(out)
-    if stage == 'frag' and re.search(r'\bgl_FragData\b', body):
-        raise Unsupported('gl_FragData (multiple render targets) is not supported')
     if version < 130:
+        if stage == 'frag' and re.search(r'\bgl_FragData\b', body):
+            raise Unsupported('gl_FragData (multiple render targets) is not supported')
         return PRELUDE[stage] + '#line 1\n' + body
+    # GLSL >= 1.30: an engine's source may name gl_FragData in a branch its #defines leave out (darkplaces'
+    # deferred-geometry mode); glslang preprocesses, and a gl_FragData still in use is an error under 3.30
+    # core (reported as glslang's reason)
     defined = set(re.findall(r'^\s*#\s*define\s+(\w+)', body, re.M))
     pre = '#version 330\n'
     for name, rep in [('texture2D', 'texture'), ('texture2DLod', 'textureLod'), ('texture2DProj', 'textureProj'),
@@ -554,8 +557,11 @@ class Compiler:
                 elif bi is None:
                     if m.size(t) > 4:
                         raise Unsupported('fragment output larger than vec4')
-                    if sum(1 for w in self.vars.values() if w['kind'] == 'out' and w['builtin'] is None) > 1:
+                    if sum(1 for w in self.vars.values()
+                           if w['kind'] == 'out' and w['builtin'] is None and any(w['written'])) > 1:
                         raise Unsupported('several fragment outputs (multiple render targets)')
+                    if not any(v['written']):
+                        continue        # declared, never written (an engine's unused MRT output)
                     self.store_out(v, 0, m.size(t), FS_O_COLOR)
         if self.has_kill:
             self.emit('st.o [%d], rz' % FS_O_KILL)
