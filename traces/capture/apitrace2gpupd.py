@@ -108,6 +108,20 @@ def base_format(internal, fmt):
     return 'rgba'
 
 
+def main_body(src):
+    """The body of the last `void main() { ... }` of a shader source that ends with its closing brace, else the
+    whole source: what re.sub(r'(?s).*void\\s+main\\s*\\(\\s*(void)?\\s*\\)\\s*\\{(.*)\\}\\s*$', r'\\2', src) gives, in
+    linear time (that expression backtracks for minutes on a 100 KB uber-shader, once per draw)."""
+    end = len(src.rstrip())
+    if not end or src[end - 1] != '}':
+        return src
+    last = None
+    for m in re.finditer(r'void\s+main\s*\(\s*(void)?\s*\)\s*\{', src):
+        if m.end() <= end - 1:
+            last = m
+    return src[last.end():end - 1] if last else src
+
+
 def inexact_format(internal):
     """The internal format if RGBA8 surfaces cannot hold it (floating point: HDR targets, values outside
     [0, 1] and more than 8 bits; sRGB: GL converts to linear when sampling and back when blending), else None."""
@@ -930,7 +944,7 @@ class Converter:
                 self.note('GLSL: gl_Position is not MVP * position attribute (e.g. displaced; approximated)')
             tex_name = next((n for n in names if re.search(r'tex|uv', n, re.I)), None)
             col_name = next((n for n in names if re.search(r'colou?r', n, re.I)), None)
-            fs_main = re.sub(r'(?s).*void\s+main\s*\(\s*(void)?\s*\)\s*\{(.*)\}\s*$', r'\2', fs_src)
+            fs_main = main_body(fs_src)
             ucol = re.fullmatch(r'\s*gl_FragColor\s*=\s*(\w+)\s*;\s*', fs_main)
             uval = prog.values.get(unames.get(ucol.group(1))) if ucol else None
             if col_name and attr_getter(names[col_name]):
