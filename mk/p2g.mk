@@ -39,6 +39,61 @@ cosim-p2g: $(P2G_COSIM_BINS)
 	$(BUILD)/cosim/p2g_16_2/cosim-p2g --seed $(SEED) --prims 200000 --gpus 1,3,16
 	$(BUILD)/cosim/p2g_64_4/cosim-p2g --seed $(SEED) --prims 200000 --gpus 1,5,33,64
 
+# ------------------------------------------------------------------ P P2G mappers merged in order (rtl/p2g_merge.v)
+# Lockstep against cmodel/p2g/p2g_merge_hw.c (the front-end rate fe_rate = P of the timing model, docs/p2g.md
+# section 6). Parameter sets P_MAX_GPUS_ROWS: P = 4 (the GP104-like front end) and P = 3 (pointer wrap-around
+# at a P that is not a power of two).
+P2G_MERGE_RTL      := $(P2G_RTL) rtl/p2g_merge.v
+P2G_MERGE_VARIANTS := 4_16_2 3_16_2
+P2G_MERGE_PRIMS    ?= 300000
+p2gm_p    = $(word 1,$(subst _, ,$1))
+p2gm_mg   = $(word 2,$(subst _, ,$1))
+p2gm_rows = $(word 3,$(subst _, ,$1))
+
+$(BUILD)/cosim/obj/cosim_p2g_merge.o: sim/p2g/cosim_p2g_merge.c sim/p2g/p2g_merge_dut.h sim/common/lockstep.h
+	@mkdir -p $(@D)
+	$(CC) $(CWARN) $(COPT) $(CPPFLAGS_COMMON) -Isim/p2g -Isim/common -c $< -o $@
+
+P2G_MERGE_LINK = $(BUILD)/cosim/obj/cosim_p2g_merge.o $(LOCKSTEP_OBJ) $(P2G_OBJS)
+define P2G_MERGE_VARIANT_RULES
+$$(eval $$(call VL_MODEL,$(2),$(2)/cosim-p2g-merge,p2g_merge,$(3),-GP=$(call p2gm_p,$(1)) -GMAX_GPUS=$(call p2gm_mg,$(1)) -GROWS=$(call p2gm_rows,$(1)),\
+  rtl/lint.vlt $(P2G_MERGE_RTL),-I$(abspath cmodel) -I$(abspath sim/p2g) -I$(abspath sim/common) -DP2G_MERGE_DUT_P=$(call p2gm_p,$(1)) -DP2G_DUT_MAX_GPUS=$(call p2gm_mg,$(1)) -DP2G_DUT_ROWS=$(call p2gm_rows,$(1)),\
+  sim/p2g/p2g_merge_dut.cpp,$(P2G_MERGE_LINK),mk/p2g.mk,$(VL_OPT_MK)))
+endef
+$(foreach v,$(P2G_MERGE_VARIANTS),$(eval $(call P2G_MERGE_VARIANT_RULES,$(v),$(BUILD)/cosim/p2g_merge_$(v),fst)))
+P2G_MERGE_BINS := $(foreach v,$(P2G_MERGE_VARIANTS),$(BUILD)/cosim/p2g_merge_$(v)/cosim-p2g-merge)
+
+.PHONY: test-p2g-merge-cosim sim-p2g-merge lint-p2g-merge
+test-p2g-merge-cosim: $(P2G_MERGE_BINS)
+	@for b in $(P2G_MERGE_BINS); do $$b --seed $(SEED) --prims $(P2G_MERGE_PRIMS) --configs 40 --quiet || exit 1; done
+
+# Icarus: the P2G testbench's vectors (stimulus + expected masks from the definition) through P = 4 merged units,
+# 0..4 primitives offered per cycle, output stalls; masks must come out in input order.
+$(BUILD)/tb/tb_p2g_merge.vvp: tb/p2g/tb_p2g_merge.v $(P2G_MERGE_RTL)
+	@mkdir -p $(@D)
+	iverilog -g2012 -Wall -Wno-timescale -o $@ -s tb_p2g_merge $^
+sim-p2g-merge: $(BUILD)/tb/p2g-vectors $(BUILD)/tb/tb_p2g_merge.vvp
+	@mkdir -p $(BUILD)/tb
+	$(BUILD)/tb/p2g-vectors --max-gpus 16 --gpus 1,3,16 --configs 10 --prims 3000 --seed $(SEED) -o $(BUILD)/tb/p2g_merge.hex
+	vvp -n $(BUILD)/tb/tb_p2g_merge.vvp +vectors=$(BUILD)/tb/p2g_merge.hex +nrec=$$(wc -l < $(BUILD)/tb/p2g_merge.hex) +seed=11 | tee $(BUILD)/tb/p2g_merge.log
+	@grep -q '^PASS' $(BUILD)/tb/p2g_merge.log
+	@awk 'NR==40 {c=substr($$0,72,1); $$0=substr($$0,1,71) (c=="0"?"1":"0")} {print}' $(BUILD)/tb/p2g_merge.hex > $(BUILD)/tb/p2g_merge_bad.hex
+	@if vvp -n $(BUILD)/tb/tb_p2g_merge.vvp +vectors=$(BUILD)/tb/p2g_merge_bad.hex +nrec=$$(wc -l < $(BUILD)/tb/p2g_merge_bad.hex) +seed=11 > $(BUILD)/tb/p2g_merge_bad.log 2>&1 \
+	    || true; grep -q '^FAIL' $(BUILD)/tb/p2g_merge_bad.log && ! grep -q '^PASS' $(BUILD)/tb/p2g_merge_bad.log; then \
+	  echo "sim-p2g-merge: corrupted vector caught: $$(grep -m1 '^FAIL' $(BUILD)/tb/p2g_merge_bad.log | cut -c1-120)"; \
+	else echo "sim-p2g-merge: FAIL: the testbench accepted a corrupted expected mask"; exit 1; fi
+
+lint-p2g-merge:
+	$(VERILATOR) --lint-only -Wall rtl/lint.vlt $(P2G_MERGE_RTL) --top-module p2g_merge
+	$(VERILATOR) --lint-only -Wall rtl/lint.vlt $(P2G_MERGE_RTL) --top-module p2g_merge -GP=1
+	$(VERILATOR) --lint-only -Wall rtl/lint.vlt $(P2G_MERGE_RTL) --top-module p2g_merge -GP=3
+	$(VERILATOR) --lint-only -Wall rtl/lint.vlt $(P2G_MERGE_RTL) --top-module p2g_merge -GP=8 -GMAX_GPUS=64 -GROWS=4
+	iverilog -g2012 -Wall -Wno-timescale -o /dev/null -s p2g_merge $(P2G_MERGE_RTL)
+	yosys -q -p "read_verilog $(P2G_MERGE_RTL); hierarchy -check -top p2g_merge; proc; check -assert"
+	@echo "lint-p2g-merge: clean"
+TEST_TARGETS += test-p2g-merge-cosim sim-p2g-merge lint-p2g-merge
+LINT_TARGETS += lint-p2g-merge
+
 # ------------------------------------------------------------------ Icarus self-checking testbench
 $(BUILD)/tb/p2g-vectors: tb/p2g/p2g_vectors.c $(P2G_OBJS) $(BUILD)/lib/obj/cmodel/common/outfile.o
 	@mkdir -p $(@D)

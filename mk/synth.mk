@@ -71,6 +71,9 @@ endef
 #   make synth-p2g P2G_SYNTH_PARAMS="MAX_GPUS=32:ROWS=2"
 P2G_SYNTH_PARAMS ?= MAX_GPUS=16:ROWS=2 MAX_GPUS=64:ROWS=4
 $(eval $(call SYNTH_UNIT,p2g,p2g_mapper,$(P2G_RTL),$(P2G_SYNTH_PARAMS),constraints/p2g_mapper.sdc))
+# P P2G mappers merged in order (rtl/p2g_merge.v; docs/p2g.md section 6): the 4-triangle/cycle front end.
+P2G_MERGE_SYNTH_PARAMS ?= P=4:MAX_GPUS=16:ROWS=2
+$(eval $(call SYNTH_UNIT,p2g-merge,p2g_merge,$(P2G_MERGE_RTL),$(P2G_MERGE_SYNTH_PARAMS),constraints/p2g_merge.sdc))
 
 # Primitive exchanger: 16 and 64 GPUs at the default queue depths (LQ_DEPTH = RQ_DEPTH = 8). The generated
 # flit header is listed as a file: synth_flow.sh turns *.vh into an include path.

@@ -18,10 +18,10 @@ module p2g_add_tree #(
   // (a constant function, evaluated at elaboration only: no coverage points)
   // verilator coverage_off
   function automatic integer lvl_off(input integer l);
-    integer k;
+    integer lv;
     begin
       lvl_off = 0;
-      for (k = 0; k < l; k = k + 1) lvl_off = lvl_off + (P >> k) * (IN_W + k);
+      for (lv = 0; lv < l; lv = lv + 1) lvl_off = lvl_off + (P >> lv) * (IN_W + lv);
     end
   endfunction
   // verilator coverage_on
