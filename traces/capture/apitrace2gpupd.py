@@ -13,6 +13,7 @@ affected draws carry TRACE_DRAW_F_* flags (gpupd-trace draws shows them).
 """
 import argparse
 import collections
+import functools
 import math
 import os
 import pickle
@@ -249,6 +250,7 @@ def tri_indices(mode, idx):
     return t
 
 
+@functools.lru_cache(maxsize=256)
 def glsl_cost(src):
     """Rough instruction and texture-fetch count of a GLSL shader's main body (documented estimate)."""
     body = re.sub(r'//[^\n]*|/\*.*?\*/', '', src or '', flags=re.S)
