@@ -170,24 +170,43 @@ module simt_sfu_reduce #(
         F_RCP: begin
           sgn2 = sa;
           addr = {3'd0, f[22:16]};
-          if (f == 23'd0) begin dir = 1'b1; ex = -{u[8], u}; end
-          else ex = -{u[8], u} - 10'sd30;
+          if (f == 23'd0) begin
+            dir = 1'b1;
+            ex = -{u[8], u};
+          end else begin
+            ex = -{u[8], u} - 10'sd30;
+          end
         end
         F_RSQ: begin
           addr = 10'd128 + {2'd0, odd, f[22:16]};
-          if (f == 23'd0 && !odd) begin dir = 1'b1; ex = -{half[8], half}; end
-          else ex = -{half[8], half} - 10'sd30;
+          if (f == 23'd0 && !odd) begin
+            dir = 1'b1;
+            ex = -{half[8], half};
+          end else begin
+            ex = -{half[8], half} - 10'sd30;
+          end
         end
         F_EX2: begin
           addr = 10'd384 + {3'd0, t[29:23]};
           dv = t[22:0];
-          if (t == 30'd0) begin dir = 1'b1; ex = {{2{n[7]}}, n}; end
-          else ex = {{2{n[7]}}, n} - 10'sd30;
+          if (t == 30'd0) begin
+            dir = 1'b1;
+            ex = {{2{n[7]}}, n};
+          end else begin
+            ex = {{2{n[7]}}, n} - 10'sd30;
+          end
         end
         F_LG2: begin
           addr = 10'd512 + {3'd0, f[22:16]};
-          if (f == 23'd0) begin dir = 1'b1; rdir = uabs[7:0]; sgn2 = u[8]; ex = 10'sd0; end
-          else begin lg2v = 1'b1; ex = -10'sd30; end
+          if (f == 23'd0) begin
+            dir = 1'b1;
+            rdir = uabs[7:0];
+            sgn2 = u[8];
+            ex = 10'sd0;
+          end else begin
+            lg2v = 1'b1;
+            ex = -10'sd30;
+          end
         end
         default: begin   // F_SIN, F_COS (and code 7, whose result is forced to 0; see R1)
           addr = (q[0] ? 10'd768 : 10'd640) + {3'd0, v[29:23]};
