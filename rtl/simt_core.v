@@ -200,12 +200,15 @@ module simt_core #(
     reg [5:0] cand;   // < WARPS after the wrap: bit 5 is always 0
     // verilator lint_on UNUSEDSIGNAL
     always @(*) begin
-        fsel_v = 1'b0; fsel = 5'd0;
-        isel_v = 1'b0; isel = 5'd0;
+        fsel_v = 1'b0;
+        fsel = 5'd0;
+        isel_v = 1'b0;
+        isel = 5'd0;
         for (k = 0; k < WARPS; k = k + 1) begin
             cand = wrapw({1'b0, fptr_q} + k[5:0]);
             if (!fsel_v && w_freq[cand[4:0]] && !(fetch_v_q && fetch_w_q == cand[4:0])) begin
-                fsel_v = 1'b1; fsel = cand[4:0];
+                fsel_v = 1'b1;
+                fsel = cand[4:0];
             end
         end
         // issue: the first ready warp from iptr_q on, as a one-hot grant (a warp is granted if it is ready and no
@@ -217,7 +220,8 @@ module simt_core #(
                 if (m != k && wdist(iptr_q, m[5:0]) < wdist(iptr_q, k[5:0])) blk = blk | w_ready[m];
             igrant[k] = w_ready[k] && !blk;
             if (igrant[k]) begin
-                isel_v = 1'b1; isel = isel | k[4:0];   // one-hot: at most one k
+                isel_v = 1'b1;
+                isel = isel | k[4:0];   // one-hot: at most one k
             end
         end
     end
@@ -230,7 +234,10 @@ module simt_core #(
 
     always @(posedge clk_i or negedge rst_ni) begin
         if (!rst_ni) begin
-            fetch_v_q <= 1'b0; fetch_w_q <= 5'd0; fptr_q <= 5'd0; iptr_q <= 5'd0;
+            fetch_v_q <= 1'b0;
+            fetch_w_q <= 5'd0;
+            fptr_q <= 5'd0;
+            iptr_q <= 5'd0;
         end else begin
             fetch_v_q <= fetch_ok;
             if (fsel_v) begin
@@ -490,18 +497,37 @@ module simt_core #(
         end
     end
     always @(posedge clk_i) begin
-        p_first_q[1] <= s1_first_q; p_last_q[1] <= s1_last_q; p_warp_q[1] <= s1_warp_q;
-        p_row_q[1] <= s1_row_q; p_minor_q[1] <= s1_minor_q[1:0]; p_cls_q[1] <= s1_cls_q; p_kind_q[1] <= s1_kind_q;
-        p_pc_q[1] <= s1_pc_q; p_active_q[1] <= s1_active_q; p_ex_q[1] <= s1_ex_q; p_insn_q[1] <= s1_insn_q;
-        p_lane_en_q[1] <= s1_lane_en_q; p_exl_q[1] <= s1_exl_q;
+        p_first_q[1] <= s1_first_q;
+        p_last_q[1] <= s1_last_q;
+        p_warp_q[1] <= s1_warp_q;
+        p_row_q[1] <= s1_row_q;
+        p_minor_q[1] <= s1_minor_q[1:0];
+        p_cls_q[1] <= s1_cls_q;
+        p_kind_q[1] <= s1_kind_q;
+        p_pc_q[1] <= s1_pc_q;
+        p_active_q[1] <= s1_active_q;
+        p_ex_q[1] <= s1_ex_q;
+        p_insn_q[1] <= s1_insn_q;
+        p_lane_en_q[1] <= s1_lane_en_q;
+        p_exl_q[1] <= s1_exl_q;
         p_val_q[1] <= opb;   // the store value (every other class takes its value at P[1] or later)
         p_addr_q[1] <= st_addr;
         for (j = 2; j <= D; j = j + 1) begin
-            p_first_q[j] <= p_first_q[j-1]; p_last_q[j] <= p_last_q[j-1]; p_warp_q[j] <= p_warp_q[j-1];
-            p_row_q[j] <= p_row_q[j-1]; p_minor_q[j] <= p_minor_q[j-1]; p_cls_q[j] <= p_cls_q[j-1];
-            p_kind_q[j] <= p_kind_q[j-1]; p_pc_q[j] <= p_pc_q[j-1]; p_active_q[j] <= p_active_q[j-1];
-            p_ex_q[j] <= p_ex_q[j-1]; p_insn_q[j] <= p_insn_q[j-1]; p_lane_en_q[j] <= p_lane_en_q[j-1];
-            p_exl_q[j] <= p_exl_q[j-1]; p_val_q[j] <= p_mval[j-1]; p_addr_q[j] <= p_addr_q[j-1];
+            p_first_q[j] <= p_first_q[j-1];
+            p_last_q[j] <= p_last_q[j-1];
+            p_warp_q[j] <= p_warp_q[j-1];
+            p_row_q[j] <= p_row_q[j-1];
+            p_minor_q[j] <= p_minor_q[j-1];
+            p_cls_q[j] <= p_cls_q[j-1];
+            p_kind_q[j] <= p_kind_q[j-1];
+            p_pc_q[j] <= p_pc_q[j-1];
+            p_active_q[j] <= p_active_q[j-1];
+            p_ex_q[j] <= p_ex_q[j-1];
+            p_insn_q[j] <= p_insn_q[j-1];
+            p_lane_en_q[j] <= p_lane_en_q[j-1];
+            p_exl_q[j] <= p_exl_q[j-1];
+            p_val_q[j] <= p_mval[j-1];
+            p_addr_q[j] <= p_addr_q[j-1];
         end
     end
 
