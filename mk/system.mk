@@ -26,20 +26,40 @@ $$(eval $$(call VL_MODEL,$(BUILD)/cosim/system_$(1),$(BUILD)/cosim/system_$(1)/c
 endef
 $(foreach v,$(SYS_VARIANTS),$(eval $(call SYS_VARIANT_RULES,$(v))))
 
+# Stream builds (SCHEME=gpupd-stream): rtl/cd_unit_stream.v (P2G -> adapter -> stream PE rtl/sx_pe.v), one per
+# MAX_GPUS_ROWS_K_DEPTH, each in its own build dir; the shim is the same sys_dut.cpp with -DSYS_DUT_STREAM.
+SYS_SX_RTL      := $(P2G_RTL) $(CD_RTL) $(SX_RTL) rtl/cd_unit_stream.v
+SYS_SX_VARIANTS := 16_2_2_32 64_4_2_16
+sys_sx_w = $(word $(2),$(subst _, ,$(1)))
+define SYS_SX_VARIANT_RULES
+$$(eval $$(call VL_MODEL,$(BUILD)/cosim/system_sx_$(1),$(BUILD)/cosim/system_sx_$(1)/cosim-system,cd_unit_stream,fst,-I$(abspath $(BUILD)/gen) -Irtl \
+  -GMAX_GPUS=$(call sys_sx_w,$(1),1) -GROWS=$(call sys_sx_w,$(1),2) -GK=$(call sys_sx_w,$(1),3) -GDEPTH=$(call sys_sx_w,$(1),4),rtl/lint.vlt $(SYS_SX_RTL),\
+  -I$(abspath cmodel) -I$(abspath sim/system) -I$(abspath sim/common) -DSYS_DUT_STREAM -DSYS_DUT_MAX_GPUS=$(call sys_sx_w,$(1),1) \
+  -DSYS_DUT_ROWS=$(call sys_sx_w,$(1),2) -DSYS_DUT_SX_K=$(call sys_sx_w,$(1),3) -DSYS_DUT_SX_DEPTH=$(call sys_sx_w,$(1),4),\
+  sim/system/sys_dut.cpp,$(SYS_LINK),mk/system.mk $(PE_VH),$(VL_OPT_MK),-lz -lzstd))
+endef
+$(foreach v,$(SYS_SX_VARIANTS),$(eval $(call SYS_SX_VARIANT_RULES,$(v))))
+SYS_SX_COSIM16 := $(BUILD)/cosim/system_sx_16_2_2_32/cosim-system
+SYS_SX_COSIM64 := $(BUILD)/cosim/system_sx_64_4_2_16/cosim-system
+
 SYS_COSIM16 := $(BUILD)/cosim/system_16_2_8_8/cosim-system
 SYS_COSIM64 := $(BUILD)/cosim/system_64_4_8_8/cosim-system
 .PHONY: cosim-system-build cosim-system
-cosim-system-build: $(SYS_COSIM16) $(SYS_COSIM64)
+cosim-system-build: $(SYS_COSIM16) $(SYS_COSIM64) $(SYS_SX_COSIM16) $(SYS_SX_COSIM64)
 
-# STABLE INTERFACE: make cosim-system TRACE=file.gpt GPUS=n TOPO=line|hub
+# STABLE INTERFACE: make cosim-system TRACE=file.gpt GPUS=n TOPO=line|hub [SCHEME=gpupd-stream]
 # exits 0 only if every GPU's output matched the golden model and at least one primitive was compared.
+# SCHEME empty (default): the paper protocol's unit (cd_unit) with the scheme of SYS_ARGS (default gpupd-ra);
+# SCHEME=gpupd-stream: the stream unit (cd_unit_stream) against the stream PE's cycle model.
 # Optional: SYS_ARGS="--scheme gpupd --stall 200 --jitter 8 --seed 7 ..." (cosim-system --help).
 TRACE ?= traces/oa-dm4-f215.gpt
 GPUS  ?= 3
 TOPO  ?= line
+SCHEME ?=
 SYS_ARGS ?=
-cosim-system: $(if $(filter-out 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16,$(GPUS)),$(SYS_COSIM64),$(SYS_COSIM16))
-	$< --trace $(TRACE) --gpus $(GPUS) --topology $(TOPO) $(SYS_ARGS)
+SYS_SMALL := $(filter 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16,$(GPUS))
+cosim-system: $(if $(filter gpupd-stream,$(SCHEME)),$(if $(SYS_SMALL),$(SYS_SX_COSIM16),$(SYS_SX_COSIM64)),$(if $(SYS_SMALL),$(SYS_COSIM16),$(SYS_COSIM64)))
+	$< --trace $(TRACE) --gpus $(GPUS) --topology $(TOPO) $(if $(SCHEME),--scheme $(SCHEME)) $(SYS_ARGS)
 
 # ------------------------------------------------------------------ tests (make test), waves, bench, long sweep
 # Real traces at N = 3 and 16, both topologies, all three gpupd schemes, both ownership modes, stall/jitter

@@ -70,6 +70,40 @@ static void to_sin(const pe_hw_in_t *e, sx_hw_in_t *x)
     x->out_ready = e->out_ready;
 }
 
+/* the stream PE's outputs o of GPU g as the PE's ports (eout) and this cycle's release events (m->sout[g]) */
+static void sx_conv(models_t *m, uint32_t g, uint32_t k, const pe_hw_in_t *ein, const sx_hw_out_t *o, pe_hw_out_t *eout)
+{
+    memset(eout, 0, sizeof *eout);
+    eout->in_ready = o->in_ready[0];
+    for (int p = 0; p < 2; p++) {
+        eout->tx_valid[p] = o->tx_valid[p];
+        eout->tx_flit[p] = o->tx_flit[p];
+        eout->rx_ready[p] = o->rx_ready[p];
+    }
+    eout->busy = o->busy;
+    eout->err = o->err;
+    /* this cycle's release: ids of (out_tag, rel_src), then its completion; an eob beat completes the last
+     * source and the batch */
+    sxo_t *v = &m->sout[g];
+    v->n_ev = 0;
+    if (o->out_valid[0] && ein->out_ready && !o->out_eob)
+        for (uint32_t j = 0; j < k && o->out_valid[j]; j++)
+            v->ev[v->n_ev++] = (sxev_t){SXEV_PRIM, (uint8_t)o->rel_src, o->out_tag, o->out_id[j]};
+    if (o->rel_last) v->ev[v->n_ev++] = (sxev_t){SXEV_SRC_DONE, (uint8_t)o->rel_src, o->out_tag, 0};
+    if (o->out_eob && o->out_valid[0] && ein->out_ready) v->ev[v->n_ev++] = (sxev_t){SXEV_EOB, 0, o->out_tag, 0};
+}
+
+/* reorder statistics of GPU g after a clock edge: slots held (occ) and, when they could be a new maximum, ids */
+static void sx_stats(models_t *m, uint32_t g, uint32_t occ, uint32_t (*ids_fn)(void *, uint32_t), void *ctx)
+{
+    if (occ > m->occ_max[g]) m->occ_max[g] = occ;
+    if (occ > m->ids_max[g] && ids_fn) {      /* ids <= slots: count them only when they could be a new maximum */
+        uint32_t ids = ids_fn(ctx, g);
+        if (ids > m->ids_max[g]) m->ids_max[g] = ids;
+    }
+}
+static uint32_t m_held_ids(void *c, uint32_t g) { return sx_hw_held_ids(&((models_t *)c)->sx[g]); }
+
 /* the exchanger of GPU g (PE cycle model, reference PE or stream PE): outputs of this cycle, clock edge */
 static void unit_comb(models_t *m, uint32_t g, const pe_hw_in_t *ein, pe_hw_out_t *eout)
 {
@@ -78,24 +112,7 @@ static void unit_comb(models_t *m, uint32_t g, const pe_hw_in_t *ein, pe_hw_out_
         sx_hw_out_t o;
         to_sin(ein, &x);
         sx_hw_comb(&m->sx[g], &x, &o);
-        memset(eout, 0, sizeof *eout);
-        eout->in_ready = o.in_ready[0];
-        for (int k = 0; k < 2; k++) {
-            eout->tx_valid[k] = o.tx_valid[k];
-            eout->tx_flit[k] = o.tx_flit[k];
-            eout->rx_ready[k] = o.rx_ready[k];
-        }
-        eout->busy = o.busy;
-        eout->err = o.err;
-        /* this cycle's release: ids of (out_tag, rel_src), then its completion; an eob beat completes the last
-         * source and the batch */
-        sxo_t *v = &m->sout[g];
-        v->n_ev = 0;
-        if (o.out_valid[0] && ein->out_ready && !o.out_eob)
-            for (uint32_t j = 0; j < m->sx[g].prm.k && o.out_valid[j]; j++)
-                v->ev[v->n_ev++] = (sxev_t){SXEV_PRIM, (uint8_t)o.rel_src, o.out_tag, o.out_id[j]};
-        if (o.rel_last) v->ev[v->n_ev++] = (sxev_t){SXEV_SRC_DONE, (uint8_t)o.rel_src, o.out_tag, 0};
-        if (o.out_eob && o.out_valid[0] && ein->out_ready) v->ev[v->n_ev++] = (sxev_t){SXEV_EOB, 0, o.out_tag, 0};
+        sx_conv(m, g, m->sx[g].prm.k, ein, &o, eout);
     } else if (m->ref) {
         peref_comb(&m->ref[g], ein, eout);
     } else {
@@ -108,12 +125,7 @@ static int unit_clock(models_t *m, uint32_t g, const pe_hw_in_t *ein)
         sx_hw_in_t x;
         to_sin(ein, &x);
         sx_hw_clock(&m->sx[g], &x);
-        uint32_t occ = m->sx[g].occ;
-        if (occ > m->occ_max[g]) m->occ_max[g] = occ;
-        if (occ > m->ids_max[g]) {      /* ids <= slots: count them only when they could be a new maximum */
-            uint32_t ids = sx_hw_held_ids(&m->sx[g]);
-            if (ids > m->ids_max[g]) m->ids_max[g] = ids;
-        }
+        sx_stats(m, g, m->sx[g].occ, m_held_ids, m);
         return 0;
     }
     if (m->ref) {
@@ -666,7 +678,7 @@ static void transfers(sim_t *s, uint32_t gi)
             g->opos++;
         }
     }
-    if (s->M && s->M->sx) stream_out(s, gi);
+    if (s->M && s->M->sout) stream_out(s, gi);
     (void)N;
 }
 
@@ -748,6 +760,20 @@ static void lanes_comb(sim_t *s, models_t *M, uint32_t gi)
     unit_comb(M, gi, &g->ein, &g->eout);
 }
 
+/* stream mode on a units backend: GPU gi's P2G, adapter and stream PE outputs of this cycle from the backend,
+ * converted as for the stream PE cycle model (sx_conv) */
+static int units_sx_comb(sim_t *s, const cdsys_units_t *u, uint32_t gi)
+{
+    gpu_t *g = &s->g[gi];
+    sx_hw_in_t x;
+    sx_hw_out_t o;
+    to_sin(&g->ein, &x);
+    memset(&o, 0, sizeof o);
+    if (u->sx_comb(u->ctx, gi, s->cycle, &g->pin, &g->pout, &g->ain, &g->aout, &x, &o)) return -1;
+    sx_conv(s->M, gi, s->p->sx_k ? s->p->sx_k : 1, &g->ein, &o, &g->eout);
+    return 0;
+}
+
 void cdsys_result_free(cdsys_result_t *r)
 {
     if (r->recv)
@@ -775,9 +801,9 @@ int cdsys_run(const cdsys_params_t *p, const cdsys_work_t *w, cdsys_result_t *re
                  "cycle models with the PE cycle model)", p->p2g_units, CDSYS_MAX_P2G);
         return -1;
     }
-    if (p->stream && (p->units || p->pe_ref)) {
-        snprintf(res->report, sizeof res->report, "cdsys: the stream PE runs on the C models only (no units backend, no "
-                 "reference PE)");
+    if (p->stream && (p->pe_ref || (p->units && (!p->units->sx_comb || !p->units->sx_clock)))) {
+        snprintf(res->report, sizeof res->report, "cdsys: the stream PE runs on its cycle model or on a units backend with a "
+                 "stream PE (no reference PE)");
         return -1;
     }
     if (N == 0 || N > 64 || N != w->n_gpus || N > p->max_gpus) {
@@ -796,7 +822,7 @@ int cdsys_run(const cdsys_params_t *p, const cdsys_work_t *w, cdsys_result_t *re
     int own = !p->net;
     models_t M;
     memset(&M, 0, sizeof M);
-    cdsys_units_t mu = {&M, m_comb, m_clock, m_pe_quiet, NULL, NULL, m_report};
+    cdsys_units_t mu = {&M, m_comb, m_clock, m_pe_quiet, NULL, NULL, m_report, NULL, NULL, NULL, NULL, NULL};
     const cdsys_units_t *u = p->units ? p->units : &mu;
     int rc = -1;
     res->recv = calloc(slots ? slots : 1, sizeof *res->recv);
@@ -821,6 +847,16 @@ int cdsys_run(const cdsys_params_t *p, const cdsys_work_t *w, cdsys_result_t *re
     if (!res->recv || !res->recv_n || !res->cd_done || !res->cp_start || !s->recv_cap || !s->g || !res->reorder_max || !res->reorder_max_slots) {
         snprintf(res->report, sizeof res->report, "cdsys: out of memory");
         goto out;
+    }
+    if (p->units && p->stream) {       /* the backend's stream PE: its release events and statistics are kept here */
+        M.n = N;
+        M.sout = calloc(N, sizeof *M.sout);
+        M.ids_max = calloc(N, sizeof *M.ids_max);
+        M.occ_max = calloc(N, sizeof *M.occ_max);
+        if (!M.sout || !M.ids_max || !M.occ_max) {
+            snprintf(res->report, sizeof res->report, "cdsys: out of memory");
+            goto out;
+        }
     }
     if (!p->units) {
         M.n = N;
@@ -893,6 +929,10 @@ int cdsys_run(const cdsys_params_t *p, const cdsys_work_t *w, cdsys_result_t *re
         }
         for (uint32_t g = 0; g < N && !s->failed; g++) {
             if (P > 1) { lanes_comb(s, &M, g); continue; }
+            if (p->units && p->stream) {
+                if (units_sx_comb(s, u, g)) failf(s, (int)g, s->g[g].ob, -1, "%s", u->report(u->ctx));
+                continue;
+            }
             if (u->comb(u->ctx, g, s->cycle, &s->g[g].pin, &s->g[g].pout, &s->g[g].ain, &s->g[g].aout, &s->g[g].ein,
                         &s->g[g].eout))
                 failf(s, (int)g, s->g[g].ob, -1, "%s", u->report(u->ctx));   /* batch: the one being output there */
@@ -902,7 +942,13 @@ int cdsys_run(const cdsys_params_t *p, const cdsys_work_t *w, cdsys_result_t *re
             if (s->g[g].eout.err)
                 failf(s, (int)g, s->g[g].ob, -1, "GPU %u: the PE flags a protocol error (err output: input tag != expected "
                       "batch, or an rx flit of unknown type / foreign tag / other destination)", g);
-            s->g[g].pe_quiet = u->pe_quiet ? u->pe_quiet(u->ctx, g, &s->g[g].ein) : 0;
+            if (p->units && p->stream) {
+                sx_hw_in_t x;
+                to_sin(&s->g[g].ein, &x);
+                s->g[g].pe_quiet = u->sx_quiet ? u->sx_quiet(u->ctx, g, &x.cfg) : 0;
+            } else {
+                s->g[g].pe_quiet = u->pe_quiet ? u->pe_quiet(u->ctx, g, &s->g[g].ein) : 0;
+            }
             adapter_inputs(&s->g[g]);
         }
         if (s->failed) break;
@@ -939,6 +985,11 @@ int cdsys_run(const cdsys_params_t *p, const cdsys_work_t *w, cdsys_result_t *re
             if (P > 1) {
                 for (uint32_t k = 0; k < P; k++) p2g_hw_clock(&M.p2g[g * P + k], &s->g[g].lin[k]);
                 if (unit_clock(&M, g, &s->g[g].ein)) failf(s, (int)g, -1, -1, "%s", m_report(&M));
+            } else if (p->units && p->stream) {
+                sx_hw_in_t x;
+                to_sin(&s->g[g].ein, &x);
+                if (u->sx_clock(u->ctx, g, s->cycle, &s->g[g].pin, &x)) failf(s, (int)g, -1, -1, "%s", u->report(u->ctx));
+                else if (u->sx_occ) sx_stats(&M, g, u->sx_occ(u->ctx, g), u->sx_held_ids, u->ctx);
             } else if (u->clock(u->ctx, g, s->cycle, &s->g[g].pin, &s->g[g].ein)) {
                 failf(s, (int)g, -1, -1, "%s", u->report(u->ctx));
             }
@@ -1015,11 +1066,11 @@ out_nonet:
     if (M.ref)
         for (uint32_t g = 0; g < N; g++) peref_free(&M.ref[g]);
     free(M.ref);
-    if (M.sx) {
+    if (M.sout) {
         for (uint32_t g = 0; g < N; g++) {
             if (res->reorder_max && M.ids_max) res->reorder_max[g] = M.ids_max[g];
             if (res->reorder_max_slots && M.occ_max) res->reorder_max_slots[g] = M.occ_max[g];
-            sx_hw_free(&M.sx[g]);
+            if (M.sx) sx_hw_free(&M.sx[g]);
         }
     }
     free(M.sx);

@@ -101,6 +101,17 @@ typedef struct {
     int (*comb_done)(void *ctx, uint64_t cycle);
     int (*cycle_done)(void *ctx, uint64_t cycle);
     const char *(*report)(void *ctx);   /* text of the mismatch that stopped the run */
+    /* gpupd-stream (params.stream) with this backend: the stream PE's ports replace the PE's (comb and clock are
+     * not called). xin: the stream PE's inputs (lane 0 = the adapter's beat, the other lanes idle; ein's ports
+     * otherwise); xout: its outputs of this cycle. sx_occ / sx_held_ids (may be NULL: no reorder statistics):
+     * slots / PRIM ids held after the last clock edge (sx_hw_t.occ, sx_hw_held_ids). NULL sx_comb: the backend
+     * has no stream PE (cdsys_run refuses stream mode). */
+    int (*sx_comb)(void *ctx, uint32_t g, uint64_t cycle, const p2g_hw_in_t *pin, p2g_hw_out_t *pout,
+                   const cd_adapter_hw_in_t *ain, const cd_adapter_hw_out_t *aout, const sx_hw_in_t *xin, sx_hw_out_t *xout);
+    int (*sx_clock)(void *ctx, uint32_t g, uint64_t cycle, const p2g_hw_in_t *pin, const sx_hw_in_t *xin);
+    int (*sx_quiet)(void *ctx, uint32_t g, const sx_hw_cfg_t *cfg);
+    uint32_t (*sx_occ)(void *ctx, uint32_t g);
+    uint32_t (*sx_held_ids)(void *ctx, uint32_t g);
 } cdsys_units_t;
 
 /* ------------------------------------------------------------------ parameters, run, result */
@@ -153,8 +164,9 @@ typedef struct {
     uint32_t p2g_units;
     int (*on_cp_fed)(void *user, uint32_t g, uint32_t b, uint64_t step, uint64_t stall);
     int in_order_front;
-    /* gpupd-stream (issue 20): the stream PE's cycle model (stream/sx_hw.h, the model of rtl/sx_pe.v) replaces
-     * the PE of the paper's protocol: no turns, per-source FIFOs of sx_depth entries (0 = 2048) with end-to-end
+    /* gpupd-stream (issue 20): the stream PE's cycle model (stream/sx_hw.h, the model of rtl/sx_pe.v), or a units
+     * backend's stream PE (cdsys_units_t.sx_*: the verilated rtl/cd_unit_stream.v), replaces the PE of the paper's
+     * protocol: no turns, per-source FIFOs of sx_depth entries (0 = 2048) with end-to-end
      * credits, release in application order, up to sx_k ids per cycle (its P2G input is the adapter's one beat
      * per cycle: lane 0). CP of batch b starts at g when the feeder finished b-1 and g has released the end of batch
      * b - sx_live (sx_live live batches; 0 = 4); a barrier batch waits for b-1 as above. on_release: GPU g's

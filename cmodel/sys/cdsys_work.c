@@ -163,10 +163,16 @@ int cdsys_work_from_trace(const char *trace, uint32_t frame, uint32_t n_gpus, in
                           p2g_mode_t own, uint32_t cp_cost, cdsys_work_t *w, char *err, size_t errlen)
 {
     memset(w, 0, sizeof *w);
-    if (scheme != SYS_SCHEME_GPUPD && scheme != SYS_SCHEME_GPUPD_BATCH && scheme != SYS_SCHEME_GPUPD_RA) {
+    if (scheme != SYS_SCHEME_GPUPD && scheme != SYS_SCHEME_GPUPD_BATCH && scheme != SYS_SCHEME_GPUPD_RA &&
+        scheme != SYS_SCHEME_GPUPD_STREAM) {
         snprintf(err, errlen, "the CD system needs a gpupd scheme");
         return -1;
     }
+    /* gpupd-stream: its CP phase, batches and segments are gpupd-batch's (scheme_gpupd.c closes a batch the same
+     * way for both), and what a GPU releases per batch is by definition (stream/sx.h) the paper exchange's receive
+     * list: for each source in order, its ids with this GPU's bit. So the workload and the golden lists are
+     * captured from gpupd-batch (pe/pe.c); cdsys checks the SPEC 4.2 invariant from the masks independently. */
+    if (scheme == SYS_SCHEME_GPUPD_STREAM) scheme = SYS_SCHEME_GPUPD_BATCH;
     sys_scene_t sc;
     sys_trace_info_t ti;
     if (sys_scene_from_trace(&sc, trace, frame, &ti, err, errlen)) return -1;

@@ -29,6 +29,7 @@
 #include "sys/cdsys.h"
 #include "link/flit.h"
 #include "sys/sys.h"
+#include "stream/sx_hw.h"
 #include "sys_dut.h"
 #include "../common/lockstep.h"
 
@@ -63,6 +64,8 @@ typedef struct {
     sys_dut_t *dut;
     p2g_hw_t *p2g;
     pe_hw_t *pe;
+    sx_hw_t *sx;           /* stream build (--scheme gpupd-stream): the stream PE's cycle model instead of pe */
+    sx_hw_in_t *sxin;      /* its inputs of this cycle: lane 0 = the RTL adapter's beat (the same bits as the RTL PE's) */
     uint32_t n;
     uint64_t port_checks;
     uint64_t dump_from;
@@ -102,7 +105,8 @@ static void hist_print(void *u, FILE *f, const void *rec)
     case H_TX:
     case H_RX:
         fprintf(f, "PE %s%u   %s src %u dst %u tag %u payload %u\n", h->kind == H_TX ? "tx" : "rx", h->port,
-                flit_type(h->x) == FLIT_TYPE_PRIM ? "PRIM" : flit_type(h->x) == FLIT_TYPE_LAST ? "LAST" : "????", flit_src(h->x),
+                flit_type(h->x) == FLIT_TYPE_PRIM ? "PRIM" : flit_type(h->x) == FLIT_TYPE_LAST ? "LAST"
+                : flit_type(h->x) == FLIT_TYPE_CREDIT ? "CREDIT" : "????", flit_src(h->x),
                 flit_dst(h->x), flit_tag(h->x), flit_payload(h->x));
         break;
     default:
@@ -231,6 +235,158 @@ static int sys_clock(void *c, uint32_t g, uint64_t cy, const p2g_hw_in_t *pin, c
     return 0;
 }
 
+/* stream build: the verilated cd_unit_stream and the C cycle models (p2g_hw, cd_adapter_hw, sx_hw) on the same
+ * inputs; every port of the P2G, the adapter and the stream PE compared (tx flits and out ids while valid) */
+static void record_sx(lk_t *l, uint32_t g, uint64_t cy, const p2g_hw_in_t *pin, const p2g_hw_out_t *po,
+                      const cd_adapter_hw_out_t *ra, const sx_hw_in_t *xin, const sx_hw_out_t *xo)
+{
+    if (pin->in_valid && po->in_ready) hist_add(l, cy, g, H_P2G_IN, 0, 0, pin->in.prim_id, pin->in.tag, 0);
+    if (po->out_valid && ra->p2g_ready) hist_add(l, cy, g, H_P2G_OUT, 0, 0, po->out_prim_id, po->out_tag, po->out_mask);
+    if (ra->pe_valid && xo->in_ready[0]) hist_add(l, cy, g, H_PE_IN, 0, (uint32_t)ra->pe_end, ra->pe_prim_id, ra->pe_tag, ra->pe_mask);
+    for (uint32_t k = 0; k < 2; k++) {
+        if (xo->tx_valid[k] && xin->tx_ready[k]) hist_add(l, cy, g, H_TX, k, 0, 0, 0, xo->tx_flit[k]);
+        if (xin->rx_valid[k] && xo->rx_ready[k]) hist_add(l, cy, g, H_RX, k, 0, 0, 0, xin->rx_flit[k]);
+    }
+    if (xo->out_valid[0] && xin->out_ready) {
+        if (xo->out_eob) hist_add(l, cy, g, H_OUT, 0, 1, 0, xo->out_tag, 0);
+        else
+            for (uint32_t j = 0; j < SX_HW_MAX_K && xo->out_valid[j]; j++) hist_add(l, cy, g, H_OUT, 0, 0, xo->out_id[j], xo->out_tag, 0);
+    }
+}
+
+static int sys_comb_sx(void *c, uint32_t g, uint64_t cy, const p2g_hw_in_t *pin, p2g_hw_out_t *pout,
+                       const cd_adapter_hw_in_t *ain, const cd_adapter_hw_out_t *ma, const sx_hw_in_t *xin, sx_hw_out_t *xout)
+{
+    lk_t *l = c;
+    uint32_t K = sys_dut_params().sx_k;
+    if (l->dumping == 0 && cy >= l->dump_from && l->o->c.waves == NULL && l->dump_from != UINT64_MAX) {
+        sys_dut_dump(l->dut, 1);
+        l->dumping = 1;
+    }
+    cd_adapter_hw_out_t ra;
+    sys_dut_eval_sx(l->dut, g, pin, pout, ain, &ra, xin, xout);
+    if (l->o->no_model) {
+        record_sx(l, g, cy, pin, pout, &ra, xin, xout);
+        return 0;
+    }
+    p2g_hw_out_t mp;
+    sx_hw_out_t mx;
+    p2g_hw_comb(&l->p2g[g], pin, &mp);
+    /* the model's stream PE sees exactly the RTL PE's input: lane 0 = the RTL adapter's output, valid or not (the
+     * stream PE's readies depend on the lane's data, and the adapter's data is a don't-care while not valid; the
+     * adapter's beat itself is compared with its cycle model's while valid, below) */
+    sx_hw_in_t *mi = &l->sxin[g];
+    *mi = *xin;
+    mi->in[0].valid = ra.pe_valid;
+    mi->in[0].end = ra.pe_end;
+    mi->in[0].tag = ra.pe_tag;
+    mi->in[0].id = ra.pe_prim_id;
+    mi->in[0].mask = ra.pe_mask;
+    sx_hw_comb(&l->sx[g], mi, &mx);
+    cd_adapter_hw_out_t mad = *ma;
+    if (l->o->inject_model_on && cy == l->o->inject_model && g == 0) mx.in_ready[0] ^= 1;   /* injected faults */
+    if (l->o->inject_ad_on && cy == l->o->inject_ad && g == 0) mad.p2g_ready ^= 1;
+    const cd_adapter_hw_out_t *mb = &mad;
+    l->port_checks++;
+    int bad = mp.in_ready != pout->in_ready || mp.out_valid != pout->out_valid || mp.busy != pout->busy ||
+              (mp.out_valid && (mp.out_prim_id != pout->out_prim_id || mp.out_tag != pout->out_tag || mp.out_mask != pout->out_mask));
+    bad |= mb->desc_ready != ra.desc_ready || mb->p2g_ready != ra.p2g_ready || mb->pe_valid != ra.pe_valid || mb->busy != ra.busy ||
+           (mb->pe_valid && (mb->pe_end != ra.pe_end || mb->pe_tag != ra.pe_tag || mb->pe_prim_id != ra.pe_prim_id ||
+                             mb->pe_mask != ra.pe_mask));
+    bad |= mx.out_eob != xout->out_eob || mx.out_tag != xout->out_tag || mx.rel_last != xout->rel_last ||
+           mx.rel_src != xout->rel_src || mx.occ != xout->occ || mx.busy != xout->busy || mx.err != xout->err;
+    for (uint32_t j = 0; j < K; j++)
+        bad |= mx.in_ready[j] != xout->in_ready[j] || mx.out_valid[j] != xout->out_valid[j] ||
+               (mx.out_valid[j] && mx.out_id[j] != xout->out_id[j]);
+    for (int k = 0; k < 2; k++)
+        bad |= mx.tx_valid[k] != xout->tx_valid[k] || mx.rx_ready[k] != xout->rx_ready[k] ||
+               (mx.tx_valid[k] && mx.tx_flit[k] != xout->tx_flit[k]);
+    if (!bad) {
+        record_sx(l, g, cy, pin, pout, &ra, xin, xout);
+        return 0;
+    }
+    if (!ra.pe_valid && !mb->pe_valid) {   /* not compared while not valid: show no stale register contents */
+        ra.pe_end = 0;
+        ra.pe_tag = ra.pe_prim_id = 0;
+        ra.pe_mask = 0;
+    }
+    l->fail_prim = mx.out_valid[0] && !mx.out_eob ? (int64_t)mx.out_id[0]
+                   : ra.pe_valid && !ra.pe_end ? (int64_t)ra.pe_prim_id
+                   : mp.out_valid ? (int64_t)mp.out_prim_id
+                   : pin->in_valid ? (int64_t)pin->in.prim_id : -1;
+    FILE *f = fmemopen(l->report, sizeof l->report, "w");
+    if (!f) {
+        snprintf(l->report, sizeof l->report, "GPU %u: RTL and C cycle model disagree at cycle %" PRIu64, g, cy);
+        return -1;
+    }
+    fprintf(f, "GPU %u: RTL and C cycle model disagree at cycle %" PRIu64 " (stream PE)\n"
+               "  at the ports: P2G in %s%u, P2G out %s%u, stream PE in %s%u, stream PE out %s%u\n",
+            g, cy, pin->in_valid ? "prim " : "(idle) ", pin->in.prim_id, mp.out_valid ? "prim " : "(idle) ",
+            mp.out_prim_id, ra.pe_valid ? (ra.pe_end ? "END count " : "prim ") : "(idle) ", ra.pe_prim_id,
+            mx.out_valid[0] ? (mx.out_eob ? "end-of-batch " : "prim ") : "(idle) ", mx.out_id[0]);
+    ls_field_head(f, 18, "C cycle model");
+    ls_field(f, 18, "p2g.in_ready", (uint64_t)pout->in_ready, (uint64_t)mp.in_ready);
+    ls_field(f, 18, "p2g.out_valid", (uint64_t)pout->out_valid, (uint64_t)mp.out_valid);
+    ls_field(f, 18, "p2g.out_prim_id", pout->out_prim_id, mp.out_prim_id);
+    ls_field(f, 18, "p2g.out_tag", pout->out_tag, mp.out_tag);
+    ls_field(f, 18, "p2g.out_mask", pout->out_mask, mp.out_mask);
+    ls_field(f, 18, "p2g.busy", (uint64_t)pout->busy, (uint64_t)mp.busy);
+    ls_field(f, 18, "ad.desc_ready", (uint64_t)ra.desc_ready, (uint64_t)mb->desc_ready);
+    ls_field(f, 18, "ad.p2g_ready", (uint64_t)ra.p2g_ready, (uint64_t)mb->p2g_ready);
+    ls_field(f, 18, "ad.pe_valid", (uint64_t)ra.pe_valid, (uint64_t)mb->pe_valid);
+    ls_field(f, 18, "ad.pe_end", (uint64_t)ra.pe_end, (uint64_t)mb->pe_end);
+    ls_field(f, 18, "ad.pe_tag", ra.pe_tag, mb->pe_tag);
+    ls_field(f, 18, "ad.pe_prim_id", ra.pe_prim_id, mb->pe_prim_id);
+    ls_field(f, 18, "ad.pe_mask", ra.pe_mask, mb->pe_mask);
+    ls_field(f, 18, "ad.busy", (uint64_t)ra.busy, (uint64_t)mb->busy);
+    char nm[32];
+    for (uint32_t j = 0; j < K; j++) {
+        snprintf(nm, sizeof nm, "sx.in_ready[%u]", j);
+        ls_field(f, 18, nm, (uint64_t)xout->in_ready[j], (uint64_t)mx.in_ready[j]);
+    }
+    for (int k = 0; k < 2; k++) {
+        snprintf(nm, sizeof nm, "sx.tx%d_valid", k);
+        ls_field(f, 18, nm, (uint64_t)xout->tx_valid[k], (uint64_t)mx.tx_valid[k]);
+        snprintf(nm, sizeof nm, "sx.tx%d_flit", k);
+        ls_field(f, 18, nm, xout->tx_flit[k], mx.tx_flit[k]);
+        snprintf(nm, sizeof nm, "sx.rx%d_ready", k);
+        ls_field(f, 18, nm, (uint64_t)xout->rx_ready[k], (uint64_t)mx.rx_ready[k]);
+    }
+    for (uint32_t j = 0; j < K; j++) {
+        snprintf(nm, sizeof nm, "sx.out_valid[%u]", j);
+        ls_field(f, 18, nm, (uint64_t)xout->out_valid[j], (uint64_t)mx.out_valid[j]);
+        snprintf(nm, sizeof nm, "sx.out_id[%u]", j);
+        ls_field(f, 18, nm, xout->out_id[j], mx.out_id[j]);
+    }
+    ls_field(f, 18, "sx.out_tag", xout->out_tag, mx.out_tag);
+    ls_field(f, 18, "sx.out_eob", (uint64_t)xout->out_eob, (uint64_t)mx.out_eob);
+    ls_field(f, 18, "sx.rel_last", (uint64_t)xout->rel_last, (uint64_t)mx.rel_last);
+    ls_field(f, 18, "sx.rel_src", xout->rel_src, mx.rel_src);
+    ls_field(f, 18, "sx.occ", xout->occ, mx.occ);
+    ls_field(f, 18, "sx.busy", (uint64_t)xout->busy, (uint64_t)mx.busy);
+    ls_field(f, 18, "sx.err", (uint64_t)xout->err, (uint64_t)mx.err);
+    fprintf(f, "  (tx flits, out ids and the adapter's beat are compared only while valid)\n");
+    fclose(f);
+    return -1;
+}
+
+static int sys_clock_sx(void *c, uint32_t g, uint64_t cy, const p2g_hw_in_t *pin, const sx_hw_in_t *xin)
+{
+    lk_t *l = c;
+    (void)cy;
+    (void)xin;   /* the model's inputs are l->sxin[g] (sys_comb_sx) */
+    sys_dut_rise(l->dut, g);
+    if (!l->o->no_model) {
+        p2g_hw_clock(&l->p2g[g], pin);
+        sx_hw_clock(&l->sx[g], &l->sxin[g]);
+    }
+    return 0;
+}
+
+/* reorder statistics from the stream PE's cycle model (equal to the RTL's occ_o, compared every cycle) */
+static uint32_t sys_sx_occ(void *c, uint32_t g) { return ((lk_t *)c)->sx[g].occ; }
+static uint32_t sys_sx_held(void *c, uint32_t g) { return sx_hw_held_ids(&((lk_t *)c)->sx[g]); }
+
 static int sys_comb_done(void *c, uint64_t cy)
 {
     (void)cy;
@@ -306,6 +462,11 @@ static void params_of(const opts_t *o, cdsys_params_t *p)
     p->hub_rate = o->hub_rate;
     p->runahead = o->scheme == SYS_SCHEME_GPUPD_RA;
     p->skip_idle = 0;
+    if (o->scheme == SYS_SCHEME_GPUPD_STREAM) {   /* the stream PE of this build (sys_dut_params) */
+        p->stream = 1;
+        p->sx_k = dp.sx_k;
+        p->sx_depth = dp.sx_depth;
+    }
     p->max_gpus = dp.max_gpus;
     p->p2g_rows = dp.rows;
     p->pe_lq_depth = dp.lq_depth;
@@ -342,19 +503,46 @@ static int run(const opts_t *o, const cdsys_work_t *w, const char *fst, uint64_t
     l->dumping = fst && (o->c.waves || dump_from == 0);
     l->p2g = calloc(o->gpus, sizeof *l->p2g);
     l->pe = calloc(o->gpus, sizeof *l->pe);
+    l->sx = dp.stream ? calloc(o->gpus, sizeof *l->sx) : NULL;
+    l->sxin = dp.stream ? calloc(o->gpus, sizeof *l->sxin) : NULL;
+    if (!l->p2g || !l->pe || (dp.stream && (!l->sx || !l->sxin))) {
+        fprintf(stderr, "cosim-system: out of memory\n");
+        exit(1);
+    }
     p2g_hw_params_t pp = {dp.max_gpus, dp.rows, 16};
     pe_hw_params_t ep = {dp.max_gpus, dp.lq_depth, dp.rq_depth};
+    sx_hw_params_t xp = {dp.max_gpus, dp.sx_k, dp.sx_depth};
     for (uint32_t g = 0; g < o->gpus; g++) {
         p2g_hw_init(&l->p2g[g], pp);
-        pe_hw_init(&l->pe[g], ep);
+        if (dp.stream) {
+            if (sx_hw_init(&l->sx[g], xp)) {
+                fprintf(stderr, "cosim-system: stream PE cycle model: bad parameters (MAX_GPUS %u K %u DEPTH %u) or out of memory\n",
+                        xp.max_gpus, xp.k, xp.depth);
+                exit(1);
+            }
+        } else {
+            pe_hw_init(&l->pe[g], ep);
+        }
     }
-    cdsys_units_t u = {l, sys_comb, sys_clock, NULL, sys_comb_done, sys_cycle_done, sys_report};
+    cdsys_units_t u = {l, sys_comb, sys_clock, NULL, sys_comb_done, sys_cycle_done, sys_report, NULL, NULL, NULL, NULL, NULL};
+    if (dp.stream) {
+        u.sx_comb = sys_comb_sx;
+        u.sx_clock = sys_clock_sx;
+        if (!o->no_model) {
+            u.sx_occ = sys_sx_occ;
+            u.sx_held_ids = sys_sx_held;
+        }
+    }
     cdsys_params_t p;
     params_of(o, &p);
     p.units = &u;
     p.max_cycles = max_cycles;
     int rc = cdsys_run(&p, w, r);
     sys_dut_free(l->dut);
+    if (l->sx)
+        for (uint32_t g = 0; g < o->gpus; g++) sx_hw_free(&l->sx[g]);
+    free(l->sx);
+    free(l->sxin);
     free(l->p2g);
     free(l->pe);
     return rc;
@@ -381,8 +569,8 @@ static int opt_scheme(void *u, const char *name, const char *val)
     opts_t *o = u;
     (void)name;
     if (sys_scheme_parse(val, &o->scheme) || (o->scheme != SYS_SCHEME_GPUPD && o->scheme != SYS_SCHEME_GPUPD_BATCH &&
-                                              o->scheme != SYS_SCHEME_GPUPD_RA)) {
-        fprintf(stderr, "cosim-system: --scheme must be gpupd, gpupd-batch or gpupd-ra\n");
+                                              o->scheme != SYS_SCHEME_GPUPD_RA && o->scheme != SYS_SCHEME_GPUPD_STREAM)) {
+        fprintf(stderr, "cosim-system: --scheme must be gpupd, gpupd-batch, gpupd-ra or gpupd-stream\n");
         return -1;
     }
     return 0;
@@ -439,7 +627,7 @@ static void sys_replay(void *u, const char *fst, uint64_t from, uint64_t to)
 static void usage(void)
 {
     fprintf(stderr,
-            "usage: cosim-system --trace FILE.gpt --gpus N [--topology line|hub] [--scheme gpupd|gpupd-batch|gpupd-ra]\n"
+            "usage: cosim-system --trace FILE.gpt --gpus N [--topology line|hub] [--scheme gpupd|gpupd-batch|gpupd-ra|gpupd-stream]\n"
             "         [--frame K] [--batch B] [--own diag|linear] [--latency L] [--hub-rate H] [--cp-cost C]\n"
             "         [--seed S] [--stall PM | --in-gap PM --tx-stall PM --rx-stall PM --out-stall PM --link-stall PM]\n"
             "         [--jitter J] [--inject-fault model:CYCLE|adapter:CYCLE|drop:K] [--window W] [--out-dir D] [--waves F.fst]\n"
@@ -496,6 +684,12 @@ int main(int argc, char **argv)
         fprintf(stderr, "cosim-system: this build has MAX_GPUS=%u; use the 64-GPU build for %u GPUs\n", dp.max_gpus, o.gpus);
         return 2;
     }
+    if (dp.stream != (o.scheme == SYS_SCHEME_GPUPD_STREAM)) {
+        fprintf(stderr, "cosim-system: this build is the %s unit; --scheme %s needs the %s build (make cosim-system%s)\n",
+                dp.stream ? "stream (cd_unit_stream)" : "paper protocol's (cd_unit)", sys_scheme_name(o.scheme),
+                dp.stream ? "cd_unit" : "stream", dp.stream ? "" : " SCHEME=gpupd-stream");
+        return 2;
+    }
     const char *name = strrchr(o.trace, '/') ? strrchr(o.trace, '/') + 1 : o.trace;
     char err[1024];
     cdsys_work_t w;
@@ -507,7 +701,12 @@ int main(int argc, char **argv)
     double t1 = ls_wall_s();
     uint64_t prims = 0;
     for (size_t i = 0; i < (size_t)w.n_batches * w.n_gpus; i++) prims += w.counts[i];
-    if (!o.c.quiet)
+    if (!o.c.quiet && dp.stream)
+        printf("cosim-system: %s frame %u, %u GPUs, %s, %s: %u batches, %" PRIu64 " CP-phase primitives (golden model %.2f s); "
+               "RTL cd_unit_stream MAX_GPUS=%u ROWS=%u K=%u DEPTH=%u; seed 0x%" PRIx64 "\n",
+               name, o.frame, o.gpus, net_topo_name(o.topo), sys_scheme_name(o.scheme), w.n_batches, prims, t1 - t0,
+               dp.max_gpus, dp.rows, dp.sx_k, dp.sx_depth, o.c.seed);
+    else if (!o.c.quiet)
         printf("cosim-system: %s frame %u, %u GPUs, %s, %s: %u batches, %" PRIu64 " CP-phase primitives (golden model %.2f s); "
                "RTL MAX_GPUS=%u ROWS=%u LQ_DEPTH=%u RQ_DEPTH=%u; seed 0x%" PRIx64 "\n",
                name, o.frame, o.gpus, net_topo_name(o.topo), sys_scheme_name(o.scheme), w.n_batches, prims, t1 - t0,
@@ -552,6 +751,7 @@ int main(int argc, char **argv)
                 if (rm.cd_done[i] != r.cd_done[i] || rm.cp_start[i] != r.cp_start[i]) { why = "CP start / CD completion cycle"; bad = i; }
             for (uint32_t i = 0; !why && i < r.n_links; i++)
                 if (rm.links[i].prim_flits != r.links[i].prim_flits || rm.links[i].last_flits != r.links[i].last_flits) why = "link traffic";
+            if (!why && rm.credit_flits != r.credit_flits) why = "CREDIT flits (stream PE)";
             if (why) {
                 fprintf(stderr, "cosim-system: FAIL: the cycle models alone (cdsys, idle skipping) differ from the RTL run in %s "
                         "(batch %zu GPU %zu: CD done %" PRIu64 " vs %" PRIu64 "; cycles %" PRIu64 " vs %" PRIu64 ")\n", why,
@@ -574,6 +774,15 @@ int main(int argc, char **argv)
            "invariant, %" PRIu64 " P2G masks, %" PRIu64 " GPU-cycles of port comparisons, %" PRIu64 " PRIM + %" PRIu64
            " LAST flits on the links; RX buffer high-water mark %" PRIu64 " flits\n", name, o.gpus, net_topo_name(o.topo),
            r.prims_compared, r.p2g_masks_checked, l.port_checks, pf, lf, r.rx_buf_high);
+    if (sys_dut_params().stream) {
+        uint32_t slots = 0, ids = 0;
+        for (uint32_t g = 0; g < o.gpus; g++) {
+            if (r.reorder_max_slots[g] > slots) slots = r.reorder_max_slots[g];
+            if (r.reorder_max[g] > ids) ids = r.reorder_max[g];
+        }
+        printf("cosim-system: stream PE: %" PRIu64 " CREDIT flits (counted with LAST above); reorder FIFOs held at most %u slots "
+               "(%u primitive ids) in one GPU (DEPTH %u per source)\n", r.credit_flits, slots, ids, sys_dut_params().sx_depth);
+    }
     printf("trace,gpus,topology,cycles,wall_s,cpu_s,system_cycles_per_cpu_s\n%s,%u,%s,%" PRIu64 ",%.3f,%.3f,%.0f\n", name, o.gpus,
            net_topo_name(o.topo), r.cycles, dt, dc, dc > 0 ? (double)r.cycles / dc : 0.0);
     ls_free(&l.ls);

@@ -1,13 +1,28 @@
-// Thin extern "C" shim around N verilated cd_unit instances (rtl/cd_unit.v). No logic here: port copies and
-// clocking only.
+// Thin extern "C" shim around N verilated cd_unit instances (rtl/cd_unit.v), or, built with -DSYS_DUT_STREAM,
+// cd_unit_stream instances (rtl/cd_unit_stream.v). No logic here: port copies and clocking only.
 #include "sys_dut.h"
 
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <vector>
 
-#include "Vcd_unit.h"
 #include "vl_dut.h"
+
+#ifdef SYS_DUT_STREAM
+#include "Vcd_unit_stream.h"
+typedef Vcd_unit_stream Vcd_unit;
+#ifndef SYS_DUT_SX_K
+#error "build with -DSYS_DUT_MAX_GPUS=.. -DSYS_DUT_ROWS=.. -DSYS_DUT_SX_K=.. -DSYS_DUT_SX_DEPTH=.. matching the -G parameters"
+#endif
+#define SYS_DUT_LQ 0
+#define SYS_DUT_RQ 0
+#else
+#include "Vcd_unit.h"
+#define SYS_DUT_SX_K 0
+#define SYS_DUT_SX_DEPTH 0
+#endif
 
 #ifndef SYS_DUT_MAX_GPUS
 #error "build with -DSYS_DUT_MAX_GPUS=.. -DSYS_DUT_ROWS=.. -DSYS_DUT_LQ=.. -DSYS_DUT_RQ=.. matching the -G parameters"
@@ -25,6 +40,13 @@ extern "C" sys_dut_params_t sys_dut_params(void)
     p.rows = SYS_DUT_ROWS;
     p.lq_depth = SYS_DUT_LQ;
     p.rq_depth = SYS_DUT_RQ;
+#ifdef SYS_DUT_STREAM
+    p.stream = 1;
+#else
+    p.stream = 0;
+#endif
+    p.sx_k = SYS_DUT_SX_K;
+    p.sx_depth = SYS_DUT_SX_DEPTH;
     return p;
 }
 
@@ -78,11 +100,9 @@ extern "C" void sys_dut_free(sys_dut_t *d)
     delete d;
 }
 
-extern "C" void sys_dut_eval(sys_dut_t *d, uint32_t g, const p2g_hw_in_t *pin, p2g_hw_out_t *pout,
-                             const cd_adapter_hw_in_t *ain, cd_adapter_hw_out_t *aout, const pe_hw_in_t *ein,
-                             pe_hw_out_t *eout)
+// the P2G's and the descriptor's inputs (common to both tops)
+static void p2g_inputs(Vcd_unit *t, const p2g_hw_in_t *pin, const cd_adapter_hw_in_t *ain)
 {
-    Vcd_unit *t = d->g[g];
     t->p2g_cfg_n_gpus_i = pin->cfg.n_gpus & 0x7f;
     t->p2g_cfg_width_i = pin->cfg.width & 0x7fff;
     t->p2g_cfg_height_i = pin->cfg.height & 0x7fff;
@@ -105,18 +125,11 @@ extern "C" void sys_dut_eval(sys_dut_t *d, uint32_t g, const p2g_hw_in_t *pin, p
     t->desc_valid_i = ain->desc_valid ? 1 : 0;
     t->desc_tag_i = ain->desc_tag & 0xffff;
     t->desc_count_i = ain->desc_count;
-    t->pe_cfg_n_gpus_i = ein->cfg.n_gpus & 0x7f;
-    t->pe_cfg_gpu_id_i = ein->cfg.gpu_id & 0x3f;
-    t->pe_cfg_topo_i = ein->cfg.topo & 1;
-    t->pe_cfg_runahead_i = ein->cfg.runahead & 1;
-    t->tx0_ready_i = ein->tx_ready[0] ? 1 : 0;
-    t->tx1_ready_i = ein->tx_ready[1] ? 1 : 0;
-    t->rx0_valid_i = ein->rx_valid[0] ? 1 : 0;
-    t->rx0_flit_i = ein->rx_flit[0];
-    t->rx1_valid_i = ein->rx_valid[1] ? 1 : 0;
-    t->rx1_flit_i = ein->rx_flit[1];
-    t->out_ready_i = ein->out_ready ? 1 : 0;
-    t->eval();
+}
+
+// the P2G's and the adapter's outputs (observation ports)
+static void p2g_outputs(const Vcd_unit *t, p2g_hw_out_t *pout, cd_adapter_hw_out_t *aout)
+{
     pout->in_ready = t->in_ready_o;
     pout->out_valid = t->obs_p2g_out_valid_o;
     pout->out_prim_id = t->obs_p2g_out_prim_id_o;
@@ -132,6 +145,86 @@ extern "C" void sys_dut_eval(sys_dut_t *d, uint32_t g, const p2g_hw_in_t *pin, p
     aout->pe_mask = (uint64_t)t->obs_pe_in_mask_o;
     aout->level = 0;   /* not a port */
     aout->busy = t->obs_ad_busy_o;
+}
+
+#ifdef SYS_DUT_STREAM
+extern "C" void sys_dut_eval(sys_dut_t *, uint32_t, const p2g_hw_in_t *, p2g_hw_out_t *, const cd_adapter_hw_in_t *,
+                             cd_adapter_hw_out_t *, const pe_hw_in_t *, pe_hw_out_t *)
+{
+    std::fprintf(stderr, "sys_dut_eval: this build is the stream unit (cd_unit_stream): use sys_dut_eval_sx\n");
+    std::abort();
+}
+
+// the stream PE's released ids: K lanes of 32 bits (out_id_o is K*32 bits wide)
+static inline uint32_t lane_id(uint32_t v, unsigned j) { return j == 0 ? v : 0; }
+static inline uint32_t lane_id(uint64_t v, unsigned j) { return (uint32_t)(v >> (32 * j)); }
+template <std::size_t N> static inline uint32_t lane_id(const VlWide<N> &v, unsigned j) { return v[j]; }
+
+extern "C" void sys_dut_eval_sx(sys_dut_t *d, uint32_t g, const p2g_hw_in_t *pin, p2g_hw_out_t *pout,
+                                const cd_adapter_hw_in_t *ain, cd_adapter_hw_out_t *aout, const sx_hw_in_t *xin,
+                                sx_hw_out_t *xout)
+{
+    Vcd_unit *t = d->g[g];
+    p2g_inputs(t, pin, ain);
+    t->pe_cfg_n_gpus_i = xin->cfg.n_gpus & 0x7f;
+    t->pe_cfg_gpu_id_i = xin->cfg.gpu_id & 0x3f;
+    t->pe_cfg_topo_i = xin->cfg.topo & 1;
+    t->tx0_ready_i = xin->tx_ready[0] ? 1 : 0;
+    t->tx1_ready_i = xin->tx_ready[1] ? 1 : 0;
+    t->rx0_valid_i = xin->rx_valid[0] ? 1 : 0;
+    t->rx0_flit_i = xin->rx_flit[0];
+    t->rx1_valid_i = xin->rx_valid[1] ? 1 : 0;
+    t->rx1_flit_i = xin->rx_flit[1];
+    t->out_ready_i = xin->out_ready ? 1 : 0;
+    t->eval();
+    p2g_outputs(t, pout, aout);
+    std::memset(xout, 0, sizeof *xout);
+    for (unsigned j = 0; j < SYS_DUT_SX_K; j++) {
+        xout->in_ready[j] = (t->obs_pe_in_ready_o >> j) & 1;
+        xout->out_valid[j] = (t->out_valid_o >> j) & 1;
+        xout->out_id[j] = lane_id(t->out_id_o, j);
+    }
+    xout->tx_valid[0] = t->tx0_valid_o;
+    xout->tx_flit[0] = t->tx0_flit_o;
+    xout->tx_valid[1] = t->tx1_valid_o;
+    xout->tx_flit[1] = t->tx1_flit_o;
+    xout->rx_ready[0] = t->rx0_ready_o;
+    xout->rx_ready[1] = t->rx1_ready_o;
+    xout->out_tag = t->out_tag_o;
+    xout->out_eob = t->out_eob_o;
+    xout->rel_last = t->rel_last_o;
+    xout->rel_src = t->rel_src_o;
+    xout->occ = t->occ_o;
+    xout->busy = t->obs_pe_busy_o;
+    xout->err = t->err_o;
+}
+#else
+extern "C" void sys_dut_eval_sx(sys_dut_t *, uint32_t, const p2g_hw_in_t *, p2g_hw_out_t *, const cd_adapter_hw_in_t *,
+                                cd_adapter_hw_out_t *, const sx_hw_in_t *, sx_hw_out_t *)
+{
+    std::fprintf(stderr, "sys_dut_eval_sx: this build is the paper protocol's unit (cd_unit): use sys_dut_eval\n");
+    std::abort();
+}
+
+extern "C" void sys_dut_eval(sys_dut_t *d, uint32_t g, const p2g_hw_in_t *pin, p2g_hw_out_t *pout,
+                             const cd_adapter_hw_in_t *ain, cd_adapter_hw_out_t *aout, const pe_hw_in_t *ein,
+                             pe_hw_out_t *eout)
+{
+    Vcd_unit *t = d->g[g];
+    p2g_inputs(t, pin, ain);
+    t->pe_cfg_n_gpus_i = ein->cfg.n_gpus & 0x7f;
+    t->pe_cfg_gpu_id_i = ein->cfg.gpu_id & 0x3f;
+    t->pe_cfg_topo_i = ein->cfg.topo & 1;
+    t->pe_cfg_runahead_i = ein->cfg.runahead & 1;
+    t->tx0_ready_i = ein->tx_ready[0] ? 1 : 0;
+    t->tx1_ready_i = ein->tx_ready[1] ? 1 : 0;
+    t->rx0_valid_i = ein->rx_valid[0] ? 1 : 0;
+    t->rx0_flit_i = ein->rx_flit[0];
+    t->rx1_valid_i = ein->rx_valid[1] ? 1 : 0;
+    t->rx1_flit_i = ein->rx_flit[1];
+    t->out_ready_i = ein->out_ready ? 1 : 0;
+    t->eval();
+    p2g_outputs(t, pout, aout);
     eout->in_ready = t->obs_pe_in_ready_o;
     eout->tx_valid[0] = t->tx0_valid_o;
     eout->tx_flit[0] = t->tx0_flit_o;
@@ -147,6 +240,7 @@ extern "C" void sys_dut_eval(sys_dut_t *d, uint32_t g, const p2g_hw_in_t *pin, p
     eout->cur_tag = t->cur_tag_o;
     eout->err = t->err_o;
 }
+#endif
 
 extern "C" void sys_dut_sample(sys_dut_t *d) { sample(d, d->vl.time + 1000); }
 
