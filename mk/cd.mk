@@ -5,6 +5,7 @@
 
 CD_RTL      := rtl/cd_adapter.v
 CD_UNIT_RTL  = $(P2G_RTL) $(PE_RTL) $(CD_RTL) rtl/cd_unit.v
+CD_UNIT_SX_RTL = $(P2G_RTL) $(SX_RTL) $(CD_RTL) rtl/cd_unit_stream.v   # the gpupd-stream sibling (docs/cd-unit.md)
 CD_FLIT_VH  := $(BUILD)/gen/gpupd_flit.vh
 
 # ------------------------------------------------------------------ lint
@@ -19,7 +20,12 @@ lint-cd: $(CD_FLIT_VH)
 	iverilog -g2012 -Wall -Wno-timescale -o /dev/null -s cd_adapter $(CD_RTL)
 	iverilog -g2012 -Wall -Wno-timescale -I$(BUILD)/gen -o /dev/null -s cd_unit $(CD_UNIT_RTL)
 	yosys -q -p "read_verilog -I$(BUILD)/gen $(CD_UNIT_RTL); hierarchy -check -top cd_unit; proc; check -assert"
-	@echo "lint-cd: clean (verilator -Wall: adapter at 3 and unit at 3 parameter sets; iverilog -g2012; yosys check -assert; each file on its own: test-rtl-headers)"
+	$(VERILATOR) --lint-only -Wall -I$(BUILD)/gen rtl/lint.vlt $(CD_UNIT_SX_RTL) --top-module cd_unit_stream
+	$(VERILATOR) --lint-only -Wall -I$(BUILD)/gen rtl/lint.vlt $(CD_UNIT_SX_RTL) --top-module cd_unit_stream -GMAX_GPUS=64 -GROWS=4 -GK=8 -GDEPTH=16
+	$(VERILATOR) --lint-only -Wall -I$(BUILD)/gen rtl/lint.vlt $(CD_UNIT_SX_RTL) --top-module cd_unit_stream -GMAX_GPUS=1 -GROWS=1 -GK=1 -GDEPTH=2 -GAQ_DEPTH=2 -GDQ_DEPTH=1
+	iverilog -g2012 -Wall -Wno-timescale -I$(BUILD)/gen -o /dev/null -s cd_unit_stream $(CD_UNIT_SX_RTL)
+	yosys -q -p "read_verilog -I$(BUILD)/gen $(CD_UNIT_SX_RTL); hierarchy -check -top cd_unit_stream -chparam DEPTH 8; proc; check -assert"
+	@echo "lint-cd: clean (verilator -Wall: adapter at 3, cd_unit at 3 and cd_unit_stream at 3 parameter sets; iverilog -g2012; yosys check -assert; each file on its own: test-rtl-headers)"
 TEST_TARGETS += lint-cd
 LINT_TARGETS += lint-cd
 

@@ -65,13 +65,28 @@ cosim-system: $(if $(filter gpupd-stream,$(SCHEME)),$(if $(SYS_SMALL),$(SYS_SX_C
 # Real traces at N = 3 and 16, both topologies, all three gpupd schemes, both ownership modes, stall/jitter
 # injection; every run: RTL vs cycle models every cycle, P2G masks and received lists vs the golden model,
 # the SPEC 4.2 invariant. (~10 s of runs after the build; docs/system-cosim.md)
-.PHONY: test-system-cosim test-system-cosim-failure test-system-waves test-cdsys waves-system bench-system test-long-system
+.PHONY: test-system-cosim-stream test-system-cosim test-system-cosim-failure test-system-waves test-cdsys waves-system bench-system test-long-system
 test-system-cosim: $(SYS_COSIM16)
 	$(SYS_COSIM16) --trace traces/oa-dm4-f215.gpt --gpus 3 --topology line --quiet
 	$(SYS_COSIM16) --trace traces/glmark2-shadow.gpt --gpus 16 --topology hub --stall 150 --jitter 6 --seed 5 --quiet
 	$(SYS_COSIM16) --trace traces/oa-dm4-f109.gpt --gpus 16 --topology line --scheme gpupd-batch --own linear --latency 40 --stall 100 --seed 3 --quiet
 	$(SYS_COSIM16) --trace traces/glmark2-build-bunny.gpt --gpus 3 --topology hub --scheme gpupd --batch 4096 --stall 300 --jitter 20 --seed 11 --quiet
 	$(SYS_COSIM16) --trace traces/glmark2-ideas.gpt --gpus 5 --topology line --scheme gpupd-ra --stall 50 --seed 7 --quiet
+
+# gpupd-stream (SCHEME=gpupd-stream): N x cd_unit_stream (P2G -> adapter -> stream PE, K=2, DEPTH=32: full
+# FIFOs and credits on real traces) against the cycle models (p2g_hw, cd_adapter_hw, sx_hw) every cycle, the
+# golden lists, the SPEC 4.2 invariant, and the same cycles as the cycle models alone; then an injected model
+# fault must be reported with its reproduce command (~3 s of runs after the build).
+test-system-cosim-stream: $(SYS_SX_COSIM16)
+	$(SYS_SX_COSIM16) --trace traces/oa-dm4-f215.gpt --gpus 3 --topology line --scheme gpupd-stream --quiet
+	$(SYS_SX_COSIM16) --trace traces/glmark2-shadow.gpt --gpus 16 --topology hub --scheme gpupd-stream --stall 150 --jitter 6 --seed 5 --quiet
+	$(SYS_SX_COSIM16) --trace traces/glmark2-ideas.gpt --gpus 5 --topology line --scheme gpupd-stream --stall 50 --seed 7 --quiet
+	@mkdir -p out/test/system-stream-failure; if $(SYS_SX_COSIM16) --trace traces/glmark2-shadow.gpt --gpus 3 --scheme gpupd-stream \
+	  --inject-fault model:500 --quiet --out-dir out/test/system-stream-failure > out/test/system-stream-failure/log 2>&1; then \
+	  echo "test-system-cosim-stream: FAIL: an injected stream PE model fault was not reported (out/test/system-stream-failure/log)"; exit 1; fi; \
+	grep -q "sx.in_ready\[0\].*differs" out/test/system-stream-failure/log && grep -q "reproduce: .*--scheme gpupd-stream .*--inject-fault model:500" \
+	  out/test/system-stream-failure/log || { echo "test-system-cosim-stream: FAIL: the mismatch report lacks the differing port or the reproduce command"; \
+	  tail -20 out/test/system-stream-failure/log; exit 1; }; echo "test-system-cosim-stream: injected fault reported: $$(grep -m1 'COSIM MISMATCH' out/test/system-stream-failure/log)"
 
 test-system-cosim-failure: $(SYS_COSIM16)
 	tests/system/test_cosim_failure.sh $< out/test/system-failure
@@ -84,7 +99,7 @@ test-cdsys: $(BUILD)/bin/gpupd-cdsys
 	$< --trace traces/oa-dm4-f215.gpt --gpus 16 --topology line --latency 400 --compare-skip
 	$< --trace traces/glmark2-shadow.gpt --gpus 3 --topology hub --latency 100 --cp-cost 3 --stall 100 --jitter 9 --compare-skip
 
-TEST_TARGETS += test-cdsys test-system-cosim test-system-cosim-failure test-system-waves
+TEST_TARGETS += test-cdsys test-system-cosim test-system-cosim-failure test-system-waves test-system-cosim-stream
 
 # Open GTKWave on a fresh 3-GPU system waveform with the saved view (headless check: test-system-waves).
 waves-system: $(SYS_COSIM16)
@@ -106,12 +121,14 @@ BENCH_TARGETS += bench-system
 
 # Every bundled trace, N = 2, 3, 4, 8, 16 on both topologies (16-GPU build) and N = 64 (64-GPU build).
 SYS_LONG_TRACES := $(basename $(notdir $(sort $(wildcard traces/*.gpt))))
-test-long-system: $(SYS_COSIM16) $(SYS_COSIM64)
+test-long-system: $(SYS_COSIM16) $(SYS_COSIM64) $(SYS_SX_COSIM64)
 	@set -e; for t in $(SYS_LONG_TRACES); do for n in 2 3 4 8 16; do for topo in line hub; do \
 	  echo "== $$t N=$$n $$topo"; $(SYS_COSIM16) --trace traces/$$t.gpt --gpus $$n --topology $$topo --stall 50 --seed $$n --quiet | tail -1; \
 	done; done; done
 	$(SYS_COSIM64) --trace traces/oa-dm4-f215.gpt --gpus 64 --topology line --quiet
 	$(SYS_COSIM64) --trace traces/glmark2-shadow.gpt --gpus 64 --topology hub --stall 100 --jitter 4 --quiet
+	$(SYS_SX_COSIM64) --trace traces/oa-dm4-f215.gpt --gpus 64 --topology line --scheme gpupd-stream --quiet
+	$(SYS_SX_COSIM64) --trace traces/glmark2-shadow.gpt --gpus 64 --topology hub --scheme gpupd-stream --stall 100 --jitter 4 --quiet
 test-long: test-long-system
 
 # ------------------------------------------------------------------ SystemC: the N-GPU system as sc_modules
