@@ -444,6 +444,16 @@ static const ls_unit_t sys_unit = {
     .hist_rec = sizeof(hist_t),
 };
 
+static const ls_unit_t sys_unit_sx = {   /* the stream build (cd_unit_stream) */
+    .tool = TOOL,
+    .unit = "cd_unit_stream",
+    .detail = sys_detail,
+    .hist_print = hist_print,
+    .cmd = sys_cmd,
+    .hist_depth = HIST,
+    .hist_rec = sizeof(hist_t),
+};
+
 /* The saved view's widths for this build: every mask is MAX_GPUS wide (saved at 16). */
 static uint32_t sys_view_width(const char *name, size_t len, const char *range, void *ctx)
 {
@@ -491,7 +501,7 @@ static int run(const opts_t *o, const cdsys_work_t *w, const char *fst, uint64_t
     l->w = w;
     l->r = r;
     l->fail_prim = -1;
-    if (ls_init(&l->ls, &sys_unit, &o->c, o->argv0)) {
+    if (ls_init(&l->ls, dp.stream ? &sys_unit_sx : &sys_unit, &o->c, o->argv0)) {
         fprintf(stderr, "cosim-system: out of memory\n");
         exit(1);
     }
