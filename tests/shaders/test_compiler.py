@@ -379,6 +379,8 @@ def main():
     frag_test('glsl140-fragdata-in-inactive-branch', '#version 140\nin vec4 v; out vec4 c;\n#ifdef DEFERRED\n'
               'void main() { gl_FragData[0] = v; gl_FragData[1] = -v; }\n#else\nvoid main() { c = v.yxwz; }\n#endif\n',
               INPUTS, lambda v, l: (v[1], v[0], v[3], v[2]))
+    unsupported_test('reject-gather', VS_PASS, '#version 330\nuniform sampler2D s; in vec4 v; out vec4 c; '
+                     'void main() { c = textureGather(s, v.xy); }', 'textureGather')
     unsupported_test('reject-mrt-outputs', VS_PASS, '#version 150\nin vec4 v; out vec4 a; out vec4 b; '
                      'void main() { a = v; b = -v; }', 'several fragment outputs')
     return check.summary()

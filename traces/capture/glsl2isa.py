@@ -1000,6 +1000,8 @@ class Compiler:
         if name == 'OpSampledImage':
             self.vals[res] = self.val(a[2])
             return
+        if name in ('OpImageGather', 'OpImageDrefGather'):
+            raise Unsupported('textureGather')
         if name.startswith('OpImageSample') or name == 'OpImageFetch':
             return self.sample(name, a)
         if name == 'OpExtInst':
