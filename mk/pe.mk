@@ -148,14 +148,15 @@ bench-pe: $(PE_COSIM)
 BENCH_TARGETS += bench-pe
 
 # ------------------------------------------------------------------ bounded proofs (docs/pe.md 4.5)
-# yosys-smtbmc + z3, MAX_GPUS=3 LQ_DEPTH=2 RQ_DEPTH=2 (every topology/position/runahead case of N <= 3).
-# The test depth is what fits the make-test budget; formal-pe goes deeper (PE_FORMAL_DEPTH).
+# yosys-smtbmc + z3, MAX_GPUS=3 LQ_DEPTH=2 RQ_DEPTH=2 (every topology/position/runahead case of N <= 3). Every
+# property and invariant checked here is also proved unbounded by test-pe-induct (make test), so the bounded run
+# is in make test-long; formal-pe goes deeper (PE_FORMAL_DEPTH).
 PE_FORMAL_TEST_DEPTH ?= 6
 PE_FORMAL_DEPTH ?= 10
 .PHONY: test-pe-formal formal-pe
 test-pe-formal: $(PE_VH)
 	GEN=$(BUILD)/gen tests/formal/pe_formal.sh out/test/pe-formal $(PE_FORMAL_TEST_DEPTH)
-TEST_TARGETS += test-pe-formal
+test-long: test-pe-formal
 formal-pe: $(PE_VH)
 	GEN=$(BUILD)/gen tests/formal/pe_formal.sh out/formal/pe $(PE_FORMAL_DEPTH)
 
@@ -185,12 +186,20 @@ test-pe-err: $(BUILD)/tb/pe-vectors $(BUILD)/tb/tb_pe_16_2_2.vvp
 TEST_TARGETS += test-pe-err
 
 # ------------------------------------------------------------------ k-induction and covers (issue 25)
-# F1, F2, the tags of F5 and err_o = 0 proved unbounded (k-induction, yosys-smtbmc --unroll -i, z3) at MAX_GPUS
-# 2 and 3 with LQ/RQ depth 2 and 3; the cover statements C1..C11 reached from reset; an invariant-breaking
-# mutant must fail. docs/pe.md 4.5.
-PE_IND_K ?= 4
+# Every property (F1..F5: queues, TX/link, exactly once per destination, turn order, id order and tags of the
+# output; err_o = 0) proved unbounded with the invariants I1..I9 (k-induction, yosys-smtbmc --unroll -i, z3) at
+# PE_IND_CONFIGS (MAX_GPUS:LQ_DEPTH:RQ_DEPTH; N = 2 and 3, a depth that is not a power of two); the cover
+# statements C1..C11 reached from reset; two mutants (input batch counter, turn without LAST) must fail. docs/pe.md 4.5.
+# make test runs MAX_GPUS 2 (N = 1, 2) at the smallest depths; make test-long MAX_GPUS 3 (N = 3) at depth 3 (not a
+# power of two). Any other set: PE_IND_CONFIGS="MG:LQ:RQ ..." tests/formal/pe_induct.sh DIR.
+PE_IND_K ?= 1
 PE_COVER_DEPTH ?= 8
-.PHONY: test-pe-induct
+PE_IND_CONFIGS ?= 2:2:2
+PE_IND_LONG_CONFIGS ?= 3:3:3
+.PHONY: test-pe-induct test-long-pe-induct
 test-pe-induct: $(PE_VH)
-	GEN=$(BUILD)/gen tests/formal/pe_induct.sh out/test/pe-induct $(PE_IND_K) $(PE_COVER_DEPTH)
+	PE_IND_CONFIGS="$(PE_IND_CONFIGS)" GEN=$(BUILD)/gen tests/formal/pe_induct.sh out/test/pe-induct $(PE_IND_K) $(PE_COVER_DEPTH)
 TEST_TARGETS += test-pe-induct
+test-long-pe-induct: $(PE_VH)
+	PE_IND_CONFIGS="$(PE_IND_LONG_CONFIGS)" GEN=$(BUILD)/gen tests/formal/pe_induct.sh out/test/pe-induct-long $(PE_IND_K) $(PE_COVER_DEPTH)
+test-long: test-long-pe-induct

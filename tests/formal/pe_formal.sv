@@ -24,15 +24,15 @@
 //   F5 in-order output: the output's primitive ids of a batch are exactly the ids received (rx PRIM
 //      handshakes) and kept, in that order; output tags advance 0, 1, 2, ...; end-of-batch T only when
 //      LAST(T, j) arrived from every j != gpu_id, this GPU's LAST(T) was produced and nothing of T is left.
-//   I1..I3 invariants relating the unit's batch counters to the environment's (below); C1..C11 covers.
-// IND = 1 (tests/formal/pe_induct.sh): only F1, F2, the tags of F5, err_o = 0 and I1, I2, the set that is
-// proved by k-induction; F3, F4, the id order of F5 and I3 stay bounded (docs/pe.md 4.5).
+//   I1..I9 invariants relating the unit's state (counters, queue pointers and contents) to the environment's
+//   shadow state (below); with them every property is inductive (tests/formal/pe_induct.sh); C1..C11 covers.
+// The batch shadow state is a ring of NT = 8 slots indexed by tag mod 8 (a slot is cleared when its batch
+// leaves the live window), so no property or assumption limits the number of batches or the trace length.
 module pe_formal #(
   parameter integer MAX_GPUS = 3,
   parameter integer LQ_DEPTH = 2,
   parameter integer RQ_DEPTH = 2,
-  parameter integer NT       = 4,    // batch tags used by the environment
-  parameter integer IND      = 0     // 1: the k-induction set (F1, F2, F5 tags, I1..I3; docs/pe.md 4.5)
+  parameter integer NT       = 8     // slots of the batch shadow ring (tag mod NT)
 ) (
   input wire                clk_i,
   input wire [6:0]          cfg_n_gpus_i,
@@ -55,6 +55,9 @@ module pe_formal #(
   localparam integer M = MAX_GPUS;
   localparam integer LQC_W = $clog2(LQ_DEPTH + 1);
   localparam integer RQC_W = $clog2(RQ_DEPTH + 1);
+  localparam integer LQP_W = $clog2(LQ_DEPTH);
+  localparam integer RQP_W = $clog2(RQ_DEPTH);
+  localparam integer LQ_W  = 1 + 16 + 32 + M;
 
   reg init = 1'b1;
   always @(posedge clk_i) init <= 1'b0;
@@ -87,6 +90,13 @@ module pe_formal #(
   (* keep *) wire [31:0]      p_head_id;
   (* keep *) wire [15:0]      p_ob, p_in_b, p_cur;
   (* keep *) wire             p_turn_done;
+  (* keep *) wire             p_rem_v;
+  (* keep *) wire [M-1:0]     p_rem, p_lasts0, p_lasts1;
+  (* keep *) wire [1:0]       p_last_sent;
+  (* keep *) wire [LQP_W-1:0] p_lq_rp, p_lq_wp;
+  (* keep *) wire [RQP_W-1:0] p_bk0_rp, p_bk0_wp, p_bk1_rp, p_bk1_wp;
+  (* keep *) wire [LQ_DEPTH*LQ_W-1:0] p_lqm;     // the queue words, word k at [k*LQ_W +: LQ_W]
+  (* keep *) wire [RQ_DEPTH*32-1:0]   p_bk0m, p_bk1m;
 
   // ---------------------------------------------------------------- assumptions
   wire [6:0] gid = {1'b0, cfg_gpu_id_i};
@@ -119,7 +129,7 @@ module pe_formal #(
   end
   always @* begin
     assume (cfg_n_gpus_i >= 7'd1 && cfg_n_gpus_i <= M && gid < cfg_n_gpus_i);
-    assume (in_tag_i == in_b && in_b < NT);
+    assume (in_tag_i == in_b);
   end
   // ---------------------------------------------------------------- shadow state (from ports and probes)
   wire [M-1:0] all_m  = ~({M{1'b1}} << cfg_n_gpus_i);
@@ -132,46 +142,59 @@ module pe_formal #(
   wire tx0_hs = tx0_valid && tx0_ready_i, tx1_hs = tx1_valid && tx1_ready_i;
   wire out_hs = out_valid && out_ready_i;
 
-  // LAST(T, j) received (got_v[T*M + j]) and this GPU's LAST(T) produced per port (lmade_v[2T + p])
+  // LAST(T, j) received (got_v[(T mod NT)*M + j]) and this GPU's LAST(T) produced per port
+  // (lmade_v[2(T mod NT) + p]); the slot of batch ob - 1 is cleared when the output's batch ob ends
+  reg [15:0] ob = 16'd0;          // the environment's output batch (end-of-batch handshakes)
   reg [NT*M-1:0] got_v = {(NT*M){1'b0}};
   reg [2*NT-1:0] lmade_v = {(2*NT){1'b0}};
   reg [NT*M-1:0] got_n;
+  wire [2:0]     ob_m1 = ob[2:0] - 3'd1;         // ring slot of batch ob - 1 (3-bit arithmetic)
   reg [2*NT-1:0] lmade_n;
   integer t;
   always @* begin
     got_n = got_v;
     lmade_n = lmade_v;
     for (t = 0; t < NT; t = t + 1) begin
-      if (rx0_hs && rx0_flit_i[63:61] == 3'd2 && rx0_flit_i[47:32] == t)
+      if (out_hs && out_eob && ob_m1 == t) begin
+        got_n[t*M +: M] = {M{1'b0}};
+        lmade_n[2*t +: 2] = 2'b00;
+      end
+      if (rx0_hs && rx0_flit_i[63:61] == 3'd2 && rx0_flit_i[34:32] == t)
         got_n[t*M +: M] = got_n[t*M +: M] | ({{(M-1){1'b0}}, 1'b1} << rx0_flit_i[60:55]);
-      if (rx1_hs && rx1_flit_i[63:61] == 3'd2 && rx1_flit_i[47:32] == t)
+      if (rx1_hs && rx1_flit_i[63:61] == 3'd2 && rx1_flit_i[34:32] == t)
         got_n[t*M +: M] = got_n[t*M +: M] | ({{(M-1){1'b0}}, 1'b1} << rx1_flit_i[60:55]);
-      if (p_last0 && p_head_tag == t) lmade_n[2*t] = 1'b1;
-      if (p_last1 && p_head_tag == t) lmade_n[2*t+1] = 1'b1;
+      if (p_last0 && p_head_tag[2:0] == t) lmade_n[2*t] = 1'b1;
+      if (p_last1 && p_head_tag[2:0] == t) lmade_n[2*t+1] = 1'b1;
     end
   end
+  // (every shadow register is also cleared in the reset cycle, so that an induction trace that passes
+  // through reset starts the shadow state afresh, like the unit's)
   always @(posedge clk_i) begin
-    if (!init) begin
+    if (init) begin
+      got_v <= {(NT*M){1'b0}};
+      lmade_v <= {(2*NT){1'b0}};
+    end else begin
       got_v <= got_n;
       lmade_v <= lmade_n;
     end
   end
-  wire [M-1:0] got_head = got_v[p_head_tag[1:0]*M +: M];
-  wire [M-1:0] got_prev = got_v[(p_head_tag[1:0] - 2'd1)*M +: M];
-  wire [M-1:0] got_out  = got_v[out_tag[1:0]*M +: M];
-  wire [1:0]   lm_out   = lmade_v[2*out_tag[1:0] +: 2];
+  wire [M-1:0] got_head = got_v[p_head_tag[2:0]*M +: M];
+  wire [2:0]   head_m1  = p_head_tag[2:0] - 3'd1;
+  wire [M-1:0] got_prev = got_v[head_m1*M +: M];
+  wire [M-1:0] got_out  = got_v[out_tag[2:0]*M +: M];
+  wire [1:0]   lm_out   = lmade_v[2*out_tag[2:0] +: 2];
 
   // input batch counter (END beats accepted)
   reg [15:0] in_b = 16'd0;
-  always @(posedge clk_i) if (!init && in_valid_i && in_ready && in_end_i) in_b <= in_b + 16'd1;
+  always @(posedge clk_i) if (init) in_b <= 16'd0; else if (in_valid_i && in_ready && in_end_i) in_b <= in_b + 16'd1;
 
-  // rx flits: PRIM to this GPU or LAST broadcast, from another existing GPU, tag < NT and one of the two live
+  // rx flits: PRIM to this GPU or LAST broadcast, from another existing GPU, tagged with one of the two live
   // batches (ob, ob+1: the unit's documented contract), each LAST(T, j) at most once, and no PRIM(T) from j
   // after LAST(T, j) (SPEC 4.2: markers travel the same FIFOs as the data they close)
   function automatic legal_rx(input [63:0] f);
-    legal_rx = ((f[63:61] == 3'd1 && f[54:48] == gid && !got_v[f[33:32]*M + f[60:55]]) ||
-                (f[63:61] == 3'd2 && f[54:48] == 7'd127 && !got_v[f[33:32]*M + f[60:55]])) &&
-               ({1'b0, f[60:55]} < cfg_n_gpus_i) && ({1'b0, f[60:55]} != gid) && (f[47:32] < NT) &&
+    legal_rx = ((f[63:61] == 3'd1 && f[54:48] == gid && !got_v[f[34:32]*M + f[60:55]]) ||
+                (f[63:61] == 3'd2 && f[54:48] == 7'd127 && !got_v[f[34:32]*M + f[60:55]])) &&
+               ({1'b0, f[60:55]} < cfg_n_gpus_i) && ({1'b0, f[60:55]} != gid) &&
                (f[47:32] == p_ob || f[47:32] == p_ob + 16'd1);
   endfunction
   always @* begin
@@ -186,7 +209,10 @@ module pe_formal #(
   // F2: TX registers vs the link
   reg [1:0] tx0_out = 2'd0, tx1_out = 2'd0;  // loads minus handshakes
   always @(posedge clk_i) begin
-    if (!init) begin
+    if (init) begin
+      tx0_out <= 2'd0;
+      tx1_out <= 2'd0;
+    end else begin
       tx0_out <= tx0_out + (p_prim0 || p_last0) - tx0_hs;
       tx1_out <= tx1_out + (p_prim1 || p_last1) - tx1_hs;
     end
@@ -205,7 +231,6 @@ module pe_formal #(
   reg [31:0] sq0 [0:7];
   reg [31:0] sq1 [0:7];
   reg [3:0]  s0_h = 4'd0, s0_t = 4'd0, s1_h = 4'd0, s1_t = 4'd0;
-  reg [15:0] ob = 16'd0;
   wire rx0_p = rx0_hs && rx0_flit_i[63:61] == 3'd1, rx1_p = rx1_hs && rx1_flit_i[63:61] == 3'd1;
   // pushes in the unit's priority order: rx0, rx1, keep (they never target one bank twice in a cycle)
   wire [1:0] push0 = (rx0_p && !rx0_flit_i[32]) + (rx1_p && !rx1_flit_i[32]) + (p_keep && !p_head_tag[0]);
@@ -214,8 +239,10 @@ module pe_formal #(
   wire [31:0] w1 = (rx0_p &&  rx0_flit_i[32]) ? rx0_flit_i[31:0] : (rx1_p &&  rx1_flit_i[32]) ? rx1_flit_i[31:0] : p_head_id;
   wire pop_item = out_hs && !out_eob;
   reg eob_shown = 1'b0;
-  always @(posedge clk_i) eob_shown <= out_valid && out_eob && !out_ready_i;
-  always @(posedge clk_i) if (!init) begin
+  always @(posedge clk_i) eob_shown <= !init && out_valid && out_eob && !out_ready_i;
+  always @(posedge clk_i) if (init) begin
+    s0_h <= 4'd0; s0_t <= 4'd0; s1_h <= 4'd0; s1_t <= 4'd0; ob <= 16'd0;
+  end else begin
     if (push0 != 2'd0) begin sq0[s0_t[2:0]] <= w0; s0_t <= s0_t + 4'd1; end
     if (push1 != 2'd0) begin sq1[s1_t[2:0]] <= w1; s1_t <= s1_t + 4'd1; end
     if (pop_item && !out_tag[0]) s0_h <= s0_h + 4'd1;
@@ -245,15 +272,7 @@ module pe_formal #(
     end
   end
   always @* begin
-    if (!init && !IND) begin
-      // I3 (bounded only: its induction needs the batch tags of the LQ entries) the CD batch is ob, or ob+1
-      // with its turn not yet taken; the input batch is cur .. cur+1 (cur+2 with runahead)
-      assert (p_cur == p_ob || (p_cur == p_ob + 16'd1 && !p_turn_done));
-      assert (p_in_b - p_cur <= (cfg_runahead_i ? 16'd2 : 16'd1));
-    end
-  end
-  always @* begin
-    if (!init && !IND) begin
+    if (!init) begin
       // F3
       assert ((made & made_now) == {M{1'b0}});
       assert (((p_prim0 ? oh0 : {M{1'b0}}) & (p_prim1 ? oh1 : {M{1'b0}})) == {M{1'b0}});
@@ -266,7 +285,7 @@ module pe_formal #(
       // F4
       if (p_prim0 || p_prim1 || p_keep || p_last0 || p_last1) begin
         assert ((got_head & below) == below);
-        if (p_head_tag != 16'd0) assert ((got_prev | gbit) == all_m);
+        if (!(virgin && p_head_tag == 16'd0)) assert ((got_prev | gbit) == all_m);
       end
       // F5
       assert (s0_t - s0_h <= 4'd8 && s1_t - s1_h <= 4'd8);
@@ -285,6 +304,127 @@ module pe_formal #(
       assert (!err);                            // legal traffic never raises err_o
     end
   end
+
+  // ---------------------------------------------------------------- invariants over the unit's state (I3..I9)
+  // They hold in every reachable state (asserted in the bounded proof too); with them every property above is
+  // inductive. docs/pe.md 4.5 states each in words.
+  reg virgin = 1'b1;    // no end-of-batch taken yet: batch -1 (ring slot 7) does not exist
+  always @(posedge clk_i) if (init) virgin <= 1'b1; else if (out_hs && out_eob) virgin <= 1'b0;
+  wire [1:0]   need2 = {need1, need0};
+  wire [M-1:0] lasts_cur = p_cur[0] ? p_lasts1 : p_lasts0;
+  wire [M-1:0] lasts_nxt = p_cur[0] ? p_lasts0 : p_lasts1;
+  wire turn_ok = (p_lq_cnt != {LQC_W{1'b0}}) && !p_turn_done && (p_ob == p_cur) && ((lasts_cur & below) == below);
+  wire off0 = out_valid && !out_eob && !out_tag[0];   // the output register holds an id of parity 0 / 1
+  wire off1 = out_valid && !out_eob &&  out_tag[0];
+  integer k, r, u;
+  // I4: LQ words in order carry the tags cur + turn_done + (END words before them); in_b_q follows the last
+  reg              lq_tags_ok;
+  reg [15:0]       lq_acc;
+  reg [LQ_W-1:0]   lq_w;
+  // I5: receive bank words in order are the shadow queue of their parity after the id in the output register
+  reg              bk_ok;
+  reg [31:0]       b0_w, b1_w;
+  reg [3:0]        q0_ix, q1_ix;
+  always @* begin
+    lq_tags_ok = 1'b1;
+    lq_acc = p_cur + {15'd0, p_turn_done};
+    for (k = 0; k < LQ_DEPTH; k = k + 1) begin
+      lq_w = {LQ_W{1'b0}};
+      for (r = 0; r < LQ_DEPTH; r = r + 1)
+        if (p_lq_rp == r) lq_w = p_lqm[((r + k) % LQ_DEPTH)*LQ_W +: LQ_W];
+      if (k < p_lq_cnt) begin
+        if (lq_w[M+32 +: 16] != lq_acc) lq_tags_ok = 1'b0;
+        if (lq_w[LQ_W-1]) lq_acc = lq_acc + 16'd1;
+      end
+    end
+    bk_ok = 1'b1;
+    for (k = 0; k < RQ_DEPTH; k = k + 1) begin
+      b0_w = 32'd0;
+      b1_w = 32'd0;
+      for (r = 0; r < RQ_DEPTH; r = r + 1) begin
+        if (p_bk0_rp == r) b0_w = p_bk0m[((r + k) % RQ_DEPTH)*32 +: 32];
+        if (p_bk1_rp == r) b1_w = p_bk1m[((r + k) % RQ_DEPTH)*32 +: 32];
+      end
+      q0_ix = s0_h + off0 + k;
+      q1_ix = s1_h + off1 + k;
+      if (k < p_bk0_cnt && b0_w != sq0[q0_ix[2:0]]) bk_ok = 1'b0;
+      if (k < p_bk1_cnt && b1_w != sq1[q1_ix[2:0]]) bk_ok = 1'b0;
+    end
+  end
+  // I7: FIFO pointers, write = read + count (mod depth)
+  reg ptr_ok;
+  always @* begin
+    ptr_ok = 1'b1;
+    for (r = 0; r < LQ_DEPTH; r = r + 1)
+      for (k = 0; k <= LQ_DEPTH; k = k + 1)
+        if (p_lq_rp == r && p_lq_cnt == k && p_lq_wp != (r + k) % LQ_DEPTH) ptr_ok = 1'b0;
+    for (r = 0; r < RQ_DEPTH; r = r + 1)
+      for (k = 0; k <= RQ_DEPTH; k = k + 1) begin
+        if (p_bk0_rp == r && p_bk0_cnt == k && p_bk0_wp != (r + k) % RQ_DEPTH) ptr_ok = 1'b0;
+        if (p_bk1_rp == r && p_bk1_cnt == k && p_bk1_wp != (r + k) % RQ_DEPTH) ptr_ok = 1'b0;
+      end
+  end
+  // I6: the batch ring. Slot of batch T, offset o = T - (ob - 1) (0..7): o > 3 (and batch -1) empty; T < cur:
+  // LAST from every other GPU and this GPU's LAST on every needed port; T = cur: the unit's LAST markers of cur,
+  // this GPU's LAST as far as sent; T = cur + 1: the markers of the other bank; later batches empty.
+  reg          ring_ok;
+  reg [2:0]    ro;
+  reg [15:0]   rc1;
+  reg [M-1:0]  rg;
+  reg [1:0]    rl;
+  always @* begin
+    ring_ok = 1'b1;
+    rc1 = p_cur - ob + 16'd1;
+    for (u = 0; u < NT; u = u + 1) begin
+      rg = got_v[u*M +: M];
+      rl = lmade_v[2*u +: 2];
+      ro = u[2:0] - (ob[2:0] - 3'd1);
+      if ((rg & ~(all_m & ~gbit)) != {M{1'b0}}) ring_ok = 1'b0;
+      if ((ro == 3'd0 && virgin) || ro > 3'd3) begin
+        if (rg != {M{1'b0}} || rl != 2'b00) ring_ok = 1'b0;
+      end else if ({13'd0, ro} < rc1) begin
+        if ((rg | gbit) != all_m || rl != need2) ring_ok = 1'b0;
+      end else if ({13'd0, ro} == rc1) begin
+        if (rg != lasts_cur || rl != (p_turn_done ? need2 : p_last_sent)) ring_ok = 1'b0;
+      end else if ({13'd0, ro} == rc1 + 16'd1) begin
+        if (rg != lasts_nxt || rl != 2'b00) ring_ok = 1'b0;
+      end else begin
+        if (rg != {M{1'b0}} || rl != 2'b00) ring_ok = 1'b0;
+      end
+    end
+  end
+  always @* begin
+    if (!init) begin
+      // I3 the CD batch is ob, or ob + 1 with its turn not yet taken; the input batch is at most cur + 1
+      // (cur + 2 with runahead)
+      assert (p_cur == p_ob || (p_cur == p_ob + 16'd1 && !p_turn_done));
+      assert (p_in_b - p_cur <= (cfg_runahead_i ? 16'd2 : 16'd1));
+      if (p_cur != p_ob) assert (lasts_nxt == {M{1'b0}});
+      // I4
+      assert (lq_tags_ok && lq_acc == p_in_b);
+      // I5 (+ the queue counts and the id in the output register)
+      assert (bk_ok);
+      assert (s0_t - s0_h == {{(4-RQC_W){1'b0}}, p_bk0_cnt} + {3'd0, off0});
+      assert (s1_t - s1_h == {{(4-RQC_W){1'b0}}, p_bk1_cnt} + {3'd0, off1});
+      if (off0) assert (out_id == sq0[s0_h[2:0]]);
+      if (off1) assert (out_id == sq1[s1_h[2:0]]);
+      if (eob_shown) assert (out_valid && out_eob);
+      // I6
+      assert (ring_ok);
+      if (virgin) assert (ob == 16'd0);
+      // I7 the FIFO pointers: write = read + count (mod depth)
+      assert (p_lq_rp < LQ_DEPTH && p_lq_wp < LQ_DEPTH && p_bk0_rp < RQ_DEPTH && p_bk0_wp < RQ_DEPTH &&
+              p_bk1_rp < RQ_DEPTH && p_bk1_wp < RQ_DEPTH);
+      assert (ptr_ok);
+      // I8 a partly sent entry: its turn holds, it is an entry, the remaining mask is a non-empty part of its
+      // mask, and the wrapper's record of what was produced is the rest
+      if (p_rem_v) assert (turn_ok && !p_head_end && p_rem != {M{1'b0}} && (p_rem & ~(p_head_mask & all_m)) == {M{1'b0}});
+      assert (made == (p_rem_v ? (p_head_mask & all_m & ~p_rem) : {M{1'b0}}));
+      // I9 a partly sent END: its turn holds, the ports sent are a strict part of the needed ones
+      assert (lmade == p_last_sent && (p_last_sent & ~need2) == 2'b00);
+      if (p_last_sent != 2'b00) assert (turn_ok && p_head_end && p_last_sent != need2);
+    end
+  end
   // Cover properties (yosys-smtbmc -c): each interesting state is reachable from reset.
   always @* begin
     if (!init) begin
@@ -301,7 +441,5 @@ module pe_formal #(
       cover (cfg_n_gpus_i == M && p_cur == p_ob + 16'd1 && p_in_b == p_cur + 16'd1);  // C11 C4 with N = MAX_GPUS
     end
   end
-  // the environment only uses NT tags: stop the proof before they wrap
-  always @* if (!init) assume (ob < NT - 1);
 endmodule
 `default_nettype wire
