@@ -64,6 +64,7 @@ define SYNTH_UNIT
 .PHONY: synth-$(1)
 $(foreach p,$(4),$(eval $(call SYNTH_PSET,$(1),$(2),$(3),$(p),$(5),$(SYNTH_OUT)/$(2)-$(call synth_tag,$(p)),$(6))))
 SYNTH_TARGETS += synth-$(1)
+SYNTH_SAMPLE_$(1) := $(SYNTH_OUT)/$(2)-$(call synth_tag,$(firstword $(4))).json
 endef
 
 # ---------------------------------------------------------------------------------------------- units
@@ -138,3 +139,29 @@ $(eval $(call SYNTH_UNIT,simt-fpu,simt_fpu,$(BUILD)/gen/isa_defs.vh rtl/simt_fp_
 $(eval $(call SYNTH_UNIT,simt-sfu,simt_sfu,$(BUILD)/gen/isa_defs.vh rtl/simt_fp_fn.vh $(SIMT_SFU_RTL),$(SIMT_SFU_SYNTH_PARAMS),constraints/simt_sfu.sdc))
 # the SFU reads its tables with $$readmemh at synthesis time
 $(foreach p,$(SIMT_SFU_SYNTH_PARAMS),$(addprefix $(SYNTH_OUT)/simt_sfu-$(call synth_tag,$(p))/,generic.stat osu.stat ice40.json)): $(ISA_SFU_HEX)
+
+# ---------------------------------------------------------------------------------------------- regression gate
+# make synth-check (docs/synthesis.md "Regression gate"; not yet in make test-long: no baseline measured): the units of SYNTH_CHECK_UNITS at their
+# sample configuration (the first of their parameter sets) through the full flows, in their own directory
+# (SYNTH_CHECK_OUT) with the nextpnr seeds SYNTH_CHECK_SEEDS, then the OSU018 area and Fmax and the iCE40 LCs
+# and median Fmax compared with tests/synth/baseline.tsv: more than SYNTH_CHECK_TOL percent away in either
+# direction fails (a gain means the table is stale), printing both rows and the commands that reproduce and
+# that accept (make synth-baseline, in the commit that moves the number). Not in make test: the flows of one
+# unit take minutes of CPU (docs/synthesis.md).
+SYNTH_BASELINE    ?= tests/synth/baseline.tsv
+SYNTH_CHECK_TOL   ?= 3
+SYNTH_CHECK_UNITS ?= pe
+SYNTH_CHECK_OUT   ?= $(BUILD)/synth-check
+SYNTH_CHECK_SEEDS ?= 1 2
+SYNTH_CHECK_JSONS  = $(foreach u,$(SYNTH_CHECK_UNITS),$(or $(SYNTH_SAMPLE_$(u)),$(error synth-check: no unit $(u) in mk/synth.mk)))
+SYNTH_CHECK_MAKE   = $(MAKE) --no-print-directory SYNTH_OUT=$(SYNTH_CHECK_OUT) SYNTH_SEEDS="$(SYNTH_CHECK_SEEDS)"
+.PHONY: synth-check synth-baseline synth-check-run synth-baseline-run
+synth-check:
+	+$(SYNTH_CHECK_MAKE) synth-check-run
+synth-baseline:
+	+$(SYNTH_CHECK_MAKE) synth-baseline-run
+synth-check-run: $(SYNTH_CHECK_JSONS)
+	$(PYTHON) scripts/synth_check.py check --baseline $(SYNTH_BASELINE) --tol $(SYNTH_CHECK_TOL) \
+	  --reproduce "make synth-check SYNTH_CHECK_UNITS='$(SYNTH_CHECK_UNITS)'" $^
+synth-baseline-run: $(SYNTH_CHECK_JSONS)
+	$(PYTHON) scripts/synth_check.py update --baseline $(SYNTH_BASELINE) $^
