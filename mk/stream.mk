@@ -2,7 +2,7 @@
 # Verilator lockstep co-simulation (sim/stream), Icarus testbench (tb/stream), bounded proofs (tests/formal),
 # waves, synthesis. docs/stream-pe.md.
 
-SX_RTL      := rtl/sx_pe.v
+SX_RTL      := rtl/sx_pe.v rtl/sx_fifo_ram.v
 SX_VH       := $(BUILD)/gen/gpupd_flit.vh
 SX_OBJS     := $(patsubst %.c,$(BUILD)/lib/obj/%.o,$(sort $(wildcard cmodel/stream/*.c)) cmodel/link/net.c)
 # Parameter sets co-simulated: MAX_GPUS_K_DEPTH. 16_2_8: the default at 16 GPUs (N = 1, 2, 3, 16);
@@ -136,3 +136,41 @@ SX_COVER_DEPTH ?= 10
 .PHONY: formal-sx
 formal-sx:
 	tests/formal/sx_formal.sh out/formal/sx $(SX_FORMAL_DEPTH) $(SX_COVER_DEPTH)
+
+# ---------------------------------------------------------------- synthesis (docs/stream-pe.md section 6; make synth)
+# OSU 0.18 um with the receive-FIFO array (rtl/sx_fifo_ram.v) as a black-box macro (scripts/sx_synth.sh,
+# scripts/sx_ram_lib.py): area and Fmax of the logic, the macro listed by size. iCE40 HX8K (scripts/synth_flow.sh
+# ice40 + nextpnr seed 1) on a configuration small enough to fit with the array as logic. Each configuration is
+# MAX_GPUS:K:DEPTH. `make synth-sx` writes out/synth/sx/summary.md (+ summary.json). (mk/synth.mk is included
+# after this file: its SYNTH_ENV is used in recipes only.)
+SX_SYNTH_OUT   := out/synth/sx
+SX_SYNTH_OSU   ?= 16:1:64
+SX_SYNTH_ICE40 ?= 4:1:16
+sx_syn_tag = MAX_GPUS$(word 1,$(subst :, ,$1))_K$(word 2,$(subst :, ,$1))_DEPTH$(word 3,$(subst :, ,$1))
+SX_SYNTH_DEPS := $(SX_RTL) $(SX_VH) constraints/sx_pe.sdc scripts/sx_synth.sh scripts/sx_ram_lib.py scripts/synth_lib.sh \
+  scripts/synth_sta.tcl
+
+define SX_SYNTH_OSU_RULES
+$(SX_SYNTH_OUT)/sx_pe-$(call sx_syn_tag,$(1))/osu.stat: $(SX_SYNTH_DEPS) constraints/osu018_abc.constr
+	$$(SYNTH_ENV) SDC=constraints/sx_pe.sdc scripts/sx_synth.sh osu $$(@D) $(subst :, ,$(1)) $(SX_RTL) $(SX_VH)
+$(SX_SYNTH_OUT)/sx_pe-$(call sx_syn_tag,$(1))/sta.log: $(SX_SYNTH_OUT)/sx_pe-$(call sx_syn_tag,$(1))/osu.stat
+	$$(SYNTH_ENV) SDC=constraints/sx_pe.sdc scripts/sx_synth.sh sta $$(@D)
+endef
+define SX_SYNTH_ICE40_RULES
+$(SX_SYNTH_OUT)/sx_pe-ice40-$(call sx_syn_tag,$(1))/ice40.json: $(SX_RTL) $(SX_VH) scripts/synth_flow.sh scripts/synth_lib.sh scripts/synth_wrap.py
+	$$(SYNTH_ENV) scripts/synth_flow.sh ice40 $$(@D) sx_pe MAX_GPUS=$(word 1,$(subst :, ,$(1))):K=$(word 2,$(subst :, ,$(1))):DEPTH=$(word 3,$(subst :, ,$(1))) $(SX_RTL) $(SX_VH)
+$(SX_SYNTH_OUT)/sx_pe-ice40-$(call sx_syn_tag,$(1))/pnr-seed1.status: $(SX_SYNTH_OUT)/sx_pe-ice40-$(call sx_syn_tag,$(1))/ice40.json
+	$$(SYNTH_ENV) scripts/synth_flow.sh pnr $$(@D) 1
+endef
+$(foreach c,$(SX_SYNTH_OSU),$(eval $(call SX_SYNTH_OSU_RULES,$(c))))
+$(foreach c,$(SX_SYNTH_ICE40),$(eval $(call SX_SYNTH_ICE40_RULES,$(c))))
+
+SX_SYNTH_OSU_DIRS   := $(foreach c,$(SX_SYNTH_OSU),$(SX_SYNTH_OUT)/sx_pe-$(call sx_syn_tag,$(c)))
+SX_SYNTH_ICE40_DIRS := $(foreach c,$(SX_SYNTH_ICE40),$(SX_SYNTH_OUT)/sx_pe-ice40-$(call sx_syn_tag,$(c)))
+.PHONY: synth-sx
+synth-sx: $(addsuffix /sta.log,$(SX_SYNTH_OSU_DIRS)) $(addsuffix /pnr-seed1.status,$(SX_SYNTH_ICE40_DIRS)) scripts/sx_synth_summary.py
+	$(PYTHON) scripts/sx_synth_summary.py --json $(SX_SYNTH_OUT)/summary.json $(addprefix --osu ,$(SX_SYNTH_OSU_DIRS)) \
+	  $(addprefix --ice40 ,$(SX_SYNTH_ICE40_DIRS)) >$(SX_SYNTH_OUT)/summary.md.tmp
+	mv $(SX_SYNTH_OUT)/summary.md.tmp $(SX_SYNTH_OUT)/summary.md
+	cat $(SX_SYNTH_OUT)/summary.md
+SYNTH_TARGETS += synth-sx

@@ -20,12 +20,13 @@
 //           alternates with data when both wait (cr_last_q).
 //   RX      always ready. PRIM/LAST from source s (legal port, expected tag rx_b_q[s], FIFO not full) is
 //           pushed into FIFO[s]; a CREDIT adds to credit_q[s]. Anything else raises err_o and is dropped.
-//   FIFOS   MAX_GPUS FIFOs of DEPTH slots {last, id} in mem_q; FIFO[gpu_id] is the self queue.
+//   FIFOS   MAX_GPUS FIFOs of DEPTH slots {last, id} in one storage array (u_ram, rtl/sx_fifo_ram.v: 2 + K
+//           write ports, K combinational read ports); FIFO[gpu_id] is the self queue.
 //   RELEASE batch rb_q, source rs_q: up to K leading ids of FIFO[rs] per cycle (out lanes); a LAST among
 //           the first K slots is consumed with them (or alone, silently) and moves to the next source; the
 //           last source's LAST is the end-of-batch beat. Popped slots of FIFO[s], s != gpu_id, become
 //           pending credits for s.
-// Reset: control state only (pointers, counts, counters, valid bits, credits, err); mem_q, rem_q and the
+// Reset: control state only (pointers, counts, counters, valid bits, credits, err); the FIFO slots, rem_q and the
 // TX flit registers have none (read only while valid).
 module sx_pe #(
   parameter integer MAX_GPUS = 16,   // 1..64: mask width, number of receive FIFOs
@@ -76,6 +77,8 @@ module sx_pe #(
   localparam integer CW = ($clog2(DEPTH + 1) < 5) ? 5 : $clog2(DEPTH + 1);   // counts (>= 5 bits: K + 1 fits)
   localparam integer OW = ($clog2(MAX_GPUS * DEPTH + 1) < CW) ? CW : $clog2(MAX_GPUS * DEPTH + 1);   // occupancy
   localparam integer SW = 33;                      // slot {last, id}
+  localparam integer RAB = $clog2(MAX_GPUS * DEPTH);  // storage address bits
+  localparam integer RWP = 2 + K;                  // storage write ports: rx0, rx1, K self lanes
   localparam [6:0]   MAXN = MAX_GPUS[6:0];
   localparam [CW-1:0] DFULL = DEPTH[CW-1:0];
   localparam [2:0]   T_PRIM = `FLIT_TYPE_PRIM;
@@ -99,7 +102,6 @@ module sx_pe #(
   wire         need1   = |side1_m;
 
   // ---------------------------------------------------------------- registers
-  reg [SW-1:0]   mem_q [0:M*DEPTH-1];
   reg [M*AW-1:0] rp_q, wp_q;
   reg [M*CW-1:0] cnt_q, pend_q, credit_q;
   reg [M*16-1:0] rx_b_q;
@@ -126,9 +128,13 @@ module sx_pe #(
       for (i = M - 1; i >= 0; i = i - 1) if (v[i]) lowbit = i[5:0];
     end
   endfunction
-  function automatic integer mi(input [5:0] s, input [AW-1:0] a);   // mem_q index of slot a of FIFO s
+  function automatic [RAB-1:0] mi(input [5:0] s, input [AW-1:0] a);   // storage address of slot a of FIFO s
+    // verilator lint_off UNUSEDSIGNAL
+    integer v;   // < MAX_GPUS * DEPTH: the bits above RAB are zero
+    // verilator lint_on UNUSEDSIGNAL
     begin
-      mi = ix(s) * DEPTH + {{(32-AW){1'b0}}, a};
+      v = ix(s) * DEPTH + {{(32-AW){1'b0}}, a};
+      mi = v[RAB-1:0];
     end
   endfunction
   function automatic [AW-1:0] addp(input [AW-1:0] a, input [CW+3:0] j);   // (a + j) mod DEPTH, j < DEPTH + 16
@@ -338,13 +344,11 @@ module sx_pe #(
   wire [CW-1:0]   rcnt = cnt_q[ix(rs_q) * CW +: CW];
   wire [AW-1:0]   rrp  = rp_q[ix(rs_q) * AW +: AW];
   wire [K*SW-1:0] rslot;                       // the first K slots of FIFO[rs]
-  genvar gk;
-  generate
-    for (gk = 0; gk < K; gk = gk + 1) begin : g_rd
-      localparam [CW+3:0] JJ = gk;
-      assign rslot[gk*SW +: SW] = mem_q[mi(rs_q, addp(rrp, JJ))];
-    end
-  endgenerate
+  reg  [K*RAB-1:0] ram_raddr;
+  integer          g;
+  always @* begin
+    for (g = 0; g < K; g = g + 1) ram_raddr[g*RAB +: RAB] = mi(rs_q, addp(rrp, g[CW+3:0]));
+  end
   reg [3:0]    nprim;
   reg          stop, last_at, final_s, rel_valid;
   reg [CW-1:0] rel_pop;
@@ -461,12 +465,34 @@ module sx_pe #(
     rem_q <= rem_d;
     if (load0) tx0_flit_q <= new0;
     if (load1) tx1_flit_q <= new1;
-    if (rx_push0) mem_q[mi(rx_src0, wp_q[ix(rx_src0) * AW +: AW])] <= rx_slot0;
-    if (rx_push1) mem_q[mi(rx_src1, wp_q[ix(rx_src1) * AW +: AW])] <= rx_slot1;
-    for (w = 0; w < K; w = w + 1)
-      if (w[3:0] < self_n)
-        mem_q[mi(cfg_gpu_id_i, addp(wp_q[ix(cfg_gpu_id_i) * AW +: AW], w[CW+3:0]))] <= self_slots[w*SW +: SW];
   end
+
+  // ---------------------------------------------------------------- FIFO storage (write ports: rx0, rx1, self lanes)
+  reg [RWP-1:0]     ram_we;
+  reg [RWP*RAB-1:0] ram_waddr;
+  reg [RWP*SW-1:0]  ram_wdata;
+  always @* begin
+    ram_we = {RWP{1'b0}};
+    ram_we[0] = rx_push0;
+    ram_we[1] = rx_push1;
+    ram_waddr[0 +: RAB]   = mi(rx_src0, wp_q[ix(rx_src0) * AW +: AW]);
+    ram_waddr[RAB +: RAB] = mi(rx_src1, wp_q[ix(rx_src1) * AW +: AW]);
+    ram_wdata[0 +: SW]    = rx_slot0;
+    ram_wdata[SW +: SW]   = rx_slot1;
+    for (w = 0; w < K; w = w + 1) begin
+      ram_we[2 + w] = w[3:0] < self_n;
+      ram_waddr[(2 + w)*RAB +: RAB] = mi(cfg_gpu_id_i, addp(wp_q[ix(cfg_gpu_id_i) * AW +: AW], w[CW+3:0]));
+      ram_wdata[(2 + w)*SW +: SW]   = self_slots[w*SW +: SW];
+    end
+  end
+  sx_fifo_ram #(.W(SW), .WORDS(M * DEPTH), .AB(RAB), .WP(RWP), .RP(K)) u_ram (
+    .clk_i   (clk_i),
+    .we_i    (ram_we),
+    .waddr_i (ram_waddr),
+    .wdata_i (ram_wdata),
+    .raddr_i (ram_raddr),
+    .rdata_o (rslot)
+  );
 
   // ---------------------------------------------------------------- outputs
   assign tx0_valid_o = tx0_v_q;

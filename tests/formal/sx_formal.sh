@@ -13,7 +13,7 @@ HERE=$(cd "$(dirname "$0")" && pwd); ROOT=$(cd "$HERE/../.." && pwd)
 mkdir -p "$OUT"
 
 build() { # name rtl.v
-  "$YOSYS" -q -l "$OUT/$1.yosys.log" -p "read_verilog -I$ROOT/rtl $2; read_verilog -formal -sv $HERE/sx_formal.sv; \
+  "$YOSYS" -q -l "$OUT/$1.yosys.log" -p "read_verilog -I$ROOT/rtl $2 $ROOT/rtl/sx_fifo_ram.v; read_verilog -formal -sv $HERE/sx_formal.sv; \
     hierarchy -check -top sx_formal; proc; opt_clean; flatten; connect -set p_self_n dut.self_n; opt_clean; check -assert; async2sync; dffunmap; \
     write_smt2 -wires $OUT/$1.smt2" >/dev/null
 }
