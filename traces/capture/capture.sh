@@ -220,14 +220,20 @@ OA2_ARGS=(+set com_protocol 71 +set cl_renderer opengl2 +set r_mode -1 +set r_cu
 OA2_MAX_FRAMES=${OA2_MAX_FRAMES:-200}
 # Nexuiz 2.5.2 on darkplaces: the demo the package ships (demos/demo1, map warfare) as a benchmark
 # (-benchmark: timedemo, every demo frame rendered whatever the speed) with real-time world and dynamic
-# lights casting shadow maps, bloom, water reflection/refraction (r_water), deluxe and offset mapping.
+# lights casting shadow maps, bloom, water reflection/refraction (r_water), deluxe mapping.
 # Textures uncompressed (gl_texturecompression*, r_texture_dds_load 0): by default the sky is uploaded as
 # RGBA for the driver to compress to DXT1, and llvmpipe's encoder is not something the converter reproduces.
+# Three settings keep the programs inside the shader compiler's subset (docs/shader-compiler.md): offset
+# mapping off (its dFdx), shadow-map lookups without the direction cube (r_shadow_shadowmapping_vsdct 0: a
+# cube sampler), without PCF (filterquality 0: textureGatherOffset) and compared in the shader rather than
+# by a sampler2DShadow (useshadowsampler 0: the format has no compare mode); the shadow maps themselves stay.
 NEX_ARGS=(-benchmark demos/demo1 -nosound +vid_width $BIG_W +vid_height $BIG_H +vid_fullscreen 0 +vid_vsync 0
           +r_shadow_realtime_world 1 +r_shadow_realtime_world_shadows 1 +r_shadow_realtime_dlight 1
           +r_shadow_realtime_dlight_shadows 1 +r_shadow_shadowmapping 1 +r_bloom 1 +r_water 1
-          +r_glsl_deluxemapping 1 +r_glsl_offsetmapping 1 +r_coronas 1 +cl_decals 1 +showfps 0
-          +gl_texturecompression 0 +gl_texturecompression_sky 0 +r_texture_dds_load 0)
+          +r_glsl_deluxemapping 1 +r_glsl_offsetmapping 0 +r_coronas 1 +cl_decals 1 +showfps 0
+          +gl_texturecompression 0 +gl_texturecompression_sky 0 +r_texture_dds_load 0
+          +r_shadow_shadowmapping_vsdct 0 +r_shadow_shadowmapping_filterquality 0
+          +r_shadow_shadowmapping_useshadowsampler 0)
 NEX_MAX_FRAMES=${NEX_MAX_FRAMES:-120}
 
 big_shims() {
