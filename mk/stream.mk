@@ -140,12 +140,13 @@ formal-sx:
 # ---------------------------------------------------------------- synthesis (docs/stream-pe.md section 6; make synth)
 # OSU 0.18 um with the receive-FIFO array (rtl/sx_fifo_ram.v) as a black-box macro (scripts/sx_synth.sh,
 # scripts/sx_ram_lib.py): area and Fmax of the logic, the macro listed by size. iCE40 HX8K (scripts/synth_flow.sh
-# ice40 + nextpnr seed 1) on a configuration small enough to fit with the array as logic. Each configuration is
+# ice40 + nextpnr seed 1) on a configuration small enough to fit with the array as logic (4:1:16 packs into 99% of
+# the LCs). Each configuration is
 # MAX_GPUS:K:DEPTH. `make synth-sx` writes out/synth/sx/summary.md (+ summary.json). (mk/synth.mk is included
 # after this file: its SYNTH_ENV is used in recipes only.)
 SX_SYNTH_OUT   := out/synth/sx
 SX_SYNTH_OSU   ?= 16:1:64
-SX_SYNTH_ICE40 ?= 4:1:16
+SX_SYNTH_ICE40 ?= 4:1:8
 sx_syn_tag = MAX_GPUS$(word 1,$(subst :, ,$1))_K$(word 2,$(subst :, ,$1))_DEPTH$(word 3,$(subst :, ,$1))
 SX_SYNTH_DEPS := $(SX_RTL) $(SX_VH) constraints/sx_pe.sdc scripts/sx_synth.sh scripts/sx_ram_lib.py scripts/synth_lib.sh \
   scripts/synth_sta.tcl
