@@ -64,8 +64,14 @@ $(foreach v,$(P2G_MERGE_VARIANTS),$(eval $(call P2G_MERGE_VARIANT_RULES,$(v),$(B
 P2G_MERGE_BINS := $(foreach v,$(P2G_MERGE_VARIANTS),$(BUILD)/cosim/p2g_merge_$(v)/cosim-p2g-merge)
 
 .PHONY: test-p2g-merge-cosim sim-p2g-merge lint-p2g-merge
-test-p2g-merge-cosim: $(P2G_MERGE_BINS)
+# make test: P = 4 (the GP104-like front end); test-long adds P = 3 (not a power of two).
+P2G_MERGE_TEST_BINS := $(BUILD)/cosim/p2g_merge_4_16_2/cosim-p2g-merge
+.PHONY: test-long-p2g-merge-cosim
+test-long-p2g-merge-cosim: $(P2G_MERGE_BINS)
 	@for b in $(P2G_MERGE_BINS); do $$b --seed $(SEED) --prims $(P2G_MERGE_PRIMS) --configs 40 --quiet || exit 1; done
+test-long: test-long-p2g-merge-cosim
+test-p2g-merge-cosim: $(P2G_MERGE_TEST_BINS)
+	@for b in $(P2G_MERGE_TEST_BINS); do $$b --seed $(SEED) --prims $(P2G_MERGE_PRIMS) --configs 40 --quiet || exit 1; done
 
 # Icarus: the P2G testbench's vectors (stimulus + expected masks from the definition) through P = 4 merged units,
 # 0..4 primitives offered per cycle, output stalls; masks must come out in input order.

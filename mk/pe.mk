@@ -190,9 +190,9 @@ TEST_TARGETS += test-pe-err
 # output; err_o = 0) proved unbounded with the invariants I1..I9 (k-induction, yosys-smtbmc --unroll -i, z3) at
 # PE_IND_CONFIGS (MAX_GPUS:LQ_DEPTH:RQ_DEPTH; N = 2 and 3, a depth that is not a power of two); the cover
 # statements C1..C11 reached from reset; two mutants (input batch counter, turn without LAST) must fail. docs/pe.md 4.5.
-# make test runs MAX_GPUS 2 (N = 1, 2) at the smallest depths without the covers (they cost minutes of CPU with
-# the invariants); make test-long the covers and MAX_GPUS 3 (N = 3) at depth 3 (not a
-# power of two). Any other set: PE_IND_CONFIGS="MG:LQ:RQ ..." tests/formal/pe_induct.sh DIR.
+# make test runs MAX_GPUS 2 (N = 1, 2) at the smallest depths without the covers and the mutants (they cost
+# minutes of CPU with the invariants); make test-long the covers, the mutants and MAX_GPUS 3 (N = 3) at depth 3
+# (not a power of two). Any other set: PE_IND_CONFIGS="MG:LQ:RQ ..." tests/formal/pe_induct.sh DIR.
 PE_IND_K ?= 1
 PE_COVER_DEPTH ?= 8
 PE_IND_TEST_COVER_DEPTH ?= 0
@@ -200,7 +200,7 @@ PE_IND_CONFIGS ?= 2:2:2
 PE_IND_LONG_CONFIGS ?= 3:3:3
 .PHONY: test-pe-induct test-long-pe-induct
 test-pe-induct: $(PE_VH)
-	PE_IND_CONFIGS="$(PE_IND_CONFIGS)" GEN=$(BUILD)/gen tests/formal/pe_induct.sh out/test/pe-induct $(PE_IND_K) $(PE_IND_TEST_COVER_DEPTH)
+	PE_IND_CONFIGS="$(PE_IND_CONFIGS)" PE_IND_MUTANTS=0 GEN=$(BUILD)/gen tests/formal/pe_induct.sh out/test/pe-induct $(PE_IND_K) $(PE_IND_TEST_COVER_DEPTH)
 TEST_TARGETS += test-pe-induct
 test-long-pe-induct: $(PE_VH)
 	PE_IND_CONFIGS="$(PE_IND_LONG_CONFIGS)" GEN=$(BUILD)/gen tests/formal/pe_induct.sh out/test/pe-induct-long $(PE_IND_K) $(PE_COVER_DEPTH)
