@@ -15,7 +15,7 @@
 
 #include <zlib.h>
 
-static char tmpdir[] = "/tmp/test_trace_XXXXXX";
+static char tmpdir[200];    /* $TMPDIR (else the current directory)/test_trace_XXXXXX, made by setup() */
 
 static void expect_err(const uint8_t *b, size_t n, unsigned opts, const char *needle, uint64_t offset);
 static void wr32(uint8_t *p, uint32_t v);
@@ -746,6 +746,9 @@ static void test_text_roundtrip(void **state)
 static int setup(void **state)
 {
     (void)state;
+    const char *t = getenv("TMPDIR");
+    int n = snprintf(tmpdir, sizeof tmpdir, "%s/test_trace_XXXXXX", t && *t ? t : ".");
+    if (n < 0 || (size_t)n >= sizeof tmpdir) return -1;   /* TMPDIR too long */
     return mkdtemp(tmpdir) ? 0 : -1;
 }
 
