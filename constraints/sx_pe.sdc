@@ -1,5 +1,5 @@
 # Timing constraints of the stream primitive exchanger (rtl/sx_pe.v) for the OSU 0.18 um flow (scripts/sx_synth.sh,
-# docs/stream-pe.md section 6; the FIFO array is a black-box macro with 0 ns read and setup in its model).
+# docs/sx.md section 6; the FIFO array is a black-box macro with 0 ns read and setup in its model).
 # Units are those of the liberty file: ns and pF.
 #
 # Target clock 250 MHz (the issue-20 target at MAX_GPUS = 16). The abc mapping step takes its delay target from

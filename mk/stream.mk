@@ -1,6 +1,6 @@
 # Stream primitive exchanger (gpupd-stream, issue 20 item 2): RTL (rtl/sx_pe.v), C cycle model (cmodel/stream),
-# Verilator lockstep co-simulation (sim/stream), Icarus testbench (tb/stream), bounded proofs (tests/formal),
-# waves, synthesis. docs/stream-pe.md.
+# Verilator lockstep co-simulation (sim/sx), Icarus testbench (tb/sx), bounded proofs (tests/formal),
+# waves, synthesis. docs/sx.md.
 
 SX_RTL      := rtl/sx_pe.v rtl/sx_fifo_ram.v
 SX_VH       := $(BUILD)/gen/gpupd_flit.vh
@@ -12,7 +12,7 @@ SX_VARIANTS := 16_2_8 4_1_2 8_8_12
 # the benchmark's and cosim-sx's
 SX_TEST_VARIANTS := 4_1_2 8_8_12
 SX_SEED     ?= 0x5eed
-# Test run: cycles per variant (docs/stream-pe.md: the measured time)
+# Test run: cycles per variant (docs/sx.md: the measured time)
 SX_TEST_CYCLES ?= 1000000
 
 sx_mg = $(word 1,$(subst _, ,$1))
@@ -20,15 +20,15 @@ sx_k  = $(word 2,$(subst _, ,$1))
 sx_d  = $(word 3,$(subst _, ,$1))
 
 SX_HARNESS_OBJS := $(BUILD)/cosim/obj/cosim_sx.o $(BUILD)/cosim/obj/sx_env.o
-$(SX_HARNESS_OBJS): $(BUILD)/cosim/obj/%.o: sim/stream/%.c sim/stream/sx_dut.h sim/stream/sx_env.h sim/common/lockstep.h cmodel/stream/sx_hw.h cmodel/stream/sx_net.h | $(GEN_HDRS)
+$(SX_HARNESS_OBJS): $(BUILD)/cosim/obj/%.o: sim/sx/%.c sim/sx/sx_dut.h sim/sx/sx_env.h sim/common/lockstep.h cmodel/stream/sx_hw.h cmodel/stream/sx_net.h | $(GEN_HDRS)
 	@mkdir -p $(@D)
-	$(CC) $(CWARN) $(COPT) $(CPPFLAGS_COMMON) -Isim/stream -c $< -o $@
+	$(CC) $(CWARN) $(COPT) $(CPPFLAGS_COMMON) -Isim/sx -c $< -o $@
 
 SX_LINK = $(SX_HARNESS_OBJS) $(LOCKSTEP_OBJ) $(SX_OBJS)
 define SX_VARIANT_RULES
 $$(eval $$(call VL_MODEL,$(2),$(2)/cosim-sx,sx_pe,$(3),-I$(abspath $(BUILD)/gen) -GMAX_GPUS=$(call sx_mg,$(1)) -GK=$(call sx_k,$(1)) -GDEPTH=$(call sx_d,$(1)),\
-  rtl/lint.vlt $(SX_RTL),-I$(abspath cmodel) -I$(abspath sim/stream) -I$(abspath sim/common) -DSX_DUT_MAX_GPUS=$(call sx_mg,$(1)) -DSX_DUT_K=$(call sx_k,$(1)) -DSX_DUT_DEPTH=$(call sx_d,$(1)),\
-  sim/stream/sx_dut.cpp,$(SX_LINK),mk/stream.mk $(SX_VH),$(VL_OPT_MK)))
+  rtl/lint.vlt $(SX_RTL),-I$(abspath cmodel) -I$(abspath sim/sx) -I$(abspath sim/common) -DSX_DUT_MAX_GPUS=$(call sx_mg,$(1)) -DSX_DUT_K=$(call sx_k,$(1)) -DSX_DUT_DEPTH=$(call sx_d,$(1)),\
+  sim/sx/sx_dut.cpp,$(SX_LINK),mk/stream.mk $(SX_VH),$(VL_OPT_MK)))
 endef
 $(foreach v,$(SX_VARIANTS),$(eval $(call SX_VARIANT_RULES,$(v),$(BUILD)/cosim/sx_$(v),fst)))
 
@@ -58,7 +58,7 @@ TEST_TARGETS += test-sx-cosim-failure
 
 # (on the K = 8 build of test-sx-cosim: no third model to verilate in make test; the view's widths are rewritten)
 test-sx-waves: $(BUILD)/cosim/sx_8_8_12/cosim-sx
-	tests/stream/test_waves.sh $< tb/stream/sx.gtkw out/test/sx-waves
+	tests/stream/test_waves.sh $< tb/sx/sx.gtkw out/test/sx-waves
 TEST_TARGETS += test-sx-waves
 
 # GTKWave on a fresh waveform with the saved view (needs a display). Scenario 7 of seed 5: N = 3, middle GPU
@@ -86,18 +86,18 @@ bench-sx: $(SX_COSIM)
 BENCH_TARGETS += bench-sx
 
 # ------------------------------------------------------------------ Icarus self-checking testbench
-# Vectors from the C cycle model + the environment model (tb/stream/sx_vectors.c); tb_sx.v compares every output
+# Vectors from the C cycle model + the environment model (tb/sx/sx_vectors.c); tb_sx.v compares every output
 # every cycle (values and handshake timing). Two parameter sets: the default at 16 GPUs and K = 1 with 2-slot FIFOs.
 SX_TB_SETS ?= 16_2_8 4_1_2
 SX_SIM_SCENARIOS ?= 24
-$(BUILD)/tb/sx-vectors: tb/stream/sx_vectors.c $(BUILD)/cosim/obj/sx_env.o $(SX_OBJS)
+$(BUILD)/tb/sx-vectors: tb/sx/sx_vectors.c $(BUILD)/cosim/obj/sx_env.o $(SX_OBJS)
 	@mkdir -p $(@D)
-	$(CC) $(CWARN) $(COPT) $(CPPFLAGS_COMMON) -Isim/stream $< $(BUILD)/cosim/obj/sx_env.o $(SX_OBJS) -o $@
+	$(CC) $(CWARN) $(COPT) $(CPPFLAGS_COMMON) -Isim/sx $< $(BUILD)/cosim/obj/sx_env.o $(SX_OBJS) -o $@
 
-$(BUILD)/tb/tb_sx_%.vvp: tb/stream/tb_sx.v $(SX_RTL) $(SX_VH)
+$(BUILD)/tb/tb_sx_%.vvp: tb/sx/tb_sx.v $(SX_RTL) $(SX_VH)
 	@mkdir -p $(@D)
 	iverilog -g2012 -Wall -Wno-timescale -Irtl -o $@ -s tb_sx -P tb_sx.MAX_GPUS=$(call sx_mg,$*) \
-	  -P tb_sx.K=$(call sx_k,$*) -P tb_sx.DEPTH=$(call sx_d,$*) tb/stream/tb_sx.v $(SX_RTL)
+	  -P tb_sx.K=$(call sx_k,$*) -P tb_sx.DEPTH=$(call sx_d,$*) tb/sx/tb_sx.v $(SX_RTL)
 
 .PHONY: sim-sx test-sx-sim
 sim-sx: $(BUILD)/tb/sx-vectors $(foreach v,$(SX_TB_SETS),$(BUILD)/tb/tb_sx_$(v).vvp)
@@ -128,7 +128,7 @@ test-sx-sim: sim-sx
 	done
 TEST_TARGETS += test-sx-sim
 
-# ------------------------------------------------------------------ bounded proofs (docs/stream-pe.md 4.5)
+# ------------------------------------------------------------------ bounded proofs (docs/sx.md 4.5)
 # yosys-smtbmc + z3 at MAX_GPUS 3, K 1, DEPTH 2 (every N <= 3, position, topology), the cover and two mutants.
 # Not in make test: about 1-2 minutes of z3 per step on the shared machine.
 SX_FORMAL_DEPTH ?= 5
@@ -137,7 +137,7 @@ SX_COVER_DEPTH ?= 10
 formal-sx:
 	tests/formal/sx_formal.sh out/formal/sx $(SX_FORMAL_DEPTH) $(SX_COVER_DEPTH)
 
-# ---------------------------------------------------------------- synthesis (docs/stream-pe.md section 6; make synth)
+# ---------------------------------------------------------------- synthesis (docs/sx.md section 6; make synth)
 # OSU 0.18 um with the receive-FIFO array (rtl/sx_fifo_ram.v) as a black-box macro (scripts/sx_synth.sh,
 # scripts/sx_ram_lib.py): area and Fmax of the logic, the macro listed by size. iCE40 HX8K (scripts/synth_flow.sh
 # ice40 + nextpnr seed 1) on a configuration small enough to fit with the array as logic (4:1:16 packs into 99% of

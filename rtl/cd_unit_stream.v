@@ -1,7 +1,7 @@
 `timescale 1ns/1ps
 `default_nettype none
 // cd_unit_stream: one GPU's datapath of the gpupd-stream scheme (issue 20 item 2; docs/cd-unit.md,
-// docs/stream-pe.md): the P2G mapper (rtl/p2g_mapper.v) -> the adapter that inserts the END-of-chunk beats
+// docs/sx.md): the P2G mapper (rtl/p2g_mapper.v) -> the adapter that inserts the END-of-chunk beats
 // (rtl/cd_adapter.v) -> the stream primitive exchanger (rtl/sx_pe.v). The sibling of rtl/cd_unit.v (the paper's
 // protocol, rtl/pe_exchanger.v): the N-GPU system co-simulation instantiates one per GPU with
 // `make cosim-system SCHEME=gpupd-stream` (sim/system).
@@ -9,7 +9,7 @@
 // The adapter hands the stream PE one beat per cycle on lane 0 (an entry {tag, id, mask}, or END {tag, chunk
 // count}); lanes 1..K-1 of the PE's P2G input are idle here (one P2G per GPU). The PE releases up to K ids per
 // cycle (out_*), reports the completion of each (batch, source) release (rel_last_o, rel_src_o) and its buffer
-// occupancy (occ_o). Timing: the units' own (docs/p2g.md, docs/stream-pe.md) plus the adapter's (rtl/cd_unit.v).
+// occupancy (occ_o). Timing: the units' own (docs/p2g.md, docs/sx.md) plus the adapter's (rtl/cd_unit.v).
 // Configuration inputs are quasi-static (p2g_cfg_*: change only while p2g_busy_o is low; pe_cfg_*: static while
 // busy_o). obs_* are observation outputs for the lockstep co-simulation; they add no logic.
 module cd_unit_stream #(

@@ -4,7 +4,7 @@
 // WP write ports (synchronous, clock rising edge) and RP read ports (combinational, asynchronous read). Write
 // ports are applied in index order, so of two ports writing one address in the same cycle the higher index wins.
 // No reset (the slots are read only while a FIFO count says they hold data).
-// A separate module so that synthesis can treat the array as a storage macro (docs/stream-pe.md section 6:
+// A separate module so that synthesis can treat the array as a storage macro (docs/sx.md section 6:
 // the OSU flow replaces it by a black-box cell with a generated Liberty model, scripts/sx_ram_lib.py).
 module sx_fifo_ram #(
   parameter integer W     = 33,   // bits per slot

@@ -7,7 +7,7 @@
 // order (batch, source, id). End-to-end credits per (receiver, source) make every data flit's slot reserved
 // before it is sent, so rx ports are always ready, the network always drains, nothing is dropped.
 // Functional definition: cmodel/stream/sx.c (sx_run). C cycle model of this exact microarchitecture:
-// cmodel/stream/sx_hw.c (same names). Protocol, credit and progress arguments, ports: docs/stream-pe.md.
+// cmodel/stream/sx_hw.c (same names). Protocol, credit and progress arguments, ports: docs/sx.md.
 //
 // Blocks:
 //   WALK    the P2G lanes: lane 0 may be any beat: an entry sends one PRIM per TX port per cycle to the lowest

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Storage macro model of the stream PE's receive FIFOs for the OSU 0.18 um flow (docs/stream-pe.md section 6).
+"""Storage macro model of the stream PE's receive FIFOs for the OSU 0.18 um flow (docs/sx.md section 6).
 
 rtl/sx_pe.v keeps every FIFO slot in one rtl/sx_fifo_ram.v instance (W = 33-bit slots, WORDS = MAX_GPUS * DEPTH,
 2 + K synchronous write ports, K combinational read ports). In the standard-cell flow that array is a macro, not

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Synthesis summary of the stream PE (make synth-sx; docs/stream-pe.md section 6).
+"""Synthesis summary of the stream PE (make synth-sx; docs/sx.md section 6).
 
 Reads the OSU directories of scripts/sx_synth.sh (osu.stat, sta.log, macro.txt, *.cmd) and the iCE40 directories
 of scripts/synth_flow.sh (ice40.stat, pnr-seed<S>.report.json / .status), writes a Markdown table to stdout and

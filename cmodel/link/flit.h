@@ -4,7 +4,7 @@
  *   bits   field     meaning
  *   63:61  type      1 PRIM (a primitive id for dst), 2 LAST (end of src's turn in batch tag),
  *                    3 CREDIT (gpupd-stream: dst may send `payload` more PRIM/LAST flits to src;
- *                    docs/stream-pe.md)
+ *                    docs/sx.md)
  *   60:55  src       sending GPU, 0..63
  *   54:48  dst       destination GPU 0..63, or 127 = broadcast (LAST)
  *   47:32  tag       batch tag: batch number mod 65536 (>= 11 bits as the paper needs); 0 on CREDIT

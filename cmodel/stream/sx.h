@@ -1,4 +1,4 @@
-/* gpupd-stream exchange, functional definition (issue 20 item 2; docs/stream-pe.md).
+/* gpupd-stream exchange, functional definition (issue 20 item 2; docs/sx.md).
  *
  * Every GPU s walks its P2G output for batch b (its chunk, in order) and sends PRIM(b, s -> d, id) to every
  * other GPU d in the entry's mask as the P2G produces it, then LAST(b, s). Every receiver r releases its

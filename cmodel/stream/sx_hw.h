@@ -1,7 +1,7 @@
 /* C cycle model of the stream primitive exchanger (stream PE) RTL, rtl/sx_pe.v: the same registers, the same
  * valid/ready decisions, the same buffer contents, so a lockstep harness can compare every output port every
  * cycle, and the timing model (cmodel/sys) can drive one instance per GPU through the link model. The
- * functional definition of what it releases is cmodel/stream/sx.h (sx_run); docs/stream-pe.md describes the
+ * functional definition of what it releases is cmodel/stream/sx.h (sx_run); docs/sx.md describes the
  * protocol, the credit argument and the microarchitecture.
  *
  * One instance is the stream PE of GPU gpu_id of an N-GPU system. Ports (valid/ready, data stable until
@@ -81,7 +81,7 @@ typedef struct {         /* output ports during one cycle */
     uint32_t rel_src;    /* source GPU whose FIFO is being released */
     uint32_t occ;        /* slots held in all receive FIFOs (PRIM ids + LAST markers), register */
     int busy;            /* anything held, in flight from here, or a batch accepted but not released */
-    int err;             /* sticky protocol error (docs/stream-pe.md: the conditions) */
+    int err;             /* sticky protocol error (docs/sx.md: the conditions) */
 } sx_hw_out_t;
 
 typedef struct {         /* the RTL registers */

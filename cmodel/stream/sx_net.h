@@ -3,7 +3,7 @@
  * every cycle: no PE raises err, every released id and end-of-batch is the next one of the functional
  * definition (sx_run_one); at the end: everything released, the network empty, every credit returned. No
  * progress for `stall_limit` cycles is reported as a deadlock. Used by the unit tests (tests/unit/test_sx.c)
- * and as the "other GPUs" of docs/stream-pe.md's argument run in C. Deterministic for a seed. */
+ * and as the "other GPUs" of docs/sx.md's argument run in C. Deterministic for a seed. */
 #ifndef GPUPD_STREAM_SX_NET_H
 #define GPUPD_STREAM_SX_NET_H
 

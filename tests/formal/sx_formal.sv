@@ -1,6 +1,6 @@
 `default_nettype none
 // Bounded proofs of the stream PE (rtl/sx_pe.v, unchanged) in an environment of the P2G and the other GPUs that
-// the solver drives freely within the protocol (docs/stream-pe.md section 4.5). MAX_GPUS = 3, K = 1, every N <= 3,
+// the solver drives freely within the protocol (docs/sx.md section 4.5). MAX_GPUS = 3, K = 1, every N <= 3,
 // every gpu_id, both topologies ($anyconst configuration). Not synthesized.
 //
 // Environment (assumptions):

@@ -1,4 +1,4 @@
-/* Stream PE (gpupd-stream, docs/stream-pe.md): the functional definition on a hand-checked example, the C cycle
+/* Stream PE (gpupd-stream, docs/sx.md): the functional definition on a hand-checked example, the C cycle
  * model alone (K entries per cycle in and out, every err condition), and N cycle models through the link model
  * (cmodel/stream/sx_net.c) on both topologies with FIFOs of 2..4 slots: no drop, no deadlock, application
  * order, every credit returned; a lost flit must make the run fail. */

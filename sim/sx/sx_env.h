@@ -1,8 +1,8 @@
-/* Environment model for one stream PE under test (docs/stream-pe.md, "unit environment"): the P2G that feeds it
+/* Environment model for one stream PE under test (docs/sx.md, "unit environment"): the P2G that feeds it
  * and the other N-1 GPUs, as sources that send it PRIM/LAST flits under the credit protocol and as receivers
  * that take its flits into modelled FIFOs of DEPTH slots and return credits; plus the expectation of its output
- * (cmodel/stream/sx.c sx_run_one). Shared by the Verilator lockstep (sim/stream/cosim_sx.c) and the Icarus
- * vector writer (tb/stream/sx_vectors.c), so both see the same stimulus for the same seed.
+ * (cmodel/stream/sx.c sx_run_one). Shared by the Verilator lockstep (sim/sx/cosim_sx.c) and the Icarus
+ * vector writer (tb/sx/sx_vectors.c), so both see the same stimulus for the same seed.
  *
  * A scenario (seed, index) fixes N, this GPU's id g, the topology, 1..SX_ENV_MAX_B batches (sx_work_gen) and the
  * timing knobs. Scenarios 0..SX_ENV_DIRECTED-1 are directed (one configuration field changed at a time from a

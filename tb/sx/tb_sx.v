@@ -1,6 +1,6 @@
 `timescale 1ns/1ps
 `default_nettype none
-// Self-checking Icarus testbench of sx_pe. The vector file (tb/stream/sx_vectors.c) holds, for every cycle, the
+// Self-checking Icarus testbench of sx_pe. The vector file (tb/sx/sx_vectors.c) holds, for every cycle, the
 // inputs the environment model of the lockstep co-simulation applied (the P2G and the other N-1 GPUs under the
 // credit protocol, reacting to the handshakes) and every output the C cycle model produced. The testbench applies
 // the inputs after each falling edge and, 1 ns before the rising edge, compares EVERY output: values and handshake

@@ -1,5 +1,5 @@
 /* Writes the cycle-by-cycle vector file of the Icarus testbench tb_sx.v: the environment model of the lockstep
- * co-simulation (sim/stream/sx_env.h: the P2G and the other N-1 GPUs under the credit protocol, reacting to the
+ * co-simulation (sim/sx/sx_env.h: the P2G and the other N-1 GPUs under the credit protocol, reacting to the
  * PE's handshakes) drives the C cycle model (cmodel/stream/sx_hw.h), and every cycle's inputs and the model's
  * outputs are written. The testbench applies the inputs to the RTL and compares every output every cycle: values
  * and handshake timing. The environment's checks run here too, so the vectors are known-good before Icarus sees

@@ -1,6 +1,6 @@
 /* Lockstep co-simulation of the stream PE: verilated RTL (sx_dut.h) against the C cycle model
  * (cmodel/stream/sx_hw.h), every output port every cycle, driven by the environment model of the P2G and the
- * other N-1 GPUs (sim/stream/sx_env.h), whose checkers compare every TX flit and every released id with the
+ * other N-1 GPUs (sim/sx/sx_env.h), whose checkers compare every TX flit and every released id with the
  * functional definition (cmodel/stream/sx.c).
  *
  * The run is a sequence of independent scenarios (the DUT is reset between them), each generated from (seed,
@@ -363,9 +363,9 @@ int main(int argc, char **argv)
     o.gpus[0] = 1; o.gpus[1] = 2; o.gpus[2] = 3; o.gpus[3] = 16; o.n_gpus = 4;
     o.size = 400;
     o.only = -1;
-    o.c.out_dir = "out/cosim/stream";
+    o.c.out_dir = "out/cosim/sx";
     o.c.window = 60;
-    o.c.gtkw = "tb/stream/sx.gtkw";
+    o.c.gtkw = "tb/sx/sx.gtkw";
     const ls_opt_t opts[] = {
         {"--quiet", LS_OPT_FLAG, &o.c.quiet, 0, 0, NULL, NULL},
         {"--seed", LS_OPT_SEED, &o.c.seed, 0, 0, NULL, NULL},
