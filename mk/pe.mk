@@ -65,7 +65,7 @@ LINT_TARGETS += lint-pe
 
 .PHONY: test-pe-cosim-failure test-pe-waves waves-pe
 test-pe-cosim-failure: $(PE_COSIM_SMALL)
-	tests/pe/test_cosim_failure.sh $< out/test/pe-cosim-failure
+	tests/common/exchange_cosim_failure.sh pe $< out/test/pe-cosim-failure
 TEST_TARGETS += test-pe-cosim-failure
 
 test-pe-waves: $(PE_COSIM)

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # OSU 0.18 um synthesis + OpenSTA of the stream PE (rtl/sx_pe.v) with its receive-FIFO storage as a macro
-# (docs/sx.md section 6). Called by mk/stream.mk (make synth-sx); usable by hand from the repository root.
+# (docs/sx.md section 6). Called by mk/sx.mk (make synth-sx); usable by hand from the repository root.
 #
 #   sx_synth.sh osu OUTDIR MAX_GPUS K DEPTH FILE...   Yosys: sx_pe flattened, rtl/sx_fifo_ram.v replaced by the
 #                                                     macro stand-in of scripts/sx_ram_lib.py, OSU cells

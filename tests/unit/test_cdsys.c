@@ -17,59 +17,7 @@
 #include "p2g/p2g_stim.h"
 #include "sys/cdsys.h"
 
-/* random workload: B batches, chunk sizes 0..maxc (some 0), two configurations */
-static void make_work(cdsys_work_t *w, uint32_t N, uint32_t B, uint32_t maxc, uint32_t cp_cost, uint64_t seed, int golden)
-{
-    rng_t r;
-    rng_seed(&r, seed);
-    memset(w, 0, sizeof *w);
-    w->n_gpus = N;
-    w->n_batches = B;
-    w->n_cfgs = 2;
-    w->cfgs = calloc(2, sizeof *w->cfgs);
-    w->cfgs[0] = p2g_config_default(N, 640, 480);
-    w->cfgs[1] = p2g_config_default(N, 300, 200);
-    w->cfgs[1].mode = P2G_MODE_LINEAR;
-    w->cfgs[1].tile_log2 = 4;
-    size_t slots = (size_t)B * N;
-    w->prims = calloc(slots, sizeof *w->prims);
-    w->counts = calloc(slots, sizeof *w->counts);
-    w->barrier = calloc(B, 1);
-    for (uint32_t b = 0; b < B; b++) {
-        w->barrier[b] = b % 5 == 0;
-        uint32_t id = 0;
-        for (uint32_t g = 0; g < N; g++) {
-            size_t s = (size_t)b * N + g;
-            uint32_t n = rng_chance(&r, 1, 6) ? 0 : rng_below(&r, maxc + 1);
-            if (b == 3) n = 0;                    /* a batch with no primitive at all */
-            w->counts[s] = n;
-            w->prims[s] = calloc(n ? n : 1, sizeof(cdsys_prim_t));
-            uint32_t ready = 0;
-            for (uint32_t i = 0; i < n; i++) {
-                cdsys_prim_t *p = &w->prims[s][i];
-                p->cfg = (i / 7 + b) % 2;
-                p2g_stim_any(&r, &w->cfgs[p->cfg], &p->p);
-                p->p.prim_id = id++;
-                ready += cp_cost ? rng_below(&r, 2 * cp_cost + 1) : 0;
-                p->ready = ready;
-                p->mask = p2g_mask(&w->cfgs[p->cfg], &p->p);
-            }
-        }
-    }
-    if (!golden) return;
-    w->golden = calloc(slots, sizeof *w->golden);
-    w->golden_n = calloc(slots, sizeof *w->golden_n);
-    for (uint32_t b = 0; b < B; b++)
-        for (uint32_t k = 0; k < N; k++) {
-            size_t s = (size_t)b * N + k;
-            uint32_t tot = 0;
-            for (uint32_t j = 0; j < N; j++) tot += w->counts[(size_t)b * N + j];
-            w->golden[s] = calloc(tot ? tot : 1, sizeof(uint32_t));
-            for (uint32_t j = 0; j < N; j++)
-                for (uint32_t i = 0; i < w->counts[(size_t)b * N + j]; i++)
-                    if (w->prims[(size_t)b * N + j][i].mask >> k & 1) w->golden[s][w->golden_n[s]++] = w->prims[(size_t)b * N + j][i].p.prim_id;
-        }
-}
+#include "cdsys_test_work.h"
 
 static int same(const cdsys_result_t *a, const cdsys_result_t *b)
 {
@@ -93,7 +41,7 @@ static void test_random_workloads(void **state)
             for (int mode = 0; mode < 3; mode++) {
                 uint32_t N = ns[ni];
                 cdsys_work_t w;
-                make_work(&w, N, N >= 64 ? 3 : N >= 16 ? 5 : 12, N >= 16 ? 24 : 60, 1, 100 * ni + 10 * (uint64_t)topo + (uint64_t)mode, 1);
+                cdsys_test_work_make(&w, N, N >= 64 ? 3 : N >= 16 ? 5 : 12, N >= 16 ? 24 : 60, 1, 100 * ni + 10 * (uint64_t)topo + (uint64_t)mode, 1);
                 cdsys_params_t p = cdsys_params_default(N, (net_topo_t)topo);
                 p.runahead = mode != 1;
                 p.latency = mode == 2 ? 17 : 3;
@@ -132,7 +80,7 @@ static void test_skip_identical(void **state)
         for (int stalls = 0; stalls < 2; stalls++) {
             uint32_t N = topo ? 5 : 4;
             cdsys_work_t w;
-            make_work(&w, N, 10, 20, 200, 7 + (uint64_t)topo, 1);
+            cdsys_test_work_make(&w, N, 10, 20, 200, 7 + (uint64_t)topo, 1);
             cdsys_params_t p = cdsys_params_default(N, (net_topo_t)topo);
             p.runahead = 1;
             p.latency = 300;
@@ -163,7 +111,7 @@ static void test_checks_fail(void **state)
     cdsys_result_t r;
     cdsys_params_t p = cdsys_params_default(3, NET_LINE);
     /* a wrong golden P2G mask: the P2G unit's output is caught at that GPU, batch, primitive */
-    make_work(&w, 3, 6, 30, 1, 11, 1);
+    cdsys_test_work_make(&w, 3, 6, 30, 1, 11, 1);
     uint32_t b = 2, g = 1;
     while (!w.counts[b * 3 + g]) b++;
     w.prims[b * 3 + g][0].mask ^= 1;
@@ -175,7 +123,7 @@ static void test_checks_fail(void **state)
     cdsys_result_free(&r);
     cdsys_work_free(&w);
     /* a wrong golden receive list: caught at the position */
-    make_work(&w, 3, 6, 30, 1, 12, 1);
+    cdsys_test_work_make(&w, 3, 6, 30, 1, 12, 1);
     size_t s = 4 * 3 + 2;
     while (w.golden_n[s] < 2) s++;
     uint32_t t = w.golden[s][0];
@@ -195,7 +143,7 @@ static void test_checks_fail(void **state)
     cdsys_result_free(&r);
     cdsys_work_free(&w);
     /* no golden lists: the invariant alone is checked, and it holds */
-    make_work(&w, 3, 6, 30, 1, 13, 0);
+    cdsys_test_work_make(&w, 3, 6, 30, 1, 13, 0);
     assert_int_equal(cdsys_run(&p, &w, &r), 0);
     assert_true(r.prims_compared > 0);
     cdsys_result_free(&r);

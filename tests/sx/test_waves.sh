@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The saved GTKWave view must keep working: write a fresh waveform with the lockstep harness, then
 # tests/common/check_gtkw_view.sh loads the view on it headless and checks every signal and the screenshot.
-# Usage: tests/stream/test_waves.sh build/cosim/sx_8_8_12/cosim-sx tb/sx/sx.gtkw OUTDIR
+# Usage: tests/sx/test_waves.sh build/cosim/sx_8_8_12/cosim-sx tb/sx/sx.gtkw OUTDIR
 set -u
 BIN=${1:?cosim binary}; VIEW=${2:?gtkw}; OUT=${3:?output dir}
 rm -rf "$OUT"; mkdir -p "$OUT"

@@ -28,7 +28,7 @@ SX_LINK = $(SX_HARNESS_OBJS) $(LOCKSTEP_OBJ) $(SX_OBJS)
 define SX_VARIANT_RULES
 $$(eval $$(call VL_MODEL,$(2),$(2)/cosim-sx,sx_pe,$(3),-I$(abspath $(BUILD)/gen) -GMAX_GPUS=$(call sx_mg,$(1)) -GK=$(call sx_k,$(1)) -GDEPTH=$(call sx_d,$(1)),\
   rtl/lint.vlt $(SX_RTL),-I$(abspath cmodel) -I$(abspath sim/sx) -I$(abspath sim/common) -DSX_DUT_MAX_GPUS=$(call sx_mg,$(1)) -DSX_DUT_K=$(call sx_k,$(1)) -DSX_DUT_DEPTH=$(call sx_d,$(1)),\
-  sim/sx/sx_dut.cpp,$(SX_LINK),mk/stream.mk $(SX_VH),$(VL_OPT_MK)))
+  sim/sx/sx_dut.cpp,$(SX_LINK),mk/sx.mk $(SX_VH),$(VL_OPT_MK)))
 endef
 $(foreach v,$(SX_VARIANTS),$(eval $(call SX_VARIANT_RULES,$(v),$(BUILD)/cosim/sx_$(v),fst)))
 
@@ -53,12 +53,12 @@ TEST_TARGETS += test-sx-cosim
 # the saved view on a fresh waveform (headless GTKWave)
 .PHONY: test-sx-cosim-failure test-sx-waves waves-sx
 test-sx-cosim-failure: $(SX_COSIM_SMALL)
-	tests/stream/test_cosim_failure.sh $< out/test/sx-cosim-failure
+	tests/common/exchange_cosim_failure.sh sx $< out/test/sx-cosim-failure
 TEST_TARGETS += test-sx-cosim-failure
 
 # (on the K = 8 build of test-sx-cosim: no third model to verilate in make test; the view's widths are rewritten)
 test-sx-waves: $(BUILD)/cosim/sx_8_8_12/cosim-sx
-	tests/stream/test_waves.sh $< tb/sx/sx.gtkw out/test/sx-waves
+	tests/sx/test_waves.sh $< tb/sx/sx.gtkw out/test/sx-waves
 TEST_TARGETS += test-sx-waves
 
 # GTKWave on a fresh waveform with the saved view (needs a display). Scenario 7 of seed 5: N = 3, middle GPU
