@@ -5,19 +5,16 @@
 SX_RTL      := rtl/sx_pe.v rtl/sx_fifo_ram.v
 SX_VH       := $(BUILD)/gen/gpupd_flit.vh
 SX_OBJS     := $(patsubst %.c,$(BUILD)/lib/obj/%.o,$(sort $(wildcard cmodel/stream/*.c)) cmodel/link/net.c)
-# Parameter sets co-simulated: MAX_GPUS_K_DEPTH. 16_2_8: the default at 16 GPUs (N = 1, 2, 3, 16);
-# 4_1_2: K = 1 and the smallest FIFOs (full most of the time; N = 1..4); 8_8_12: K = 8 with 12-slot FIFOs.
-SX_VARIANTS := 16_2_8 4_1_2 8_8_12
-# make test runs the two extreme builds (K = 1 with 2-slot FIFOs, K = 8 with 12-slot FIFOs); the default build is
-# the benchmark's and cosim-sx's
-SX_TEST_VARIANTS := 4_1_2 8_8_12
+# Parameter sets co-simulated: MAX_GPUS_K_DEPTH (defs/cfg_sx.tbl). 16_2_8: the default at 16 GPUs (N = 1, 2, 3,
+# 16); 4_1_2: K = 1 and the smallest FIFOs (full most of the time; N = 1..4); 8_8_12: K = 8 with 12-slot FIFOs.
+# make test runs the two extreme builds (use cosim: K = 1 with 2-slot FIFOs, K = 8 with 12-slot FIFOs); the
+# default build (use bench) is the benchmark's and cosim-sx's.
+SX_TEST_VARIANTS := $(SX_CFG_USE_cosim)
+SX_VARIANTS := $(SX_CFG_USE_bench) $(SX_TEST_VARIANTS)
 SX_SEED     ?= 0x5eed
 # Test run: cycles per variant (docs/sx.md: the measured time)
 SX_TEST_CYCLES ?= 1000000
 
-sx_mg = $(word 1,$(subst _, ,$1))
-sx_k  = $(word 2,$(subst _, ,$1))
-sx_d  = $(word 3,$(subst _, ,$1))
 
 SX_HARNESS_OBJS := $(BUILD)/cosim/obj/cosim_sx.o $(BUILD)/cosim/obj/sx_env.o
 $(SX_HARNESS_OBJS): $(BUILD)/cosim/obj/%.o: sim/sx/%.c sim/sx/sx_dut.h sim/sx/sx_env.h sim/common/lockstep.h cmodel/stream/sx_hw.h cmodel/stream/sx_net.h | $(GEN_HDRS)
@@ -26,8 +23,8 @@ $(SX_HARNESS_OBJS): $(BUILD)/cosim/obj/%.o: sim/sx/%.c sim/sx/sx_dut.h sim/sx/sx
 
 SX_LINK = $(SX_HARNESS_OBJS) $(LOCKSTEP_OBJ) $(SX_OBJS)
 define SX_VARIANT_RULES
-$$(eval $$(call VL_MODEL,$(2),$(2)/cosim-sx,sx_pe,$(3),-I$(abspath $(BUILD)/gen) -GMAX_GPUS=$(call sx_mg,$(1)) -GK=$(call sx_k,$(1)) -GDEPTH=$(call sx_d,$(1)),\
-  rtl/lint.vlt $(SX_RTL),-I$(abspath cmodel) -I$(abspath sim/sx) -I$(abspath sim/common) -DSX_DUT_MAX_GPUS=$(call sx_mg,$(1)) -DSX_DUT_K=$(call sx_k,$(1)) -DSX_DUT_DEPTH=$(call sx_d,$(1)),\
+$$(eval $$(call VL_MODEL,$(2),$(2)/cosim-sx,sx_pe,$(3),-I$(abspath $(BUILD)/gen) $(call sx_cfg_vflags,$(1)),\
+  rtl/lint.vlt $(SX_RTL),-I$(abspath cmodel) -I$(abspath sim/sx) -I$(abspath sim/common) $(call sx_cfg_dflags,$(1)),\
   sim/sx/sx_dut.cpp,$(SX_LINK),mk/sx.mk $(SX_VH),$(VL_OPT_MK)))
 endef
 $(foreach v,$(SX_VARIANTS),$(eval $(call SX_VARIANT_RULES,$(v),$(BUILD)/cosim/sx_$(v),fst)))
@@ -88,7 +85,7 @@ BENCH_TARGETS += bench-sx
 # ------------------------------------------------------------------ Icarus self-checking testbench
 # Vectors from the C cycle model + the environment model (tb/sx/sx_vectors.c); tb_sx.v compares every output
 # every cycle (values and handshake timing). Two parameter sets: the default at 16 GPUs and K = 1 with 2-slot FIFOs.
-SX_TB_SETS ?= 16_2_8 4_1_2
+SX_TB_SETS ?= $(SX_CFG_USE_tb)
 SX_SIM_SCENARIOS ?= 24
 $(BUILD)/tb/sx-vectors: tb/sx/sx_vectors.c $(BUILD)/cosim/obj/sx_env.o $(SX_OBJS)
 	@mkdir -p $(@D)
@@ -96,8 +93,8 @@ $(BUILD)/tb/sx-vectors: tb/sx/sx_vectors.c $(BUILD)/cosim/obj/sx_env.o $(SX_OBJS
 
 $(BUILD)/tb/tb_sx_%.vvp: tb/sx/tb_sx.v $(SX_RTL) $(SX_VH)
 	@mkdir -p $(@D)
-	iverilog -g2012 -Wall -Wno-timescale -Irtl -o $@ -s tb_sx -P tb_sx.MAX_GPUS=$(call sx_mg,$*) \
-	  -P tb_sx.K=$(call sx_k,$*) -P tb_sx.DEPTH=$(call sx_d,$*) tb/sx/tb_sx.v $(SX_RTL)
+	iverilog -g2012 -Wall -Wno-timescale -Irtl -o $@ -s tb_sx $(call sx_cfg_pflags,$*,tb_sx) \
+	  tb/sx/tb_sx.v $(SX_RTL)
 
 .PHONY: sim-sx test-sx-sim
 sim-sx: $(BUILD)/tb/sx-vectors $(foreach v,$(SX_TB_SETS),$(BUILD)/tb/tb_sx_$(v).vvp)

@@ -27,15 +27,14 @@ endef
 $(foreach v,$(SYS_VARIANTS),$(eval $(call SYS_VARIANT_RULES,$(v))))
 
 # Stream builds (SCHEME=gpupd-stream): rtl/cd_unit_stream.v (P2G -> adapter -> stream PE rtl/sx_pe.v), one per
-# MAX_GPUS_ROWS_K_DEPTH, each in its own build dir; the shim is the same sys_dut.cpp with -DSYS_DUT_STREAM.
+# MAX_GPUS_ROWS_K_DEPTH (defs/cfg_cd_unit_stream.tbl), each in its own build dir; the shim is the same sys_dut.cpp with -DSYS_DUT_STREAM.
 SYS_SX_RTL      := $(P2G_RTL) $(CD_RTL) $(SX_RTL) rtl/cd_unit_stream.v
-SYS_SX_VARIANTS := 16_2_2_32 64_4_2_16
-sys_sx_w = $(word $(2),$(subst _, ,$(1)))
+SYS_SX_VARIANTS := $(CD_UNIT_STREAM_CFG_USE_cosim)
 define SYS_SX_VARIANT_RULES
 $$(eval $$(call VL_MODEL,$(BUILD)/cosim/system_sx_$(1),$(BUILD)/cosim/system_sx_$(1)/cosim-system,cd_unit_stream,fst,-I$(abspath $(BUILD)/gen) -Irtl \
-  -GMAX_GPUS=$(call sys_sx_w,$(1),1) -GROWS=$(call sys_sx_w,$(1),2) -GK=$(call sys_sx_w,$(1),3) -GDEPTH=$(call sys_sx_w,$(1),4),rtl/lint.vlt $(SYS_SX_RTL),\
-  -I$(abspath cmodel) -I$(abspath sim/system) -I$(abspath sim/common) -DSYS_DUT_STREAM -DSYS_DUT_MAX_GPUS=$(call sys_sx_w,$(1),1) \
-  -DSYS_DUT_ROWS=$(call sys_sx_w,$(1),2) -DSYS_DUT_SX_K=$(call sys_sx_w,$(1),3) -DSYS_DUT_SX_DEPTH=$(call sys_sx_w,$(1),4),\
+  $(call cd_unit_stream_cfg_vflags,$(1)),rtl/lint.vlt $(SYS_SX_RTL),\
+  -I$(abspath cmodel) -I$(abspath sim/system) -I$(abspath sim/common) -DSYS_DUT_STREAM \
+  $(call cd_unit_stream_cfg_dflags,$(1)),\
   sim/system/sys_dut.cpp,$(SYS_LINK),mk/system.mk $(PE_VH),$(VL_OPT_MK),-lz -lzstd))
 endef
 $(foreach v,$(SYS_SX_VARIANTS),$(eval $(call SYS_SX_VARIANT_RULES,$(v))))
