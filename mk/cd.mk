@@ -43,7 +43,7 @@ $(BUILD)/tb/cd-adapter-vectors: tb/cd/cd_adapter_vectors.c cmodel/cd/cd_adapter_
 	@mkdir -p $(@D)
 	$(CC) $(CWARN) $(COPT) $(CPPFLAGS_COMMON) tb/cd/cd_adapter_vectors.c cmodel/cd/cd_adapter_hw.c -o $@
 
-$(BUILD)/tb/tb_cd_adapter_%.vvp: tb/cd/tb_cd_adapter.v $(CD_RTL)
+$(BUILD)/tb/tb_cd_adapter_%.vvp: tb/cd/tb_cd_adapter.v tb/common/tb_vectors.vh $(CD_RTL)
 	@mkdir -p $(@D)
 	iverilog -g2012 -Wall -Wno-timescale -o $@ -s tb_cd_adapter $(call cd_adapter_cfg_pflags,$*,tb_cd_adapter) \
 	  tb/cd/tb_cd_adapter.v $(CD_RTL)

@@ -89,7 +89,7 @@ $(BUILD)/tb/pe-vectors: tb/pe/pe_vectors.c $(BUILD)/cosim/obj/pe_env.o $(PE_OBJS
 	@mkdir -p $(@D)
 	$(CC) $(CWARN) $(COPT) $(CPPFLAGS_COMMON) -Isim/pe $< $(BUILD)/cosim/obj/pe_env.o $(PE_OBJS) -o $@
 
-$(BUILD)/tb/tb_pe_%.vvp: tb/pe/tb_pe.v $(PE_RTL) $(PE_VH)
+$(BUILD)/tb/tb_pe_%.vvp: tb/pe/tb_pe.v tb/common/tb_vectors.vh $(PE_RTL) $(PE_VH)
 	@mkdir -p $(@D)
 	iverilog -g2012 -Wall -Wno-timescale -I$(BUILD)/gen -o $@ -s tb_pe $(call pe_cfg_pflags,$*,tb_pe) \
 	  tb/pe/tb_pe.v $(PE_RTL)

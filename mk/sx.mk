@@ -91,7 +91,7 @@ $(BUILD)/tb/sx-vectors: tb/sx/sx_vectors.c $(BUILD)/cosim/obj/sx_env.o $(SX_OBJS
 	@mkdir -p $(@D)
 	$(CC) $(CWARN) $(COPT) $(CPPFLAGS_COMMON) -Isim/sx $< $(BUILD)/cosim/obj/sx_env.o $(SX_OBJS) -o $@
 
-$(BUILD)/tb/tb_sx_%.vvp: tb/sx/tb_sx.v $(SX_RTL) $(SX_VH)
+$(BUILD)/tb/tb_sx_%.vvp: tb/sx/tb_sx.v tb/common/tb_vectors.vh $(SX_RTL) $(SX_VH)
 	@mkdir -p $(@D)
 	iverilog -g2012 -Wall -Wno-timescale -Irtl -o $@ -s tb_sx $(call sx_cfg_pflags,$*,tb_sx) \
 	  tb/sx/tb_sx.v $(SX_RTL)

@@ -13,6 +13,7 @@ module tb_cd_adapter;
   parameter integer AQ_DEPTH = 4;
   parameter integer DQ_DEPTH = 2;
   localparam integer MAXREC  = 200000;
+  localparam integer RW      = 320;
   reg clk = 1'b0, rst_n = 1'b0;
   always #5 clk = ~clk;
   reg         desc_valid = 1'b0, p2g_valid = 1'b0, pe_ready = 1'b0;
@@ -30,39 +31,16 @@ module tb_cd_adapter;
     .p2g_mask_i(p2g_mask[MAX_GPUS-1:0]),
     .pe_valid_o(pe_valid), .pe_ready_i(pe_ready), .pe_end_o(pe_end), .pe_tag_o(pe_tag), .pe_prim_id_o(pe_id),
     .pe_mask_o(pe_mask), .busy_o(busy));
-  reg [319:0] mem [0:MAXREC-1];
+  reg [RW-1:0] mem [0:MAXREC-1];
   reg [1023:0] vectors, vcd, vseed;
+  reg [8*400-1:0] repro;
   reg [319:0] r;
   reg [63:0] mask_exp;
   integer nrec, k, cycle, scen, checks, cycles, hs, ends, nerr;
-  task automatic chk(input [255:0] name, input [63:0] got, input [63:0] exp);
-    begin
-      if (got !== exp) begin
-        if (nerr == 0)
-          $display("FAIL at vector record %0d (line %0d of %0s): scenario %0d cycle %0d", k, k + 1, vectors, scen, cycle);
-        $display("  %0s DUT %h expected %h", name, got, exp);
-        nerr = nerr + 1;
-      end
-      checks = checks + 1;
-    end
-  endtask
+  `include "tb/common/tb_vectors.vh"   // from the repository root, where every recipe runs
   initial begin
-    if (!$value$plusargs("vectors=%s", vectors)) begin
-      $display("FAIL: give +vectors=FILE"); $fatal(1);
-    end
-    if (!$value$plusargs("vseed=%s", vseed)) vseed = "?";
-    if (!$value$plusargs("nrec=%d", nrec)) nrec = MAXREC;
-    if (nrec > MAXREC) begin
-      $display("FAIL: %0d vector records, the testbench holds %0d (raise MAXREC or use fewer scenarios)", nrec, MAXREC);
-      $fatal(1);
-    end
-    if ($value$plusargs("vcd=%s", vcd)) begin
-      $dumpfile(vcd); $dumpvars(0, tb_cd_adapter);
-    end
-    for (k = 0; k < MAXREC; k = k + 1) mem[k] = {4'hf, 316'd0};
-    $readmemh(vectors, mem, 0, nrec - 1);
-    checks = 0; cycles = 0; hs = 0; ends = 0; nerr = 0; scen = -1; cycle = 0;
-    k = 0;
+    vec_load;
+    ends = 0;
     while (mem[k][319:316] != 4'hf) begin
       r = mem[k];
       if (r[319:316] == 4'h1) begin

@@ -13,6 +13,7 @@ module tb_pe;
   parameter integer LQ_DEPTH = 8;
   parameter integer RQ_DEPTH = 8;
   localparam integer MAXREC  = 400000;
+  localparam integer RW      = 512;
 
   reg clk = 1'b0, rst_n = 1'b0;
   always #5 clk = ~clk;
@@ -43,42 +44,16 @@ module tb_pe;
     .out_valid_o(out_valid), .out_ready_i(out_ready), .out_eob_o(out_eob), .out_tag_o(out_tag),
     .out_prim_id_o(out_id), .busy_o(busy), .cur_tag_o(cur_tag), .err_o(err));
 
-  reg [511:0] mem [0:MAXREC-1];
+  reg [RW-1:0] mem [0:MAXREC-1];
   reg [1023:0] vectors, vcd, vseed;
   reg [8*400-1:0] repro;
   reg [511:0] r;
   integer nrec, k, cycle, scen, checks, cycles, hs, nerr;
 
-  task automatic chk(input [255:0] name, input [63:0] got, input [63:0] exp);
-    begin
-      if (got !== exp) begin
-        if (nerr == 0)
-          $display("FAIL at vector record %0d (line %0d of %0s): scenario %0d cycle %0d", k, k + 1, vectors, scen, cycle);
-        $display("  %0s DUT %h expected %h", name, got, exp);
-        nerr = nerr + 1;
-      end
-      checks = checks + 1;
-    end
-  endtask
+  `include "tb/common/tb_vectors.vh"   // from the repository root, where every recipe runs
 
   initial begin
-    if (!$value$plusargs("vectors=%s", vectors)) begin
-      $display("FAIL: give +vectors=FILE"); $fatal(1);
-    end
-    if (!$value$plusargs("vseed=%s", vseed)) vseed = "?";
-    if (!$value$plusargs("repro=%s", repro)) repro = "";
-    if (!$value$plusargs("nrec=%d", nrec)) nrec = MAXREC;
-    if (nrec > MAXREC) begin
-      $display("FAIL: %0d vector records, the testbench holds %0d (raise MAXREC or use fewer scenarios)", nrec, MAXREC);
-      $fatal(1);
-    end
-    if ($value$plusargs("vcd=%s", vcd)) begin
-      $dumpfile(vcd); $dumpvars(0, tb_pe);
-    end
-    for (k = 0; k < MAXREC; k = k + 1) mem[k] = {4'hf, 508'd0};
-    $readmemh(vectors, mem, 0, nrec - 1);
-    checks = 0; cycles = 0; hs = 0; nerr = 0; scen = -1; cycle = 0;
-    k = 0;
+    vec_load;
     while (mem[k][511:508] != 4'hf) begin
       r = mem[k];
       if (r[511:508] == 4'h1) begin
@@ -135,10 +110,7 @@ module tb_pe;
       end
       k = k + 1;
     end
-    if (cycles == 0 || hs == 0) begin
-      $display("FAIL: nothing was checked (%0d cycles, %0d handshakes)", cycles, hs);
-      $fatal(1);
-    end
+    vec_checked_something;
     $display("PASS: tb_pe MAX_GPUS=%0d LQ_DEPTH=%0d RQ_DEPTH=%0d: %0d cycles, %0d handshakes, %0d port checks",
              MAX_GPUS, LQ_DEPTH, RQ_DEPTH, cycles, hs, checks);
     $finish;

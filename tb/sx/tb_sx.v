@@ -51,36 +51,10 @@ module tb_sx;
   reg [RW-1:0] r;
   integer nrec, k, j, cycle, scen, checks, cycles, hs, nerr;
 
-  task automatic chk(input [255:0] name, input [63:0] got, input [63:0] exp);
-    begin
-      if (got !== exp) begin
-        if (nerr == 0)
-          $display("FAIL at vector record %0d (line %0d of %0s): scenario %0d cycle %0d", k, k + 1, vectors, scen, cycle);
-        $display("  %0s DUT %h expected %h", name, got, exp);
-        nerr = nerr + 1;
-      end
-      checks = checks + 1;
-    end
-  endtask
+  `include "tb/common/tb_vectors.vh"   // from the repository root, where every recipe runs
 
   initial begin
-    if (!$value$plusargs("vectors=%s", vectors)) begin
-      $display("FAIL: give +vectors=FILE"); $fatal(1);
-    end
-    if (!$value$plusargs("vseed=%s", vseed)) vseed = "?";
-    if (!$value$plusargs("repro=%s", repro)) repro = "";
-    if (!$value$plusargs("nrec=%d", nrec)) nrec = MAXREC;
-    if (nrec > MAXREC) begin
-      $display("FAIL: %0d vector records, the testbench holds %0d (use fewer scenarios)", nrec, MAXREC);
-      $fatal(1);
-    end
-    if ($value$plusargs("vcd=%s", vcd)) begin
-      $dumpfile(vcd); $dumpvars(0, tb_sx);
-    end
-    for (k = 0; k < MAXREC; k = k + 1) mem[k] = {4'hf, {(RW-4){1'b0}}};
-    $readmemh(vectors, mem, 0, nrec - 1);
-    checks = 0; cycles = 0; hs = 0; nerr = 0; scen = -1; cycle = 0;
-    k = 0;
+    vec_load;
     while (mem[k][RW-1 -: 4] != 4'hf) begin
       r = mem[k];
       if (r[RW-1 -: 4] == 4'h1) begin
@@ -143,10 +117,7 @@ module tb_sx;
       end
       k = k + 1;
     end
-    if (cycles == 0 || hs == 0) begin
-      $display("FAIL: nothing was checked (%0d cycles, %0d handshakes)", cycles, hs);
-      $fatal(1);
-    end
+    vec_checked_something;
     $display("PASS: tb_sx MAX_GPUS=%0d K=%0d DEPTH=%0d: %0d cycles, %0d handshakes, %0d port checks",
              MAX_GPUS, K, DEPTH, cycles, hs, checks);
     $finish;
