@@ -90,8 +90,9 @@ test-system-cosim-stream: $(SYS_SX_COSIM16)
 test-system-cosim-failure: $(SYS_COSIM16)
 	tests/system/test_cosim_failure.sh $< out/test/system-failure
 
-test-system-waves: $(SYS_COSIM16)
-	tests/system/test_waves.sh $< tb/system/system.gtkw out/test/system-waves
+test-system-waves: $(SYS_COSIM16) $(SYS_SX_COSIM16)
+	tests/system/test_waves.sh $(SYS_COSIM16) tb/system/system.gtkw out/test/system-waves
+	tests/system/test_waves.sh $(SYS_SX_COSIM16) tb/system/system_stream.gtkw out/test/system-waves-stream --scheme gpupd-stream
 
 # The CD system of cycle models on real traces: golden lists + invariant, and idle skipping == stepping.
 test-cdsys: $(BUILD)/bin/gpupd-cdsys
@@ -100,10 +101,11 @@ test-cdsys: $(BUILD)/bin/gpupd-cdsys
 
 TEST_TARGETS += test-cdsys test-system-cosim test-system-cosim-failure test-system-waves test-system-cosim-stream
 
-# Open GTKWave on a fresh 3-GPU system waveform with the saved view (headless check: test-system-waves).
-waves-system: $(SYS_COSIM16)
+# Open GTKWave on a fresh 3-GPU system waveform with the saved view (headless check: test-system-waves);
+# SCHEME=gpupd-stream: the stream build with tb/system/system_stream.gtkw.
+waves-system: $(if $(filter gpupd-stream,$(SCHEME)),$(SYS_SX_COSIM16),$(SYS_COSIM16))
 	@mkdir -p out/waves
-	$< --trace traces/glmark2-shadow.gpt --gpus 3 --waves out/waves/system.fst --quiet
+	$< --trace traces/glmark2-shadow.gpt --gpus 3 $(if $(filter gpupd-stream,$(SCHEME)),--scheme gpupd-stream) --waves out/waves/system.fst --quiet
 	gtkwave -a out/waves/system.fst.gtkw out/waves/system.fst
 
 # System co-simulation speed (RTL + cycle models in lockstep + golden checks, no waveform), N = 4 and 16,

@@ -455,12 +455,20 @@ static const ls_unit_t sys_unit_sx = {   /* the stream build (cd_unit_stream) */
 };
 
 /* The saved view's widths for this build: every mask is MAX_GPUS wide (saved at 16). */
+/* The saved views (tb/system/system.gtkw, system_stream.gtkw) are drawn for MAX_GPUS = 16 and, in the stream
+ * view, K = 2: masks, the stream PE's lane readies and valids and its K released ids take this build's widths. */
 static uint32_t sys_view_width(const char *name, size_t len, const char *range, void *ctx)
 {
     (void)ctx;
+    sys_dut_params_t dp = sys_dut_params();
     int has_mask = 0;
     for (size_t i = 0; i + 4 <= len; i++) has_mask |= !strncmp(name + i, "mask", 4);
-    return has_mask && !strcmp(range, "[15:0]") ? sys_dut_params().max_gpus : 0;
+    if (has_mask && !strcmp(range, "[15:0]")) return dp.max_gpus;
+    if (!dp.stream) return 0;
+    int lanes = (len == 11 && !strncmp(name, "out_valid_o", 11)) || (len == 17 && !strncmp(name, "obs_pe_in_ready_o", 17));
+    if (lanes && !strcmp(range, "[1:0]")) return dp.sx_k > 1 ? dp.sx_k : GTKW_VIEW_SCALAR;
+    if (len == 8 && !strncmp(name, "out_id_o", 8) && !strcmp(range, "[63:0]")) return 32 * dp.sx_k;
+    return 0;
 }
 
 
@@ -641,7 +649,7 @@ static void usage(void)
             "         [--frame K] [--batch B] [--own diag|linear] [--latency L] [--hub-rate H] [--cp-cost C]\n"
             "         [--seed S] [--stall PM | --in-gap PM --tx-stall PM --rx-stall PM --out-stall PM --link-stall PM]\n"
             "         [--jitter J] [--inject-fault model:CYCLE|adapter:CYCLE|drop:K] [--window W] [--out-dir D] [--waves F.fst]\n"
-            "         [--gtkw VIEW.gtkw] [--no-model] [--quiet]\n"
+            "         [--gtkw VIEW.gtkw (default tb/system/system.gtkw; system_stream.gtkw with gpupd-stream)] [--no-model] [--quiet]\n"
             "  stalls are per mille (0..900), a pure function of (seed, cycle, unit, port): replayable\n");
 }
 
@@ -657,7 +665,6 @@ int main(int argc, char **argv)
     o.c.seed = 1;
     o.c.window = 60;
     o.c.out_dir = "out/cosim/system";
-    o.c.gtkw = "tb/system/system.gtkw";
     o.argv0 = argv[0];
     const ls_opt_t opts[] = {
         {"--quiet", LS_OPT_FLAG, &o.c.quiet, 0, 0, NULL, NULL},
@@ -690,6 +697,7 @@ int main(int argc, char **argv)
     if (prc) return prc == 1 ? 0 : 2;
     if (!o.trace || !o.gpus) { usage(); return 2; }
     sys_dut_params_t dp = sys_dut_params();
+    if (!o.c.gtkw) o.c.gtkw = o.scheme == SYS_SCHEME_GPUPD_STREAM ? "tb/system/system_stream.gtkw" : "tb/system/system.gtkw";
     if (o.gpus > dp.max_gpus) {
         fprintf(stderr, "cosim-system: this build has MAX_GPUS=%u; use the 64-GPU build for %u GPUs\n", dp.max_gpus, o.gpus);
         return 2;
