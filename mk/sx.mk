@@ -125,6 +125,14 @@ test-sx-sim: sim-sx
 	done
 TEST_TARGETS += test-sx-sim
 
+# Error-path vectors (tests/sx/test_sx_err.sh, docs/sx.md 4.4): every sticky err condition injected on both
+# parameter sets, err_o checked at the documented cycle; a corrupted expected err and an RTL copy without the rx tag
+# check must fail. About 2 s of CPU (iverilog of the mutant included).
+.PHONY: test-sx-err
+test-sx-err: $(BUILD)/tb/sx-vectors $(foreach v,$(SX_TB_SETS),$(BUILD)/tb/tb_sx_$(v).vvp)
+	tests/sx/test_sx_err.sh $(BUILD) out/test/sx-err $(SX_TB_SETS)
+TEST_TARGETS += test-sx-err
+
 # ------------------------------------------------------------------ bounded proofs (docs/sx.md 4.5)
 # yosys-smtbmc + z3 at MAX_GPUS 3, K 1, DEPTH 2 (every N <= 3, position, topology), the cover and two mutants.
 # Not in make test: about 1-2 minutes of z3 per step on the shared machine.

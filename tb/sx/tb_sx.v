@@ -6,6 +6,8 @@
 // the inputs after each falling edge and, 1 ns before the rising edge, compares EVERY output: values and handshake
 // timing (each lane's and port's valid and ready in each cycle; flits and ids while valid). No $random. Prints
 // PASS with the counts, or the first difference, the reproduce command and FAIL (then $fatal).
+// The error-path vectors (sx-vectors --errors) use the same records: one scenario per sticky err condition, named
+// in its reset record.
 //   vvp tb.vvp +vectors=FILE +nrec=N [+vcd=FILE] [+vseed=S] [+repro=COMMAND]
 module tb_sx;
   parameter integer MAX_GPUS = 16;
@@ -48,6 +50,7 @@ module tb_sx;
   reg [RW-1:0] mem [0:MAXREC-1];
   reg [1023:0] vectors, vcd, vseed;
   reg [8*400-1:0] repro;
+  reg [255:0] ename = 256'd0;  // error-path vectors: the injected err condition (reset record bits [255:0])
   reg [RW-1:0] r;
   integer nrec, k, j, cycle, scen, checks, cycles, hs, nerr;
 
@@ -64,6 +67,7 @@ module tb_sx;
         repeat (2) @(negedge clk);
         rst_n = 1'b1;
         scen = r[1516 +: 32];
+        ename = r[0 +: 256];
         cycle = 0;
       end else if (r[RW-1 -: 4] == 4'h2) begin
         if (cycle != 0) @(negedge clk);
@@ -98,6 +102,8 @@ module tb_sx;
         chk("out_tag", {48'd0, out_tag}, {48'd0, r[1104 +: 16]});
         chk("occ", {43'd0, occ}, {43'd0, r[1120 +: 21]});
         if (nerr != 0) begin
+          if (ename != 256'd0)
+            $display("  error-path vector: injected condition \"%0s\" (err_o must be 0 through the offending handshake, 1 after it)", ename);
           $display("  inputs: in_valid=%b in_end=%b in_tag=%h in_id=%h in_mask=%h tx_ready=%b%b rx_valid=%b%b out_ready=%b",
                    in_valid, in_end, in_tag, in_id, in_mask, tx1_ready, tx0_ready, rx1_valid, rx0_valid, out_ready);
           $display("          rx0_flit=%h rx1_flit=%h", rx0_flit, rx1_flit);
