@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <time.h>
 
@@ -61,12 +62,40 @@ static void per_frame(const char *path)
     trace_reader_close(r);
 }
 
+/* The engine that rendered a trace, from its INFO source (what capture.sh writes there): the first entry whose
+ * every key occurs in the source, case-insensitively. "-" when none does. */
+static const char *trace_engine(const char *source)
+{
+    static const struct { const char *key1, *key2, *engine; } tab[] = {
+        {"darkplaces", NULL, "darkplaces (Nexuiz)"},
+        {"nexuiz", NULL, "darkplaces (Nexuiz)"},
+        {"openarena", "opengl2", "ioquake3 opengl2 (OpenArena)"},
+        {"openarena", NULL, "ioquake3 opengl1 (OpenArena)"},
+        {"glmark2 ", NULL, "glmark2"},
+        {"meshscene", NULL, "meshscene.py (GLSL, VBOs)"},
+        {"ffscene", NULL, "ffscene.py (fixed function)"},
+    };
+    for (size_t i = 0; source && i < sizeof tab / sizeof tab[0]; i++) {
+        const char *k[2] = {tab[i].key1, tab[i].key2};
+        int all = 1;
+        for (int j = 0; j < 2 && all; j++) {
+            if (!k[j]) continue;
+            size_t n = strlen(k[j]);
+            int hit = 0;
+            for (const char *p = source; *p && !hit; p++) hit = !strncasecmp(p, k[j], n);
+            all = hit;
+        }
+        if (all) return tab[i].engine;
+    }
+    return "-";
+}
+
 static int cmd_info(int argc, char **argv, int table)
 {
     int bad = 0;
     if (table) {
-        printf("| trace | resolution | frames | draws | max draws/frame | primitives | RT switches | RAW deps | RAW dep MB | approx. draws |\n");
-        printf("|---|---|---|---|---|---|---|---|---|---|\n");
+        printf("| trace | engine | resolution | frames | draws | max draws/frame | primitives | RT switches | RAW deps | RTT syncs | sync MB | approx. draws |\n");
+        printf("|---|---|---|---|---|---|---|---|---|---|---|---|\n");
     }
     for (int i = 0; i < argc; i++) {
         trace_reader_t *r = open_or_die(argv[i]);
@@ -78,13 +107,14 @@ static int cmd_info(int argc, char **argv, int table)
             fprintf(stderr, "gpupd-trace: %s: %s\n", argv[i], err.msg);
             bad = 1;
         } else if (table) {
-            printf("| %s | %ux%u | %u | %u | %u | %" PRIu64 " | %u | %u | %.2f | %u |\n", info->name, s.width, s.height,
-                   s.frames, s.draws, s.max_draws_per_frame, s.prims, s.rt_switches, s.raw_deps,
-                   (double)s.raw_dep_bytes / 1048576.0, s.approx_draws);
+            printf("| %s | %s | %ux%u | %u | %u | %u | %" PRIu64 " | %u | %u | %u | %.2f | %u |\n", info->name,
+                   trace_engine(info->source), s.width, s.height, s.frames, s.draws, s.max_draws_per_frame, s.prims,
+                   s.rt_switches, s.raw_deps, s.syncs, (double)s.sync_bytes / 1048576.0, s.approx_draws);
         } else {
             printf("%s\n", argv[i]);
             printf("  name          %s\n", info->name);
             printf("  source        %s\n", info->source);
+            printf("  engine        %s\n", trace_engine(info->source));
             printf("  resolution    %ux%u\n", s.width, s.height);
             printf("  frames        %u\n", s.frames);
             printf("  draws         %u (max %u per frame), clears %u\n", s.draws, s.max_draws_per_frame, s.clears);
@@ -92,8 +122,9 @@ static int cmd_info(int argc, char **argv, int table)
                    s.verts, s.indices);
             printf("  surfaces      %u definitions, programs %u\n", s.surfaces, s.programs);
             printf("  rt switches   %u\n", s.rt_switches);
-            printf("  raw deps      %u (in %u draws, %.2f MB sampled after being rendered)\n", s.raw_deps,
-                   s.raw_dep_draws, (double)s.raw_dep_bytes / 1048576.0);
+            printf("  raw deps      %u (in %u draws)\n", s.raw_deps, s.raw_dep_draws);
+            printf("  rtt syncs     %u (render-to-texture surfaces read back: %u; %.2f MB, each surface counted once per "
+                   "synchronisation)\n", s.syncs, s.sync_surfaces, (double)s.sync_bytes / 1048576.0);
             printf("  approximated  %u draws (converter could not reproduce exactly)\n", s.approx_draws);
             printf("  ref pixels    %" PRId64 " (sum of glretrace --ppd counts)\n", s.ref_pixels);
             if (info->notes && *info->notes) printf("  notes         %s\n", info->notes);

@@ -361,7 +361,12 @@ typedef struct {
     uint32_t rt_switches;     /* draws/clears whose render-target set differs from the previous one's */
     uint32_t raw_deps;        /* sum of n_deps over draws */
     uint32_t raw_dep_draws;   /* draws with n_deps > 0 */
-    uint64_t raw_dep_bytes;   /* sum over deps of the sampled surface size in bytes */
+    /* Inter-GPU synchronisations as the paper's Table 2 counts them (and gpupd-sim's `syncs`): a surface
+     * written by a draw or clear and then sampled by a later draw is synchronised once, before the first
+     * draw that samples it; it is synchronised again only after it is written again. */
+    uint32_t syncs;           /* (surface, first sampling draw after a write) pairs */
+    uint32_t sync_surfaces;   /* distinct surfaces ever synchronised (render-to-texture targets read back) */
+    uint64_t sync_bytes;      /* sum over syncs of the whole surface's size (the model sends only written tiles) */
     uint32_t approx_draws;    /* draws with any TRACE_DRAW_F_* flag */
     int64_t ref_pixels;       /* sum of known ref_pixels */
     uint32_t max_draws_per_frame;

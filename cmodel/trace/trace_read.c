@@ -350,10 +350,21 @@ int trace_summarize(trace_reader_t *r, trace_summary_t *s, trace_error_t *err)
     trace_cmd_t cmd = {0};
     uint32_t prev_rt[TRACE_MAX_COLOR_RT + 2] = {0}, prev_n = 0, frame_draws = 0;
     int have_prev = 0, rc;
+    /* per surface id: bit 0 written since its last synchronisation (or definition), bit 1 ever synchronised */
+    uint8_t *st = NULL;
+    uint32_t n_st = 0;
     while ((rc = trace_reader_next(r, &cmd, err)) == 1) {
         uint32_t rt[TRACE_MAX_COLOR_RT + 2], n = 0;
+        if (cmd.type == TRACE_CMD_SURFACE && cmd.u.surface.id >= n_st) {
+            uint32_t m = cmd.u.surface.id + 1 > 2 * n_st ? cmd.u.surface.id + 1 : 2 * n_st;
+            uint8_t *p = realloc(st, m);
+            if (!p) { rc = -1; if (err) { err->offset = cmd.offset; snprintf(err->msg, sizeof err->msg, "out of memory"); } break; }
+            memset(p + n_st, 0, m - n_st);
+            st = p;
+            n_st = m;
+        }
         switch (cmd.type) {
-        case TRACE_CMD_SURFACE: s->surfaces++; break;
+        case TRACE_CMD_SURFACE: s->surfaces++; st[cmd.u.surface.id] &= (uint8_t)~1u; break;
         case TRACE_CMD_PROGRAM: s->programs++; break;
         case TRACE_CMD_FRAME_BEGIN: frame_draws = 0; have_prev = 0; break;
         case TRACE_CMD_FRAME_END:
@@ -370,6 +381,18 @@ int trace_summarize(trace_reader_t *r, trace_summary_t *s, trace_error_t *err)
             memcpy(prev_rt, rt, n * 4);
             prev_n = n;
             have_prev = 1;
+            if (cmd.type == TRACE_CMD_DRAW)   /* a draw's samplers are synchronised before it writes */
+                for (uint32_t i = 0; i < cmd.u.draw.n_tex; i++) {
+                    uint32_t id = cmd.u.draw.tex[i].surface;
+                    if (id >= n_st || !(st[id] & 1)) continue;
+                    const trace_surface_t *ts = trace_reader_surface(r, id);
+                    s->syncs++;
+                    s->sync_surfaces += !(st[id] & 2);
+                    if (ts) s->sync_bytes += (uint64_t)ts->width * ts->height * 4;
+                    st[id] = 2;
+                }
+            for (uint32_t i = 0; i < n; i++)
+                if (rt[i] < n_st) st[rt[i]] |= 1;
             if (cmd.type == TRACE_CMD_CLEAR) { s->clears++; break; }
             const trace_draw_t *d = &cmd.u.draw;
             s->draws++;
@@ -379,10 +402,6 @@ int trace_summarize(trace_reader_t *r, trace_summary_t *s, trace_error_t *err)
             s->indices += d->n_indices;
             s->raw_deps += d->n_deps;
             s->raw_dep_draws += d->n_deps > 0;
-            for (uint32_t i = 0; i < d->n_deps; i++) {
-                const trace_surface_t *ts = trace_reader_surface(r, d->deps[i]);
-                if (ts) s->raw_dep_bytes += (uint64_t)ts->width * ts->height * 4;
-            }
             s->approx_draws += d->flags != 0;
             if (d->ref_pixels >= 0) s->ref_pixels += d->ref_pixels;
             break;
@@ -390,6 +409,7 @@ int trace_summarize(trace_reader_t *r, trace_summary_t *s, trace_error_t *err)
         default: break;
         }
     }
+    free(st);
     trace_cmd_free(&cmd);
     return rc < 0 ? -1 : 0;
 }

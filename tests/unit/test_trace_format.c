@@ -331,6 +331,83 @@ static void test_memory_roundtrip_fields(void **state)
     free(bin);
 }
 
+/* trace_summarize counts RAW dependencies per dependent draw, but inter-GPU synchronisations per surface as the
+ * paper's Table 2 does: once before the first draw that samples a surface written since it was last synchronised
+ * (or defined). Render into surface 2, sample it twice, render it again, sample it, upload it, sample it:
+ * 3 dependent draws, 2 synchronisations of the one 8x4 surface (2 x 128 bytes). */
+static void test_summary_syncs(void **state)
+{
+    (void)state;
+    trace_error_t err;
+    trace_info_t info = mkinfo();
+    trace_writer_t *w = trace_writer_open_mem(&info, 0, &err);
+    assert_non_null(w);
+    trace_cmd_t c;
+    memset(&c, 0, sizeof c);
+    c.type = TRACE_CMD_SURFACE;
+    c.zflag = -1;
+    c.u.surface = (trace_surface_t){0, TRACE_SURF_COLOR, TRACE_FMT_RGBA8, 16, 8, TRACE_SURF_F_DEFAULT_FB, 0, NULL, "fb"};
+    put(w, &c);
+    c.u.surface = (trace_surface_t){2, TRACE_SURF_COLOR, TRACE_FMT_RGBA8, 8, 4, 0, 0, NULL, "rtt"};
+    put(w, &c);
+    memset(&c, 0, sizeof c);
+    c.type = TRACE_CMD_FRAME_BEGIN;
+    put(w, &c);
+    float v[3 * 3] = {0, 0, 0, 1, 0, 0, 0, 1, 0};
+    uint32_t idx[3] = {0, 1, 2};
+    const int target[6] = {2, 0, 0, 2, 0, -1};   /* -1: upload surface 2, then a draw into 0 sampling it */
+    uint8_t texels[8 * 4 * 4] = {0};
+    for (int k = 0; k < 6; k++) {
+        if (target[k] < 0) {
+            memset(&c, 0, sizeof c);
+            c.type = TRACE_CMD_SURFACE;
+            c.zflag = -1;
+            c.u.surface = (trace_surface_t){2, TRACE_SURF_COLOR, TRACE_FMT_RGBA8, 8, 4, TRACE_SURF_F_HAS_DATA,
+                                            sizeof texels, texels, "rtt"};
+            put(w, &c);
+        }
+        memset(&c, 0, sizeof c);
+        c.type = TRACE_CMD_DRAW;
+        c.zflag = -1;
+        trace_draw_t *d = &c.u.draw;
+        trace_draw_init(d);
+        d->n_attribs = 1;
+        d->attribs[0].comps = 3;
+        d->n_verts = 3;
+        d->verts = v;
+        d->n_indices = 3;
+        d->indices = idx;
+        d->index = (uint32_t)k;
+        trace_state_default(&d->state, target[k] == 2 ? 8 : 16, target[k] == 2 ? 4 : 8);
+        d->n_color = 1;
+        d->color[0] = target[k] == 2 ? 2 : 0;
+        if (target[k] != 2) {
+            d->n_tex = 1;
+            d->tex[0] = (trace_texbind_t){0, 2, 0, 0, 0, 0};
+        }
+        trace_writer_fill_deps(w, d);
+        put(w, &c);
+    }
+    memset(&c, 0, sizeof c);
+    c.type = TRACE_CMD_FRAME_END;
+    put(w, &c);
+    uint8_t *bin;
+    size_t n;
+    assert_int_equal(trace_writer_close(w, &bin, &n, &err), 0);
+    trace_reader_t *r = trace_reader_open_mem(bin, n, 0, &err);
+    if (!r) fail_msg("%s", err.msg);
+    trace_summary_t s;
+    if (trace_summarize(r, &s, &err)) fail_msg("%s", err.msg);
+    assert_int_equal(s.draws, 6);
+    assert_int_equal(s.raw_deps, 3);
+    assert_int_equal(s.raw_dep_draws, 3);
+    assert_int_equal(s.syncs, 2);
+    assert_int_equal(s.sync_surfaces, 1);
+    assert_int_equal(s.sync_bytes, 2 * 8 * 4 * 4);
+    trace_reader_close(r);
+    free(bin);
+}
+
 /* Truncation at every length: always rejected, with an error naming an offset, never a crash. */
 static void test_truncated_everywhere(void **state)
 {
@@ -767,6 +844,7 @@ int main(void)
         cmocka_unit_test(test_zstd_reads_back),
         cmocka_unit_test(test_zstd_hostile),
         cmocka_unit_test(test_memory_roundtrip_fields),
+        cmocka_unit_test(test_summary_syncs),
         cmocka_unit_test(test_truncated_everywhere),
         cmocka_unit_test(test_flipped_bits_detected),
         cmocka_unit_test(test_documented_errors),
