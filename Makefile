@@ -57,6 +57,14 @@ SYNTH_TARGETS :=
 COVERAGE_TARGETS :=
 GEN_HDRS :=
 
+# Bundled traces. The 1920x1080 game frames (traces/nexuiz-*: 1,000-1,400 draws, about 10 CPU-seconds per
+# render on one GPU, 15 MB each) are sampled by the make-test checks that render, replay or re-encode every trace:
+# TRACES_TEST is every other trace plus the first of them; make test-long and make run take them all
+# (docs/testing.md, "Paper-sized frames").
+TRACES_ALL  := $(sort $(wildcard traces/*.gpt))
+TRACES_BIG  := $(sort $(wildcard traces/nexuiz-*.gpt))
+TRACES_TEST := $(filter-out $(wordlist 2,999,$(TRACES_BIG)),$(TRACES_ALL))
+
 # Per-concern rules. They may use every variable above and append to the target lists.
 # mk/verilator.mk first: it defines the Verilator build macro the others call; mk/cfg.mk next: the configuration
 # functions generated from defs/cfg_*.tbl, which the others call at parse time.

@@ -14,10 +14,11 @@ EVAL_SIM         := $(BUILD)/bin/gpupd-sim
 EVAL_TRACE_TOOL  := $(BUILD)/bin/gpupd-trace
 EVAL_TRACES      ?= $(sort $(wildcard traces/*.gpt))
 # Fig. 17-19 (sensitivity) traces. The paper sweeps three "benchmarks of interest" of its eight; we sweep
-# three too, one per kind of workload: an OpenArena game frame (the most draws), the render-to-texture scene
-# with the most synchronisations, the 572k-triangle geometry-bound scene (EVAL_SENS_TRACES="$(EVAL_TRACES)"
-# sweeps every trace: about twice the jobs). docs/evaluation.md
-EVAL_SENS_TRACES ?= $(filter $(addprefix traces/,oa-dm4-f215.gpt glmark2-terrain.gpt mesh-bunnies.gpt),$(EVAL_TRACES))
+# one per kind of workload: an OpenArena game frame (the most draws of those), the render-to-texture scene
+# with the most synchronisations, the 572k-triangle geometry-bound scene, and the first paper-sized 1920x1080
+# Nexuiz frame (1,393 draws, shadow maps, bloom, water) (EVAL_SENS_TRACES="$(EVAL_TRACES)" sweeps every trace:
+# about three times the jobs). docs/evaluation.md
+EVAL_SENS_TRACES ?= $(filter $(addprefix traces/,oa-dm4-f215.gpt glmark2-terrain.gpt mesh-bunnies.gpt nexuiz-f107.gpt),$(EVAL_TRACES))
 # extra scripts/eval_jobs.py arguments (e.g. --gpus 1,2,4 --lats 100,800 --batches none,4096)
 EVAL_ARGS        ?=
 # extra gpupd-sim arguments for every run (a what-if sweep; give it its own EVAL_OUT), e.g.

@@ -145,10 +145,13 @@ BENCH_TARGETS += bench-model
 # and every scheme stays identical with it. Default shading (--shaders auto: the trace's compiled programs on
 # the interpreter, library kinds built in) against everything on the interpreter; the fast --shaders builtin
 # approximation of compiled programs is checked by test-shader-agreement (docs/shader-compiler.md).
-.PHONY: test-model-isa
-test-model-isa: $(SIM_TOOL)
+# make test: TRACES_TEST (Makefile: the 1920x1080 frames sampled); make test-long: every bundled trace.
+.PHONY: test-model-isa test-long-model-isa
+test-model-isa: MODEL_ISA_SET = $(TRACES_TEST)
+test-long-model-isa: MODEL_ISA_SET = $(MODEL_BENCH_TRACES)
+test-model-isa test-long-model-isa: $(SIM_TOOL)
 	@set -e; mkdir -p $(MODEL_OUT)/diff; n=0; for args in "--scene tris --size 200x136 --prims 900" "--scene rtt --size 160x120 --frame 1" "--scene lines --size 200x136" \
-	    $(foreach t,$(MODEL_BENCH_TRACES),"--trace $(t)"); do \
+	    $(foreach t,$(MODEL_ISA_SET),"--trace $(t)"); do \
 	  a=$$($(SIM_TOOL) render $$args --shaders auto -q | sed -n 's/.* hash \([0-9a-f]*\)$$/\1/p'); \
 	  b=$$($(SIM_TOOL) render $$args --shaders isa -q | sed -n 's/.* hash \([0-9a-f]*\)$$/\1/p'); \
 	  if [ -z "$$a" ] || [ -z "$$b" ]; then echo "FAIL: no frame hash in the render output ($$args)"; exit 1; fi; \
@@ -156,8 +159,9 @@ test-model-isa: $(SIM_TOOL)
 	    echo "  reproduce: $(SIM_TOOL) render $$args -o a.png; $(SIM_TOOL) render $$args --shaders isa -o b.png"; exit 1; fi; \
 	  n=$$((n+1)); done; \
 	$(SIM_TOOL) verify --scene rtt --size 160x120 --frame 1 --shaders isa --gpus 2,5,16 --diff-dir $(MODEL_OUT)/diff -q; \
-	echo "test-model-isa: $$n passed, 0 failed"
+	echo "$@: $$n passed, 0 failed"
 TEST_TARGETS += test-model-isa
+test-long: test-long-model-isa
 
 # Validation against real OpenGL (Mesa llvmpipe): every bundled trace that ships a reference image
 # traces/NAME.png is rendered on one GPU and compared (image agreement, per-draw pixel counts against the
@@ -181,9 +185,12 @@ RUN_TARGETS += validate-model
 # (every bundled trace but glmark2-terrain, whose vertex shader displaces by a texture), at least 95 % of
 # the draws must write within 1 % of llvmpipe's pixel count, and the summed |difference| must stay under
 # 0.5 % of the reference pixels (measured today: 98.6 % and <= 0.02 %; docs/validation.md).
-MODEL_VALIDATE_TRACES := $(filter-out traces/glmark2-terrain.gpt,$(MODEL_BENCH_TRACES))
-.PHONY: test-model-validate
-test-model-validate: $(SIM_TOOL)
+# make test: TRACES_TEST (Makefile: the 1920x1080 frames sampled; test-shader-agreement holds each of them to
+# 99 % of draws with exact counts); make test-long: every bundled trace.
+.PHONY: test-model-validate test-long-model-validate
+test-model-validate: MODEL_VALIDATE_TRACES = $(filter-out traces/glmark2-terrain.gpt,$(TRACES_TEST))
+test-long-model-validate: MODEL_VALIDATE_TRACES = $(filter-out traces/glmark2-terrain.gpt,$(MODEL_BENCH_TRACES))
+test-model-validate test-long-model-validate: $(SIM_TOOL)
 	@set -e; d=$(MODEL_OUT)/validate; mkdir -p $$d; n=0; \
 	for t in $(MODEL_VALIDATE_TRACES); do b=$$(basename $$t .gpt); ref=traces/$$b.png; fr=""; \
 	  if [ ! -f $$ref ]; then ref=$$(ls traces/$$b.f*.png 2>/dev/null | tail -1); \
@@ -194,8 +201,9 @@ test-model-validate: $(SIM_TOOL)
 	ok1 = n > 0 and j['draws_within_1pct'] >= 0.95 * n; ok2 = j['pixels_abs_diff'] <= 0.005 * max(1, j['pixels_ref']); \
 	sys.exit(0) if ok1 and ok2 else sys.exit('FAIL: $$b: %d of %d draws within 1%% of llvmpipe, |diff| %d of %d pixels; reproduce: $(SIM_TOOL) validate --trace $$t $$fr --ref $$ref --diff diff.png' % (j['draws_within_1pct'], n, j['pixels_abs_diff'], j['pixels_ref']))"; \
 	  n=$$((n+1)); done; [ $$n -eq $(words $(MODEL_VALIDATE_TRACES)) ] && [ $$n -gt 0 ] || { echo "FAIL: $$n traces validated"; exit 1; }; \
-	echo "test-model-validate: $$n passed, 0 failed"
+	echo "$@: $$n passed, 0 failed"
 TEST_TARGETS += test-model-validate
+test-long: test-long-model-validate
 
 # Randomised configurations (printed, replayable): scene seed, GPU counts, tile size, ownership function,
 # batching threshold, link latency, PE send rate, hub rate; every scheme must still match `single`.

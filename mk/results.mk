@@ -21,11 +21,11 @@ update-results-long: $(SIM_TOOL) $(BUILD)/bin/gpupd-trace
 	@$(RESULTS_CHECK) update --set full
 
 # Replayed runs equal executed runs (issue 23; docs/timing.md, "Functional work once per frame"): every case of
-# the quick set (and a few more) rendered executing the model and replaying frame records from a fresh
-# --replay-cache; the stats JSON and the frame hash must be identical; chopin and -o runs must execute.
+# the quick set (and a few more) on the traces of TRACES_TEST (Makefile: the 1920x1080 frames sampled) rendered
+# executing the model and replaying frame records from a fresh --replay-cache; the stats JSON and the frame hash must be identical; chopin and -o runs must execute.
 .PHONY: test-replay
 test-replay: $(SIM_TOOL) $(BUILD)/bin/gpupd-trace
-	@$(PYTHON) tests/timing/test_replay.py --sim $(SIM_TOOL) --trace-tool $(BUILD)/bin/gpupd-trace
+	@$(PYTHON) tests/timing/test_replay.py --sim $(SIM_TOOL) --trace-tool $(BUILD)/bin/gpupd-trace --traces "$(TRACES_TEST)"
 TEST_TARGETS += test-replay
 
 # Simulator speed (issue 23; docs/timing.md section 10): rates on oa-dm4-f215 and glmark2-terrain at 1 and 16

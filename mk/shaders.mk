@@ -16,10 +16,11 @@ test-shader-diff: $(BUILD)/bin/gpupd-as $(BUILD)/bin/gpupd-trace $(BUILD)/bin/gp
 TEST_TARGETS += test-shader-diff
 
 # Image agreement with llvmpipe on every bundled frame (floors: tests/shaders/agreement.tsv) and the fast
-# built-in path against the interpreter (per-draw pixel counts) on traces with compiled programs.
+# built-in path against the interpreter (per-draw pixel counts) on the traces of TRACES_TEST with compiled
+# programs (Makefile: the 1920x1080 frames sampled).
 .PHONY: test-shader-agreement shader-agreement-measure
 test-shader-agreement: $(BUILD)/bin/gpupd-sim $(BUILD)/bin/gpupd-trace
-	@$(PYTHON) tests/shaders/test_agreement.py --work $(BUILD)/shader-agreement
+	@$(PYTHON) tests/shaders/test_agreement.py --work $(BUILD)/shader-agreement --builtin-traces "$(TRACES_TEST)"
 TEST_TARGETS += test-shader-agreement
 shader-agreement-measure: $(BUILD)/bin/gpupd-sim $(BUILD)/bin/gpupd-trace
 	@$(PYTHON) tests/shaders/test_agreement.py --work $(BUILD)/shader-agreement --measure

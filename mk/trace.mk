@@ -23,11 +23,14 @@ CLANG         ?= clang
 # TRACE_RT_FULL_MAX bytes; larger ones are re-encoded at compression level 1 (zstd -19 costs ~1 s/MB) and their
 # text dumps must be identical below the header line (every chunk's flags are explicit in the text).
 TRACE_RT_FULL_MAX ?= 1000000
-.PHONY: test-trace-roundtrip
-test-trace-roundtrip: $(TRACE_TOOL)
+# make test: TRACES_TEST (Makefile: the big 1920x1080 frames sampled); make test-long: every bundled trace.
+.PHONY: test-trace-roundtrip test-long-trace-roundtrip
+test-trace-roundtrip: TRACE_RT_SET = $(TRACES_TEST)
+test-long-trace-roundtrip: TRACE_RT_SET = $(TRACES_ALL)
+test-trace-roundtrip test-long-trace-roundtrip: $(TRACE_TOOL)
 	@set -e; d=$(BUILD)/trace-rt; mkdir -p $$d; \
 	$(TRACE_TOOL) synth $$d/synthetic.gpt; $(TRACE_TOOL) pack $$d/synthetic.gpt $$d/synthetic-zstd.gpt; n=0; \
-	for t in $$d/synthetic.gpt $$d/synthetic-zstd.gpt $(TRACE_FILES); do \
+	for t in $$d/synthetic.gpt $$d/synthetic-zstd.gpt $(TRACE_RT_SET); do \
 	  b=$$d/$$(basename $$t .gpt); \
 	  $(TRACE_TOOL) validate $$t >/dev/null; \
 	  $(TRACE_TOOL) info $$t >/dev/null; \
@@ -50,8 +53,9 @@ test-trace-roundtrip: $(TRACE_TOOL)
 	    rm -f $$b.l1.txt $$b.rt.txt; \
 	  fi; \
 	  n=$$((n+1)); rm -f $$b.txt $$b.rt.gpt; \
-	done; echo "test-trace-roundtrip: $$n passed, 0 failed"
+	done; echo "$@: $$n passed, 0 failed"
 TEST_TARGETS += test-trace-roundtrip
+test-long: test-long-trace-roundtrip
 
 # libFuzzer target on the reader (CRC checks off so the fuzzer reaches the parsers) + short smoke run.
 $(BUILD)/fuzz/fuzz_trace: tests/fuzz/fuzz_trace.c $(TRACE_SRCS) $(wildcard cmodel/trace/*.h)

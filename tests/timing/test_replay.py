@@ -52,8 +52,12 @@ def main():
     ap.add_argument("--sim", default="build/bin/gpupd-sim")
     ap.add_argument("--trace-tool", default="build/bin/gpupd-trace")
     ap.add_argument("--set", choices=["quick", "full"], default="quick")
+    ap.add_argument("--traces", default=None, help="space-separated traces/NAME.gpt to take (default: every one)")
     a = ap.parse_args()
     traces = sorted(os.path.join("traces", t) for t in os.listdir("traces") if t.endswith(".gpt"))
+    if a.traces is not None:   # a sample (make test: TRACES_TEST, the 1920x1080 frames sampled)
+        keep = {os.path.normpath(t) for t in a.traces.split()}
+        traces = [t for t in traces if os.path.normpath(t) in keep]
     names = {os.path.basename(t)[:-4] for t in traces}
     # chopin never replays (checked below with a probe): its cases of the result set are not compared here
     cases = [c for c in results_check.cases(a.set, traces, a.trace_tool) if c[2] != "chopin"] + \

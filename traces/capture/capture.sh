@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # Regenerate the bundled GPUpd traces (traces/*.gpt, *.png, *.ppd.tsv) from Debian packages only:
 # apitrace captures of glmark2 scenes (deterministic clock with faketime), OpenArena timedemo frames
-# (the demo file recorded once is kept in traces/capture/demos/), and a real-mesh scene, all on Mesa
-# llvmpipe under Xvfb; reference images with `glretrace -s`, per-draw pixel counts with `glretrace --ppd`.
+# (the demo file recorded once is kept in traces/capture/demos/), a real-mesh scene and 1920x1080 Nexuiz frames
+# (darkplaces, the demo the package ships), all on Mesa llvmpipe under Xvfb; reference images with `glretrace -s`,
+# per-draw pixel counts with `glretrace --ppd`.
 #
-#   traces/capture/capture.sh [all|glmark2|ideas|oa|mesh|one NAME] (default all)   -- or: make traces
-#   traces/capture/capture.sh capture-oa2|capture-nexuiz   1920x1080 captures (OpenArena opengl2, Nexuiz)
+#   traces/capture/capture.sh [all|glmark2|ideas|oa|oa-hd|mesh|nexuiz] (default all)   -- or: make traces
+#   traces/capture/capture.sh capture-oa2|capture-nexuiz   1920x1080 captures only (OpenArena opengl2, Nexuiz)
 #   traces/capture/capture.sh record-oa-demo      re-record the OpenArena demo (not deterministic: bots)
 #   traces/capture/capture.sh test OUTDIR          tiny capture + conversion used by make test-trace-convert
 #
@@ -227,13 +228,16 @@ OA2_MAX_FRAMES=${OA2_MAX_FRAMES:-200}
 # mapping off (its dFdx), shadow-map lookups without the direction cube (r_shadow_shadowmapping_vsdct 0: a
 # cube sampler), without PCF (filterquality 0: textureGatherOffset) and compared in the shader rather than
 # by a sampler2DShadow (useshadowsampler 0: the format has no compare mode); the shadow maps themselves stay.
+# The shadow-map atlas is 2048x2048 (r_shadow_shadowmapping_texturesize; darkplaces' default 8192x8192 is 256 MB
+# of depth surface that every simulated GPU holds its own copy of: 16 GPUs would need 4 GB, 64 GPUs 16 GB); each
+# light's shadow map is then at most 2048/8 = 256 pixels a side (r_shadow_shadowmapping_maxsize is bounded by it).
 NEX_ARGS=(-benchmark demos/demo1 -nosound +vid_width $BIG_W +vid_height $BIG_H +vid_fullscreen 0 +vid_vsync 0
           +r_shadow_realtime_world 1 +r_shadow_realtime_world_shadows 1 +r_shadow_realtime_dlight 1
           +r_shadow_realtime_dlight_shadows 1 +r_shadow_shadowmapping 1 +r_bloom 1 +r_water 1
           +r_glsl_deluxemapping 1 +r_glsl_offsetmapping 0 +r_coronas 1 +cl_decals 1 +showfps 0
           +gl_texturecompression 0 +gl_texturecompression_sky 0 +r_texture_dds_load 0
           +r_shadow_shadowmapping_vsdct 0 +r_shadow_shadowmapping_filterquality 0
-          +r_shadow_shadowmapping_useshadowsampler 0)
+          +r_shadow_shadowmapping_useshadowsampler 0 +r_shadow_shadowmapping_texturesize 2048)
 NEX_MAX_FRAMES=${NEX_MAX_FRAMES:-120}
 
 big_shims() {
@@ -263,8 +267,33 @@ nex_home() { mkdir -p "$1"; }
 do_oa2_capture() { big_capture oa2 "$BIG_XVFB_OA2" "$OA2_MAX_FRAMES" oa_home /usr/games/openarena "${OA2_ARGS[@]}" +set timedemo 1 +demo gpupd; }
 do_nex_capture() { big_capture nexuiz "$BIG_XVFB_NEX" "$NEX_MAX_FRAMES" nex_home /usr/games/nexuiz "${NEX_ARGS[@]}"; }
 
+# Bundled Nexuiz frames: NEX_NFRAMES frames evenly spread over the frames with >= NEX_MIN_DRAWS draw calls
+# (first and last included; frames.txt of the capture), or NEX_FRAMES="a b ..."; each cut out with gltrim and
+# converted at full texture resolution into traces/nexuiz-fN. The capture is reused if WORK/nexuiz/raw.trace
+# exists (NEX_RECAPTURE=1 captures again).
+NEX_NFRAMES=${NEX_NFRAMES:-3}; NEX_MIN_DRAWS=${NEX_MIN_DRAWS:-1000}
+nex_pick_frames() {
+  awk -v m="$NEX_MIN_DRAWS" '$2 >= m {print $1}' "$1" |
+    awk -v n="$NEX_NFRAMES" '{f[NR]=$1} END {for (i = 0; i < n && NR; i++) printf "%s ", f[1 + int(i * (NR - 1) / (n > 1 ? n - 1 : 1))]}'
+}
+do_nexuiz() {
+  local d="$WORK/nexuiz"
+  if [ ! -s "$d/raw.trace" ] || [ ! -s "$d/frames.txt" ] || [ -n "${NEX_RECAPTURE:-}" ]; then do_nex_capture; fi
+  local frames=${NEX_FRAMES:-$(nex_pick_frames "$d/frames.txt")}
+  [ -n "$frames" ] || { log "nexuiz: no frame with >= $NEX_MIN_DRAWS draw calls"; return 1; }
+  log "nexuiz: frames $frames (of $(awk -v m="$NEX_MIN_DRAWS" '$2 >= m' "$d/frames.txt" | wc -l) with >= $NEX_MIN_DRAWS draw calls)"
+  for f in $frames; do
+    local name=nexuiz-f$f
+    log "$name: trimming frame $f ($(awk -v f=$f '$1==f{print $2}' "$d/frames.txt") draw calls)"
+    gltrim --frames=$f -o "$d/$name.trace" "$d/raw.trace" > "$d/$name.trim.log" 2>&1
+    W=$BIG_W H=$BIG_H MAXTEX=0 SOURCE_DESC="nexuiz 2.5.2 on darkplaces: -benchmark demos/demo1 (map warfare) at ${BIG_W}x${BIG_H}, real-time lights with shadow maps (2048x2048 atlas), bloom, r_water (capture.sh NEX_ARGS), apitrace frame $f, cut with gltrim" \
+      finish "$name" "$d/$name.trace" last
+    rm -f "$d/$name.trace"
+  done
+}
+
 case "${1:-all}" in
-  all) do_glmark2; do_oa; do_oa_hd; do_mesh ;;
+  all) do_glmark2; do_oa; do_oa_hd; do_mesh; do_nexuiz ;;
   oa-hd) do_oa_hd ;;
   glmark2) do_glmark2 ;;
   ideas) do_ideas ;;
@@ -272,6 +301,7 @@ case "${1:-all}" in
   mesh) do_mesh ;;
   capture-oa2) do_oa2_capture ;;
   capture-nexuiz) do_nex_capture ;;
+  nexuiz) do_nexuiz ;;
   record-oa-demo) record_oa_demo ;;
   test)
     # Small end-to-end capture for the test suite: a short glmark2 shadow run, 1 frame converted.
@@ -295,5 +325,5 @@ case "${1:-all}" in
     ref=$OUT/$name.png; [ -f "$ref" ] || ref=$(ls "$OUT/$name".f*.png | tail -1)
     "$ROOT/build/bin/gpupd-sim" validate --trace "$OUT/$name.gpt" --ref "$ref" --diff "$WORK/$name/diff.png" \
       --json "$WORK/$name/validate.json" ;;
-  *) echo "usage: $0 [all|glmark2|ideas|oa|oa-hd|mesh|capture-oa2|capture-nexuiz|record-oa-demo|test OUTDIR|convert RAW.trace NAME [FRAMES]]" >&2; exit 2 ;;
+  *) echo "usage: $0 [all|glmark2|ideas|oa|oa-hd|mesh|nexuiz|capture-oa2|capture-nexuiz|record-oa-demo|test OUTDIR|convert RAW.trace NAME [FRAMES]]" >&2; exit 2 ;;
 esac
