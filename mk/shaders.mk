@@ -16,11 +16,12 @@ test-shader-diff: $(BUILD)/bin/gpupd-as $(BUILD)/bin/gpupd-trace $(BUILD)/bin/gp
 TEST_TARGETS += test-shader-diff
 
 # Image agreement with llvmpipe on every bundled frame (floors: tests/shaders/agreement.tsv) and the fast
-# built-in path against the interpreter (per-draw pixel counts) on the traces of TRACES_TEST with compiled
-# programs (Makefile: the 1920x1080 frames sampled).
+# built-in path against the interpreter (per-draw pixel counts) on the traces with compiled programs but the
+# 1920x1080 Nexuiz frames (TRACES_BIG): their programs discard (darkplaces' alpha kill), which the built-in
+# stand-in does not, so counts differ there by design (nexuiz-f107: draws 1021, 1022 and, behind them, 1028).
 .PHONY: test-shader-agreement shader-agreement-measure
 test-shader-agreement: $(BUILD)/bin/gpupd-sim $(BUILD)/bin/gpupd-trace
-	@$(PYTHON) tests/shaders/test_agreement.py --work $(BUILD)/shader-agreement --builtin-traces "$(TRACES_TEST)"
+	@$(PYTHON) tests/shaders/test_agreement.py --work $(BUILD)/shader-agreement --builtin-traces "$(filter-out $(TRACES_BIG),$(TRACES_ALL))"
 TEST_TARGETS += test-shader-agreement
 shader-agreement-measure: $(BUILD)/bin/gpupd-sim $(BUILD)/bin/gpupd-trace
 	@$(PYTHON) tests/shaders/test_agreement.py --work $(BUILD)/shader-agreement --measure
