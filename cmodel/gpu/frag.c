@@ -32,6 +32,68 @@ void gpu_unpack_rgba8(uint32_t v, float c[4])
     for (int i = 0; i < 4; i++) c[i] = u8_to_f[(v >> (8 * i)) & 0xFFu];
 }
 
+uint16_t gpu_f32_to_f16(float f)
+{
+    uint32_t x;
+    memcpy(&x, &f, 4);
+    uint32_t sign = (x >> 16) & 0x8000u, e = (x >> 23) & 0xFFu, m = x & 0x7FFFFFu;
+    if (e == 0xFFu) return (uint16_t)(m ? 0x7E00u : sign | 0x7C00u);
+    int32_t he = (int32_t)e - 127 + 15;
+    if (he >= 31) return (uint16_t)(sign | 0x7C00u);                 /* overflow: infinity */
+    if (he <= 0) {                                                    /* half denormal or zero */
+        if (he < -10) return (uint16_t)sign;
+        m |= 0x800000u;
+        uint32_t sh = (uint32_t)(14 - he), q = m >> sh, rem = m & ((1u << sh) - 1), half = 1u << (sh - 1);
+        if (rem > half || (rem == half && (q & 1u))) q++;
+        return (uint16_t)(sign | q);
+    }
+    uint32_t q = ((uint32_t)he << 10) | (m >> 13), rem = m & 0x1FFFu;
+    if (rem > 0x1000u || (rem == 0x1000u && (q & 1u))) q++;           /* a carry into the exponent is right */
+    return (uint16_t)(sign | q);
+}
+
+float gpu_f16_to_f32(uint16_t h)
+{
+    uint32_t sign = (uint32_t)(h & 0x8000u) << 16, e = (h >> 10) & 0x1Fu, m = h & 0x3FFu, x;
+    if (e == 0x1Fu) x = sign | 0x7F800000u | (m << 13);
+    else if (e) x = sign | ((e + 112u) << 23) | (m << 13);
+    else if (!m) x = sign;
+    else {                                                            /* denormal: normalise */
+        int sh = 0;
+        while (!(m & 0x400u)) { m <<= 1; sh++; }
+        x = sign | ((uint32_t)(113 - sh) << 23) | ((m & 0x3FFu) << 13);
+    }
+    float f;
+    memcpy(&f, &x, 4);
+    return f;
+}
+
+void gpu_texel_decode(gpu_format_t fmt, const uint32_t *p, float out[4])
+{
+    uint32_t n = gpu_fmt_channels(fmt);
+    out[0] = out[1] = out[2] = 0.0f;
+    out[3] = 1.0f;
+    for (uint32_t c = 0; c < n; c++) {
+        if (gpu_fmt_half(fmt)) out[c] = gpu_f16_to_f32((uint16_t)(p[c / 2] >> (16 * (c % 2))));
+        else memcpy(&out[c], &p[c], 4);
+    }
+}
+
+void gpu_texel_encode(gpu_format_t fmt, const float in[4], uint32_t *p)
+{
+    uint32_t n = gpu_fmt_channels(fmt);
+    for (uint32_t c = 0; c < n; c++) {
+        if (gpu_fmt_half(fmt)) {
+            uint32_t sh = 16 * (c % 2);
+            p[c / 2] = (p[c / 2] & ~(0xFFFFu << sh)) | ((uint32_t)gpu_f32_to_f16(in[c]) << sh);
+        } else {
+            float f = in[c];
+            if (f != f) { uint32_t q = 0x7FC00000u; memcpy(&f, &q, 4); }
+            memcpy(&p[c], &f, 4);
+        }
+    }
+}
+
 static int32_t wrap_coord(int32_t i, uint32_t n, uint8_t wrap)
 {
     if (wrap == GPU_WRAP_CLAMP) {
@@ -54,6 +116,10 @@ static int32_t wrap_coord(int32_t i, uint32_t n, uint8_t wrap)
 
 static void texel(const uint32_t *data, uint32_t w, gpu_format_t fmt, int32_t x, int32_t y, float out[4])
 {
+    if (gpu_fmt_is_float(fmt)) {
+        gpu_texel_decode(fmt, &data[((size_t)y * w + (size_t)x) * gpu_fmt_words(fmt)], out);
+        return;
+    }
     uint32_t v = data[(size_t)y * w + (size_t)x];
     if (fmt == GPU_FMT_DEPTH24) {
         float d = (float)(v & GPU_DEPTH_MAX) / (float)GPU_DEPTH_MAX;
@@ -126,12 +192,23 @@ static const struct gpu_mipchain *mip_chain(const gpu_t *gc, int32_t sid)
     while (m->nlev < GPU_MAX_LEVELS && (m->w[m->nlev - 1] > 1 || m->h[m->nlev - 1] > 1)) {
         uint32_t pw = m->w[m->nlev - 1], ph = m->h[m->nlev - 1];
         uint32_t nw = pw > 1 ? pw / 2 : 1, nh = ph > 1 ? ph / 2 : 1;
-        uint32_t *d = malloc((size_t)nw * nh * 4);
+        uint32_t wpt = gpu_fmt_words(s->fmt);
+        uint32_t *d = calloc((size_t)nw * nh, 4 * (size_t)wpt);
         if (!d) break;
         for (uint32_t y = 0; y < nh; y++)
             for (uint32_t x = 0; x < nw; x++) {
                 uint32_t x0 = pw > 1 ? 2 * x : 0, x1 = pw > 1 ? 2 * x + 1 : 0;
                 uint32_t y0 = ph > 1 ? 2 * y : 0, y1 = ph > 1 ? 2 * y + 1 : 0;
+                if (gpu_fmt_is_float(s->fmt)) {     /* binary32 mean of the four texels, rounded to the format */
+                    float t[4][4], o[4];
+                    gpu_texel_decode(s->fmt, &src[((size_t)y0 * pw + x0) * wpt], t[0]);
+                    gpu_texel_decode(s->fmt, &src[((size_t)y0 * pw + x1) * wpt], t[1]);
+                    gpu_texel_decode(s->fmt, &src[((size_t)y1 * pw + x0) * wpt], t[2]);
+                    gpu_texel_decode(s->fmt, &src[((size_t)y1 * pw + x1) * wpt], t[3]);
+                    for (int k = 0; k < 4; k++) o[k] = ((t[0][k] + t[1][k]) + (t[2][k] + t[3][k])) * 0.25f;
+                    gpu_texel_encode(s->fmt, o, &d[((size_t)y * nw + x) * wpt]);
+                    continue;
+                }
                 uint32_t a = src[(size_t)y0 * pw + x0], b = src[(size_t)y0 * pw + x1];
                 uint32_t c = src[(size_t)y1 * pw + x0], e = src[(size_t)y1 * pw + x1];
                 uint32_t v = 0;
@@ -352,6 +429,30 @@ static float apply_eq(uint8_t eq, float s, float fs, float d, float fd)
     case GPU_BEQ_MAX: return s > d ? s : d;
     default: return s * fs + d * fd;
     }
+}
+
+int gpu_blend_pixel_float(const gpu_blend_t *b, const float blend_color[4], uint8_t mask, const float src[4],
+                          gpu_format_t fmt, uint32_t *p)
+{
+    float dst[4], res[4];
+    gpu_texel_decode(fmt, p, dst);
+    if (b->enable) {
+        float fsr[4], fdr[4], fsa[4], fda[4];
+        factor(b->src_rgb, src, dst, blend_color, fsr);
+        factor(b->dst_rgb, src, dst, blend_color, fdr);
+        factor(b->src_a, src, dst, blend_color, fsa);
+        factor(b->dst_a, src, dst, blend_color, fda);
+        for (int c = 0; c < 3; c++) res[c] = apply_eq(b->eq_rgb, src[c], fsr[c], dst[c], fdr[c]);
+        res[3] = apply_eq(b->eq_a, src[3], fsa[3], dst[3], fda[3]);
+    } else {
+        memcpy(res, src, sizeof res);
+    }
+    for (int c = 0; c < 4; c++)
+        if (!(mask & (1u << c))) res[c] = dst[c];
+    uint32_t old[4], w = gpu_fmt_words(fmt);
+    memcpy(old, p, 4 * w);
+    gpu_texel_encode(fmt, res, p);
+    return memcmp(old, p, 4 * w) != 0;
 }
 
 uint32_t gpu_blend_pixel(const gpu_blend_t *b, const float blend_color[4], uint8_t mask,

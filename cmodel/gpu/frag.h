@@ -42,6 +42,18 @@ int gpu_depth_compare(uint8_t func, uint32_t frag, uint32_t stored);
 uint32_t gpu_blend_pixel(const gpu_blend_t *b, const float blend_color[4], uint8_t mask,
                          const float src[4], uint32_t dst);
 
+/* Blend into a floating-point colour target (gpu_fmt_is_float): as gpu_blend_pixel but nothing is clamped
+ * (GL for float buffers); the stored texel p (gpu_fmt_words words) is read, blended in binary32, rounded to
+ * the format per channel (gpu_texel_encode) under the colour mask. Returns 1 if the texel changed. */
+int gpu_blend_pixel_float(const gpu_blend_t *b, const float blend_color[4], uint8_t mask, const float src[4],
+                          gpu_format_t fmt, uint32_t *p);
+/* Texel of a floating-point format <-> RGBA floats (missing channels read 0, 0, 1 for G, B, A; binary16
+ * rounded to nearest even, overflow to infinity, half denormals kept, NaN -> 0x7E00). */
+void gpu_texel_decode(gpu_format_t fmt, const uint32_t *p, float out[4]);
+void gpu_texel_encode(gpu_format_t fmt, const float in[4], uint32_t *p);
+uint16_t gpu_f32_to_f16(float f);
+float gpu_f16_to_f32(uint16_t h);
+
 uint32_t gpu_pack_rgba8(const float c[4]);
 void gpu_unpack_rgba8(uint32_t v, float c[4]);
 

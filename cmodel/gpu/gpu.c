@@ -101,8 +101,9 @@ void gpu_free(gpu_t *g)
 int gpu_add_surface(gpu_t *g, uint32_t w, uint32_t h, gpu_format_t fmt, const uint32_t *init)
 {
     if (g->n_surf >= GPU_MAX_SURFACES || w == 0 || h == 0 || w > P2G_MAX_DIM || h > P2G_MAX_DIM) return -1;
+    if ((int)fmt < 0 || (int)fmt >= GPU_FMT_COUNT) return -1;
     gpu_surface_t *s = &g->surf[g->n_surf];
-    s->data = calloc((size_t)w * h, sizeof(uint32_t));
+    s->data = calloc((size_t)w * h * gpu_fmt_words(fmt), sizeof(uint32_t));
     uint32_t tiles = ((w + (1u << g->tile_log2) - 1) >> g->tile_log2) * ((h + (1u << g->tile_log2) - 1) >> g->tile_log2);
     g->dirty[g->n_surf] = calloc(tiles, 1);
     if (!s->data || !g->dirty[g->n_surf]) {
@@ -115,7 +116,7 @@ int gpu_add_surface(gpu_t *g, uint32_t w, uint32_t h, gpu_format_t fmt, const ui
     s->w = w;
     s->h = h;
     s->fmt = fmt;
-    if (init) memcpy(s->data, init, (size_t)w * h * sizeof(uint32_t));
+    if (init) memcpy(s->data, init, (size_t)w * h * gpu_fmt_words(fmt) * sizeof(uint32_t));
     return (int)g->n_surf++;
 }
 
@@ -175,6 +176,10 @@ int gpu_clear(gpu_t *g, int32_t surface, uint32_t value, uint8_t color_mask,
         if ((int64_t)sx + sw - 1 < x1) x1 = (int32_t)((int64_t)sx + sw - 1);
         if ((int64_t)sy + sh - 1 < y1) y1 = (int32_t)((int64_t)sy + sh - 1);
     }
+    if (gpu_fmt_is_float(s->fmt)) {
+        snprintf(g->err, sizeof g->err, "clear: surface %d has a floating-point format (gpu_clear_float)", (int)surface);
+        return -1;
+    }
     uint32_t keep = 0;
     if (s->fmt == GPU_FMT_RGBA8) {
         for (int c = 0; c < 4; c++)
@@ -186,6 +191,36 @@ int gpu_clear(gpu_t *g, int32_t surface, uint32_t value, uint8_t color_mask,
         for (int32_t x = x0; x <= x1; x++) {
             uint32_t *p = &s->data[(size_t)y * s->w + (size_t)x];
             *p = (*p & keep) | (value & ~keep);
+        }
+    g->stats.clears++;
+    return 0;
+}
+
+int gpu_clear_float(gpu_t *g, int32_t surface, const float color[4], uint8_t color_mask,
+                    int32_t sx, int32_t sy, uint32_t sw, uint32_t sh)
+{
+    if (surface < 0 || (uint32_t)surface >= g->n_surf || !gpu_fmt_is_float(g->surf[surface].fmt) || g->surf[surface].shared) {
+        snprintf(g->err, sizeof g->err, "clear: surface %d is not a writable floating-point colour surface", (int)surface);
+        return -1;
+    }
+    gpu_surface_t *s = &g->surf[surface];
+    gpu_surface_changed(g, surface);
+    int32_t x0 = 0, y0 = 0, x1 = (int32_t)s->w - 1, y1 = (int32_t)s->h - 1;
+    if (sw > 0 && sh > 0) {
+        if (sx > x0) x0 = sx;
+        if (sy > y0) y0 = sy;
+        if ((int64_t)sx + sw - 1 < x1) x1 = (int32_t)((int64_t)sx + sw - 1);
+        if ((int64_t)sy + sh - 1 < y1) y1 = (int32_t)((int64_t)sy + sh - 1);
+    }
+    uint32_t wpt = gpu_fmt_words(s->fmt);
+    for (int32_t y = y0; y <= y1; y++)
+        for (int32_t x = x0; x <= x1; x++) {
+            uint32_t *p = &s->data[((size_t)y * s->w + (size_t)x) * wpt];
+            float c[4];
+            gpu_texel_decode(s->fmt, p, c);
+            for (int k = 0; k < 4; k++)
+                if (color_mask & (1u << k)) c[k] = color[k];
+            gpu_texel_encode(s->fmt, c, p);
         }
     g->stats.clears++;
     return 0;
@@ -237,7 +272,7 @@ int gpu_fetch_triangle(const gpu_draw_t *d, uint32_t prim, uint32_t vid[3])
 
 const char *gpu_draw_check(const gpu_t *g, const gpu_draw_t *d)
 {
-    if (d->n_attribs == 0 || d->n_attribs > GPU_MAX_ATTRIBS) return "attribute count out of range (1..8)";
+    if (d->n_attribs == 0 || d->n_attribs > GPU_MAX_ATTRIBS) return "attribute count out of range (1..16)";
     if (d->n_varyings > GPU_MAX_VARYINGS) return "varying count out of range (0..8)";
     if (!d->attribs && d->n_vertices) return "no vertex data";
     if (d->topo > GPU_TOPO_POINTS) return "unknown primitive topology";
@@ -260,7 +295,7 @@ const char *gpu_draw_check(const gpu_t *g, const gpu_draw_t *d)
         int32_t s = st->rt[i];
         if (s < 0) continue;
         if ((uint32_t)s >= g->n_surf) return "render target surface does not exist";
-        if (g->surf[s].fmt != GPU_FMT_RGBA8) return "colour render target is not an RGBA8 surface";
+        if (g->surf[s].fmt != GPU_FMT_RGBA8 && !gpu_fmt_is_float(g->surf[s].fmt)) return "colour render target is not a colour surface";
         if (g->surf[s].shared) return "render target is a shared read-only texture";
         if (any && (g->surf[s].w != w || g->surf[s].h != h)) return "render targets differ in size";
         w = g->surf[s].w; h = g->surf[s].h; any = 1;

@@ -105,6 +105,10 @@ int gpu_owns_tile(const gpu_t *g, const gpu_surface_t *s, uint32_t tx, uint32_t 
  * Colour: packed RGBA8 value, mask bits RGBA; depth: 24-bit value. Optional scissor (w=0: none). */
 int gpu_clear(gpu_t *g, int32_t surface, uint32_t value, uint8_t color_mask,
               int32_t sx, int32_t sy, uint32_t sw, uint32_t sh);
+/* Clear a floating-point colour surface (gpu_fmt_is_float) to `color` (not clamped, rounded to the format)
+ * under the colour mask and scissor, as gpu_clear. */
+int gpu_clear_float(gpu_t *g, int32_t surface, const float color[4], uint8_t color_mask,
+                    int32_t sx, int32_t sy, uint32_t sw, uint32_t sh);
 
 /* Render the listed primitives of a draw, in list order, through the whole pipeline. Only pixels in
  * tiles this GPU owns are generated. Returns 0, or -1 with g->err set. */

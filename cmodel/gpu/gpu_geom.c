@@ -51,7 +51,7 @@ int gpu_vf_step(gpu_t *g)
             return -1;
         }
         for (int i = 0; i < 3; i++)
-            memset(&t->attr[i][d->n_attribs], 0, sizeof(float) * 4 * (GPU_MAX_ATTRIBS - d->n_attribs));
+            memset(&t->attr[i][d->n_attribs], 0, sizeof(float) * 4 * (gpu_attr_span(d->n_attribs) - d->n_attribs));
         for (int i = 0; i < 3; i++)
             for (uint32_t a = 0; a < d->n_attribs; a++)
                 memcpy(t->attr[i][a], &d->attribs[((size_t)t->vid[i] * d->n_attribs + a) * 4], sizeof t->attr[i][a]);
@@ -120,7 +120,7 @@ int gpu_vs_step(gpu_t *g)
                 while (j < np && pend_vid[j] != vid) j++;
                 if (j == np) {
                     pend_vid[np] = vid;
-                    memcpy(in[np], tris[i]->attr[k], sizeof in[np]);
+                    memcpy(in[np], tris[i]->attr[k], sizeof in[np][0] * gpu_attr_span(d->n_attribs));
                     np++;
                 }
                 src[i][k] = j;

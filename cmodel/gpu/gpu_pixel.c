@@ -76,6 +76,7 @@ int gpu_rast_step(gpu_t *g, gpu_unit_state_t *u)
                     ft->quad = (uint32_t)g->rec->n_quads;
                 }
             }
+            u->front = (uint8_t)gpu_prim_front(t, &g->draw->st);
             gpu_queue_pop(&g->q_tri);
             moved = 1;
             if (u->r.empty) continue;
@@ -136,6 +137,7 @@ int gpu_rast_step(gpu_t *g, gpu_unit_state_t *u)
                     if (hit && g->rec_mode == FREC_RECORD) q->rec = frec_add_quad(g->rec, qx, qy, q->cover);
                 }
                 if (hit) {
+                    q->front = u->front;
                     gpu_timing_t *T = g->tm;
                     if (T) {
                         uint64_t qt = gt_max(T->rast_busy, sub_sat(gpu_queue_tf_next(&g->q_quad, 0), T->lat[GT_RAST]));
@@ -360,7 +362,7 @@ int gpu_fs_step(gpu_t *g)
                     pos[t][0] = (float)(qs[i]->x + (k & 1)) + 0.5f;
                     pos[t][1] = (float)(qs[i]->y + (k >> 1)) + 0.5f;
                     pos[t][2] = (float)qs[i]->depth[k] / (float)GPU_DEPTH_MAX;
-                    pos[t][3] = (qs[i]->live & (1u << k)) ? 1.0f : 0.0f;   /* 0: helper lane */
+                    pos[t][3] = qs[i]->front ? 1.0f : 0.0f;                /* gl_FrontFacing */
                     dep[t] = pos[t][2];
                     disc[t] = 0;
                 }
@@ -491,7 +493,16 @@ int gpu_rop_step(gpu_t *g, gpu_unit_state_t *u)
             if (writes_color && g->rec_mode != FREC_REPLAY)
                 for (int r = 0; r < GPU_MAX_RTS; r++) {
                     if (st->rt[r] < 0 || !(st->color_mask[r] & 0xF)) continue;
-                    uint32_t *p = pix(&g->surf[st->rt[r]], x, y);
+                    gpu_surface_t *cs = &g->surf[st->rt[r]];
+                    if (gpu_fmt_is_float(cs->fmt)) {
+                        uint32_t *fp = &cs->data[((size_t)y * cs->w + (size_t)x) * gpu_fmt_words(cs->fmt)];
+                        if (gpu_blend_pixel_float(&st->blend[r], st->blend_color, st->color_mask[r], q->color[i][r], cs->fmt, fp)) {
+                            mark_dirty(g, st->rt[r], x, y);
+                            cchg |= FREC_CCHG(r);
+                        }
+                        continue;
+                    }
+                    uint32_t *p = pix(cs, x, y);
                     uint32_t nv = gpu_blend_pixel(&st->blend[r], st->blend_color, st->color_mask[r], q->color[i][r], *p);
                     if (nv != *p) {
                         *p = nv;

@@ -405,7 +405,7 @@ void gt_profile_vs(gpu_timing_t *t, const gpu_draw_t *d, uint32_t n, const float
     isa_warp_t *w = t->pwarp;
     if (n > ISA_WARP_SIZE) n = ISA_WARP_SIZE;
     for (uint32_t l = 0; l < n; l++) {
-        for (uint32_t a = 0; a < GPU_MAX_ATTRIBS && 4 * a + 3 < ISA_ATTR_WORDS; a++)
+        for (uint32_t a = 0; a < gpu_attr_span(d->n_attribs) && 4 * a + 3 < ISA_ATTR_WORDS; a++)
             for (int c = 0; c < 4; c++) w->attr[4 * a + (uint32_t)c][l] = isa_float_bits(in[l][a][c]);
         w->sr_vertex[l] = l;
     }

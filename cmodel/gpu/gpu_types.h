@@ -9,7 +9,8 @@
 
 #include "p2g/p2g.h"
 
-#define GPU_MAX_ATTRIBS   8
+#define GPU_MAX_ATTRIBS   16            /* the ISA's 64 attribute words */
+#define GPU_ATTRIBS_BASE  8             /* attributes every stage carries; more only for a draw that has them */
 #define GPU_MAX_VARYINGS  8
 #define GPU_MAX_RTS       4
 #define GPU_MAX_TEXTURES  16
@@ -20,12 +21,27 @@
 #define GPU_GUARD         8192          /* guard band, pixels beyond the viewport on each side */
 #define GPU_VCACHE        16            /* post-transform vertex cache entries */
 
-typedef enum { GPU_FMT_RGBA8 = 0, GPU_FMT_DEPTH24 = 1 } gpu_format_t;
+/* Texel formats. RGBA8 and DEPTH24 take one 32-bit word per texel; the floating-point colour formats (render
+ * targets of HDR passes) keep their channels as GL stores them: binary16 halves two to a word (channel c in
+ * word c/2, bits 16*(c%2)), binary32 one to a word; missing channels read as G = B = 0, A = 1 (frag.c). */
+typedef enum {
+    GPU_FMT_RGBA8 = 0, GPU_FMT_DEPTH24 = 1,
+    GPU_FMT_RGBA16F = 2, GPU_FMT_RGBA32F = 3, GPU_FMT_R16F = 4, GPU_FMT_R32F = 5, GPU_FMT_RG16F = 6, GPU_FMT_RG32F = 7
+} gpu_format_t;
+#define GPU_FMT_COUNT 8
+static inline int gpu_fmt_is_float(int f) { return f >= GPU_FMT_RGBA16F && f < GPU_FMT_COUNT; }
+static inline uint32_t gpu_fmt_channels(int f) { return f == GPU_FMT_R16F || f == GPU_FMT_R32F ? 1 : f == GPU_FMT_RG16F || f == GPU_FMT_RG32F ? 2 : 4; }
+static inline int gpu_fmt_half(int f) { return f == GPU_FMT_RGBA16F || f == GPU_FMT_R16F || f == GPU_FMT_RG16F; }
+/* 32-bit words per texel */
+static inline uint32_t gpu_fmt_words(int f)
+{
+    return gpu_fmt_is_float(f) ? (gpu_fmt_half(f) ? (gpu_fmt_channels(f) + 1) / 2 : gpu_fmt_channels(f)) : 1;
+}
 
 typedef struct {
     uint32_t w, h;
     gpu_format_t fmt;
-    uint32_t *data;                     /* w*h words, row 0 = bottom */
+    uint32_t *data;                     /* w*h*gpu_fmt_words(fmt) words, row 0 = bottom */
     uint8_t shared;                     /* read-only data shared between GPUs (never written) */
 } gpu_surface_t;
 
@@ -125,6 +141,9 @@ typedef enum {
     GPU_FS_ISA = 100
 } gpu_fs_kind_t;
 
+/* Attributes a stage copies for a draw of n attributes: at least GPU_ATTRIBS_BASE (those past n are zero). */
+static inline uint32_t gpu_attr_span(uint32_t n) { return n > GPU_ATTRIBS_BASE ? n : GPU_ATTRIBS_BASE; }
+
 typedef struct {
     gpu_topo_t topo;
     uint32_t first, count;              /* vertices (non-indexed) or indices (indexed) */
@@ -148,7 +167,7 @@ typedef struct {
     int (*run_vs)(void *ctx, const gpu_draw_t *d, uint32_t n,
                   const float (*in)[GPU_MAX_ATTRIBS][4], float (*out)[1 + GPU_MAX_VARYINGS][4]);
     int (*run_fs)(void *ctx, const gpu_draw_t *d, uint32_t n,
-                  const float (*in)[GPU_MAX_VARYINGS][4], const float (*frag_pos)[4],
+                  const float (*in)[GPU_MAX_VARYINGS][4], const float (*frag_pos)[4],   /* x, y, z, facing */
                   float (*color)[GPU_MAX_RTS][4], float *depth, uint8_t *discard);
 } gpu_shader_backend_t;
 
@@ -188,6 +207,7 @@ typedef struct {                        /* q_quad / q_fs / q_rop: a 2x2 quad */
     int32_t x, y;                       /* lower-left pixel of the quad (even coordinates) */
     uint8_t cover;                      /* bit i: pixel (x + (i&1), y + (i>>1)) covered */
     uint8_t live;                       /* covered and still alive (after early Z / discard) */
+    uint8_t front;                      /* 1: front-facing primitive (gl_FrontFacing; lines, points: 1) */
     uint32_t rec;                       /* frame record (gpu/frec.h): index of this quad in it */
     uint32_t depth[4];                  /* interpolated 24-bit depth (or FS output) */
     float var[4][GPU_MAX_VARYINGS][4];

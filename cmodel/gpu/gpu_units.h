@@ -15,6 +15,7 @@ typedef struct {
     gpu_rast_t r;
     int active;
     int early_z;
+    uint8_t front;                  /* gpu_prim_front of the primitive being walked */
     /* frame record (gpu/frec.h) of the triangle being walked: its quads rq..rq_end-1 (replay: the next one
      * to produce), its first span and first row pair; rtri: its index (recording) */
     uint32_t rq, rq_end, rspan, rtri;

@@ -79,7 +79,7 @@ static int run_vs(void *ctx, const gpu_draw_t *d, uint32_t n, const float (*in)[
     b->tex_draw = d;
     isa_warp_t *w = b->w;
     for (uint32_t t = 0; t < n; t++)
-        for (uint32_t a = 0; a < GPU_MAX_ATTRIBS && 4 * a + 3 < ISA_ATTR_WORDS; a++)
+        for (uint32_t a = 0; a < gpu_attr_span(d->n_attribs) && 4 * a + 3 < ISA_ATTR_WORDS; a++)
             for (int c = 0; c < 4; c++) w->attr[4 * a + (uint32_t)c][t] = isa_float_bits(in[t][a][c]);
     for (uint32_t t = 0; t < n; t++) w->sr_vertex[t] = t;
     isa_warp_init(w, 0, n >= 32 ? 0xFFFFFFFFu : ((1u << n) - 1));
@@ -103,7 +103,8 @@ static int run_fs(void *ctx, const gpu_draw_t *d, uint32_t n, const float (*in)[
     isa_warp_t *w = b->w;
     const gpu_isa_prog_t *fp = d->fs_prog;
     if (fp->compiled) {
-        /* compiled-program ABI: a[4v..] varying v, a[32..35] gl_FragCoord (x, y, z, 1/w = 1: not carried) */
+        /* compiled-program ABI: a[4v..] varying v, a[32..35] gl_FragCoord (x, y, z, 1/w = 1: not carried),
+         * a[36] gl_FrontFacing (1.0 front, 0.0 back) */
         for (uint32_t t = 0; t < n; t++) {
             for (uint32_t v = 0; v < GPU_MAX_VARYINGS; v++)
                 for (int c = 0; c < 4; c++) w->attr[4 * v + (uint32_t)c][t] = isa_float_bits(in[t][v][c]);
@@ -111,6 +112,7 @@ static int run_fs(void *ctx, const gpu_draw_t *d, uint32_t n, const float (*in)[
             w->attr[33][t] = isa_float_bits(frag_pos[t][1]);
             w->attr[34][t] = isa_float_bits(frag_pos[t][2]);
             w->attr[35][t] = isa_float_bits(1.0f);
+            w->attr[36][t] = isa_float_bits(frag_pos[t][3]);
         }
     } else {
         for (uint32_t t = 0; t < n; t++) {

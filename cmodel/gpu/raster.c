@@ -165,6 +165,15 @@ static void depth_plane(gpu_rast_t *r, const gpu_screen_tri_t *t, const gpu_stat
     if (r->zhi > 1.0f) r->zhi = 1.0f;
 }
 
+int gpu_prim_front(const gpu_screen_tri_t *t, const gpu_state_t *st)
+{
+    if (t->kind != GPU_KIND_TRIANGLE) return 1;
+    int64_t area = (int64_t)(t->x[1] - t->x[0]) * (t->y[2] - t->y[0]) -
+                   (int64_t)(t->x[2] - t->x[0]) * (t->y[1] - t->y[0]);
+    int ccw = area > 0;
+    return st->front_ccw ? ccw : !ccw;
+}
+
 int gpu_rast_setup(gpu_rast_t *r, const gpu_screen_tri_t *t, const gpu_state_t *st, uint32_t w, uint32_t h)
 {
     memset(r, 0, sizeof *r);

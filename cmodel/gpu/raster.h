@@ -38,6 +38,10 @@ typedef struct {
     uint8_t span_ok;
 } gpu_rast_t;
 
+/* gl_FrontFacing of a primitive: 1 if the snapped window-space triangle (GL's y up) is front-facing by
+ * st->front_ccw (the orientation culling uses), 0 if back-facing; lines and points are front-facing. */
+int gpu_prim_front(const gpu_screen_tri_t *t, const gpu_state_t *st);
+
 /* Set up a triangle for a surface of w x h pixels with the draw's viewport and scissor.
  * Returns 0 if it covers no pixel centre (empty), 1 otherwise. */
 int gpu_rast_setup(gpu_rast_t *r, const gpu_screen_tri_t *t, const gpu_state_t *st, uint32_t w, uint32_t h);

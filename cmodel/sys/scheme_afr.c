@@ -31,7 +31,7 @@ int sys_run_frame_afr(sys_t *s)
         while (h < s->N && !(s->valid[sid] & (1ull << h))) h++;
         if (h == s->N) continue;
         const sys_surface_desc_t *sd = &s->scene->surf[sid];
-        uint64_t bytes = (uint64_t)sd->w * sd->h * 4;
+        uint64_t bytes = (uint64_t)sd->w * sd->h * 4 * gpu_fmt_words(sd->fmt);
         memcpy(s->gpu[g].surf[sid].data, s->gpu[h].surf[sid].data, bytes);
         gpu_surface_changed(&s->gpu[g], (int32_t)sid);
         net_account_unicast(&s->net, h, g, bytes);

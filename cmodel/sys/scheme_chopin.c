@@ -115,10 +115,11 @@ int sys_run_group_chopin(sys_t *s, uint32_t i0, uint32_t i1)
         if (!stamp[g]) { sys_failf(s, "out of memory"); goto out; }
         for (int k = 0; k < nsv; k++) {
             size_t idx = (size_t)g * nsv + k;
-            saved[idx] = malloc(np * 4);
+            size_t nb = np * 4 * gpu_fmt_words(s->scene->surf[sv[k]].fmt);
+            saved[idx] = malloc(nb);
             sdirty[idx] = malloc(nt);
             if (!saved[idx] || !sdirty[idx]) { sys_failf(s, "out of memory"); goto out; }
-            memcpy(saved[idx], s->gpu[g].surf[sv[k]].data, np * 4);
+            memcpy(saved[idx], s->gpu[g].surf[sv[k]].data, nb);
             memcpy(sdirty[idx], s->gpu[g].dirty[sv[k]], nt);
         }
         /* the sub-image starts from the merge's identity depth (colour: overwritten wherever a fragment wins) */
@@ -192,16 +193,22 @@ restore:
                 int w = chopin_merge_pick(d0->st.depth_func, N, dep, stp, saved[(size_t)o * nsv][p], &tie);
                 int changed = 0;
                 for (int k = 0; k < nsv; k++) {      /* sv: the depth buffer and the colour targets written */
-                    uint32_t v = w < 0 ? saved[(size_t)o * nsv + k][p] : s->gpu[w].surf[sv[k]].data[p];
-                    changed |= v != saved[(size_t)o * nsv + k][p];
-                    s->gpu[o].surf[sv[k]].data[p] = v;
+                    size_t wpt = gpu_fmt_words(s->scene->surf[sv[k]].fmt);   /* words per texel */
+                    for (size_t j = p * wpt; j < (p + 1) * wpt; j++) {
+                        uint32_t v = w < 0 ? saved[(size_t)o * nsv + k][j] : s->gpu[w].surf[sv[k]].data[j];
+                        changed |= v != saved[(size_t)o * nsv + k][j];
+                        s->gpu[o].surf[sv[k]].data[j] = v;
+                    }
                 }
                 if (w >= 0 && tie) ties++;
                 if (changed)
                     for (int k = 0; k < nsv; k++) s->gpu[o].dirty[sv[k]][tile] = 1;
                 for (uint32_t g = 0; g < N; g++)
                     if (g != o)
-                        for (int k = 0; k < nsv; k++) s->gpu[g].surf[sv[k]].data[p] = saved[(size_t)g * nsv + k][p];
+                        for (int k = 0; k < nsv; k++) {
+                            size_t wpt = gpu_fmt_words(s->scene->surf[sv[k]].fmt);
+                            memcpy(&s->gpu[g].surf[sv[k]].data[p * wpt], &saved[(size_t)g * nsv + k][p * wpt], 4 * wpt);
+                        }
             }
         s->res->comp_tie_pixels += ties;
         for (uint32_t g = 0; g < N; g++)
@@ -210,7 +217,8 @@ restore:
     /* composition traffic: every sender sends each receiver the tiles of the receiver's region it wrote, colour
      * and depth (CHOPIN sends the ROP blocks it touched; our unit is the ownership tile) */
     {
-        uint64_t bpp = 4u * (uint64_t)(1 + ncs);
+        uint64_t bpp = 4u;      /* depth, plus each colour target's texel */
+        for (int k = 0; k < ncs; k++) bpp += 4u * gpu_fmt_words(s->scene->surf[cs[k]].fmt);
         memset(s->chopin_bytes, 0, (size_t)N * N * sizeof *s->chopin_bytes);
         for (uint32_t t = 0; t < nt; t++) {
             uint32_t tx = t % tpr, ty = t / tpr;

@@ -420,7 +420,7 @@ int sys_run(const sys_scene_t *scene, const sys_config_t *cfg, sys_result_t *res
         /* resource bound: every GPU holds its own copy of each written surface */
         uint64_t per_gpu = 0, shared = 0, lim = (uint64_t)(cfg->mem_limit_mb ? cfg->mem_limit_mb : SYS_MEM_LIMIT_MB_DEFAULT) << 20;
         for (uint32_t i = 0; i < scene->n_surf; i++)
-            *(written[i] ? &per_gpu : &shared) += (uint64_t)scene->surf[i].w * scene->surf[i].h * 4u;
+            *(written[i] ? &per_gpu : &shared) += (uint64_t)scene->surf[i].w * scene->surf[i].h * 4u * gpu_fmt_words(scene->surf[i].fmt);
         uint64_t total = per_gpu * S.N + shared;
         if (total > lim) {
             sys_failf(&S, "the frame needs %" PRIu64 " MiB of surfaces (%u GPU(s) x %" PRIu64 " MiB + %" PRIu64 " MiB shared), "
@@ -431,7 +431,7 @@ int sys_run(const sys_scene_t *scene, const sys_config_t *cfg, sys_result_t *res
     }
     for (uint32_t i = 0; i < scene->n_surf; i++)
         if (!written[i] && !scene->surf[i].init) {
-            zero[i] = calloc((size_t)scene->surf[i].w * scene->surf[i].h, 4);
+            zero[i] = calloc((size_t)scene->surf[i].w * scene->surf[i].h * gpu_fmt_words(scene->surf[i].fmt), 4);
             if (!zero[i]) { sys_failf(&S, "out of memory"); goto out; }
         }
     for (uint32_t g = 0; g < S.N; g++) {

@@ -43,10 +43,11 @@ typedef struct {
     /* clear */
     int32_t surface;
     uint32_t value;             /* packed RGBA8 or 24-bit depth */
+    float color[4];             /* colour clear of a floating-point surface (gpu_clear_float) */
     uint8_t mask;               /* colour write mask bits RGBA (colour clears) */
     int32_t sx, sy;
     uint32_t sw, sh;            /* scissor (sw = 0: whole surface) */
-    /* upload: replace the surface's contents on every GPU (w*h words) */
+    /* upload: replace the surface's contents on every GPU (w*h*gpu_fmt_words(fmt) words) */
     const uint32_t *data;
     /* draw */
     gpu_draw_t draw;
@@ -62,7 +63,7 @@ typedef struct {
 typedef struct {
     uint32_t w, h;
     gpu_format_t fmt;
-    const uint32_t *init;       /* NULL: zero */
+    const uint32_t *init;       /* NULL: zero; else w*h*gpu_fmt_words(fmt) words */
 } sys_surface_desc_t;
 
 typedef struct {

@@ -45,6 +45,7 @@ void sys_sync_surface(sys_t *s, int32_t sid)
     const sys_surface_desc_t *sd = &s->scene->surf[sid];
     uint32_t ts = 1u << s->cfg->tile_log2;
     uint32_t tpr = (sd->w + ts - 1) / ts, tpc = (sd->h + ts - 1) / ts;
+    uint32_t wpt = gpu_fmt_words(sd->fmt);  /* 32-bit words per texel */
     int any = 0;
     if (!s->gpu[0].dirty[sid]) return;      /* shared read-only texture */
     uint64_t gbytes[64];
@@ -59,11 +60,11 @@ void sys_sync_surface(sys_t *s, int32_t sid)
             for (uint32_t k = 0; k < s->N; k++) {
                 if (k == g) continue;
                 for (uint32_t y = y0; y < y1; y++)
-                    memcpy(&s->gpu[k].surf[sid].data[(size_t)y * sd->w + x0], &s->gpu[g].surf[sid].data[(size_t)y * sd->w + x0],
-                           (size_t)(x1 - x0) * 4);
+                    memcpy(&s->gpu[k].surf[sid].data[((size_t)y * sd->w + x0) * wpt], &s->gpu[g].surf[sid].data[((size_t)y * sd->w + x0) * wpt],
+                           (size_t)(x1 - x0) * 4 * wpt);
                 gpu_surface_changed(&s->gpu[k], (int32_t)sid);
             }
-            bytes += (uint64_t)(x1 - x0) * (y1 - y0) * 4;
+            bytes += (uint64_t)(x1 - x0) * (y1 - y0) * 4 * wpt;
         }
         gbytes[g] = bytes;
         if (bytes) {
@@ -110,13 +111,16 @@ int sys_is_full_clear(const sys_t *s, const sys_cmd_t *c)
 int sys_exec_clear(sys_t *s, const sys_cmd_t *c, uint32_t first, uint32_t count)
 {
     for (uint32_t g = first; g < first + count; g++) {
-        if (gpu_clear(&s->gpu[g], c->surface, c->value, c->mask, c->sx, c->sy, c->sw, c->sh) != 0)
+        int rc = gpu_fmt_is_float(s->scene->surf[c->surface].fmt)
+                     ? gpu_clear_float(&s->gpu[g], c->surface, c->color, c->mask, c->sx, c->sy, c->sw, c->sh)
+                     : gpu_clear(&s->gpu[g], c->surface, c->value, c->mask, c->sx, c->sy, c->sw, c->sh);
+        if (rc != 0)
             return sys_failf(s, "frame %u: %s", s->frame, s->gpu[g].err);
         if (s->timed) {     /* SFR: each GPU's ROPs clear its own tiles (1/N of the area); AFR/single: all */
             const sys_surface_desc_t *sd = &s->scene->surf[c->surface];
             uint64_t area = c->sw ? (uint64_t)c->sw * c->sh : (uint64_t)sd->w * sd->h;
             if (area > (uint64_t)sd->w * sd->h) area = (uint64_t)sd->w * sd->h;
-            gt_clear(&s->tm[g], area * 4 / (sys_sfr(s) ? s->N : 1));
+            gt_clear(&s->tm[g], area * 4 * gpu_fmt_words(sd->fmt) / (sys_sfr(s) ? s->N : 1));
         }
     }
     if (sys_sfr(s) && sys_is_full_clear(s, c)) clear_dirty(s, c->surface, first, count);
@@ -128,7 +132,7 @@ void sys_exec_upload(sys_t *s, const sys_cmd_t *c, uint32_t first, uint32_t coun
     const sys_surface_desc_t *sd = &s->scene->surf[c->surface];
     for (uint32_t g = first; g < first + count; g++)
     {
-        memcpy(s->gpu[g].surf[c->surface].data, c->data, (size_t)sd->w * sd->h * 4);
+        memcpy(s->gpu[g].surf[c->surface].data, c->data, (size_t)sd->w * sd->h * 4 * gpu_fmt_words(sd->fmt));
         gpu_surface_changed(&s->gpu[g], c->surface);
     }
     if (sys_sfr(s)) clear_dirty(s, c->surface, first, count);

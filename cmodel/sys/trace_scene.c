@@ -29,18 +29,40 @@ static int ts_fail(ts_t *t, const char *msg, uint64_t off)
     return -1;
 }
 
+/* Model format of a trace surface format (the float formats map one to one). */
+static gpu_format_t model_format(uint32_t f)
+{
+    switch (f) {
+    case TRACE_FMT_RGBA8: return GPU_FMT_RGBA8;
+    case TRACE_FMT_RGBA16F: return GPU_FMT_RGBA16F;
+    case TRACE_FMT_RGBA32F: return GPU_FMT_RGBA32F;
+    case TRACE_FMT_R16F: return GPU_FMT_R16F;
+    case TRACE_FMT_R32F: return GPU_FMT_R32F;
+    case TRACE_FMT_RG16F: return GPU_FMT_RG16F;
+    case TRACE_FMT_RG32F: return GPU_FMT_RG32F;
+    default: return GPU_FMT_DEPTH24;
+    }
+}
+
 static uint32_t *convert_data(const trace_surface_t *ts)
 {
-    uint32_t n = ts->width * ts->height;
-    uint32_t *d = malloc((size_t)n * 4);
-    if (!d) return NULL;
-    if (!(ts->flags & TRACE_SURF_F_HAS_DATA) || !ts->data) {
-        memset(d, 0, (size_t)n * 4);
+    gpu_format_t mf = model_format(ts->format);
+    size_t n = (size_t)ts->width * ts->height;
+    if (gpu_fmt_is_float(mf)) {     /* the trace's layout is the model's (trace.h): copied as it is */
+        size_t nb = n * 4 * gpu_fmt_words(mf);
+        uint32_t *d = calloc(nb, 1);
+        if (d && (ts->flags & TRACE_SURF_F_HAS_DATA) && ts->data && ts->data_len == nb) memcpy(d, ts->data, nb);
         return d;
     }
-    for (uint32_t i = 0; i < n; i++) {
+    uint32_t *d = malloc(n * 4);
+    if (!d) return NULL;
+    if (!(ts->flags & TRACE_SURF_F_HAS_DATA) || !ts->data) {
+        memset(d, 0, n * 4);
+        return d;
+    }
+    for (size_t i = 0; i < n; i++) {
         uint32_t v;
-        memcpy(&v, ts->data + 4 * (size_t)i, 4);
+        memcpy(&v, ts->data + 4 * i, 4);
         if (ts->format == TRACE_FMT_DEPTH32F) {
             float f;
             memcpy(&f, &v, 4);
@@ -58,7 +80,7 @@ static uint32_t *convert_data(const trace_surface_t *ts)
 static int on_surface(ts_t *t, const trace_cmd_t *c)
 {
     const trace_surface_t *ts = &c->u.surface;
-    gpu_format_t fmt = ts->format == TRACE_FMT_RGBA8 ? GPU_FMT_RGBA8 : GPU_FMT_DEPTH24;
+    gpu_format_t fmt = model_format(ts->format);
     int32_t id = t->map[ts->id];
     if (id >= 0) {
         const sys_surface_desc_t *sd = &t->s->surf[id];
@@ -109,6 +131,7 @@ static int on_clear(ts_t *t, const trace_cmd_t *c)
             o->kind = SYS_CMD_CLEAR;
             o->surface = sid;
             o->value = gpu_pack_rgba8(cl->color_value);
+            memcpy(o->color, cl->color_value, sizeof o->color);
             o->mask = (uint8_t)(cl->color_mask & 0xF);
             if (cl->scissor_en) { o->sx = cl->sc_x; o->sy = cl->sc_y; o->sw = cl->sc_w ? cl->sc_w : 0; o->sh = cl->sc_h; if (!o->sw || !o->sh) o->mask = 0; }
         }

@@ -47,13 +47,14 @@
 #include <stdio.h>
 
 #define TRACE_VERSION_MAJOR 1
-#define TRACE_VERSION_MINOR 2   /* 1.1: mipmapped min filters (2..5); 1.2: zstd chunks, byte transforms, line/point topologies */
+#define TRACE_VERSION_MINOR 3   /* 1.1: mipmapped min filters (2..5); 1.2: zstd chunks, byte transforms, line/point topologies;
+                                 * 1.3: floating-point colour formats, up to 16 attributes */
 #define TRACE_FILE_HEADER_SIZE 32u
 #define TRACE_CHUNK_HEADER_SIZE 20u
 
 #define TRACE_NONE          0xFFFFFFFFu   /* "no surface / no program" */
 #define TRACE_MAX_ID        65535u        /* surface and program ids are 0..TRACE_MAX_ID */
-#define TRACE_MAX_ATTRIBS   8u
+#define TRACE_MAX_ATTRIBS   16u      /* 8 before format 1.3 */
 #define TRACE_MAX_COLOR_RT  8u
 #define TRACE_MAX_TEX       16u
 #define TRACE_MAX_DIM       16384u        /* surface / screen width and height */
@@ -79,8 +80,14 @@ enum { TRACE_XFORM_NONE = 0, TRACE_XFORM_SHUF4 = 1, TRACE_XFORM_SHUF4_DELTA = 2 
 
 /* ---- enums (values are the file encoding) ---- */
 enum { TRACE_SURF_COLOR = 0, TRACE_SURF_DEPTH = 1 };
-enum { TRACE_FMT_RGBA8 = 1, TRACE_FMT_DEPTH24 = 2, TRACE_FMT_DEPTH32F = 3 };  /* bytes/texel 4,4,4 */
+enum { TRACE_FMT_RGBA8 = 1, TRACE_FMT_DEPTH24 = 2, TRACE_FMT_DEPTH32F = 3,   /* bytes/texel 4,4,4 */
+       /* 1.3: floating-point colour formats (bytes/texel 8, 16, 4, 4, 4, 8): binary16 channels two to a
+        * little-endian 32-bit word (channel c in word c/2, bits 16*(c%2)), binary32 one to a word */
+       TRACE_FMT_RGBA16F = 4, TRACE_FMT_RGBA32F = 5, TRACE_FMT_R16F = 6, TRACE_FMT_R32F = 7, TRACE_FMT_RG16F = 8,
+       TRACE_FMT_RG32F = 9, TRACE_FMT_MAX = 9 };
 enum { TRACE_SURF_F_DEFAULT_FB = 1u, TRACE_SURF_F_HAS_DATA = 2u };
+/* Bytes per texel of a SURF format (4 for RGBA8 and the depth formats). */
+uint32_t trace_format_bytes(uint32_t format);
 enum { TRACE_STAGE_VERTEX = 0, TRACE_STAGE_FRAGMENT = 1 };
 /* DRAW prim: 0 triangle list (every version); 1.2 adds lines, line strips, line loops and points. */
 enum { TRACE_PRIM_TRIANGLES = 0, TRACE_PRIM_LINES = 1, TRACE_PRIM_LINE_STRIP = 2, TRACE_PRIM_LINE_LOOP = 3,

@@ -238,7 +238,14 @@ static void dec_state(tr_cur_t *c, trace_state_t *s)
     s->poly_units = cur_finite(c, "polygon_offset.units");
 }
 
-static uint32_t fmt_bytes(uint32_t fmt) { (void)fmt; return 4; }
+uint32_t trace_format_bytes(uint32_t fmt)
+{
+    switch (fmt) {
+    case TRACE_FMT_RGBA16F: case TRACE_FMT_RG32F: return 8;
+    case TRACE_FMT_RGBA32F: return 16;
+    default: return 4;
+    }
+}
 
 int tr_encode_info(tr_buf_t *b, const trace_info_t *info)
 {
@@ -345,8 +352,8 @@ static void dec_surface(tr_cur_t *c, trace_surface_t *s)
     s->id = cur_surf_id(c, "id", 0);
     s->kind = cur_u32_max(c, "kind", TRACE_SURF_DEPTH);
     size_t at = c->pos;
-    s->format = cur_u32_max(c, "format", TRACE_FMT_DEPTH32F);
-    if (!c->failed && (s->format == 0 || (s->kind == TRACE_SURF_COLOR) != (s->format == TRACE_FMT_RGBA8))) {
+    s->format = cur_u32_max(c, "format", c->minor >= 3 ? TRACE_FMT_MAX : TRACE_FMT_DEPTH32F);
+    if (!c->failed && (s->format == 0 || (s->kind == TRACE_SURF_COLOR) != (s->format == TRACE_FMT_RGBA8 || s->format >= TRACE_FMT_RGBA16F))) {
         c->pos = at;
         tr_cur_fail(c, "format %" PRIu32 " does not fit surface kind %" PRIu32, s->format, s->kind);
     }
@@ -357,7 +364,7 @@ static void dec_surface(tr_cur_t *c, trace_surface_t *s)
     at = c->pos;
     s->data_len = cur_count(c, "data_len", 1, TRACE_MAX_CHUNK_RAW);
     if (!c->failed) {
-        uint64_t want = (s->flags & TRACE_SURF_F_HAS_DATA) ? (uint64_t)s->width * s->height * fmt_bytes(s->format)
+        uint64_t want = (s->flags & TRACE_SURF_F_HAS_DATA) ? (uint64_t)s->width * s->height * trace_format_bytes(s->format)
                                                            : 0;
         if (s->data_len != want) {
             c->pos = at;
@@ -410,7 +417,7 @@ static void dec_draw(tr_cur_t *c, trace_draw_t *d)
     size_t at = c->pos;
     d->prim = cur_u32_max(c, "prim", c->minor >= 2 ? TRACE_PRIM_MAX : TRACE_PRIM_TRIANGLES);
     at = c->pos;
-    d->n_attribs = cur_u32_max(c, "n_attribs", TRACE_MAX_ATTRIBS);
+    d->n_attribs = cur_u32_max(c, "n_attribs", c->minor >= 3 ? TRACE_MAX_ATTRIBS : 8u);
     if (!c->failed && d->n_attribs == 0) { c->pos = at; tr_cur_fail(c, "n_attribs is 0 (position required)"); }
     d->stride = 0;
     for (uint32_t i = 0; i < d->n_attribs && !c->failed; i++) {

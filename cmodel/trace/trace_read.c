@@ -388,7 +388,7 @@ int trace_summarize(trace_reader_t *r, trace_summary_t *s, trace_error_t *err)
                     const trace_surface_t *ts = trace_reader_surface(r, id);
                     s->syncs++;
                     s->sync_surfaces += !(st[id] & 2);
-                    if (ts) s->sync_bytes += (uint64_t)ts->width * ts->height * 4;
+                    if (ts) s->sync_bytes += (uint64_t)ts->width * ts->height * trace_format_bytes(ts->format);
                     st[id] = 2;
                 }
             for (uint32_t i = 0; i < n; i++)

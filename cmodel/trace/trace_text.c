@@ -322,7 +322,7 @@ static void tx_draw(tx_t *t, trace_draw_t *d)
     tx_word(t, "  attribs");
     tx_u32(t, NULL, &d->n_attribs);
     if (t->reading && !t->failed && (d->n_attribs == 0 || d->n_attribs > TRACE_MAX_ATTRIBS))
-        tx_fail(t, "attribs count out of range 1..8%s%s", NULL, NULL);
+        tx_fail(t, "attribs count out of range 1..16%s%s", NULL, NULL);
     d->stride = 0;
     for (uint32_t i = 0; i < d->n_attribs && !t->failed; i++) {
         tx_u32(t, "sem", &d->attribs[i].semantic);

@@ -85,7 +85,7 @@ static int cp_run_vs(void *ctxp, const gpu_draw_t *d, uint32_t n, const float (*
     isa_warp_t *w = j.iw[0];
     isa_warp_init(w, 0, n >= 32 ? 0xffffffffu : ((1u << n) - 1u));
     for (uint32_t t = 0; t < n; t++) {
-        for (uint32_t a = 0; a < GPU_MAX_ATTRIBS && 4 * a + 3 < ISA_ATTR_WORDS; a++)
+        for (uint32_t a = 0; a < gpu_attr_span(d->n_attribs) && 4 * a + 3 < ISA_ATTR_WORDS; a++)
             for (int k = 0; k < 4; k++)
                 w->attr[4 * a + (uint32_t)k][t] = isa_float_bits(in[t][a][k]);
         w->sr_vertex[t] = t;

@@ -22,6 +22,18 @@ item 4; docs/golden-model.md section 1.1), in the same window:
  6-9. GL_POINTS of sizes 1, 2, 3 and 6 (odd and even), some on pixel corners
  10. a perspective line strip crossing the near plane (clipped), width 2
  11. GL_LINE_SMOOTH lines (antialiased in GL: the converter must flag the draw, never pass it as exact)
+
+With --hdr it draws a floating-point render-to-texture scene (issue 22: what ioquake3's opengl2 renderer
+needs), in the same window:
+ 0. clear of an RGBA16F colour texture A (160x120) to (0.5, 2.0, 0.25, 1), unclamped
+ 1. GLSL quad into A: colour (4s, 4t, 3, 1), additive blending (ONE, ONE): values up to about 7; its vertex
+    shader has 10 attributes (eight of them shift the texture coordinate: more than 8 attributes)
+ 2. GLSL triangles into A, one counter-clockwise and one clockwise, no culling: gl_FrontFacing picks
+    (5, 0.1, 0, 1) or (0, 0.2, 6, 1)
+ 3. clear of an R32F texture B (80x60) to -1.5, then a GLSL quad into it: 10 s - 3 (negative and > 1)
+ 4. to the window: a tone-mapping quad sampling A (bilinear, half-texel offset) and B (bilinear, 2x
+    magnification): c / (1 + c) + 0.05 * (B + 3)
+ 5. to the window with glFrontFace(GL_CW): the gl_FrontFacing triangles again (the winding flips)
 """
 import argparse
 import ctypes
@@ -149,6 +161,159 @@ void main() { gl_FragColor = v_c; }
 """
 
 
+VS_HDR = b"""
+attribute vec2 position;
+attribute vec2 texcoord;
+varying vec2 v_t;
+void main() { v_t = texcoord; gl_Position = vec4(position, 0.0, 1.0); }
+"""
+VS_HDR10 = b"""
+attribute vec2 position;
+attribute vec2 texcoord;
+attribute vec2 w0, w1, w2, w3, w4, w5, w6, w7;
+varying vec2 v_t;
+void main() {
+    v_t = texcoord + ((w0 + w1) + (w2 + w3)) + ((w4 + w5) + (w6 + w7));
+    gl_Position = vec4(position, 0.0, 1.0);
+}
+"""
+FS_HDR_ADD = b"""
+varying vec2 v_t;
+void main() { gl_FragColor = vec4(4.0 * v_t.x, 4.0 * v_t.y, 3.0, 1.0); }
+"""
+FS_HDR_FACE = b"""
+varying vec2 v_t;
+void main() { gl_FragColor = gl_FrontFacing ? vec4(5.0, 0.1 + v_t.x, 0.0, 1.0) : vec4(0.0, 0.2, 6.0 * v_t.y, 1.0); }
+"""
+FS_HDR_R = b"""
+varying vec2 v_t;
+void main() { gl_FragColor = vec4(10.0 * v_t.x - 3.0, 7.0, 7.0, 7.0); }
+"""
+FS_HDR_TONE = b"""
+uniform sampler2D hdr;
+uniform sampler2D red;
+varying vec2 v_t;
+void main() {
+    vec4 c = texture2D(hdr, v_t + vec2(0.5 / 160.0, 0.5 / 120.0));
+    float r = texture2D(red, v_t).r;
+    gl_FragColor = vec4(c.rgb / (vec3(1.0) + c.rgb) + vec3(0.05 * (r + 3.0)), 1.0);
+}
+"""
+GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RGBA16F, GL_R32F = 0x8D40, 0x8CE0, 0x881A, 0x822E
+GL_BLEND, GL_ONE, GL_CW, GL_CCW, GL_CULL_FACE = 0x0BE2, 1, 0x0900, 0x0901, 0x0B44
+
+
+def hdr_scene(gl, dpy, win, w, h):
+    """Floating-point render targets and gl_FrontFacing (see the module docstring)."""
+    f = ctypes.c_float
+    keep = []
+
+    def arr(vals):
+        x = (ctypes.c_float * len(vals))(*vals)
+        keep.append(x)
+        return x
+
+    def shader(kind, src):
+        s = gl.glCreateShader(kind)
+        gl.glShaderSource(s, 1, (ctypes.c_char_p * 1)(src), None)
+        gl.glCompileShader(s)
+        return s
+
+    def program(fs, vs=VS_HDR, extra=0):
+        p = gl.glCreateProgram()
+        gl.glAttachShader(p, shader(GL_VERTEX_SHADER, vs))
+        gl.glAttachShader(p, shader(GL_FRAGMENT_SHADER, fs))
+        gl.glBindAttribLocation(p, 0, b'position')
+        gl.glBindAttribLocation(p, 1, b'texcoord')
+        for k in range(extra):
+            gl.glBindAttribLocation(p, 2 + k, b'w%d' % k)
+        gl.glLinkProgram(p)
+        return p
+
+    def target(tw, th, fmt):
+        t = ctypes.c_uint()
+        gl.glGenTextures(1, ctypes.byref(t))
+        gl.glBindTexture(GL_TEXTURE_2D, t)
+        gl.glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_LINEAR)
+        gl.glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_LINEAR)
+        gl.glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE)
+        gl.glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE)
+        gl.glTexImage2D(GL_TEXTURE_2D, 0, fmt, tw, th, 0, GL_RGBA, GL_FLOAT, None)
+        fb = ctypes.c_uint()
+        gl.glGenFramebuffers(1, ctypes.byref(fb))
+        gl.glBindFramebuffer(GL_FRAMEBUFFER, fb)
+        gl.glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, t, 0)
+        gl.glBindFramebuffer(GL_FRAMEBUFFER, 0)
+        return t, fb
+
+    def quad(x0, y0, x1, y1):
+        gl.glVertexAttribPointer(0, 2, GL_FLOAT, GL_FALSE, 0, arr([x0, y0, x1, y0, x0, y1, x1, y1]))
+        gl.glVertexAttribPointer(1, 2, GL_FLOAT, GL_FALSE, 0, arr([0, 0, 1, 0, 0, 1, 1, 1]))
+        gl.glDrawArrays(GL_TRIANGLE_STRIP, 0, 4)
+
+    def faces():
+        # one counter-clockwise and one clockwise triangle
+        gl.glVertexAttribPointer(0, 2, GL_FLOAT, GL_FALSE, 0, arr([-0.9, -0.8, -0.1, -0.8, -0.5, 0.7,
+                                                                    0.1, -0.7, 0.5, 0.8, 0.9, -0.7]))
+        gl.glVertexAttribPointer(1, 2, GL_FLOAT, GL_FALSE, 0, arr([0, 0, 1, 0, 0.5, 1, 0, 0, 0.5, 1, 1, 0]))
+        gl.glDrawArrays(GL_TRIANGLES, 0, 6)
+
+    p_add = program(FS_HDR_ADD, VS_HDR10, 8)
+    p_face, p_r, p_tone = program(FS_HDR_FACE), program(FS_HDR_R), program(FS_HDR_TONE)
+    t_a, fb_a = target(w, h, GL_RGBA16F)
+    t_b, fb_b = target(w // 2, h // 2, GL_R32F)
+    gl.glEnableVertexAttribArray(0)
+    gl.glEnableVertexAttribArray(1)
+    gl.glDisable(GL_CULL_FACE)
+    for frame in range(2):
+        gl.glBindFramebuffer(GL_FRAMEBUFFER, fb_a)
+        gl.glViewport(0, 0, w, h)
+        gl.glClearColor(f(0.5), f(2.0), f(0.25), f(1.0))
+        gl.glClear(GL_COLOR_BUFFER_BIT)
+        gl.glUseProgram(p_add)
+        gl.glEnable(GL_BLEND)
+        gl.glBlendFunc(GL_ONE, GL_ONE)
+        for k in range(8):     # per-vertex shifts: (+-(k+1)/64, ...), summing to (0.25, -0.125) at vertex 0
+            sgn = 1.0 if k % 2 == 0 else -0.5
+            gl.glVertexAttribPointer(2 + k, 2, GL_FLOAT, GL_FALSE, 0,
+                                     arr([sgn * (k + 1) / 64.0, -sgn * (k + 1) / 128.0, 0.0, 0.0,
+                                          0.0, sgn * (k + 1) / 64.0, 0.01 * k, 0.0]))
+            gl.glEnableVertexAttribArray(2 + k)
+        quad(-0.8, -0.9, 0.7, 0.6)
+        for k in range(8):
+            gl.glDisableVertexAttribArray(2 + k)
+        gl.glDisable(GL_BLEND)
+        gl.glUseProgram(p_face)
+        gl.glFrontFace(GL_CCW)
+        faces()
+        gl.glBindFramebuffer(GL_FRAMEBUFFER, fb_b)
+        gl.glViewport(0, 0, w // 2, h // 2)
+        gl.glClearColor(f(-1.5), f(0.0), f(0.0), f(0.0))
+        gl.glClear(GL_COLOR_BUFFER_BIT)
+        gl.glUseProgram(p_r)
+        quad(-0.7, -0.6, 0.9, 0.8)
+        gl.glBindFramebuffer(GL_FRAMEBUFFER, 0)
+        gl.glViewport(0, 0, w, h)
+        gl.glClearColor(f(0.1), f(0.1), f(0.1), f(1.0))
+        gl.glClear(GL_COLOR_BUFFER_BIT)
+        gl.glUseProgram(p_tone)
+        gl.glActiveTexture(GL_TEXTURE0)
+        gl.glBindTexture(GL_TEXTURE_2D, t_a)
+        gl.glActiveTexture(GL_TEXTURE0 + 1)
+        gl.glBindTexture(GL_TEXTURE_2D, t_b)
+        gl.glUniform1i(gl.glGetUniformLocation(p_tone, b'hdr'), 0)
+        gl.glUniform1i(gl.glGetUniformLocation(p_tone, b'red'), 1)
+        quad(-1.0, -1.0, 1.0, 1.0)
+        gl.glActiveTexture(GL_TEXTURE0)
+        gl.glUseProgram(p_face)
+        gl.glFrontFace(GL_CW)
+        faces()
+        gl.glFrontFace(GL_CCW)
+        gl.glXSwapBuffers(dpy, win)
+    gl.glFinish()
+    return 0
+
+
 def lines_scene(gl, dpy, win, w, h):
     """Lines and points (see the module docstring). Coordinates are given in pixels (window origin bottom
     left) and turned into NDC, so the ends sit exactly where a test wants them."""
@@ -265,10 +430,13 @@ def main():
     ap.add_argument('--width', type=int, default=160)
     ap.add_argument('--height', type=int, default=120)
     ap.add_argument('--lines', action='store_true', help='draw the line/point scene instead')
+    ap.add_argument('--hdr', action='store_true', help='draw the floating-point render-to-texture scene instead')
     a = ap.parse_args()
     gl, dpy, win = glwin.open_window(a.width, a.height)
     if a.lines:
         return lines_scene(gl, dpy, win, a.width, a.height)
+    if a.hdr:
+        return hdr_scene(gl, dpy, win, a.width, a.height)
     f = ctypes.c_float
 
     def shader(kind, src):

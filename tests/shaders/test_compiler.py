@@ -297,6 +297,16 @@ def main():
               [{'p': (1.0, 2.0, 3.0), 'uv': (0.5, 0.25)}, {'p': (-1.0, 0.0, 0.5), 'uv': (2.0, 1.0)}],
               lambda at, l: tuple(sum(M[4 * c + r] * (list(at['p']) + [1.0])[c] + (M[4 + r] * at['uv'][0] if c == 1 else 0)
                                       for c in range(4)) for r in range(4)), uniforms={'mvp': M}, tol=(2e-6, 2e-6))
+    # 16 attributes (a[0..63]): each one weighted differently, so a missing or misplaced one shows
+    names = ['p'] + ['x%d' % k for k in range(15)]
+    vs16 = ''.join('attribute vec4 %s; ' % n for n in names) + 'void main() { gl_Position = p' + \
+        ''.join(' + %d.0 * %s' % (k + 2, n) for k, n in enumerate(names[1:])) + '; }'
+    ats = [{n: (0.5 * k + lane, -0.25 * k, 1.0 / (k + 1), 2.0 + lane) for k, n in enumerate(names)} for lane in range(3)]
+    vert_test('vs-16-attributes', vs16, ats,
+              lambda at, l: tuple(at['p'][c] + sum((k + 2) * at[n][c] for k, n in enumerate(names[1:])) for c in range(4)),
+              tol=(1e-5, 1e-5))
+    unsupported_test('reject-17-attributes', vs16.replace('attribute vec4 p;', 'attribute vec4 p; attribute vec4 y;')
+                     .replace('gl_Position = p', 'gl_Position = p + y'), FS_PASS, 'more than 16 attributes')
     # many live values: forces spilling to local memory
     body = ' '.join('float t%d = v.x * %d.0 + v.y / %d.0;' % (i, i + 1, i + 2) for i in range(80))
     tot = ' + '.join('t%d * t%d' % (i, 79 - i) for i in range(80))

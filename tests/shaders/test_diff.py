@@ -14,6 +14,12 @@ widths 2, 3 and 4.5, a line loop, points of sizes 1, 2, 3 and 6, a line crossing
 lines) is captured and converted the same way. Checks: the converter keeps every topology, line width and
 point size; the smooth-line draw, and only it, is flagged PRIM_APPROX (16); every other draw's pixel count
 equals glretrace --ppd exactly; >= 99 % of the pixels within 8/255 of llvmpipe (SHADER_DIFF_LINES_MIN).
+Floating-point targets and gl_FrontFacing (issue 22): `glslscene.py --hdr` (RGBA16F and R32F render targets with
+unclamped clears and additive blending above 1, bilinear sampling of both, a tone-mapping pass to the window,
+gl_FrontFacing under both glFrontFace windings, a vertex shader with 10 attributes) is captured and converted the
+same way. Checks: format 1.3 with the two float formats; every draw compiled and unflagged; every per-draw pixel
+count exact; >= 99 % of the pixels within 8/255 (SHADER_DIFF_MIN). Clamping the float targets' colours or reading
+gl_FrontFacing as 1.0 in the model drops the image to 59 % and 84 % within 8/255.
 Prints 'test-shader-diff: N passed, M failed' and the commands to reproduce a failure.
 """
 import argparse
@@ -86,6 +92,7 @@ def main():
     r = subprocess.run(conv + ['--frames', 'last'], capture_output=True, text=True, cwd='/')
     check(r.returncode == 0, 'the converter runs from another directory', r.stderr[-300:])
     lines_part(w, env, xvfb, lock, float(os.environ.get('SHADER_DIFF_LINES_MIN', '99.0')))
+    hdr_part(w, env, xvfb, lock, a.min_within)
     return check.summary()
 
 
@@ -136,6 +143,47 @@ def lines_part(w, env, xvfb, lock, min_within):
     check(within >= min_within, 'lines: image within 8/255 >= %.1f %%' % min_within, '(%.2f %%) %s' % (within, repro))
     print('test-shader-diff (lines and points): image within 8/255 %.2f %%, PSNR %.1f dB, draws exact %d/%d '
           '(the smooth-line draw is flagged, not compared)' % (within, j['psnr_db'], j['draws_exact'], j['draws_with_ref']))
+
+
+def hdr_part(w, env, xvfb, lock, min_within):
+    """Floating-point render targets (RGBA16F, R32F: unclamped clears, additive blending above 1, bilinear
+    sampling of float textures) and gl_FrontFacing against llvmpipe (glslscene.py --hdr)."""
+    d = os.path.join(w, 'hdr')
+    os.makedirs(d, exist_ok=True)
+    raw = os.path.join(d, 'raw.trace')
+    if os.path.exists(raw):
+        os.remove(raw)
+    r = subprocess.run(lock + xvfb + ['apitrace', 'trace', '-o', raw, sys.executable, os.path.join(HERE, 'glslscene.py'),
+                                      '--hdr'], env=env, capture_output=True, text=True)
+    if r.returncode or not os.path.exists(raw):
+        check(False, 'hdr: capture', r.stderr[-500:])
+        return
+    out = os.path.join(d, 'out')
+    r = subprocess.run([os.path.join(ROOT, 'traces/capture/capture.sh'), 'convert', raw, 'hdr', 'last'],
+                       env=dict(env, OUT=out, WORK=os.path.join(d, 'work')), capture_output=True, text=True)
+    check(r.returncode == 0, 'hdr: capture.sh convert', r.stderr[-800:])
+    vj = os.path.join(d, 'work', 'hdr', 'validate.json')
+    if not os.path.exists(vj):
+        return
+    j = json.load(open(vj))
+    gpt = os.path.join(out, 'hdr.gpt')
+    tool = os.path.join(ROOT, 'build/bin/gpupd-trace')
+    dump = subprocess.run([tool, 'dump', gpt], capture_output=True, text=True).stdout
+    fmts = sorted(set(int(x.split(' format ')[1].split()[0]) for x in dump.splitlines() if x.startswith('SURF ')))
+    check(dump.startswith('GPUPD-TRACE-TEXT version 1 3') and 4 in fmts and 7 in fmts,
+          'hdr: format 1.3 with RGBA16F (4) and R32F (7) surfaces', '(formats %s)' % fmts)
+    draws = [x.split('\t') for x in subprocess.run([tool, 'draws', gpt], capture_output=True,
+                                                   text=True).stdout.strip().split('\n')[1:]]
+    check(len(draws) == 5 and all(x[5].startswith('glsl') and x[6].startswith('glsl') and x[12] == '0' for x in draws),
+          'hdr: five compiled draws, none approximated', '%s' % [x[12] if len(x) > 12 else '?' for x in draws])
+    repro = '(reproduce: traces/capture/capture.sh convert %s hdr; gpupd-sim validate --trace %s --ref %s/hdr.png ' \
+            '--diff diff.png)' % (raw, gpt, out)
+    check(j['draws_with_ref'] == 5 and j['draws_exact'] == 5, 'hdr: per-draw pixel counts exact',
+          '%d of %d %s' % (j['draws_exact'], j['draws_with_ref'], repro))
+    within = 100.0 * j['image_close8']
+    check(within >= min_within, 'hdr: image within 8/255 >= %.1f %%' % min_within, '(%.2f %%) %s' % (within, repro))
+    print('test-shader-diff (float targets, gl_FrontFacing): image within 8/255 %.2f %%, PSNR %.1f dB, draws exact '
+          '%d/%d' % (within, j['psnr_db'], j['draws_exact'], j['draws_with_ref']))
 
 
 if __name__ == '__main__':

@@ -1,6 +1,8 @@
 /* Texturing as GL specifies it (cmodel/gpu/frag.c, issue 11): mirrored repeat, per-axis wrap, the mip chain
  * (2x2 truncating box, rebuilt after gpu_surface_changed), GL's level selection for the mipmapped filters,
- * the quad level of detail, and the ISA whole-warp sampler (texq) against the per-lane one.
+ * the quad level of detail, and the ISA whole-warp sampler (texq) against the per-lane one; floating-point
+ * colour formats (binary16 rounding, texel layout, sampling, unclamped blending and clears) and the facing of
+ * a primitive (gl_FrontFacing).
  * Expected values are computed by hand from the texel values. */
 #include <stdarg.h>
 #include <stddef.h>
@@ -13,6 +15,7 @@
 
 #include "gpu/frag.h"
 #include "gpu/gpu.h"
+#include "gpu/raster.h"
 
 /* 4x4 texture: red channel = 16 * (4y + x), green = 255, blue = 0, alpha = 255 */
 static uint32_t tex4[16];
@@ -111,12 +114,131 @@ static void test_quad_lod(void **state)
     gpu_free(&g);
 }
 
+/* binary16: exact values, round to nearest even, overflow, half denormals, NaN; round trips */
+static void test_half_float(void **state)
+{
+    (void)state;
+    static const struct { float f; uint16_t h; } v[] = {
+        {1.0f, 0x3C00}, {-2.0f, 0xC000}, {0.0f, 0x0000}, {-0.0f, 0x8000}, {65504.0f, 0x7BFF},
+        {65520.0f, 0x7C00},                     /* halfway to 65536: rounds to even = infinity */
+        {65519.0f, 0x7BFF}, {1e9f, 0x7C00}, {-1e9f, 0xFC00},
+        {1.0f + 0x1p-11f, 0x3C00},             /* tie: to even (down) */
+        {1.0f + 0x3p-11f, 0x3C02},             /* tie: to even (up) */
+        {1.0f + 0x1p-11f + 0x1p-20f, 0x3C01},  /* above the tie */
+        {0x1p-24f, 0x0001}, {0x1p-25f, 0x0000}, /* smallest denormal; half of it ties to 0 */
+        {0x3p-25f, 0x0002},                     /* 1.5 denormal units: tie to even (2) */
+        {0x1p-14f, 0x0400}, {0x1.ff8p-15f, 0x03FF}, /* smallest normal; largest denormal */
+        {0x1.ffcp-15f, 0x0400},                 /* 1023.5 denormal units: ties up into the normals */
+        {1e-10f, 0x0000}, {3.140625f, 0x4248},
+    };
+    for (size_t i = 0; i < sizeof v / sizeof v[0]; i++) {
+        uint16_t h = gpu_f32_to_f16(v[i].f);
+        if (h != v[i].h) fail_msg("f32_to_f16(%a) = %04x, want %04x", (double)v[i].f, h, v[i].h);
+    }
+    assert_int_equal(gpu_f32_to_f16(NAN), 0x7E00);
+    for (uint32_t h = 0; h < 0x10000u; h++) {          /* every non-NaN half survives the round trip */
+        if ((h & 0x7C00u) == 0x7C00u && (h & 0x3FFu)) continue;
+        uint16_t b = gpu_f32_to_f16(gpu_f16_to_f32((uint16_t)h));
+        if (b != h) fail_msg("half %04x -> %a -> %04x", h, (double)gpu_f16_to_f32((uint16_t)h), b);
+    }
+    assert_true(gpu_f16_to_f32(0x0001) == 0x1p-24f && gpu_f16_to_f32(0x3555) == 0x1.554p-2f);
+}
+
+/* Texel layout of each float format, sampling (missing channels 0, 0, 1; bilinear in binary32), blending
+ * without clamping under the colour mask, and the float clear. */
+static void test_float_formats(void **state)
+{
+    (void)state;
+    uint32_t p[4] = {0, 0, 0, 0};
+    float in[4] = {2.5f, -3.0f, 1e5f, 0.25f}, o[4];
+    gpu_texel_encode(GPU_FMT_RGBA16F, in, p);
+    assert_int_equal(p[0], 0xC2004100u);     /* R in the low half of word 0, G in the high half */
+    assert_int_equal(p[1], 0x34007C00u);     /* B = 1e5 overflows to infinity, A = 0.25 */
+    gpu_texel_decode(GPU_FMT_RGBA16F, p, o);
+    assert_true(o[0] == 2.5f && o[1] == -3.0f && isinf(o[2]) && o[3] == 0.25f);
+    memset(p, 0, sizeof p);
+    gpu_texel_encode(GPU_FMT_R32F, in, p);
+    assert_true(p[1] == 0 && p[2] == 0);
+    gpu_texel_decode(GPU_FMT_R32F, p, o);
+    assert_true(o[0] == 2.5f && o[1] == 0.0f && o[2] == 0.0f && o[3] == 1.0f);
+    gpu_texel_encode(GPU_FMT_RG16F, in, p);
+    gpu_texel_decode(GPU_FMT_RG16F, p, o);
+    assert_true(o[0] == 2.5f && o[1] == -3.0f && o[2] == 0.0f && o[3] == 1.0f);
+    assert_int_equal(gpu_fmt_words(GPU_FMT_RGBA16F), 2);
+    assert_int_equal(gpu_fmt_words(GPU_FMT_RGBA32F), 4);
+    assert_int_equal(gpu_fmt_words(GPU_FMT_R16F), 1);
+    assert_int_equal(gpu_fmt_words(GPU_FMT_RG32F), 2);
+    assert_int_equal(gpu_fmt_words(GPU_FMT_RGBA8), 1);
+
+    /* 2x1 RGBA32F texture (10, -1, 0, 1) (30, 3, 0, 1): bilinear halfway = (20, 1, 0, 1), no clamping */
+    gpu_t g;
+    assert_int_equal(gpu_init(&g, 0, 1, P2G_MODE_DIAG, 3), 0);
+    float t2[8] = {10, -1, 0, 1, 30, 3, 0, 1};
+    uint32_t tw[8];
+    memcpy(tw, t2, sizeof tw);
+    assert_int_equal(gpu_add_surface(&g, 2, 1, GPU_FMT_RGBA32F, tw), 0);
+    gpu_draw_t d;
+    memset(&d, 0, sizeof d);
+    d.st = gpu_state_default(-1, 2, 1);
+    d.st.tex[0] = 0;
+    d.st.tex_filter[0] = GPU_FILTER_LINEAR;
+    d.st.tex_wrap[0] = GPU_WRAP_CLAMP;
+    gpu_tex_sample(&g, &d, 0, 0.5f, 0.5f, o);
+    assert_true(o[0] == 20.0f && o[1] == 1.0f && o[2] == 0.0f && o[3] == 1.0f);
+
+    /* clear to an unclamped colour under a mask (G kept), then additive blending above 1 */
+    assert_int_equal(gpu_add_surface(&g, 2, 2, GPU_FMT_RGBA16F, NULL), 1);
+    const float cc[4] = {3.0f, 9.0f, -0.5f, 1.0f};
+    assert_int_equal(gpu_clear_float(&g, 1, cc, 0xD, 0, 0, 0, 0), 0);
+    assert_int_equal(gpu_clear(&g, 1, 0, 0xF, 0, 0, 0, 0), -1);     /* the RGBA8 clear refuses it */
+    gpu_texel_decode(GPU_FMT_RGBA16F, &g.surf[1].data[2 * 3], o);
+    assert_true(o[0] == 3.0f && o[1] == 0.0f && o[2] == -0.5f && o[3] == 1.0f);
+    gpu_blend_t add = {1, GPU_BEQ_ADD, GPU_BEQ_ADD, GPU_BF_ONE, GPU_BF_ONE, GPU_BF_ONE, GPU_BF_ONE};
+    const float k[4] = {0, 0, 0, 0}, src[4] = {4.0f, 1.5f, 0.25f, 2.0f};
+    uint32_t *px = &g.surf[1].data[0];
+    assert_int_equal(gpu_blend_pixel_float(&add, k, 0xB, src, GPU_FMT_RGBA16F, px), 1);    /* B masked */
+    gpu_texel_decode(GPU_FMT_RGBA16F, px, o);
+    assert_true(o[0] == 7.0f && o[1] == 1.5f && o[2] == -0.5f && o[3] == 3.0f);
+    /* ONE_MINUS_SRC_ALPHA with alpha 2: factor -1, not clamped; the result rounds to binary16 */
+    gpu_blend_t over = {1, GPU_BEQ_ADD, GPU_BEQ_ADD, GPU_BF_SRC_ALPHA, GPU_BF_ONE_MINUS_SRC_ALPHA, GPU_BF_ONE, GPU_BF_ZERO};
+    const float s2[4] = {0.1f, 0.0f, 0.0f, 2.0f};
+    assert_int_equal(gpu_blend_pixel_float(&over, k, 0xF, s2, GPU_FMT_RGBA16F, px), 1);
+    gpu_texel_decode(GPU_FMT_RGBA16F, px, o);
+    assert_true(o[0] == gpu_f16_to_f32(gpu_f32_to_f16(0.1f * 2.0f - 7.0f)) && o[1] == -1.5f && o[3] == 2.0f);
+    assert_int_equal(gpu_blend_pixel_float(&over, k, 0x0, s2, GPU_FMT_RGBA16F, px), 0);   /* mask 0: unchanged */
+    gpu_free(&g);
+}
+
+/* gl_FrontFacing: the snapped window-space winding against glFrontFace; lines and points are front-facing */
+static void test_prim_front(void **state)
+{
+    (void)state;
+    gpu_screen_tri_t t;
+    memset(&t, 0, sizeof t);
+    t.kind = GPU_KIND_TRIANGLE;
+    t.x[0] = 0; t.y[0] = 0; t.x[1] = 2560; t.y[1] = 0; t.x[2] = 0; t.y[2] = 2560;    /* counter-clockwise */
+    gpu_state_t st = gpu_state_default(-1, 16, 16);
+    st.front_ccw = 1;
+    assert_int_equal(gpu_prim_front(&t, &st), 1);
+    st.front_ccw = 0;
+    assert_int_equal(gpu_prim_front(&t, &st), 0);
+    t.x[1] = 0; t.y[1] = 2560; t.x[2] = 2560; t.y[2] = 0;                               /* clockwise */
+    assert_int_equal(gpu_prim_front(&t, &st), 1);
+    st.front_ccw = 1;
+    assert_int_equal(gpu_prim_front(&t, &st), 0);
+    t.kind = GPU_KIND_LINE;
+    assert_int_equal(gpu_prim_front(&t, &st), 1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_mirror_and_axis_wrap),
         cmocka_unit_test(test_mip_levels),
         cmocka_unit_test(test_quad_lod),
+        cmocka_unit_test(test_half_float),
+        cmocka_unit_test(test_float_formats),
+        cmocka_unit_test(test_prim_front),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

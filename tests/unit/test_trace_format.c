@@ -689,7 +689,7 @@ static void test_lines_points_format(void **state)
     assert_int_equal(trace_writer_close(w, &buf, &len, &err), 0);
     trace_reader_t *r = trace_reader_open_mem(buf, len, 0, &err);
     assert_non_null(r);
-    assert_int_equal(trace_reader_minor(r), 2);
+    assert_int_equal(trace_reader_minor(r), TRACE_VERSION_MINOR);
     trace_cmd_t k;
     memset(&k, 0, sizeof k);
     int draws = 0;
@@ -749,6 +749,96 @@ static void test_lines_points_format(void **state)
     assert_int_equal(draws, 1);
     trace_cmd_free(&k);
     trace_reader_close(r);
+    remove(path);
+}
+
+/* Format 1.3: floating-point colour surfaces (texel sizes 8, 16, 4, 4, 4, 8 bytes) and up to 16 attributes;
+ * a 1.2 file refuses both with an error naming the field. */
+static void test_float_formats_and_attribs(void **state)
+{
+    (void)state;
+    trace_error_t err;
+    trace_info_t info = mkinfo();
+    static const uint32_t fmts[6] = {TRACE_FMT_RGBA16F, TRACE_FMT_RGBA32F, TRACE_FMT_R16F, TRACE_FMT_R32F,
+                                     TRACE_FMT_RG16F, TRACE_FMT_RG32F};
+    static const uint32_t bytes[6] = {8, 16, 4, 4, 4, 8};
+    uint8_t data[16 * 8 * 16];
+    for (size_t i = 0; i < sizeof data; i++) data[i] = (uint8_t)(i * 7);
+    float v[16 * 4 * 3];
+    for (size_t i = 0; i < sizeof v / sizeof v[0]; i++) v[i] = (float)i;
+    uint32_t idx[3] = {0, 1, 2};
+    trace_writer_t *w = frame_writer(trace_writer_open_mem(&info, 0, &err));
+    trace_cmd_t c;
+    for (int f = 0; f < 6; f++) {
+        memset(&c, 0, sizeof c);
+        c.type = TRACE_CMD_SURFACE;
+        c.u.surface = (trace_surface_t){(uint32_t)(1 + f), TRACE_SURF_COLOR, fmts[f], 16, 8, TRACE_SURF_F_HAS_DATA,
+                                        16 * 8 * bytes[f], data, "float"};
+        put(w, &c);
+    }
+    c.u.surface = (trace_surface_t){9, TRACE_SURF_COLOR, TRACE_FMT_RGBA16F, 16, 8, TRACE_SURF_F_HAS_DATA, 16 * 8 * 4, data, "short"};
+    assert_int_equal(trace_writer_put(w, &c, &err), -1);
+    if (!strstr(err.msg, "data_len = 512 but the surface needs 1024")) fail_msg("got: %s", err.msg);
+    trace_writer_abort(w);
+    w = frame_writer(trace_writer_open_mem(&info, 0, &err));
+    c.u.surface = (trace_surface_t){1, TRACE_SURF_COLOR, TRACE_FMT_R32F, 16, 8, 0, 0, NULL, "r32f"};
+    put(w, &c);
+    c.u.surface = (trace_surface_t){2, TRACE_SURF_DEPTH, TRACE_FMT_R32F, 16, 8, 0, 0, NULL, "bad"};
+    assert_int_equal(trace_writer_put(w, &c, &err), -1);
+    if (!strstr(err.msg, "format 7 does not fit surface kind 1")) fail_msg("got: %s", err.msg);
+    trace_writer_abort(w);
+    /* 16 attributes: written and read back (the draw renders into the R32F surface) */
+    w = frame_writer(trace_writer_open_mem(&info, 0, &err));
+    memset(&c, 0, sizeof c);
+    c.type = TRACE_CMD_SURFACE;
+    c.u.surface = (trace_surface_t){1, TRACE_SURF_COLOR, TRACE_FMT_R32F, 16, 8, 0, 0, NULL, "r32f"};
+    put(w, &c);
+    line_draw(&c, v, idx, TRACE_PRIM_TRIANGLES, 3);
+    trace_draw_t *d = &c.u.draw;
+    d->n_attribs = 16;
+    d->attribs[0] = (trace_attr_t){TRACE_SEM_POSITION, 4};
+    for (int a = 1; a < 16; a++) d->attribs[a] = (trace_attr_t){TRACE_SEM_GENERIC, 4};
+    d->color[0] = 1;
+    put(w, &c);
+    memset(&c, 0, sizeof c);
+    c.type = TRACE_CMD_FRAME_END;
+    put(w, &c);
+    uint8_t *buf = NULL;
+    size_t len = 0;
+    assert_int_equal(trace_writer_close(w, &buf, &len, &err), 0);
+    trace_reader_t *r = trace_reader_open_mem(buf, len, 0, &err);
+    assert_non_null(r);
+    trace_cmd_t k;
+    memset(&k, 0, sizeof k);
+    int draws = 0;
+    while (trace_reader_next(r, &k, &err) == 1)
+        if (k.type == TRACE_CMD_DRAW) {
+            assert_int_equal(k.u.draw.n_attribs, 16);
+            assert_true(k.u.draw.verts[3 * 64 - 1] == (float)(3 * 64 - 1));
+            draws++;
+        }
+    assert_int_equal(draws, 1);
+    trace_cmd_free(&k);
+    trace_reader_close(r);
+    free(buf);
+    /* format 1.2 refuses float surfaces and more than 8 attributes */
+    char path[256];
+    snprintf(path, sizeof path, "%s/v12.gpt", tmpdir);
+    w = frame_writer(trace_writer_open_file_minor(path, &info, 0, 2, &err));
+    memset(&c, 0, sizeof c);
+    c.type = TRACE_CMD_SURFACE;
+    c.u.surface = (trace_surface_t){1, TRACE_SURF_COLOR, TRACE_FMT_RGBA16F, 16, 8, 0, 0, NULL, "f16"};
+    assert_int_equal(trace_writer_put(w, &c, &err), -1);
+    if (!strstr(err.msg, "format = 4 out of range (max 3)")) fail_msg("got: %s", err.msg);
+    trace_writer_abort(w);
+    w = frame_writer(trace_writer_open_file_minor(path, &info, 0, 2, &err));
+    line_draw(&c, v, idx, TRACE_PRIM_TRIANGLES, 3);
+    c.u.draw.n_attribs = 9;
+    c.u.draw.attribs[0] = (trace_attr_t){TRACE_SEM_POSITION, 4};
+    for (int a = 1; a < 9; a++) c.u.draw.attribs[a] = (trace_attr_t){TRACE_SEM_GENERIC, 4};
+    assert_int_equal(trace_writer_put(w, &c, &err), -1);
+    if (!strstr(err.msg, "n_attribs = 9 out of range (max 8)")) fail_msg("got: %s", err.msg);
+    trace_writer_abort(w);
     remove(path);
 }
 
@@ -850,6 +940,7 @@ int main(void)
         cmocka_unit_test(test_documented_errors),
         cmocka_unit_test(test_writer_rejects),
         cmocka_unit_test(test_text_roundtrip),
+        cmocka_unit_test(test_float_formats_and_attribs),
         cmocka_unit_test(test_lines_points_format),
     };
     return cmocka_run_group_tests_name("trace_format", tests, setup, teardown);

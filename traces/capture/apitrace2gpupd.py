@@ -123,6 +123,16 @@ def main_body(src):
     return src[last.end():end - 1] if last else src
 
 
+# Floating-point colour formats the trace format (1.3) and the model hold as GL stores them: GL internal
+# format -> SURF format code (docs/trace-format.md).
+FLOAT_FORMATS = {'GL_RGBA16F': 4, 'GL_RGBA32F': 5, 'GL_R16F': 6, 'GL_R32F': 7, 'GL_RG16F': 8, 'GL_RG32F': 9}
+
+
+def float_format(internal):
+    """SURF format code of a floating-point colour internal format the model holds exactly, else None."""
+    return FLOAT_FORMATS.get(re.sub(r'_(ARB|EXT)$', '', str(internal)))
+
+
 def inexact_format(internal):
     """The internal format if RGBA8 surfaces cannot hold it (floating point: HDR targets, values outside
     [0, 1] and more than 8 bits; sRGB: GL converts to linear when sampling and back when blending), else None."""
@@ -276,6 +286,7 @@ class Texture:
         self.gen_mipmap = False   # glGenerateMipmap / GL_GENERATE_MIPMAP
         self.levels_differ = False   # an uploaded level is not the model's 2x2 box chain of level 0
         self.inexact = None       # internal format the format's RGBA8 does not hold (float, sRGB), or None
+        self.ffmt = None          # SURF format code of a floating-point format the model holds (FLOAT_FORMATS)
         self.compare = False      # GL_TEXTURE_COMPARE_MODE = GL_COMPARE_REF_TO_TEXTURE (shadow sampler)
 
 
@@ -423,7 +434,16 @@ class Converter:
                 data, w, h = b''.join(rows), nw, nh
                 self.tex_scaled.add(sid)
             flags = 2
-        kind, fmt = (1, 3) if t.depth else (0, 1)
+        kind, fmt = (1, 3) if t.depth else (0, t.ffmt or 1)
+        if t.ffmt and not t.depth:
+            # floating-point colour surface: render targets start as zeros; texel data the application uploaded
+            # (or a reference dump of earlier content, 8 bits) is not carried: the draws sampling it are flagged
+            self.stats['float_surfaces'] += 1
+            if data is not None:
+                self.tex_float_data.add(sid)
+            else:
+                self.tex_float_data.discard(sid)
+            data, flags = None, 0
         self.w('SURF z auto id %d kind %d format %d w %d h %d flags %d label %s' %
                (sid, kind, fmt, w, h, flags, qstr('gl texture %d' % name)))
         if data is None:
@@ -687,6 +707,9 @@ class Converter:
                     self.prior_used.add(name)
             sid = self.ensure_tex_surface(name, glsl=str(fs_name).startswith('glsl:') or str(vs_name).startswith('glsl:'))
             if sid in self.tex_scaled:
+                flags |= F_TEX_APPROX
+            if sid in self.tex_float_data:
+                self.note('floating-point texture with uploaded or earlier content sampled (content not carried: zeros)')
                 flags |= F_TEX_APPROX
             if t.inexact:
                 self.note('texture of format %s sampled (stored as RGBA8)' % t.inexact)
@@ -1043,9 +1066,11 @@ class Converter:
                 SEM_TEXCOORD0 if re.search(r'tex|uv|tc', name, re.I) else SEM_NORMAL if re.search(r'normal', name, re.I) \
                 else SEM_GENERIC
             attrs.append((sem, n, data))
-        if len(attrs) > 8:
-            self.note('draws skipped: more than 8 attributes')
+        if len(attrs) > 16:
+            self.note('draws skipped: more than 16 attributes')
             return None
+        if len(attrs) > 8:
+            self.stats['attribs_over_8'] += 1     # format 1.3
         consts = [0.0] * 256
         consts[0:16] = self.mvp_rows(mvp)
         top = 16
@@ -1067,9 +1092,6 @@ class Converter:
                 texunits.append((slot, self.bound_tex[unit]))
             else:
                 self.note('%s sampler %s with no texture bound (samples black)' % (kind, name))
-        if b.get('uses_facing'):
-            flags |= F_FS_APPROX
-            self.note('gl_FrontFacing (not carried by the model: reads 1.0)')
         tag = comp['key'] if kind == 'ff' else '%08x' % comp['crc']
         vs_name = '%s:vs:%s%s' % (kind, tag, '+nomvp' if nomvp else '')
         fs_name = '%s:fs:%s' % (kind, tag)
@@ -1144,10 +1166,15 @@ class Converter:
             return
         col, dep, size = self.targets()
         sc = self.scissor
+        # GL clamps the clear colour for fixed-point buffers only: a floating-point target takes it as it is
+        # (an RGBA8 target of the same clear still clamps: the model packs it to unorm8)
+        floats = self.fbo and any(self.textures[n].ffmt for a, (kind, n) in self.fbos[self.fbo].items()
+                                  if kind == 'tex' and 'COLOR' in a)
+        ccol = self.clear_color if floats else [min(max(x, 0.0), 1.0) for x in self.clear_color]
         self.w('CLER z auto call %d color %d %s depth %s mask %d\n  value %s depth_value %s stencil %d\n'
                '  scissor %d x %d y %d w %d h %d color_mask %d depth_write %d' %
                (call, len(col), ' '.join(str(x) for x in col), 'none' if dep == NONE else dep, bits,
-                ' '.join(f32(min(max(x, 0.0), 1.0)) for x in self.clear_color), f32(min(max(self.clear_depth, 0.0), 1.0)),
+                ' '.join(f32(x) for x in ccol), f32(min(max(self.clear_depth, 0.0), 1.0)),
                 self.clear_stencil & 0xffffffff, int('GL_SCISSOR_TEST' in self.caps), sc[0], sc[1], min(sc[2], 16384),
                 min(sc[3], 16384), self.color_mask, int(self.depth_mask)))
         self.stats['clears'] += 1
@@ -1168,7 +1195,8 @@ class Converter:
         t.w, t.h = w, h
         t.depth = 'DEPTH' in str(internal) or 'DEPTH' in str(fmt)
         t.base = base_format(internal, fmt)
-        t.inexact = inexact_format(internal)
+        t.ffmt = float_format(internal)
+        t.inexact = None if t.ffmt else inexact_format(internal)
         t.rgba = self.to_rgba(w, h, fmt, typ, pixels) if isinstance(pixels, (bytes, bytearray)) else None
         t.version += 1
 
@@ -1556,6 +1584,7 @@ class Converter:
     def run(self, stream):
         self.unpack_align = 4
         self.tex_scaled = set()
+        self.tex_float_data = set()     # float surfaces whose content the trace does not carry
         self.start_frame()
         for no, name, args, ret, flags in calls(stream):
             try:
@@ -1798,9 +1827,15 @@ def main():
         cv.out = [re.sub(r' line_width \S+ point_size \S+ prim_flags \d+$', '', x, count=1, flags=re.M)
                   if x.startswith('DRAW ') else x
                   for x in cv.out]
+    # floating-point colour surfaces and more than 8 attributes exist from format 1.3 on; a trace without them
+    # stays 1.2 (byte-identical to what earlier converters wrote)
+    minor = 3 if cv.stats['float_surfaces'] or cv.stats['attribs_over_8'] else 2
+    if a.zlib and minor > 2:
+        sys.exit('apitrace2gpupd: --zlib writes format 1.1/1.2, but this capture needs format 1.3 '
+                 '(floating-point targets or more than 8 attributes)')
     head = [('GPUPD-TRACE-TEXT version 1 2 zlevel 9 codec zlib' if lines_points else
              'GPUPD-TRACE-TEXT version 1 1 zlevel 9') if a.zlib else
-            'GPUPD-TRACE-TEXT version 1 2 zlevel %d codec zstd' % a.zstd_level,
+            'GPUPD-TRACE-TEXT version 1 %d zlevel %d codec zstd' % (minor, a.zstd_level),
             'INFO w %d h %d frames %d' % (W, H, cv.frame_index),
             ' name %s' % qstr(name), ' source %s' % qstr(a.source or 'apitrace2gpupd.py %s frames %s' % (
                 os.path.basename(a.trace), ','.join(str(f) for f in cv.src_frames))), ' notes %s' % qstr(notes)]

@@ -39,7 +39,7 @@ FS_O_DEPTH = 4         # o[4] depth (preset to the interpolated window z)
 FS_O_KILL = 5          # o[5] != 0: the fragment was discarded
 CONST_BASE = 16        # uniforms start at c[16] (c[0..15] = the trace's MVP rows, kept for other tools)
 MAX_VARYINGS = 8
-MAX_ATTRIBS = 8
+MAX_ATTRIBS = 16     # the ISA's 64 attribute words (trace format 1.3; 8 before)
 N_ALLOC = 56           # r0..r55 allocatable; r56..r62 staging/scratch; rz
 TEXC, TEXR = 56, 58    # tex coordinates r56,r57; results r58..r61
 SCR_SRC = (59, 60, 61)  # spill reload scratch (instruction-local)
