@@ -133,14 +133,28 @@ test-sx-err: $(BUILD)/tb/sx-vectors $(foreach v,$(SX_TB_SETS),$(BUILD)/tb/tb_sx_
 	tests/sx/test_sx_err.sh $(BUILD) out/test/sx-err $(SX_TB_SETS)
 TEST_TARGETS += test-sx-err
 
-# ------------------------------------------------------------------ bounded proofs (docs/sx.md 4.5)
-# yosys-smtbmc + z3 at MAX_GPUS 3, K 1, DEPTH 2 (every N <= 3, position, topology), the cover and two mutants.
-# Not in make test: about 1-2 minutes of z3 per step on the shared machine.
-SX_FORMAL_DEPTH ?= 5
+# ------------------------------------------------------------------ proofs (docs/sx.md 4.5)
+# tests/formal/sx_formal.sv around the unchanged RTL (K = 1; every N <= MAX_GPUS, position, topology; any number
+# of batches), yosys-smtbmc + z3: k-induction with the invariants I1..I6 at MAX_GPUS:DEPTH (tests/formal/sx_induct.sh),
+# the covers C1..C11, five mutants that must fail; and the bounded proof of the properties alone
+# (tests/formal/sx_formal.sh, deep enough for a whole 3-GPU batch with a full FIFO at DEPTH 2).
+# make test: the induction at 2:2 (N = 1, 2); make test-long: N = 3 at DEPTH 2 and 3 (not a power of two), the
+# covers and the mutants; make formal-sx: all of it plus the bounded proof.
+SX_IND_K ?= 1
+SX_IND_CONFIGS ?= 2:2
+SX_IND_LONG_CONFIGS ?= 3:2 3:3
 SX_COVER_DEPTH ?= 10
-.PHONY: formal-sx
+SX_FORMAL_DEPTH ?= 5
+.PHONY: test-sx-induct test-long-sx-induct formal-sx
+test-sx-induct:
+	SX_IND_CONFIGS="$(SX_IND_CONFIGS)" SX_IND_MUTANTS=0 tests/formal/sx_induct.sh out/test/sx-induct $(SX_IND_K) 0
+TEST_TARGETS += test-sx-induct
+test-long-sx-induct:
+	SX_IND_CONFIGS="$(SX_IND_LONG_CONFIGS)" tests/formal/sx_induct.sh out/test/sx-induct-long $(SX_IND_K) $(SX_COVER_DEPTH)
+test-long: test-long-sx-induct
 formal-sx:
-	tests/formal/sx_formal.sh out/formal/sx $(SX_FORMAL_DEPTH) $(SX_COVER_DEPTH)
+	tests/formal/sx_formal.sh out/formal/sx $(SX_FORMAL_DEPTH)
+	SX_IND_CONFIGS="$(SX_IND_CONFIGS) $(SX_IND_LONG_CONFIGS)" tests/formal/sx_induct.sh out/formal/sx $(SX_IND_K) $(SX_COVER_DEPTH)
 
 # ---------------------------------------------------------------- synthesis (docs/sx.md section 6; make synth)
 # OSU 0.18 um with the receive-FIFO array (rtl/sx_fifo_ram.v) as a black-box macro (scripts/sx_synth.sh,
