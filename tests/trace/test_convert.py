@@ -168,9 +168,10 @@ def gl_emulation_tests():
     c3 = cv.targets()[0]
     check(len(c1) == 1 and len(c2) == 2 and c3 == [], 'glDrawBuffers selects the colour targets', str((c1, c2, c3)))
 
-    # formats RGBA8 does not hold: rendering into RGBA16F (HDR) and sampling it are flagged, never silent
+    # formats the model does not hold (packed float, sRGB): rendering into them and sampling them are flagged,
+    # never silent
     cv = converter()
-    fbo_with_texture(cv, 1, 1, 5, 4, 4, 'GL_RGBA16F')
+    fbo_with_texture(cv, 1, 1, 5, 4, 4, 'GL_R11F_G11F_B10F')
     gl(cv, 5, 'glClear', mask='GL_COLOR_BUFFER_BIT')
     fbo_with_texture(cv, 10, 2, 6, 4, 4, 'GL_RGBA8')
     gl(cv, 14, 'glBindFramebuffer', target='GL_READ_FRAMEBUFFER', framebuffer=1)
@@ -182,8 +183,31 @@ def gl_emulation_tests():
        mask='GL_COLOR_BUFFER_BIT', filter='GL_NEAREST')
     d, _ = draws_of(cv)
     check(len(d) == 2 and ' flags %d ' % conv.F_TEX_APPROX in d[0] and ' flags %d ' % conv.F_STATE_APPROX in d[1],
-          'float texture sampled / float target drawn: flagged', str(d))
-    check(any('GL_RGBA16F' in k for k in cv.notes), 'float format named in the notes', str(cv.notes))
+          'packed-float texture sampled / target drawn: flagged', str(d))
+    check(any('GL_R11F_G11F_B10F' in k for k in cv.notes), 'the format is named in the notes', str(cv.notes))
+    # floating-point formats the model holds (format 1.3): RGBA16F target and texture exact, unclamped clear
+    cv = converter()
+    fbo_with_texture(cv, 1, 1, 5, 4, 4, 'GL_RGBA16F')
+    gl(cv, 4, 'glClearColor', red=2.5, green=-1.0, blue=0.5, alpha=1.0)
+    gl(cv, 5, 'glClear', mask='GL_COLOR_BUFFER_BIT')
+    fbo_with_texture(cv, 10, 2, 6, 4, 4, 'GL_RGBA8')
+    gl(cv, 14, 'glBindFramebuffer', target='GL_READ_FRAMEBUFFER', framebuffer=1)
+    gl(cv, 15, 'glBlitFramebuffer', srcX0=0, srcY0=0, srcX1=4, srcY1=4, dstX0=0, dstY0=0, dstX1=4, dstY1=4,
+       mask='GL_COLOR_BUFFER_BIT', filter='GL_NEAREST')
+    gl(cv, 16, 'glBindFramebuffer', target='GL_FRAMEBUFFER', framebuffer=1)
+    gl(cv, 17, 'glBindFramebuffer', target='GL_READ_FRAMEBUFFER', framebuffer=2)
+    gl(cv, 18, 'glBlitFramebuffer', srcX0=0, srcY0=0, srcX1=4, srcY1=4, dstX0=0, dstY0=0, dstX1=4, dstY1=4,
+       mask='GL_COLOR_BUFFER_BIT', filter='GL_NEAREST')
+    d, text = draws_of(cv)
+    check(len(d) == 2 and all(' flags 0 ' in x for x in d) and 'format 4 w 4 h 4' in text,
+          'RGBA16F target and texture: SURF format 4, draws not flagged', str(d))
+    check('value 2.5 -1 0.5 1' in text, 'clear of a float target keeps its colour unclamped',
+          text[text.index('CLER'):text.index('CLER') + 120])
+    check(cv.stats['float_surfaces'] > 0, 'float surfaces counted (format 1.3 written)')
+    # GL_DEPTH_CLAMP: the model clips at the near and far planes: flagged and noted
+    gl(cv, 30, 'glEnable', cap='GL_DEPTH_CLAMP')
+    check(cv.unsupported_state() == conv.F_STATE_APPROX and any('GL_DEPTH_CLAMP' in k for k in cv.notes),
+          'GL_DEPTH_CLAMP flagged', str(cv.notes))
 
 
 def horse_triangles():

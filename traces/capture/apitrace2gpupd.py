@@ -318,6 +318,7 @@ class Converter:
         self.src_frames = []
         self.swap_calls = []
         self.stats = collections.Counter()
+        self.tex_float_data = set()         # float surfaces whose content the trace does not carry
         self.prior_need = {}                # texture -> (call, unit, w, h): content rendered before the frames
         self.prior_tex = {}                 # texture -> (w, h, rgba bottom row first) from glretrace -D
         self.prior_used = set()
@@ -621,7 +622,8 @@ class Converter:
         for cap, what in (('GL_STENCIL_TEST', 'stencil test'), ('GL_FOG' if not fog_ok else '-', 'fog'),
                           ('GL_LIGHTING', 'lighting'),
                           ('GL_CLIP_PLANE0', 'user clip plane'), ('GL_CLIP_DISTANCE0', 'user clip plane'),
-                          ('GL_TEXTURE_GEN_S', 'texgen')):
+                          ('GL_TEXTURE_GEN_S', 'texgen'),
+                          ('GL_DEPTH_CLAMP', 'GL_DEPTH_CLAMP (the model clips at the near and far planes)')):
             if cap in self.caps:
                 self.note('draws with %s (ignored)' % what)
                 flags |= F_STATE_APPROX if what not in ('lighting', 'texgen') else F_VS_APPROX
@@ -1584,7 +1586,7 @@ class Converter:
     def run(self, stream):
         self.unpack_align = 4
         self.tex_scaled = set()
-        self.tex_float_data = set()     # float surfaces whose content the trace does not carry
+        self.tex_float_data = set()
         self.start_frame()
         for no, name, args, ret, flags in calls(stream):
             try:
