@@ -15,6 +15,8 @@ sx_smt2() {
   local out=$1 name=$2 pe=$3 mg=$4 dp=$5 defs=${6:-} conn="" p i
   for p in $SX_PROBES; do conn+="connect -set ${p%%=*} ${p#*=}; "; done
   for (( i = 0; i < mg * dp; i++ )); do conn+="connect -set p_mem[$(( (i + 1) * 33 - 1 )):$(( i * 33 ))] dut.u_ram.mem_q[$i]; "; done
+  # a copy of the read pointer of FIFO[rs_q] (rrp_q), where the RTL keeps one: invariant I1 covers it too
+  if grep -q '\<rrp_q\>' "$pe"; then conn+="connect -set p_rrp dut.rrp_q; "; defs+=" -DSX_RRP"; fi
   "${YOSYS:-yosys}" -q -l "$out/$name.yosys.log" -p "read_verilog -I$ROOT/rtl $pe $ROOT/rtl/sx_fifo_ram.v; \
     read_verilog -formal -sv $defs $HERE/sx_formal.sv; \
     chparam -set MAX_GPUS $mg -set DEPTH $dp sx_formal; \

@@ -117,6 +117,9 @@ module sx_formal #(
   wire [M-1:0]          p_rem;                          // dut.rem_q
   wire [1:0]            p_last_sent;                    // dut.last_sent_q
   wire [M*DEPTH*SW-1:0] p_mem;                          // dut.u_ram.mem_q[*]
+`ifdef SX_RRP
+  wire [AW-1:0]         p_rrp;                          // dut.rrp_q: a copy of rp_q[rs_q]
+`endif
 
   // ------------------------------------------------------------------ the DUT
   wire        tx0_v, tx1_v, rx0_r, rx1_r, out_v, out_eob, rel_last, busy, err;
@@ -433,6 +436,9 @@ module sx_formal #(
     if (p_rem_v && l_mask[c_g]) assert (k_done == !p_rem[c_g]);
     // I6
     assert (p_in_b == pb && p_rb == exp_b && p_rs == {4'd0, exp_src} && exp_src < c_n);
+`ifdef SX_RRP
+    assert (p_rrp == p_rp[exp_src*AW +: AW]);
+`endif
   end
 `endif
 

@@ -39,7 +39,8 @@ else
   echo "test-sx-err: FAIL: the testbench accepted a corrupted expected err ($OUT/bad.log)"; exit 1
 fi
 # (b) an RTL copy whose rx decode ignores the tag: the stale/future/far tag cases must fail
-sed 's/ f\[`FLIT_TAG_LSB +: `FLIT_TAG_BITS\] != rx_b_q\[ix(s) \* 16 +: 16\] ||//' "$ROOT/rtl/sx_pe.v" > "$OUT/sx_pe_notag.v"
+sed -e 's/ f\[`FLIT_TAG_LSB +: `FLIT_TAG_BITS\] != rx_b_q\[ix(s) \* 16 +: 16\] ||//' \
+    -e 's/\(wire *tok[01] *=\) rx_tag[01] == rx_b_q\[gx\*16 +: 16\];/\1 1'"'"'b1;/' "$ROOT/rtl/sx_pe.v" > "$OUT/sx_pe_notag.v"
 ! cmp -s "$OUT/sx_pe_notag.v" "$ROOT/rtl/sx_pe.v" || { echo "test-sx-err: FAIL: the tag mutation was not applied"; exit 1; }
 iverilog -g2012 -Wno-timescale -I"$ROOT/rtl" -o "$OUT/tb_notag.vvp" -s tb_sx -P tb_sx.MAX_GPUS="${v%%_*}" \
   -P tb_sx.K="$(r=${v#*_}; echo "${r%%_*}")" -P tb_sx.DEPTH="${v##*_}" "$ROOT/tb/sx/tb_sx.v" "$OUT/sx_pe_notag.v" "$ROOT/rtl/sx_fifo_ram.v"
