@@ -7,7 +7,8 @@
  * in_valid[j-1]); in_ready[j] = every unit that slots 0..j go to can take one (independent of in_valid, like
  * the P2G's own in_ready), so the slots taken in a cycle are the in-order prefix of offered, ready slots. The
  * output is that of the unit whose turn it is; only that unit sees out_ready. busy: any unit busy.
- * The same rules as the P > 1 path of the CD system (cmodel/sys/cdsys.c, lanes_comb/transfers). */
+ * The CD system (cmodel/sys/cdsys.c) runs this model for a GPU's P > 1 P2G units: one model for the timing and
+ * the lockstep. */
 #ifndef GPUPD_P2G_MERGE_HW_H
 #define GPUPD_P2G_MERGE_HW_H
 

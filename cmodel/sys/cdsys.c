@@ -10,6 +10,7 @@
 #include "cd/cd_adapter_hw.h"
 #include "pe/pe_ref.h"
 #include "link/flit.h"
+#include "p2g/p2g_merge_hw.h"
 
 cdsys_params_t cdsys_params_default(uint32_t n_gpus, net_topo_t topo)
 {
@@ -31,6 +32,7 @@ cdsys_params_t cdsys_params_default(uint32_t n_gpus, net_topo_t topo)
 /* ------------------------------------------------------------------ default units: C cycle models */
 typedef struct {
     p2g_hw_t *p2g;
+    p2g_merge_hw_t *mg; /* P > 1 P2G units per GPU: the cycle model of rtl/p2g_merge.v (instead of p2g) */
     pe_hw_t *pe;        /* the PE cycle model (default) */
     peref_t *ref;       /* or the behavioural reference PE (params.pe_ref) */
     sx_hw_t *sx;        /* or the stream PE (params.stream, gpupd-stream) */
@@ -208,10 +210,10 @@ typedef struct {
     uint64_t shift;
     uint64_t effw[CDSYS_MAX_P2G];
     uint32_t effn;
-    /* P > 1 P2G units (params.p2g_units): their ports; primitives fed / output over all chunks (unit = seq % P) */
-    p2g_hw_in_t lin[CDSYS_MAX_P2G];
-    p2g_hw_out_t lout[CDSYS_MAX_P2G];
-    uint64_t gseq, oseq;
+    /* P > 1 P2G units (params.p2g_units): the ports of the GPU's P2G merge (p2g_merge_hw.h) */
+    p2g_merge_hw_in_t min;
+    p2g_merge_hw_out_t mout;
+    uint32_t fed_now;       /* slots the merge takes on this cycle's edge */
     /* in_order_front: rendering of batch pend_b waits for the chunk being fed */
     int pend;
     uint32_t pend_b;
@@ -449,7 +451,6 @@ static void fed(sim_t *s, gpu_t *g, uint32_t a)
     for (uint32_t k = 0; k < a; k++)
         if (s->p->cp_queue) g->acc[(g->fi + k) % s->p->cp_queue] = s->cycle;
     g->fi += a;
-    g->gseq += a;
     uint32_t keep = g->effn > a ? g->effn - a : 0;
     for (uint32_t k = 0; k < keep; k++) g->effw[k] = g->effw[k + a];
     g->effn = keep;
@@ -504,8 +505,9 @@ static void feed(sim_t *s, uint32_t gi)
     g->want_cfg = 0;
     uint32_t P = s->p->p2g_units > 1 ? s->p->p2g_units : 1;
     if (P > 1) {
-        /* P units: primitives fi, fi+1, ... to units gseq, gseq+1, ... (mod P), in order, while each is ready */
-        for (uint32_t k = 0; k < P; k++) { g->lin[k].in_valid = 0; g->lin[k].cfg = g->pin.cfg; }
+        /* the merge's input slots: primitives fi, fi+1, ... in order, while each is ready */
+        memset(g->min.in_valid, 0, sizeof g->min.in_valid);
+        g->min.cfg = g->pin.cfg;
         if (g->fb >= B || !g->f_started) return;
         uint32_t cnt = w->counts[slot(s, g->fb, gi)];
         for (uint32_t j = 0; j < P && g->fi + j < cnt; j++) {
@@ -515,10 +517,9 @@ static void feed(sim_t *s, uint32_t gi)
                 break;
             }
             if (s->cycle < eff_at(s, gi, j) || stall(s, s->p->in_gap_pm, 1, gi * CDSYS_MAX_P2G + j)) break;
-            p2g_hw_in_t *li = &g->lin[(g->gseq + j) % P];
-            li->in_valid = 1;
-            li->in = pr->p;
-            li->in.tag = g->fb & 0xffff;
+            g->min.in_valid[j] = 1;
+            g->min.in[j] = pr->p;
+            g->min.in[j].tag = g->fb & 0xffff;
             g->pin.in_valid = 1;
         }
         return;
@@ -581,8 +582,9 @@ static void transfers(sim_t *s, uint32_t gi)
     uint32_t N = s->p->n_gpus;
     uint32_t P = s->p->p2g_units > 1 ? s->p->p2g_units : 1;
     if (P > 1) {
-        uint32_t a = 0;     /* the in-order prefix of offered units that accept (lanes_comb withdrew the rest) */
-        while (a < P && g->lin[(g->gseq + a) % P].in_valid && g->lout[(g->gseq + a) % P].in_ready) a++;
+        uint32_t a = 0;     /* the in-order prefix of offered slots that the merge takes */
+        while (a < P && g->min.in_valid[a] && g->mout.in_ready[a]) a++;
+        g->fed_now = a;
         if (a) {
             fed(s, g, a);
             s->last_progress = s->cycle;
@@ -592,7 +594,6 @@ static void transfers(sim_t *s, uint32_t gi)
         s->last_progress = s->cycle;
     }
     if (po->out_valid && g->pin.out_ready) {
-        g->oseq++;      /* P > 1: the next output comes from the next unit in the merge order */
         s->last_progress = s->cycle;
         while (g->ab < w->n_batches && g->a_cnt >= w->counts[slot(s, g->ab, gi)] && g->ab < g->fb) {
             g->ab++;        /* chunks whose primitives have all left the P2G (empty ones too) */
@@ -733,30 +734,21 @@ static uint64_t next_ready(const sim_t *s)
     return best;
 }
 
-/* P > 1: the combinational outputs of GPU gi's P2G units and PE. Only the unit whose turn it is in the merge
- * order (oseq mod P) sees the adapter's ready; its output is the merged P2G output (g->pout, busy: any unit);
- * the offered inputs are withdrawn from the first unit that cannot take its primitive on (in-order feeding). */
+/* P > 1: the combinational outputs of GPU gi's P2G merge (its P units; g->pout = the merged output, in_ready of
+ * slot 0) and PE */
 static void lanes_comb(sim_t *s, models_t *M, uint32_t gi)
 {
     gpu_t *g = &s->g[gi];
-    uint32_t P = s->p->p2g_units, ol = (uint32_t)(g->oseq % P);
-    int blocked = 0, busy = 0;
-    for (uint32_t k = 0; k < P; k++) {
-        g->lin[k].out_ready = g->pin.out_ready && k == ol;
-        g->lin[k].cfg = g->pin.cfg;
-        p2g_hw_comb(&M->p2g[gi * P + k], &g->lin[k], &g->lout[k]);
-        busy |= g->lout[k].busy;
-    }
-    for (uint32_t j = 0; j < P; j++) {
-        p2g_hw_in_t *li = &g->lin[(g->gseq + j) % P];
-        if (!li->in_valid) break;
-        if (blocked || !g->lout[(g->gseq + j) % P].in_ready) {
-            blocked = 1;
-            li->in_valid = 0;
-        }
-    }
-    g->pout = g->lout[ol];
-    g->pout.busy = busy;
+    g->min.out_ready = g->pin.out_ready;
+    g->min.cfg = g->pin.cfg;
+    p2g_merge_hw_comb(&M->mg[gi], &g->min, &g->mout);
+    memset(&g->pout, 0, sizeof g->pout);
+    g->pout.in_ready = g->mout.in_ready[0];
+    g->pout.out_valid = g->mout.out_valid;
+    g->pout.out_prim_id = g->mout.out_prim_id;
+    g->pout.out_tag = g->mout.out_tag;
+    g->pout.out_mask = g->mout.out_mask;
+    g->pout.busy = g->mout.busy;
     unit_comb(M, gi, &g->ein, &g->eout);
 }
 
@@ -860,7 +852,8 @@ int cdsys_run(const cdsys_params_t *p, const cdsys_work_t *w, cdsys_result_t *re
     }
     if (!p->units) {
         M.n = N;
-        M.p2g = calloc((size_t)N * (p->p2g_units > 1 ? p->p2g_units : 1), sizeof *M.p2g);
+        if (p->p2g_units > 1) M.mg = calloc(N, sizeof *M.mg);
+        else M.p2g = calloc(N, sizeof *M.p2g);
         if (p->stream) {
             M.sx = calloc(N, sizeof *M.sx);
             M.sout = calloc(N, sizeof *M.sout);
@@ -871,13 +864,16 @@ int cdsys_run(const cdsys_params_t *p, const cdsys_work_t *w, cdsys_result_t *re
         } else {
             M.pe = calloc(N, sizeof *M.pe);
         }
-        if (!M.p2g || (!M.pe && !M.ref && (!M.sx || !M.sout || !M.ids_max || !M.occ_max))) {
+        if ((!M.p2g && !M.mg) || (!M.pe && !M.ref && (!M.sx || !M.sout || !M.ids_max || !M.occ_max))) {
             snprintf(res->report, sizeof res->report, "cdsys: out of memory");
             goto out;
         }
         p2g_hw_params_t pp = {p->max_gpus, p->p2g_rows, p->tag_bits};
         pe_hw_params_t ep = {p->max_gpus, p->pe_lq_depth, p->pe_rq_depth};
-        for (uint32_t k = 0; k < N * (p->p2g_units > 1 ? p->p2g_units : 1); k++) p2g_hw_init(&M.p2g[k], pp);
+        for (uint32_t g = 0; g < N; g++) {
+            if (M.mg) p2g_merge_hw_init(&M.mg[g], p->p2g_units, pp);
+            else p2g_hw_init(&M.p2g[g], pp);
+        }
         for (uint32_t g = 0; g < N; g++) {
             if (M.sx) {
                 sx_hw_params_t c = {N, p->sx_k ? p->sx_k : 1, p->sx_depth ? p->sx_depth : CDSYS_SX_DEPTH_DEFAULT};
@@ -983,7 +979,10 @@ int cdsys_run(const cdsys_params_t *p, const cdsys_work_t *w, cdsys_result_t *re
         if (s->failed) break;
         for (uint32_t g = 0; g < N && !s->failed; g++) {
             if (P > 1) {
-                for (uint32_t k = 0; k < P; k++) p2g_hw_clock(&M.p2g[g * P + k], &s->g[g].lin[k]);
+                uint32_t taken = p2g_merge_hw_clock(&M.mg[g], &s->g[g].min);
+                if (taken != s->g[g].fed_now)
+                    failf(s, (int)g, -1, -1, "GPU %u: the P2G merge took %u primitives, the feeder handed over %u (internal error)",
+                          g, taken, s->g[g].fed_now);
                 if (unit_clock(&M, g, &s->g[g].ein)) failf(s, (int)g, -1, -1, "%s", m_report(&M));
             } else if (p->units && p->stream) {
                 sx_hw_in_t x;
@@ -1079,5 +1078,6 @@ out_nonet:
     free(M.occ_max);
     free(M.pe);
     free(M.p2g);
+    free(M.mg);
     return rc;
 }

@@ -160,7 +160,8 @@ typedef struct {
     uint32_t cp_queue;
     /* P2G units per GPU (front-end width P, 1..CDSYS_MAX_P2G; 0 = 1): the feeder hands primitive k of the
      * GPU's CP stream to unit k mod P, up to P per cycle and in order, and the units' outputs are merged in
-     * the same order into the adapter (one per cycle). P > 1 needs the C cycle models (units == NULL). */
+     * the same order into the adapter (one per cycle): the cycle model of rtl/p2g_merge.v (p2g/p2g_merge_hw.h).
+     * P > 1 needs the C cycle models (units == NULL). */
     uint32_t p2g_units;
     int (*on_cp_fed)(void *user, uint32_t g, uint32_t b, uint64_t step, uint64_t stall);
     int in_order_front;
