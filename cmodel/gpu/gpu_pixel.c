@@ -39,6 +39,10 @@ int gpu_rast_step(gpu_t *g, gpu_unit_state_t *u)
                 uint64_t r = gpu_queue_tr_at(&g->q_tri, 0);
                 uint64_t a = gt_max(gt_max(r, T->free[GT_SETUP]), sub_sat(T->rast_busy, T->lat[GT_SETUP]));
                 uint64_t base = T->has_setup_prev ? gt_max(r, T->setup_prev + T->ii[GT_SETUP]) : r;
+                if (T->probe) {
+                    T->probe = 0;
+                    T->probe_gap = T->has_setup_prev ? sub_sat(r, T->free[GT_SETUP]) : r;
+                }
                 if (a > base) T->b_stall += a - base;
                 T->b_issue += T->ii[GT_SETUP];
                 T->setup_prev = a;

@@ -97,6 +97,11 @@ typedef struct gpu_timing {
     uint64_t rast_busy;             /* traversal of the current triangle done up to this tick */
     uint64_t setup_prev;            /* accept tick of the previous triangle at the boundary */
     int has_setup_prev;
+    /* boundary probe (cmodel/sys, exchange_overhead_cycles): armed (probe = 1) before a primitive list the
+     * exchange handed over is rendered; the next triangle SETUP accepts disarms it and leaves its idle gap
+     * (the NoPrimitive ticks before it: its ready tick - free[GT_SETUP], or its ready tick if it is the first) */
+    int probe;
+    uint64_t probe_gap;
     /* cycle stack at the geometry -> raster boundary (ticks) */
     uint64_t b_stall, b_issue;
     /* utilisation */

@@ -48,7 +48,7 @@ static int cds_cp_fed(void *u, uint32_t g, uint32_t b, uint64_t step, uint64_t s
     gpu_timing_t *T = &L->s->tm[g];
     uint64_t d = stall * GT_TPC;
     if (!d) return 0;
-    L->s->res->gpu[g].exchange_wait_ticks += d;    /* the front end was held by the exchange's full queue */
+    L->held[g] += d;    /* the front end was held by the exchange's full queue: part of the next list's lateness */
     const int fe[] = {GT_CP, GT_VF, GT_VS, GT_CLIP};
     for (size_t i = 0; i < sizeof fe / sizeof fe[0]; i++) T->free[fe[i]] += d;
     T->front_done = gt_max(T->front_done + d, step * GT_TPC);
@@ -61,11 +61,8 @@ static int cds_cd_done(void *u, uint32_t g, uint32_t b, uint64_t step, const uin
     lazy_t *L = u;
     sys_t *s = L->s;
     if (L->err) return -1;
-    gpu_timing_t *T = &s->tm[g];
     if (sys_exec_between(s, g, L->B[b].pre0, L->B[b].cmd[0])) { L->err = 1; return -1; }
-    sys_exchange_wait(s, g, step);
-    T->start = gt_max(T->start, step * GT_TPC);
-    if (sys_for_groups(s, g, &L->B[b], prims, n, L->rtmp, sys_render_group, NULL)) { L->err = 1; return -1; }
+    if (sys_exchange_render(s, L, g, b, step, prims, n)) { L->err = 1; return -1; }
     return 0;
 }
 

@@ -35,6 +35,8 @@ int64_t sys_cp_project_chunk(lazy_t *L, uint32_t g, uint32_t b, uint64_t now, p2
     sys_t *s = L->s;
     uint32_t N = s->N;
     gpu_timing_t *T = &s->tm[g];
+    uint64_t avail = gt_max(T->start, T->free[GT_CP]);
+    if (now * GT_TPC > avail) L->held[g] += now * GT_TPC - avail;  /* the front end idled until the exchange let CP start */
     T->start = gt_max(T->start, now * GT_TPC);
     uint32_t m = L->B[b].m, c = (m + N - 1) / N;
     uint32_t lo = g * c < m ? g * c : m, hi = (g + 1) * c < m ? (g + 1) * c : m;
@@ -50,12 +52,28 @@ int64_t sys_cp_project_chunk(lazy_t *L, uint32_t g, uint32_t b, uint64_t now, p2
     return hi - lo;
 }
 
-/* Batch b's primitive list may go to GPU g's rendering at `step` (its CD is complete; with an in-order front
- * end also the projection issued before it has gone): the cycles the front end has been free before that are
- * the GPU's wait on the exchange (exchange_overhead_cycles, docs/timing.md). */
-void sys_exchange_wait(sys_t *s, uint32_t g, uint64_t step)
+/* Batch b's primitive list (a piece of it under gpupd-stream) is handed to GPU g's rendering at network step
+ * `step` (its CD is complete or the piece released; with an in-order front end also the projection issued
+ * before it has gone): render it there, and add to the GPU's exchange wait (exchange_overhead_cycles,
+ * docs/timing.md section 3) the raster side's starvation the exchange caused: the idle gap SETUP had before
+ * the list's first triangle (its NoPrimitive cycles), at most the list's lateness: the cycles from the moment
+ * the front end could have started it (CP free, start floor) to the hand-over, plus, since the GPU's previous
+ * hand-over, the cycles its front end idled until the exchange let a CP phase start and the cycles its
+ * projection was held back by full exchange queues (L->held). With an exchange that hands every list over
+ * as soon as the front end can take it, none of them would exist. A list of which no triangle reaches SETUP
+ * adds nothing and hands its lateness on to the next list. */
+int sys_exchange_render(sys_t *s, lazy_t *L, uint32_t g, uint32_t b, uint64_t step, const uint32_t *prims, size_t n)
 {
-    const gpu_timing_t *T = &s->tm[g];
+    gpu_timing_t *T = &s->tm[g];
     uint64_t avail = gt_max(T->start, T->free[GT_CP]), t = step * GT_TPC;
-    if (t > avail) s->res->gpu[g].exchange_wait_ticks += t - avail;
+    uint64_t late = (t > avail ? t - avail : 0) + L->held[g];
+    L->held[g] = 0;
+    T->start = gt_max(T->start, t);
+    T->probe = 1;
+    T->probe_gap = 0;
+    int rc = sys_for_groups(s, g, &L->B[b], prims, n, L->rtmp, sys_render_group, NULL);
+    if (!T->probe) s->res->gpu[g].exchange_wait_ticks += T->probe_gap < late ? T->probe_gap : late;
+    else L->held[g] = late;     /* no triangle reached SETUP: the lateness carries over to the next list */
+    T->probe = 0;
+    return rc;
 }

@@ -79,11 +79,8 @@ static void hook_cd(void *u, uint32_t g, uint32_t b, uint64_t now, const uint32_
     lazy_t *L = u;
     sys_t *s = L->s;
     if (L->err) return;
-    gpu_timing_t *T = &s->tm[g];
     if (sys_exec_between(s, g, L->B[b].pre0, L->B[b].cmd[0])) { L->err = 1; return; }
-    sys_exchange_wait(s, g, now);
-    T->start = gt_max(T->start, now * GT_TPC);
-    if (sys_for_groups(s, g, &L->B[b], prims, n, L->rtmp, sys_render_group, NULL)) L->err = 1;
+    if (sys_exchange_render(s, L, g, b, now, prims, n)) L->err = 1;
 }
 
 /* --check-masks over a segment's P2G results: a primitive left out of GPU g must cover none of its pixels */

@@ -18,12 +18,9 @@ int sys_stream_release(void *u, uint32_t g, uint32_t b, uint32_t src, uint64_t s
     lazy_t *L = u;
     sys_t *s = L->s;
     if (L->err) return -1;
-    gpu_timing_t *T = &s->tm[g];
     if (src == 0 && sys_exec_between(s, g, L->B[b].pre0, L->B[b].cmd[0])) { L->err = 1; return -1; }
     if (!n) return 0;
-    sys_exchange_wait(s, g, step);
-    T->start = gt_max(T->start, step * GT_TPC);
-    if (sys_for_groups(s, g, &L->B[b], prims, n, L->rtmp, sys_render_group, NULL)) { L->err = 1; return -1; }
+    if (sys_exchange_render(s, L, g, b, step, prims, n)) { L->err = 1; return -1; }
     return 0;
 }
 

@@ -82,6 +82,9 @@ typedef struct {
     /* RTL path (cdsys): the workload filled when CP starts */
     cdsys_work_t *w;
     uint32_t n_cfgs;
+    /* per GPU, since its last hand-over of a list to rendering: ticks its front end idled until the exchange let
+     * a CP phase start, and ticks its projection was held back by full exchange queues (sys_exchange_render) */
+    uint64_t held[64];
 } lazy_t;
 
 /* sys.c: errors, helpers every scheme uses */
@@ -113,10 +116,10 @@ void sys_exec_upload(sys_t *s, const sys_cmd_t *c, uint32_t first, uint32_t coun
 /* scheme_gpupd.c: gpupd, gpupd-batch, gpupd-ra */
 int sys_run_segment_gpupd(sys_t *s, uint32_t i0, uint32_t i1);
 
-/* gpupd_cp.c: the CP phase of a gpupd segment and the exchange wait (both exchange paths) */
+/* gpupd_cp.c: the CP phase of a gpupd segment; rendering a handed-over list with its exchange wait (all exchange paths) */
 int sys_project_group(sys_t *s, uint32_t g, uint32_t ci, const gpu_prim_req_t *list, size_t n, void *u);
 int64_t sys_cp_project_chunk(lazy_t *L, uint32_t g, uint32_t b, uint64_t now, p2g_config_t *cfgs, cp_ctx_t *cc);
-void sys_exchange_wait(sys_t *s, uint32_t g, uint64_t step);
+int sys_exchange_render(sys_t *s, lazy_t *L, uint32_t g, uint32_t b, uint64_t step, const uint32_t *prims, size_t n);
 
 /* gpupd_cdsys.c: a gpupd segment's exchange through the CD system */
 int sys_run_cdsys(sys_t *s, lazy_t *L, uint32_t nb, uint32_t nd, uint32_t *counts, pe_entry_t **entries);
