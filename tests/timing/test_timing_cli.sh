@@ -46,6 +46,10 @@ assert isinstance(xo, int) and 0 <= xo <= d["cycles"], ("exchange_overhead_cycle
 waits = [g["exchange_wait_cycles"] for g in d["per_gpu"]]
 last = max(range(n), key=lambda i: (d["per_gpu"][i]["cycles_done"], -i))
 assert xo == waits[last], ("overhead is the last GPU's wait", xo, waits, last)
+# the wait is raster-side starvation (NoPrimitive; the P2G's issue cycles are counted as Issue), never Stall or Sync
+for i, g in enumerate(d["per_gpu"]):
+    cs = g["cycle_stack"]
+    assert g["exchange_wait_cycles"] <= cs["no_primitive"] + cs["issue"], ("wait beyond the GPU's starvation", i, g["exchange_wait_cycles"], cs)
 if sc in ("single", "dup", "afr"):
     assert xo == 0 and all(w == 0 for w in waits), ("no exchange, no overhead", waits)
 else:
