@@ -17,7 +17,7 @@ Usage: eval_jobs.py --mk-only DIR   (jobs.mk again from an edited DIR/jobs.txt)
        eval_jobs.py --out DIR --sim build/bin/gpupd-sim --trace-tool build/bin/gpupd-trace
                     [--traces T1.gpt,T2.gpt] [--sens-traces ...] [--gpus 1,2,4,8,16] [--sens-gpus 4,16]
                     [--schemes single,dup,gpupd,gpupd-batch,gpupd-ra,gpupd-stream,chopin] [--lats 100,200,400,800]
-                    [--batches none,256,...] [--afr-traces multi|none|LIST] [--figs 13,14,...]
+                    [--batches none,256,...] [--afr-traces multi|none|LIST] [--figs 13,14,...] [--fe-rates 1,4]
 """
 import argparse
 import os
@@ -29,6 +29,8 @@ DEFAULT_LAT = 400       # ns per link (paper Table 1 default)
 DEFAULT_BATCH = 4096    # batching threshold (paper 5.1)
 BATCH_SCHEMES = ("gpupd-batch", "gpupd-ra", "gpupd-stream")
 SENS_SCHEMES = ("dup", "gpupd-batch", "gpupd-ra", "gpupd-stream", "chopin")   # "current", "GPUpd", "GPUpd (+Runahead)", ours, CHOPIN
+# Fig. 22, front-end rate (issue 20 item 3): the exchanging schemes beside single and dup at every --fe-rates value
+FE_SCHEMES = ("single", "dup", "gpupd-batch", "gpupd-ra", "gpupd-stream")
 
 
 def trace_frames(tool, path):
@@ -48,7 +50,7 @@ class Jobs:
         self.out, self.sim, self.sim_args, self.replay = out, sim, list(sim_args), replay
         self.jobs = {}          # id -> dict (insertion ordered)
 
-    def add(self, trace, frame, scheme, n, topo="line", lat=DEFAULT_LAT, batch=None, png=False, timeline=False):
+    def add(self, trace, frame, scheme, n, topo="line", lat=DEFAULT_LAT, batch=None, png=False, timeline=False, fe=1):
         if scheme in ("single",):
             n = 1
         if scheme == "chopin" and n < 2:
@@ -58,13 +60,13 @@ class Jobs:
         elif batch is None:
             batch = DEFAULT_BATCH
         name = os.path.basename(trace)[:-4]
-        jid = f"{name}__{scheme}__n{n}__{topo}__l{lat}__b{batch}"
+        jid = f"{name}__{scheme}__n{n}__{topo}__l{lat}__b{batch}" + (f"__fe{fe}" if fe != 1 else "")
         if jid in self.jobs:
             self.jobs[jid]["png"] |= png
             self.jobs[jid]["timeline"] |= timeline
             return jid
         self.jobs[jid] = dict(id=jid, trace=name, path=trace, frame=frame, scheme=scheme, gpus=n, topology=topo,
-                              lat_ns=lat, batch=batch, png=png, timeline=timeline)
+                              lat_ns=lat, batch=batch, png=png, timeline=timeline, fe=fe)
         return jid
 
     def command(self, j):
@@ -78,6 +80,8 @@ class Jobs:
         # the P2G mask probe costs up to 6x (mesh-bunnies); the sweep checks instead that every run of a trace
         # rendered the frame of `single` (eval_report.py), docs/evaluation.md
         args += ["--no-check-masks", "-q"] + self.sim_args
+        if j["fe"] != 1:        # front-end width: CP/VF/CLIP/SETUP at fe triangles per cycle, fe P2G units per GPU
+            args += ["--tcfg", f"fe_rate={j['fe']}"]
         # the functional work of a frame once for the whole sweep: runs without a frame image replay the
         # frame records in OUT/frec (the single run, which writes its frame, records them in passing);
         # same cycles and stats as executing (make test-replay), docs/timing.md
@@ -132,7 +136,11 @@ def main():
     ap.add_argument("--lats", default="100,200,400,800")
     ap.add_argument("--batches", default="none,256,512,1024,2048,4096,8192,16384,32768,65536")
     ap.add_argument("--afr-traces", default="multi", help="'multi' = every multi-frame trace, 'none', or a list")
-    ap.add_argument("--figs", default="13,14,15,16,17,18,19")
+    ap.add_argument("--figs", default="13,14,15,16,17,18,19,22")
+    ap.add_argument("--fe-rates", default="1,4", help="front-end rates (--tcfg fe_rate) of Fig. 22, on --fe-traces at the "
+                    "sensitivity N (rate 1 = the Fig. 13 runs)")
+    ap.add_argument("--fe-traces", default="oa-dm4-f215,oa-dm4-hd,mesh-bunnies", help="trace names of Fig. 22 (issue 20's "
+                    "reference traces; those of --traces only; 'all' = every trace of --traces)")
     ap.add_argument("--png-gpus", default="16", help="also keep the frame of gpupd-ra at this N (besides single)")
     ap.add_argument("--no-replay", action="store_true", help="execute the functional model in every run "
                     "(default: runs without a frame image replay frame records from OUT/frec)")
@@ -152,6 +160,7 @@ def main():
     lats = [int(x) for x in csv_list(a.lats)]
     batches = [x if x == "none" else int(x) for x in csv_list(a.batches)]
     figs = set(csv_list(a.figs))
+    fes = [int(x) for x in csv_list(a.fe_rates)]
     frames = {t: trace_frames(a.trace_tool, t) for t in sorted(set(traces) | set(sens))}
     frame = {t: frames[t] - 1 for t in frames}      # multi-frame traces: the last frame (docs/evaluation.md)
     if a.afr_traces == "multi":
@@ -194,6 +203,14 @@ def main():
                         J.add(t, frame[t], s, n, topo=topo)
                 # issue 20's target configuration of gpupd-stream: hub with 100 ns links (Fig. 20)
                 J.add(t, frame[t], "gpupd-stream", n, topo="hub", lat=100)
+    fe_names = None if a.fe_traces == "all" else set(csv_list(a.fe_traces))
+    for t in traces:
+        if "22" not in figs or (fe_names is not None and os.path.basename(t)[:-4] not in fe_names):
+            continue
+        for n in sgpus:
+            for fe in fes:
+                for s in FE_SCHEMES:
+                    J.add(t, frame[t], s, n, fe=fe)
 
     if a.timeline:
         tn, ts, tg = a.timeline.split(":")
@@ -208,7 +225,7 @@ def main():
     jobs = [q[k] for k in range(max(len(q) for q in per.values())) for q in per.values() if k < len(q)]
     cmds = [J.command(j) for j in jobs]
     write_atomic(os.path.join(a.out, "jobs.txt"), "".join(c + "\n" for c in cmds))
-    cols = ["id", "trace", "path", "frame", "scheme", "gpus", "topology", "lat_ns", "batch", "png", "timeline"]
+    cols = ["id", "trace", "path", "frame", "scheme", "gpus", "topology", "lat_ns", "batch", "png", "timeline", "fe"]
     write_atomic(os.path.join(a.out, "jobs.tsv"),
                  "\t".join(cols) + "\n" + "".join("\t".join(str(int(j[c]) if c in ("png", "timeline") else j[c])
                                                             for c in cols) + "\n"
@@ -218,7 +235,7 @@ def main():
     write_atomic(os.path.join(a.out, "jobs.meta.json"),
                  json.dumps(dict(sim=a.sim, sim_args=a.sim_args, traces=traces, sens_traces=sens, gpus=gpus,
                                  sens_gpus=sgpus, schemes=schemes, lats=lats, batches=[str(b) for b in batches],
-                                 figs=sorted(figs), jobs=len(jobs)), indent=1) + "\n")
+                                 figs=sorted(figs), fe_rates=fes, jobs=len(jobs)), indent=1) + "\n")
     print(f"eval_jobs: {len(jobs)} jobs on {len(frames)} traces in {a.out}/jobs.txt (make: {a.out}/jobs.mk, "
           f"manifest: {a.out}/jobs.tsv)")
 

@@ -188,11 +188,12 @@ def load(out):
             die(f"{t}: runs rendered different frames: " +
                 "; ".join(f"hash {k}: {len(v)} runs, e.g. {v[0]}" for k, v in h.items()))
     # speedups over single of the same trace and frame
-    base = {(r["trace"], r["frame"]): r["cycles"] for r in rows if r["scheme"] == "single"}
+    # (at the same front-end rate: Fig. 22 runs at fe_rate 4 have their own single)
+    base = {(r["trace"], r["frame"], r["fe"]): r["cycles"] for r in rows if r["scheme"] == "single"}
     for r in rows:
-        b = base.get((r["trace"], r["frame"]))
+        b = base.get((r["trace"], r["frame"], r["fe"]))
         if b is None:
-            die(f"{r['id']}: no `single` run of {r['trace']} frame {r['frame']} in the job list")
+            die(f"{r['id']}: no `single` run of {r['trace']} frame {r['frame']} at fe_rate {r['fe']} in the job list")
         r["speedup"] = b / r["cycles"]
         r["single_cycles"] = b
     return rows
@@ -209,7 +210,7 @@ def make_row(j, d, wall):
     comp_b = sum(l.get("composition_bytes", 0) for l in links)
     r = dict(id=j["id"], trace=j["trace"], frame=int(j["frame"]), scheme=j["scheme"], gpus=n,
              topology=j["topology"], lat_ns=int(j["lat_ns"]), batch=j["batch"], png=j["png"] == "1",
-             timeline=j.get("timeline") == "1",
+             timeline=j.get("timeline") == "1", fe=int(j.get("fe") or 1),
              cycles=float(d["cycles"]), frame_hash=d["frame_hash"], prims_app=d["prims_app"], syncs=d["syncs"],
              projected_mean=sum(g["prims_projected"] for g in pg) / n,
              projected_max=max(g["prims_projected"] for g in pg),
@@ -573,6 +574,90 @@ def fig19(rows, out):
 
 
 XO_SCHEMES = ("gpupd-batch", "gpupd-ra", "gpupd-stream")
+FE_SCHEMES = ("dup", "gpupd-batch", "gpupd-ra", "gpupd-stream")
+
+
+def crit_stack(r):
+    """Cycle stack of the GPU that finishes last (the one exchange_overhead_cycles is measured on), as shares of
+    the run's frame: no_primitive, stall, sync, issue, and the exchange wait inside no_primitive."""
+    pg = r["json"]["per_gpu"]
+    g = max(range(len(pg)), key=lambda i: (pg[i]["cycles_done"], -i))
+    c = r["cycles"]
+    st = {k: pg[g]["cycle_stack"][k] / c for k in ("no_primitive", "stall", "sync", "issue")}
+    st["exchange_wait"] = (pg[g].get("exchange_wait_cycles") or 0) / c
+    return st
+
+
+def fig_fe(rows, out):
+    """Fig. 22 (issue 20 item 3): the schemes at front-end rate 1 and 4 (--tcfg fe_rate: CP/VF/CLIP/SETUP at that
+    many triangles per cycle, as many P2G units per GPU merged in order), line, 400 ns, threshold 4096: speedup over
+    single at fe_rate 1 (absolute) and at the same rate (scaling), exchange overhead, the critical GPU's stack."""
+    fes = sorted({r["fe"] for r in rows})
+    if len(fes) < 2:
+        return []
+    table = []
+    for r in rows:
+        if r["scheme"] not in FE_SCHEMES or r["topology"] != "line" or r["lat_ns"] != DEF_LAT:
+            continue
+        if r["scheme"] in XO_SCHEMES and r["batch"] != DEF_BATCH:
+            continue
+        if not [x for x in rows if x["trace"] == r["trace"] and x["scheme"] == r["scheme"] and x["gpus"] == r["gpus"]
+                and x["fe"] != r["fe"] and x["topology"] == "line" and x["lat_ns"] == DEF_LAT and x["batch"] == r["batch"]]:
+            continue        # only (trace, scheme, N) run at every rate
+        s1 = [x for x in rows if x["trace"] == r["trace"] and x["scheme"] == "single" and x["fe"] == fes[0]]
+        if not s1:
+            continue
+        st = crit_stack(r)
+        table.append(dict(trace=r["trace"], scheme=r["scheme"], gpus=r["gpus"], fe=r["fe"], cycles=r["cycles"],
+                          speedup_fe1=s1[0]["cycles"] / r["cycles"], speedup_same_fe=r["speedup"],
+                          exchange_overhead_share=r["exchange_overhead"] / r["cycles"],
+                          crit_no_primitive=st["no_primitive"], crit_stall=st["stall"], crit_sync=st["sync"],
+                          crit_issue=st["issue"]))
+    table.sort(key=lambda x: (x["trace"], x["gpus"], FE_SCHEMES.index(x["scheme"]), x["fe"]))
+    write_csv(os.path.join(out, "fig22_fe_rate.csv"),
+              ["trace", "scheme", "gpus", "fe", "cycles", "speedup_fe1", "speedup_same_fe", "exchange_overhead_share",
+               "crit_no_primitive", "crit_stall", "crit_sync", "crit_issue"], table)
+    if not table:
+        return table
+    traces = sorted({x["trace"] for x in table})
+    fig, axes = grid(len(traces), ncols=3, w=4.6, h=3.0)
+    w = 0.8 / len(fes)
+    for ax, t in zip(axes, traces):
+        keys = sorted({(x["gpus"], x["scheme"]) for x in table if x["trace"] == t}, key=lambda k: (k[0], FE_SCHEMES.index(k[1])))
+        for i, fe in enumerate(fes):
+            ys = []
+            for k in keys:
+                v = [x["speedup_fe1"] for x in table if x["trace"] == t and (x["gpus"], x["scheme"]) == k and x["fe"] == fe]
+                ys.append(v[0] if v else 0)
+            ax.bar([q + (i - (len(fes) - 1) / 2) * w for q in range(len(keys))], ys, w, label=f"fe_rate {fe}",
+                   color=("tab:blue", "tab:orange", "tab:green", "tab:red")[i % 4],
+                   edgecolor=[COLOR[k[1]] for k in keys], linewidth=1.2)
+        ax.set_xticks(range(len(keys)))
+        ax.set_xticklabels([f"{k[1]}\nN={k[0]}" for k in keys], fontsize=6, rotation=60)
+        ax.set_title(t, fontsize=9)
+        ax.set_ylabel("speedup over single at fe_rate 1", fontsize=7)
+        ax.tick_params(labelsize=7)
+        ax.grid(alpha=0.3, axis="y")
+    finish(fig, axes, "Fig. 22: front-end rate (triangles/cycle)", out,
+           "fig22_fe_rate", bottom=0.12, ncol=4)
+    return table
+
+
+def fe_section(tfe):
+    """Summary table of Fig. 22."""
+    if not tfe:
+        return ""
+    s = ["### Front-end rate (Fig. 22): 1 vs 4 triangles per cycle\n",
+         "Speedup over `single` at fe_rate 1 (and over `single` at the same rate), exchange overhead and the stack of the "
+         "GPU that finishes last (NoPrimitive / Stall / Sync / Issue, % of the frame); line, 400 ns, threshold 4096.\n"]
+    rows = []
+    for x in tfe:
+        rows.append([x["trace"], str(x["gpus"]), x["scheme"], str(x["fe"]), f"{x['cycles']:.0f}", f2(x["speedup_fe1"]),
+                     f2(x["speedup_same_fe"]), f"{100 * x['exchange_overhead_share']:.0f} %",
+                     " / ".join(f"{100 * x[k]:.0f}" for k in ("crit_no_primitive", "crit_stall", "crit_sync", "crit_issue"))])
+    s.append(md_table(["trace", "N", "scheme", "fe_rate", "cycles", "speedup (single fe 1)", "speedup (single same fe)",
+                       "exch. overhead", "critical GPU NoP / Stall / Sync / Issue %"], rows))
+    return "\n".join(s)
 
 
 def fig_xo(rows, out, ns):
@@ -648,11 +733,23 @@ def fig_reorder(rows, out):
     return table
 
 
-def stream_section(t13, geo, ns, txo, tre):
-    """Which scheme wins where, and why (computed from the Fig. 13, 20 and 21 tables)."""
+def stream_section(t13, geo, ns, txo, tre, allrows):
+    """Which scheme wins where, and why (computed from the Fig. 13, 20 and 21 tables and the runs' cycle stacks)."""
     s = ["### gpupd-stream beside the prior schemes: who wins where\n"]
     cand = ("dup", "gpupd-batch", "gpupd-ra", "gpupd-stream", "chopin")
     rows = []
+    stk = {}        # (trace, N, scheme) -> the critical GPU's stack (crit_stack)
+
+    def stack_of(t, n, sc):
+        if (t, n, sc) not in stk:
+            r = fig13_row(allrows, t, sc, n)
+            stk[(t, n, sc)] = crit_stack(r) if r else None
+        return stk[(t, n, sc)]
+
+    def st_txt(st):
+        return "" if not st else " / ".join(f"{100 * st[k]:.0f}" for k in ("no_primitive", "stall", "sync", "issue")) + \
+            f" ({100 * st['exchange_wait']:.0f})"
+
     for t in sorted({x["trace"] for x in t13}):
         for n in [n for n in ns if n > 1]:
             sp = {x["scheme"]: x["speedup"] for x in t13 if x["trace"] == t and x["gpus"] == n and x["scheme"] in cand}
@@ -662,11 +759,16 @@ def stream_section(t13, geo, ns, txo, tre):
             xo = {x["scheme"]: x["share"] for x in txo if x["trace"] == t and x["gpus"] == n and x["config"] == "line 400 ns"}
             rows.append([t, str(n), best, f2(sp[best]), f2(sp.get("gpupd-stream")), f2(sp.get("dup")), f2(sp.get("gpupd-ra")),
                          f2(sp.get("chopin")), f2(100 * xo["gpupd-stream"], 0) + " %" if "gpupd-stream" in xo else "",
-                         f2(100 * xo["gpupd-ra"], 0) + " %" if "gpupd-ra" in xo else ""])
+                         f2(100 * xo["gpupd-ra"], 0) + " %" if "gpupd-ra" in xo else "",
+                         st_txt(stack_of(t, n, best)), st_txt(stack_of(t, n, "gpupd-stream")), st_txt(stack_of(t, n, "dup"))])
     if not rows:
         return ""
+    s.append("Speedups over `single` (line, 400 ns, threshold 4096). Stacks: the GPU that finishes last, NoPrimitive / "
+             "Stall / Sync / Issue in % of the frame (docs/timing.md section 3), in brackets its exchange wait (the part of "
+             "its starvation the exchange caused; `exchange_overhead_cycles`).\n")
     s.append(md_table(["trace", "N", "fastest", "its speedup", "gpupd-stream", "dup", "gpupd-ra", "chopin",
-                       "stream exch. overhead", "gpupd-ra exch. overhead"], rows))
+                       "stream exch. overhead", "gpupd-ra exch. overhead", "fastest's stack", "gpupd-stream's stack",
+                       "dup's stack"], rows))
     wins = {}
     for r in rows:
         wins.setdefault(r[2], []).append(f"{r[0]} N={r[1]}")
@@ -675,6 +777,23 @@ def stream_section(t13, geo, ns, txo, tre):
     gl = [f"N={n}: " + ", ".join(f"{sc} {g[(sc, n)]:.2f}" for sc in cand if (sc, n) in g) for n in ns if n > 1]
     if gl:
         s.append("Geomean speedups: " + "; ".join(gl) + ".\n")
+    # why, from the stacks: where gpupd-stream loses, what its critical GPU does
+    lose, win = [], []
+    for r in rows:
+        st, sd = stack_of(r[0], int(r[1]), "gpupd-stream"), stack_of(r[0], int(r[1]), "dup")
+        if st and sd:
+            (win if r[2] == "gpupd-stream" else lose).append((r, st, sd))
+
+    def mean(v):
+        return sum(v) / len(v) if v else 0.0
+    for lab, grp in (("wins", win), ("loses", lose)):
+        if grp:
+            s.append(f"Where gpupd-stream {lab} ({len(grp)} of {len(rows)} trace/N points), its critical GPU spends on average "
+                     f"{100 * mean([g[1]['no_primitive'] for g in grp]):.0f} % of the frame in NoPrimitive, of which "
+                     f"{100 * mean([g[1]['exchange_wait'] for g in grp]):.0f} % waiting on the exchange, and "
+                     f"{100 * mean([g[1]['stall'] + g[1]['sync'] for g in grp]):.0f} % in Stall + Sync; dup's critical GPU "
+                     f"{100 * mean([g[2]['no_primitive'] for g in grp]):.0f} % NoPrimitive (its repeated geometry) and "
+                     f"{100 * mean([g[2]['stall'] + g[2]['sync'] for g in grp]):.0f} % Stall + Sync.\n")
     s.append("Why, by construction of the model (docs/timing.md sections 2, 3 and 8): gpupd-batch and gpupd-ra pass turns "
              "GPU 0 -> N-1 in every batch, so a batch costs at least about 2(N-1) link latencies plus its walk; gpupd-stream "
              "has no turns: a batch is released at a GPU once every source's LAST has arrived, about one path latency "
@@ -1005,7 +1124,8 @@ FIGS = [("fig13_speedup", "Fig. 13: speedup in single-frame latency"),
         ("fig18_batch", "Fig. 18: sensitivity to the batching threshold (N = 4, 16)"),
         ("fig19_topology", "Fig. 19: line vs hub"),
         ("fig20_exchange_overhead", "Fig. 20: exchange overhead as a share of the frame (gpupd-batch, gpupd-ra, gpupd-stream)"),
-        ("fig21_reorder", "Fig. 21: gpupd-stream reorder FIFO occupancy per trace and N")]
+        ("fig21_reorder", "Fig. 21: gpupd-stream reorder FIFO occupancy per trace and N"),
+        ("fig22_fe_rate", "Fig. 22: front-end rate 1 vs 4 triangles per cycle")]
 
 
 def pages(out, summary, items, meta, extra=()):
@@ -1089,9 +1209,12 @@ def main():
             "speedup", "frame_hash", "prims_app", "syncs", "projected_mean", "projected_max", "to_render_mean",
             "to_render_max", "rasterized_mean"] + [f"{k}_{m}" for k in STACK for m in ("mean", "max")] + \
            ["traffic_prim_bytes", "traffic_last_bytes", "traffic_sync_bytes", "traffic_comp_bytes", "traffic_bytes", "wall_s", "cpu_s"]
+    cols.append("fe")
     write_csv(os.path.join(out, "results.csv"), cols, rows)
     write_text(os.path.join(out, "results.json"),
                json.dumps(dict(meta={k: v for k, v in meta.items()}, runs=[{c: r[c] for c in cols} for r in rows]), indent=1))
+    tfe = fig_fe(rows, out)
+    rows = [r for r in rows if r["fe"] == 1]       # every other figure: the default front end
     t13, geo, ns, schemes = fig13(rows, out)
     t14 = fig14(rows, out)
     t15 = fig15(rows, out, ns, schemes)
@@ -1103,7 +1226,8 @@ def main():
     txo = fig_xo(rows, out, ns)
     tre = fig_reorder(rows, out)
     summary = summary_md(rows, t13, geo, ns, schemes, t14, t15, t16, t17, t18, t19, tafr, meta)
-    summary += "\n" + stream_section(t13, geo, ns, txo, tre)
+    summary += "\n" + stream_section(t13, geo, ns, txo, tre, rows)
+    summary += "\n" + fe_section(tfe)
     summary += "\n" + paper_section(t13, t14, t16, t17, t18, t19)
     write_text(os.path.join(out, "summary.md"), summary + "\n")
     items = frames_section(rows, out, a.traces_dir)

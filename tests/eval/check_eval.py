@@ -33,7 +33,17 @@ def close(a, b, rel=1e-6):
 
 jobs = list(csv.DictReader(open(os.path.join(out, "jobs.tsv")), delimiter="\t"))
 J = {j["id"]: json.load(open(os.path.join(out, "runs", j["id"] + ".json"))) for j in jobs}
-single = {j["trace"]: J[j["id"]]["cycles"] for j in jobs if j["scheme"] == "single"}
+def fe(j):
+    return int(j.get("fe") or 1)
+
+
+# single's cycles per trace at the default front end (fe_rate 1), and per (trace, fe_rate) for Fig. 22
+single = {j["trace"]: J[j["id"]]["cycles"] for j in jobs if j["scheme"] == "single" and fe(j) == 1}
+single_fe = {(j["trace"], fe(j)): J[j["id"]]["cycles"] for j in jobs if j["scheme"] == "single"}
+for j in jobs:
+    p = J[j["id"]]["timing"]["params"]["fe_rate"] if J[j["id"]].get("timing") else None
+    if p is not None and int(p) != fe(j):
+        err(f"{j['id']}: JSON timing fe_rate {p} != the job's {fe(j)}")
 hashes = {}
 for j in jobs:
     hashes.setdefault(j["trace"], set()).add(J[j["id"]]["frame_hash"])
@@ -51,7 +61,7 @@ for r in res:
         continue
     if not close(r["cycles"], d["cycles"]):
         err(f"{r['id']}: results.csv cycles {r['cycles']} != JSON {d['cycles']}")
-    want = single[r["trace"]] / d["cycles"]
+    want = single_fe[(r["trace"], int(r.get("fe") or 1))] / d["cycles"]
     if not close(r["speedup"], want):
         err(f"{r['id']}: speedup {r['speedup']} != single/cycles = {want}")
     if r["scheme"] == "single" and float(r["speedup"]) != 1.0:
@@ -63,8 +73,8 @@ for r in res:
         err(f"{r['id']}: traffic_bytes {r['traffic_bytes']} != sum over links {tb}")
 
 f13 = rd("fig13_speedup.csv")
-schemes = {j["scheme"] for j in jobs} - {"single", "afr"}
-ns = sorted({int(j["gpus"]) for j in jobs if j["scheme"] == "dup"})
+schemes = {j["scheme"] for j in jobs if fe(j) == 1} - {"single", "afr"}
+ns = sorted({int(j["gpus"]) for j in jobs if j["scheme"] == "dup" and fe(j) == 1})
 for s in schemes:
     for n in ns:
         if s == "chopin" and n == 1:        # composition needs 2+ GPUs: no chopin job at N = 1
@@ -130,6 +140,25 @@ for x in f19:
 
 figs = ["fig13_speedup", "fig14_sources", "fig15_cycle_stack", "fig16_traffic", "fig17_latency", "fig18_batch",
         "fig19_topology"]
+# Fig. 22: every run at fe_rate != 1 is in the table with its speedups and stack, beside its fe_rate 1 twin
+fe_jobs = [j for j in jobs if fe(j) != 1 and j["scheme"] != "single"]
+if fe_jobs:
+    figs.append("fig22_fe_rate")
+    f22 = {(x["trace"], x["scheme"], int(x["gpus"]), int(x["fe"])): x for x in rd("fig22_fe_rate.csv")}
+    for j in fe_jobs:
+        for f in (fe(j), 1):
+            x = f22.get((j["trace"], j["scheme"], int(j["gpus"]), f))
+            if x is None:
+                err(f"fig22_fe_rate.csv: no row for {j['trace']} {j['scheme']} N={j['gpus']} fe_rate {f}")
+                continue
+            tw = [k for k in jobs if k["trace"] == j["trace"] and k["scheme"] == j["scheme"] and k["gpus"] == j["gpus"]
+                  and fe(k) == f and k["topology"] == j["topology"] and k["lat_ns"] == j["lat_ns"] and k["batch"] == j["batch"]]
+            d = J[tw[0]["id"]]
+            if not close(x["cycles"], d["cycles"]) or not close(x["speedup_fe1"], single[j["trace"]] / d["cycles"]) \
+                    or not close(x["speedup_same_fe"], single_fe[(j["trace"], f)] / d["cycles"]):
+                err(f"fig22 {j['trace']} {j['scheme']} N={j['gpus']} fe_rate {f}: cycles/speedups differ from the JSON")
+            if not close(x["exchange_overhead_share"], (d["exchange_overhead_cycles"] or 0) / d["cycles"]):
+                err(f"fig22 {j['trace']} {j['scheme']} N={j['gpus']} fe_rate {f}: exchange overhead differs from the JSON")
 for f in figs:
     p = os.path.join(out, f + ".png")
     if not os.path.exists(p) or open(p, "rb").read(8) != b"\x89PNG\r\n\x1a\n" or os.path.getsize(p) < 10000:

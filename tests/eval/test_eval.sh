@@ -15,7 +15,7 @@ t0=$(date +%s)
 
 # 1. reduced list: N = 1, 2, 4; Fig. 17-19 at N = 4 with latencies 100/400, thresholds none/1024/4096, hub
 $PYTHON scripts/eval_jobs.py --out "$out" --sim "$sim" --trace-tool "$ttool" --traces "$trace" \
-  --gpus 1,2,4 --sens-gpus 4 --lats 100,400 --batches none,1024,4096 --timeline "$(basename "$trace" .gpt):gpupd-ra:4" \
+  --gpus 1,2,4 --sens-gpus 4 --lats 100,400 --batches none,1024,4096 --fe-traces all --timeline "$(basename "$trace" .gpt):gpupd-ra:4" \
   || fail "eval_jobs.py"
 n=$(wc -l < "$out/jobs.txt")
 [ "$n" -ge 15 ] || fail "only $n jobs in $out/jobs.txt"
