@@ -42,6 +42,16 @@ static void sampler_q(void *user, uint32_t unit, uint32_t warp, uint32_t exec, c
             s4[k] = isa_bits_float(s_bits[4 * q + (uint32_t)k]);
             t4[k] = isa_bits_float(t_bits[4 * q + (uint32_t)k]);
         }
+        if (unit == GPU_DERIV_UNIT) {
+            /* quad derivatives: lane k = pixel (x + (k & 1), y + (k >> 1)); d/dx per row, d/dy per column */
+            for (uint32_t k = 0; k < 4; k++) {
+                if (!(qm & (1u << k))) continue;
+                uint32_t row = k & 2u, col = k & 1u;
+                float d[4] = {s4[row + 1] - s4[row], s4[col + 2] - s4[col], t4[row + 1] - t4[row], t4[col + 2] - t4[col]};
+                for (int c = 0; c < 4; c++) res[c][4 * q + k] = isa_float_bits(d[c]);
+            }
+            continue;
+        }
         float lod = 0.0f;
         if (unit < GPU_MAX_TEXTURES && b->tex_draw) lod = gpu_tex_quad_lod(b->g, b->tex_draw, (int)unit, s4, t4);
         for (int k = 0; k < 4; k++) {

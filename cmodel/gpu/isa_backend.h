@@ -7,7 +7,10 @@
  *   FS  in  a[4*v .. 4*v+3] = varying v (0 colour, 1 texcoord), a[8] = window z
  *       out o[0..3] colour (every render target), o[4] depth (preset to the interpolated window z, so a
  *       program that does not write it keeps the rasterizer's depth); constants c = fs_consts
- *       tex instructions sample through the GPU's own texture units (gpu_tex_sample).
+ *       tex instructions sample through the GPU's own texture units (gpu_tex_sample); in the fragment
+ *       stage, unit GPU_DERIV_UNIT is the quad derivative unit: rd..rd+3 = (ddx s, ddy s, ddx t, ddy t),
+ *       differences across the lane's 2x2 quad (lane k = pixel (x + (k & 1), y + (k >> 1))): d/dx within
+ *       its row, d/dy within its column (GLSL dFdx/dFdy/fwidth; docs/shader-compiler.md).
  * Helper lanes of a quad run like the others (their results are dropped). Every GPU gets its own
  * interpreter context and warp (no shared mutable state). */
 #ifndef GPUPD_GPU_ISA_BACKEND_H
@@ -17,6 +20,9 @@
 #include <stdint.h>
 
 #include "gpu/gpu.h"
+
+#define GPU_DERIV_UNIT 15u      /* tex unit of the fragment stage's quad derivative unit (compiled programs
+                                 * use sampler slots 0..14) */
 
 typedef struct {
     char name[48];

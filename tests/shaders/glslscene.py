@@ -30,6 +30,7 @@ needs), in the same window:
     shader has 10 attributes (eight of them shift the texture coordinate: more than 8 attributes)
  2. GLSL triangles into A, one counter-clockwise and one clockwise, no culling: gl_FrontFacing picks
     (5, 0.1, 0, 1) or (0, 0.2, 6, 1)
+ 2b. GLSL quad into A (blended on): dFdx, dFdy and fwidth of a quadratic in (s, t) (the quad derivative unit)
  3. clear of an R32F texture B (80x60) to -1.5, then a GLSL quad into it: 10 s - 3 (negative and > 1)
  4. to the window: a tone-mapping quad sampling A (bilinear, half-texel offset) and B (bilinear, 2x
     magnification): c / (1 + c) + 0.05 * (B + 3)
@@ -185,6 +186,13 @@ FS_HDR_FACE = b"""
 varying vec2 v_t;
 void main() { gl_FragColor = gl_FrontFacing ? vec4(5.0, 0.1 + v_t.x, 0.0, 1.0) : vec4(0.0, 0.2, 6.0 * v_t.y, 1.0); }
 """
+FS_HDR_DERIV = b"""
+varying vec2 v_t;
+void main() {
+    float q = 40.0 * v_t.x * v_t.x + 30.0 * v_t.y * v_t.y + 20.0 * v_t.x * v_t.y;
+    gl_FragColor = vec4(3.0 * dFdx(q) + 1.0, 3.0 * dFdy(q) + 1.0, 2.0 * fwidth(q), 0.0);
+}
+"""
 FS_HDR_R = b"""
 varying vec2 v_t;
 void main() { gl_FragColor = vec4(10.0 * v_t.x - 3.0, 7.0, 7.0, 7.0); }
@@ -260,6 +268,7 @@ def hdr_scene(gl, dpy, win, w, h):
 
     p_add = program(FS_HDR_ADD, VS_HDR10, 8)
     p_face, p_r, p_tone = program(FS_HDR_FACE), program(FS_HDR_R), program(FS_HDR_TONE)
+    p_deriv = program(FS_HDR_DERIV)
     t_a, fb_a = target(w, h, GL_RGBA16F)
     t_b, fb_b = target(w // 2, h // 2, GL_R32F)
     gl.glEnableVertexAttribArray(0)
@@ -286,6 +295,10 @@ def hdr_scene(gl, dpy, win, w, h):
         gl.glUseProgram(p_face)
         gl.glFrontFace(GL_CCW)
         faces()
+        gl.glUseProgram(p_deriv)
+        gl.glEnable(GL_BLEND)
+        quad(0.1, 0.1, 0.95, 0.95)
+        gl.glDisable(GL_BLEND)
         gl.glBindFramebuffer(GL_FRAMEBUFFER, fb_b)
         gl.glViewport(0, 0, w // 2, h // 2)
         gl.glClearColor(f(-1.5), f(0.0), f(0.0), f(0.0))

@@ -373,8 +373,20 @@ def main():
     except ffgen.Unsupported as e:
         check('not enabled' in str(e), 'ff-combine-reject-disabled-unit', str(e))
     # outside the subset: a clear error, never a silent stand-in
-    unsupported_test('reject-derivatives', VS_PASS, 'varying vec4 v; void main() { gl_FragColor = vec4(dFdx(v.x)); }',
-                     'derivatives')
+    # derivatives: through the quad derivative unit (tex unit 15: ddx s, ddy s, ddx t, ddy t; the values are
+    # the model's, checked against llvmpipe by test-shader-diff --hdr); dFdx reads r58, dFdy r59, fwidth both
+    try:
+        r = glsl2isa.compile_program(VS_PASS, 'varying vec4 v; void main() { gl_FragColor = vec4(dFdx(v.x), dFdy(v.y), '
+                                     'fwidth(v.z), 1.0); }', 'p')
+        asm = r['fs_asm']
+        check(asm.count('tex r58, r56, 15') == 3 and 'mov r57, 0x00000000' in asm and '|' in asm,
+              'derivatives-quad-unit', asm)
+    except glsl2isa.Unsupported as e:
+        check(False, 'derivatives-quad-unit', str(e))
+    unsupported_test('reject-16-samplers', VS_PASS, ''.join('uniform sampler2D s%d; ' % k for k in range(16)) +
+                     'varying vec4 v; void main() { vec4 c = vec4(0.0); ' +
+                     ''.join('c += texture2D(s%d, v.xy); ' % k for k in range(16)) + 'gl_FragColor = c; }',
+                     'more than 15 samplers')
     unsupported_test('reject-cube', VS_PASS, 'uniform samplerCube c; varying vec4 v; void main() '
                      '{ gl_FragColor = textureCube(c, v.xyz); }', 'sampler')
     unsupported_test('reject-syntax', VS_PASS, 'void main() { gl_FragColor = vec4(1.0) }', 'glslang rejects')

@@ -42,6 +42,7 @@ MAX_VARYINGS = 8
 MAX_ATTRIBS = 16     # the ISA's 64 attribute words (trace format 1.3; 8 before)
 N_ALLOC = 56           # r0..r55 allocatable; r56..r62 staging/scratch; rz
 TEXC, TEXR = 56, 58    # tex coordinates r56,r57; results r58..r61
+DERIV_UNIT = 15        # tex unit 15: the quad derivative unit (ddx s, ddy s, ddx t, ddy t) of the fragment stage
 SCR_SRC = (59, 60, 61)  # spill reload scratch (instruction-local)
 SCR_DST = 62
 
@@ -453,8 +454,8 @@ class Compiler:
                     if ia[2] == 1:
                         raise Unsupported('shadow samplers')
                     slot = self.b['samplers'].setdefault(name, len(self.b['samplers']))
-                    if slot >= 16:
-                        raise Unsupported('more than 16 samplers')
+                    if slot >= DERIV_UNIT:
+                        raise Unsupported('more than %d samplers (unit %d is the quad derivative unit)' % (DERIV_UNIT, DERIV_UNIT))
                     self.vars[vid] = {'kind': 'sampler', 'slot': slot}
                 else:
                     self.vars[vid] = {'kind': 'uniform', 'type': t, 'name': name,
@@ -1239,7 +1240,20 @@ class Compiler:
             self.vals[res] = [self.setp_bool('eq', 'fsetp', self.fabs(x), Imm(0x7f800000)) for x in V[0]]
         elif name in ('OpDPdx', 'OpDPdy', 'OpFwidth', 'OpDPdxFine', 'OpDPdyFine', 'OpDPdxCoarse',
                       'OpDPdyCoarse', 'OpFwidthFine', 'OpFwidthCoarse'):
-            raise Unsupported('derivatives (dFdx/dFdy/fwidth)')
+            # the quad derivative unit (tex unit DERIV_UNIT): differences across the lane's 2x2 quad, per row
+            # (x) and per column (y), as llvmpipe computes them; fwidth = |ddx| + |ddy|
+            if self.stage != 'frag':
+                raise Unsupported('derivatives in the vertex stage')
+            out = []
+            for x in V[0]:
+                self.mov('r%d' % TEXC, self.reg(x))
+                self.mov('r%d' % (TEXC + 1), Imm(0))
+                self.emit('tex r%d, r%d, %d' % (TEXR, TEXC, DERIV_UNIT))
+                dx, dy = self.new(2)
+                self.emit('mov {d0}, r%d' % TEXR, [dx])
+                self.emit('mov {d0}, r%d' % (TEXR + 1), [dy])
+                out.append(dx if 'DPdx' in name else dy if 'DPdy' in name else self.fadd(self.fabs(dx), self.fabs(dy)))
+            self.vals[res] = out
         else:
             raise Unsupported('SPIR-V instruction %s' % name)
 
