@@ -204,6 +204,10 @@ def gl_emulation_tests():
     check('value 2.5 -1 0.5 1' in text, 'clear of a float target keeps its colour unclamped',
           text[text.index('CLER'):text.index('CLER') + 120])
     check(cv.stats['float_surfaces'] > 0, 'float surfaces counted (format 1.3 written)')
+    # content known only as 8-bit RGBA (an upload, a reference dump) goes into a float surface as byte / 255
+    # (binary16 rounded to nearest even: 51/255 -> 0x3266, 128/255 -> 0x3804), and the draws sampling it are flagged
+    check(conv.float_texels(bytes([255, 0, 51, 128]), 4).hex() == '003c0000' + '66320438' and
+          conv.float_texels(bytes([255, 0, 51, 128]), 7).hex() == '0000803f', 'RGBA8 -> float texels')
     # GL_DEPTH_CLAMP: the model clips at the near and far planes: flagged and noted
     gl(cv, 30, 'glEnable', cap='GL_DEPTH_CLAMP')
     check(cv.unsupported_state() == conv.F_STATE_APPROX and any('GL_DEPTH_CLAMP' in k for k in cv.notes),

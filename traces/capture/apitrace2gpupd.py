@@ -133,6 +133,22 @@ def float_format(internal):
     return FLOAT_FORMATS.get(re.sub(r'_(ARB|EXT)$', '', str(internal)))
 
 
+def float_texels(rgba, ffmt):
+    """RGBA8 bytes -> texel data of SURF float format ffmt (docs/trace-format.md: binary16 channels two to a
+    little-endian word, binary32 one to a word), each channel byte / 255."""
+    chans = {4: 4, 5: 4, 6: 1, 7: 1, 8: 2, 9: 2}[ffmt]
+    half = ffmt in (4, 6, 8)
+    out = bytearray()
+    for i in range(0, len(rgba), 4):
+        v = [rgba[i + c] / 255.0 for c in range(chans)]
+        if half:
+            hv = [struct.unpack('<H', struct.pack('<e', x))[0] for x in v] + [0] * (len(v) % 2)
+            out += struct.pack('<%dI' % (len(hv) // 2), *[hv[k] | hv[k + 1] << 16 for k in range(0, len(hv), 2)])
+        else:
+            out += struct.pack('<%df' % chans, *v)
+    return bytes(out)
+
+
 def inexact_format(internal):
     """The internal format if RGBA8 surfaces cannot hold it (floating point: HDR targets, values outside
     [0, 1] and more than 8 bits; sRGB: GL converts to linear when sampling and back when blending), else None."""
@@ -438,13 +454,14 @@ class Converter:
         kind, fmt = (1, 3) if t.depth else (0, t.ffmt or 1)
         if t.ffmt and not t.depth:
             # floating-point colour surface: render targets start as zeros; texel data the application uploaded
-            # (or a reference dump of earlier content, 8 bits) is not carried: the draws sampling it are flagged
+            # or a reference dump of earlier content is known here only as 8-bit RGBA (to_rgba, glretrace -D):
+            # it is carried as those values / 255 in the float format, and the draws sampling it are flagged
             self.stats['float_surfaces'] += 1
             if data is not None:
                 self.tex_float_data.add(sid)
+                data, flags = float_texels(data, t.ffmt), 2
             else:
                 self.tex_float_data.discard(sid)
-            data, flags = None, 0
         self.w('SURF z auto id %d kind %d format %d w %d h %d flags %d label %s' %
                (sid, kind, fmt, w, h, flags, qstr('gl texture %d' % name)))
         if data is None:
@@ -711,7 +728,7 @@ class Converter:
             if sid in self.tex_scaled:
                 flags |= F_TEX_APPROX
             if sid in self.tex_float_data:
-                self.note('floating-point texture with uploaded or earlier content sampled (content not carried: zeros)')
+                self.note('floating-point texture with uploaded or earlier content sampled (content known as 8-bit RGBA only)')
                 flags |= F_TEX_APPROX
             if t.inexact:
                 self.note('texture of format %s sampled (stored as RGBA8)' % t.inexact)
