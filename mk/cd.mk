@@ -59,6 +59,24 @@ sim-cd: $(BUILD)/tb/cd-adapter-vectors $(foreach v,$(CD_TB_SETS),$(BUILD)/tb/tb_
 	  grep -q '^PASS' $(BUILD)/tb/cd_adapter_$$v.log; \
 	done
 
+# sim-cd-cfg (make test, docs/configurations.md "Coverage"): the same testbench at the configuration-coverage builds
+# of defs/cfg_cd_adapter.tbl (use tb-cfg: the deepest queues, MAX_GPUS 2, 3, 63), shorter runs.
+CD_TB_CFG_SETS ?= $(CD_ADAPTER_CFG_USE_tb-cfg)
+CD_SIM_CFG_SCENARIOS ?= 4
+CD_SIM_CFG_CYCLES ?= 1500
+.PHONY: sim-cd-cfg
+sim-cd-cfg: $(BUILD)/tb/cd-adapter-vectors $(foreach v,$(CD_TB_CFG_SETS),$(BUILD)/tb/tb_cd_adapter_$(v).vvp)
+	@set -e; for v in $(CD_TB_CFG_SETS); do \
+	  set -- $$(echo $$v | tr _ ' '); \
+	  $(BUILD)/tb/cd-adapter-vectors --max-gpus $$1 --aq $$2 --dq $$3 --scenarios $(CD_SIM_CFG_SCENARIOS) \
+	    --cycles $(CD_SIM_CFG_CYCLES) --seed $(CD_SIM_SEED) -o $(BUILD)/tb/cd_adapter_cfg_$$v.hex > /dev/null; \
+	  vvp -n $(BUILD)/tb/tb_cd_adapter_$$v.vvp +vectors=$(BUILD)/tb/cd_adapter_cfg_$$v.hex \
+	    +nrec=$$(wc -l < $(BUILD)/tb/cd_adapter_cfg_$$v.hex) +vseed=$(CD_SIM_SEED) > $(BUILD)/tb/cd_adapter_cfg_$$v.log 2>&1 || true; \
+	  if grep -q '^PASS' $(BUILD)/tb/cd_adapter_cfg_$$v.log; then echo "sim-cd-cfg $$v: $$(grep -m1 '^PASS' $(BUILD)/tb/cd_adapter_cfg_$$v.log)"; \
+	  else tail -20 $(BUILD)/tb/cd_adapter_cfg_$$v.log; echo "sim-cd-cfg: FAIL at $$v; reproduce: make sim-cd-cfg CD_TB_CFG_SETS=$$v"; exit 1; fi; \
+	done
+TEST_TARGETS += sim-cd-cfg
+
 # The testbench must catch a wrong beat and a wrong handshake: flip one expected pe_prim_id bit of a cycle with
 # pe_valid, and one expected p2g_ready, and expect FAIL both times.
 test-cd-sim: sim-cd

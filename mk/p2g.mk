@@ -128,6 +128,23 @@ sim-p2g: $(BUILD)/tb/p2g-vectors $(BUILD)/tb/tb_p2g_16_2.vvp $(BUILD)/tb/tb_p2g_
 	vvp -n $(BUILD)/tb/tb_p2g_64_4.vvp +vectors=$(BUILD)/tb/p2g_64_sweep.hex +nrec=$$(wc -l < $(BUILD)/tb/p2g_64_sweep.hex) +seed=5 +vseed=$(SEED) | tee $(BUILD)/tb/p2g_64_sweep.log
 	@grep -q '^PASS' $(BUILD)/tb/p2g_64_sweep.log
 
+# sim-p2g-cfg (make test, docs/configurations.md "Coverage"): the testbench at the configuration-coverage builds of
+# defs/cfg_p2g.tbl (use tb-cfg: MAX_GPUS 1, 2, 3, 63, ROWS 1 and 3), GPU counts 1, 2, 3 up to MAX_GPUS and MAX_GPUS.
+P2G_TB_CFG_SETS ?= $(P2G_CFG_USE_tb-cfg)
+P2G_SIM_CFG_PRIMS ?= 1500
+.PHONY: sim-p2g-cfg
+sim-p2g-cfg: $(BUILD)/tb/p2g-vectors $(foreach v,$(P2G_TB_CFG_SETS),$(BUILD)/tb/tb_p2g_$(v).vvp)
+	@set -e; for v in $(P2G_TB_CFG_SETS); do \
+	  mg=$${v%%_*}; gl=$$(for n in 1 2 3 $$mg; do if [ $$n -le $$mg ]; then echo $$n; fi; done | sort -nu | paste -sd, -); \
+	  $(BUILD)/tb/p2g-vectors --max-gpus $$mg --gpus $$gl --configs 10 --prims $(P2G_SIM_CFG_PRIMS) --seed $(SEED) \
+	    -o $(BUILD)/tb/p2g_cfg_$$v.hex; \
+	  vvp -n $(BUILD)/tb/tb_p2g_$$v.vvp +vectors=$(BUILD)/tb/p2g_cfg_$$v.hex +nrec=$$(wc -l < $(BUILD)/tb/p2g_cfg_$$v.hex) \
+	    +seed=7 +vseed=$(SEED) > $(BUILD)/tb/p2g_cfg_$$v.log 2>&1 || true; \
+	  if grep -q '^PASS' $(BUILD)/tb/p2g_cfg_$$v.log; then echo "sim-p2g-cfg $$v (N $$gl): $$(grep -m1 '^PASS' $(BUILD)/tb/p2g_cfg_$$v.log | cut -c1-100)"; \
+	  else tail -20 $(BUILD)/tb/p2g_cfg_$$v.log; echo "sim-p2g-cfg: FAIL at $$v; reproduce: make sim-p2g-cfg P2G_TB_CFG_SETS=$$v SEED=$(SEED)"; exit 1; fi; \
+	done
+TEST_TARGETS += sim-p2g-cfg
+
 # The testbench must catch a wrong mask: corrupt one expected mask and expect FAIL.
 .PHONY: test-p2g-sim
 test-p2g-sim: sim-p2g

@@ -106,6 +106,29 @@ sim-pe: $(BUILD)/tb/pe-vectors $(foreach v,$(PE_TB_SETS),$(BUILD)/tb/tb_pe_$(v).
 	  grep -q '^PASS' $(BUILD)/tb/pe_$$v.log; \
 	done
 
+# sim-pe-cfg (make test, docs/configurations.md "Coverage"): the testbench at the configuration-coverage builds of
+# defs/cfg_pe.tbl (use tb-cfg: MAX_GPUS 1, 2, 3, 63; depths 3, 5, 7 and 256), every N of 1, 2, 3 up to MAX_GPUS
+# and MAX_GPUS itself; 6 scenarios per N (pe_scen_make: the first, last and a random position on the line, then
+# the same on the hub; runahead drawn per scenario; each build must see both topologies and runahead on and off).
+PE_TB_CFG_SETS ?= $(PE_CFG_USE_tb-cfg)
+.PHONY: sim-pe-cfg
+sim-pe-cfg: $(BUILD)/tb/pe-vectors $(foreach v,$(PE_TB_CFG_SETS),$(BUILD)/tb/tb_pe_$(v).vvp)
+	@set -e; for v in $(PE_TB_CFG_SETS); do \
+	  mg=$${v%%_*}; r=$${v#*_}; lq=$${r%%_*}; rq=$${r#*_}; \
+	  gl=$$(for n in 1 2 3 $$mg; do if [ $$n -le $$mg ]; then echo $$n; fi; done | sort -nu | paste -sd, -); \
+	  $(BUILD)/tb/pe-vectors --max-gpus $$mg --lq $$lq --rq $$rq --gpus $$gl --scenarios $$((6 * $$(echo $$gl | tr , ' ' | wc -w))) --size 300 \
+	    --seed $(SEED) -o $(BUILD)/tb/pe_cfg_$$v.hex; \
+	  vvp -n $(BUILD)/tb/tb_pe_$$v.vvp +vectors=$(BUILD)/tb/pe_cfg_$$v.hex +nrec=$$(wc -l < $(BUILD)/tb/pe_cfg_$$v.hex) \
+	    +vseed=$(SEED) > $(BUILD)/tb/pe_cfg_$$v.log 2>&1 || true; \
+	  rt=$$($(PYTHON) -c "import sys; s={(int(l,16)>>493)&3 for l in open(sys.argv[1]) if l[0]=='2'}; \
+	    print('ok' if {t>>1 for t in s}=={0,1} and {t&1 for t in s}=={0,1} else 'topology/runahead seen: %s' % sorted(s))" \
+	    $(BUILD)/tb/pe_cfg_$$v.hex); \
+	  if [ "$$rt" != ok ]; then echo "sim-pe-cfg: FAIL at $$v: not both topologies and runahead on/off ($$rt)"; exit 1; fi; \
+	  if grep -q '^PASS' $(BUILD)/tb/pe_cfg_$$v.log; then echo "sim-pe-cfg $$v (N $$gl): $$(grep -m1 '^PASS' $(BUILD)/tb/pe_cfg_$$v.log | cut -c1-100)"; \
+	  else tail -20 $(BUILD)/tb/pe_cfg_$$v.log; echo "sim-pe-cfg: FAIL at $$v; reproduce: make sim-pe-cfg PE_TB_CFG_SETS=$$v SEED=$(SEED)"; exit 1; fi; \
+	done
+TEST_TARGETS += sim-pe-cfg
+
 # The testbench must catch a wrong output and a wrong handshake: flip one expected out_prim_id bit of a cycle
 # with out_valid, and one expected rx0_ready, and expect FAIL both times.
 test-pe-sim: sim-pe

@@ -28,8 +28,8 @@
 
 #include <stdint.h>
 
-#define CD_ADAPTER_HW_MAX_AQ 16
-#define CD_ADAPTER_HW_MAX_DQ 8
+#define CD_ADAPTER_HW_MAX_AQ 64   /* the legal range of defs/cfg_cd_adapter.tbl */
+#define CD_ADAPTER_HW_MAX_DQ 64
 
 typedef struct {
     uint32_t aq_depth;   /* RTL parameter AQ_DEPTH, 2..CD_ADAPTER_HW_MAX_AQ */
