@@ -4,7 +4,8 @@
 # of a FIFO word past a depth that is not a power of two (pointer value >= depth, excluded by invariant I7) is
 # left free (setundef -anyseq): an over-approximation.
 # pe_smt2 OUTDIR NAME EXCHANGER.v MAX_GPUS LQ_DEPTH RQ_DEPTH
-# Environment: YOSYS (yosys), GEN (build/gen); ROOT and HERE set by the caller.
+# Environment: YOSYS (yosys), GEN (build/gen), PE_FLOW_FORMAL (Yosys commands run after proc, e.g. the cover run's
+# "chformal -assert -remove;"); ROOT and HERE set by the caller.
 
 # probe wire <- internal signal of the flattened design
 PE_PROBES="p_lq_push=dut.lq_push p_lq_pop=dut.lq_pop p_lq_cnt=dut.lq_cnt p_bk0_push=dut.bk0_push p_bk0_pop=dut.u_bk0.pop_i
@@ -25,6 +26,6 @@ pe_smt2() {
   "${YOSYS:-yosys}" -q -l "$out/$name.yosys.log" -p "read_verilog -I$ROOT/${GEN:-build/gen} $ROOT/rtl/pe_fifo.v $ROOT/rtl/pe_lowbit.v $exch; \
     read_verilog -formal -sv $HERE/pe_formal.sv; \
     chparam -set MAX_GPUS $mg -set LQ_DEPTH $lq -set RQ_DEPTH $rq pe_formal; \
-    hierarchy -check -top pe_formal; proc; opt_clean; flatten; $conn memory_map; $mconn opt_clean; setundef -undriven -anyseq w:*mem_q\$rdmux*; \
+    hierarchy -check -top pe_formal; proc; ${PE_FLOW_FORMAL:-} opt_clean; flatten; $conn memory_map; $mconn opt_clean; setundef -undriven -anyseq w:*mem_q\$rdmux*; \
     check -assert; async2sync; dffunmap; write_smt2 -wires $out/$name.smt2" >/dev/null
 }

@@ -41,7 +41,10 @@ done
 # covers at the first configuration (reachability from reset); COVER_DEPTH 0 skips them
 if [ "$CD" -gt 0 ]; then
   IFS=: read -r mg lq rq <<<"${CONFIGS%% *}"; n=cover_${mg}_${lq}_${rq}
-  smt "$n" "$ROOT/rtl/pe_exchanger.v" "$mg" "$lq" "$rq"
+  # reachability only depends on the assumptions (yosys-smtbmc -c never assumes the assertions), so the cover
+  # model drops the assertions and the shadow logic only they read: the same reachable states, a far smaller
+  # problem (at 3:3:3 about 35 s of CPU instead of more than 7 min; the induction above proves the assertions)
+  PE_FLOW_FORMAL="chformal -assert -remove;" smt "$n" "$ROOT/rtl/pe_exchanger.v" "$mg" "$lq" "$rq"
   "$SMTBMC" -s "$SOLVER" --unroll -c -t "$CD" --dump-vcd "$OUT/$n-%.vcd" "$OUT/$n.smt2" >"$OUT/$n.log" 2>&1 || true
   want=$(grep -c '      cover (' "$HERE/pe_formal.sv"); got=$(grep -c 'Reached cover statement' "$OUT/$n.log" || true)
   if [ "$got" -ne "$want" ] || grep -q 'Unreached cover' "$OUT/$n.log"; then
