@@ -4,6 +4,8 @@
 # changes meant to keep results (speed work) must pass it unchanged; changes meant to alter results regenerate
 # it in the same commit (make update-results; make update-results-long for the full set).
 RESULTS_CHECK := $(PYTHON) scripts/results_check.py --sim $(SIM_TOOL) --trace-tool $(BUILD)/bin/gpupd-trace
+# runs at once for the full set (the quick set runs one at a time beside the other make test targets)
+RESULTS_LONG_JOBS ?= 2
 
 .PHONY: test-results-identical test-long-results update-results update-results-long
 test-results-identical: $(SIM_TOOL) $(BUILD)/bin/gpupd-trace
@@ -11,14 +13,14 @@ test-results-identical: $(SIM_TOOL) $(BUILD)/bin/gpupd-trace
 TEST_TARGETS += test-results-identical
 
 test-long-results: $(SIM_TOOL) $(BUILD)/bin/gpupd-trace
-	@$(RESULTS_CHECK) check --set full
+	@$(RESULTS_CHECK) check --set full --jobs $(RESULTS_LONG_JOBS)
 test-long: test-long-results
 
 update-results: $(SIM_TOOL) $(BUILD)/bin/gpupd-trace
 	@$(RESULTS_CHECK) update --set quick
 
 update-results-long: $(SIM_TOOL) $(BUILD)/bin/gpupd-trace
-	@$(RESULTS_CHECK) update --set full
+	@$(RESULTS_CHECK) update --set full --jobs $(RESULTS_LONG_JOBS)
 
 # Replayed runs equal executed runs (issue 23; docs/timing.md, "Functional work once per frame"): every case of
 # the quick set (and a few more) on the traces of TRACES_TEST (Makefile: the 1920x1080 frames sampled) rendered

@@ -12,6 +12,7 @@ regenerates the file (`make update-results`, `make update-results-long`) in the 
 Frames are validated independently against llvmpipe (docs/validation.md). See docs/testing.md.
 """
 import argparse
+import concurrent.futures
 import hashlib
 import os
 import re
@@ -111,6 +112,7 @@ def png_pixels_hash(path):
 
 
 def run_case(sim, c, tmp):
+    tmp = tempfile.mkdtemp(dir=tmp)   # one scratch directory per run: runs may go in parallel (--jobs)
     png, js = os.path.join(tmp, "f.png"), os.path.join(tmp, "s.json")
     for p in (png, js):
         if os.path.exists(p):
@@ -132,6 +134,7 @@ def main():
     ap.add_argument("--sim", default="build/bin/gpupd-sim")
     ap.add_argument("--trace-tool", default="build/bin/gpupd-trace")
     ap.add_argument("--stored", default=None, help="default tests/results/<set>.txt")
+    ap.add_argument("--jobs", type=int, default=1, help="runs at once (results and report in the fixed case order)")
     a = ap.parse_args()
     stored = a.stored or f"tests/results/{a.set}.txt"
     traces = sorted(os.path.join("traces", t) for t in os.listdir("traces") if t.endswith(".gpt"))
@@ -153,10 +156,14 @@ def main():
             k, _, v = line.rstrip("\n").partition(" | ")
             expected[k] = v
     got, fails, compared = {}, 0, 0
-    with tempfile.TemporaryDirectory(prefix="gpupd-results-") as tmp:
-        for c in cs:
+    if a.jobs < 1:
+        sys.exit("results_check: --jobs must be >= 1")
+    with tempfile.TemporaryDirectory(prefix="gpupd-results-") as tmp, \
+            concurrent.futures.ThreadPoolExecutor(max_workers=a.jobs) as pool:
+        runs = [pool.submit(run_case, a.sim, c, tmp) for c in cs]
+        for c, fut in zip(cs, runs):
             k = key(c)
-            v, err = run_case(a.sim, c, tmp)
+            v, err = fut.result()
             repro = " ".join(command(a.sim, c, "frame.png", "stats.json"))
             if err:
                 print(f"FAIL: {k}: {err}\n  reproduce: {repro}")
