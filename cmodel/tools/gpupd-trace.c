@@ -16,7 +16,8 @@
 static int usage(void)
 {
     fprintf(stderr,
-            "usage: gpupd-trace info FILE...          frames, draws, primitives, resolution, RT switches, deps\n"
+            "usage: gpupd-trace info FILE...          engine, frames, draws, primitives, resolution, RT switches, RAW deps,\n"
+            "                                         render-to-texture syncs and their MB (counted per sync)\n"
             "       gpupd-trace table FILE...         one Markdown table row per trace (traces/README.md)\n"
             "       gpupd-trace validate FILE...      full validation; exit 1 on the first bad file\n"
             "       gpupd-trace draws FILE            one line per draw (prims, targets, deps, ref pixels)\n"
