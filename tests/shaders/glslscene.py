@@ -32,6 +32,10 @@ needs), in the same window:
     (5, 0.1, 0, 1) or (0, 0.2, 6, 1)
  2b. GLSL quad into A (blended on): dFdx, dFdy and fwidth of a quadratic in (s, t) (the quad derivative unit)
  3. clear of an R32F texture B (80x60) to -1.5, then a GLSL quad into it: 10 s - 3 (negative and > 1)
+ 3b. a sloped quad into a 40x30 GL_DEPTH_COMPONENT24 texture D (depth only), then a GLSL quad into A that
+    samples D through sampler2DShadow (GL_LINEAR, GL_COMPARE_REF_TO_TEXTURE, GL_LEQUAL) with a reference
+    sloped the other way: the shadow edge runs across the quad, filtered 2x2 (percentage-closer); then the
+    same lookup with the texture's filters set to GL_NEAREST (one texel compared), in another quad
  4. to the window: a tone-mapping quad sampling A (bilinear, half-texel offset) and B (bilinear, 2x
     magnification): c / (1 + c) + 0.05 * (B + 3)
  5. to the window with glFrontFace(GL_CW): the gl_FrontFacing triangles again (the winding flips)
@@ -197,6 +201,24 @@ FS_HDR_R = b"""
 varying vec2 v_t;
 void main() { gl_FragColor = vec4(10.0 * v_t.x - 3.0, 7.0, 7.0, 7.0); }
 """
+FS_HDR_DEPTH = b"""
+varying vec2 v_t;
+void main() { gl_FragColor = vec4(1.0); }
+"""
+VS_HDR_SLOPE = b"""
+attribute vec2 position;
+attribute vec2 texcoord;
+varying vec2 v_t;
+void main() { v_t = texcoord; gl_Position = vec4(position, 0.8 * position.x + 0.1 * position.y, 1.0); }
+"""
+FS_HDR_SHADOW = b"""
+uniform sampler2DShadow sm;
+varying vec2 v_t;
+void main() {
+    float r = shadow2D(sm, vec3(v_t, 0.9 - 0.8 * v_t.x + 0.05 * v_t.y)).x;
+    gl_FragColor = vec4(2.0 * r, 0.5, 1.0 - r, 1.0);
+}
+"""
 FS_HDR_TONE = b"""
 uniform sampler2D hdr;
 uniform sampler2D red;
@@ -209,6 +231,8 @@ void main() {
 """
 GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RGBA16F, GL_R32F = 0x8D40, 0x8CE0, 0x881A, 0x822E
 GL_BLEND, GL_ONE, GL_CW, GL_CCW, GL_CULL_FACE = 0x0BE2, 1, 0x0900, 0x0901, 0x0B44
+GL_DEPTH_ATTACHMENT, GL_DEPTH_COMPONENT, GL_DEPTH_COMPONENT24, GL_LEQUAL = 0x8D00, 0x1902, 0x81A6, 0x0203
+GL_TEXTURE_COMPARE_MODE, GL_TEXTURE_COMPARE_FUNC, GL_COMPARE_REF_TO_TEXTURE = 0x884C, 0x884D, 0x884E
 
 
 def hdr_scene(gl, dpy, win, w, h):
@@ -269,6 +293,23 @@ def hdr_scene(gl, dpy, win, w, h):
     p_add = program(FS_HDR_ADD, VS_HDR10, 8)
     p_face, p_r, p_tone = program(FS_HDR_FACE), program(FS_HDR_R), program(FS_HDR_TONE)
     p_deriv = program(FS_HDR_DERIV)
+    p_depth = program(FS_HDR_DEPTH, VS_HDR_SLOPE)
+    p_shadow = program(FS_HDR_SHADOW)
+    t_d = ctypes.c_uint()
+    gl.glGenTextures(1, ctypes.byref(t_d))
+    gl.glBindTexture(GL_TEXTURE_2D, t_d)
+    for pn, pv in ((GL_TEXTURE_MIN_FILTER, GL_LINEAR), (GL_TEXTURE_MAG_FILTER, GL_LINEAR),
+                   (GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE), (GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE),
+                   (GL_TEXTURE_COMPARE_MODE, GL_COMPARE_REF_TO_TEXTURE), (GL_TEXTURE_COMPARE_FUNC, GL_LEQUAL)):
+        gl.glTexParameteri(GL_TEXTURE_2D, pn, pv)
+    gl.glTexImage2D(GL_TEXTURE_2D, 0, GL_DEPTH_COMPONENT24, 40, 30, 0, GL_DEPTH_COMPONENT, GL_FLOAT, None)
+    fb_d = ctypes.c_uint()
+    gl.glGenFramebuffers(1, ctypes.byref(fb_d))
+    gl.glBindFramebuffer(GL_FRAMEBUFFER, fb_d)
+    gl.glFramebufferTexture2D(GL_FRAMEBUFFER, GL_DEPTH_ATTACHMENT, GL_TEXTURE_2D, t_d, 0)
+    gl.glDrawBuffer(0)
+    gl.glReadBuffer(0)
+    gl.glBindFramebuffer(GL_FRAMEBUFFER, 0)
     t_a, fb_a = target(w, h, GL_RGBA16F)
     t_b, fb_b = target(w // 2, h // 2, GL_R32F)
     gl.glEnableVertexAttribArray(0)
@@ -299,6 +340,27 @@ def hdr_scene(gl, dpy, win, w, h):
         gl.glEnable(GL_BLEND)
         quad(0.1, 0.1, 0.95, 0.95)
         gl.glDisable(GL_BLEND)
+        # depth-only pass into D, then the shadow lookup into A
+        gl.glBindFramebuffer(GL_FRAMEBUFFER, fb_d)
+        gl.glViewport(0, 0, 40, 30)
+        gl.glClearDepth(ctypes.c_double(1.0))
+        gl.glClear(GL_DEPTH_BUFFER_BIT)
+        gl.glEnable(GL_DEPTH_TEST)
+        gl.glUseProgram(p_depth)
+        quad(-1.0, -1.0, 1.0, 1.0)
+        gl.glDisable(GL_DEPTH_TEST)
+        gl.glBindFramebuffer(GL_FRAMEBUFFER, fb_a)
+        gl.glViewport(0, 0, w, h)
+        gl.glUseProgram(p_shadow)
+        gl.glActiveTexture(GL_TEXTURE0)
+        gl.glBindTexture(GL_TEXTURE_2D, t_d)
+        gl.glUniform1i(gl.glGetUniformLocation(p_shadow, b'sm'), 0)
+        quad(-0.95, 0.2, -0.05, 0.95)
+        gl.glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST)     # the same lookup, GL_NEAREST
+        gl.glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST)
+        quad(0.05, -0.95, 0.95, -0.2)
+        gl.glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_LINEAR)
+        gl.glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_LINEAR)
         gl.glBindFramebuffer(GL_FRAMEBUFFER, fb_b)
         gl.glViewport(0, 0, w // 2, h // 2)
         gl.glClearColor(f(-1.5), f(0.0), f(0.0), f(0.0))

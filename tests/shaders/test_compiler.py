@@ -383,6 +383,26 @@ def main():
               'derivatives-quad-unit', asm)
     except glsl2isa.Unsupported as e:
         check(False, 'derivatives-quad-unit', str(e))
+    # sampler2DShadow: 2x2 percentage-closer filter, four fetches at texel centres (the gpupd-isa-run sampler
+    # returns (s, t, 0, 1): texel value = s), @texsize (w, h, 1/w, 1/h, off, lin) = (4, 4, 0.25, 0.25, 0.5, 1)
+    def pcf(v, l):
+        s, t, ref = v[0], v[1], min(max(v[2], 0.0), 1.0)
+        u, w = s * 4 - 0.5, t * 4 - 0.5
+        u0, w0 = math.floor(u), math.floor(w)
+        fu, fw = u - u0, w - w0
+        x0, x1 = (u0 + 0.5) * 0.25, (u0 + 1.5) * 0.25
+        c = [1.0 if ref <= f32(x) else 0.0 for x in (x0, x1, x0, x1)]
+        lo, hi = c[0] + fu * (c[1] - c[0]), c[2] + fu * (c[3] - c[2])
+        r = lo + fw * (hi - lo)
+        return (r, r, r, 1.0)
+    frag_test('shadow2D-pcf', 'uniform sampler2DShadow sm; varying vec4 v; void main() { gl_FragColor = shadow2D(sm, v.xyz); }',
+              [(0.3, 0.4, 0.2, 0), (0.3, 0.4, 0.3, 0), (0.55, 0.1, 0.4, 0), (0.9, 0.9, 2.0, 0), (0.45, 0.6, -1.0, 0)], pcf,
+              uniforms={'@texsize:sm': (4.0, 4.0, 0.25, 0.25, 0.5, 1.0)}, tol=(1e-6, 1e-6))
+    # GL_NEAREST: off = 0, lin = 0: the one texel holding (s, t), centre (floor(4 s) + 0.5) / 4
+    frag_test('shadow2D-nearest', 'uniform sampler2DShadow sm; varying vec4 v; void main() { gl_FragColor = shadow2D(sm, v.xyz); }',
+              [(0.3, 0.4, 0.2, 0), (0.3, 0.4, 0.4, 0), (0.55, 0.1, 0.62, 0), (0.55, 0.1, 0.63, 0)],
+              lambda v, l: (lambda r: (r, r, r, 1.0))(1.0 if min(max(v[2], 0.0), 1.0) <= (math.floor(v[0] * 4) + 0.5) / 4 else 0.0),
+              uniforms={'@texsize:sm': (4.0, 4.0, 0.25, 0.25, 0.0, 0.0)})
     unsupported_test('reject-16-samplers', VS_PASS, ''.join('uniform sampler2D s%d; ' % k for k in range(16)) +
                      'varying vec4 v; void main() { vec4 c = vec4(0.0); ' +
                      ''.join('c += texture2D(s%d, v.xy); ' % k for k in range(16)) + 'gl_FragColor = c; }',

@@ -16,12 +16,15 @@ point size; the smooth-line draw, and only it, is flagged PRIM_APPROX (16); ever
 equals glretrace --ppd exactly; >= 99 % of the pixels within 8/255 of llvmpipe (SHADER_DIFF_LINES_MIN).
 Floating-point targets and gl_FrontFacing (issue 22): `glslscene.py --hdr` (RGBA16F and R32F render targets with
 unclamped clears and additive blending above 1, bilinear sampling of both, a tone-mapping pass to the window,
-gl_FrontFacing under both glFrontFace windings, a vertex shader with 10 attributes, dFdx/dFdy/fwidth) is captured
+gl_FrontFacing under both glFrontFace windings, a vertex shader with 10 attributes, dFdx/dFdy/fwidth, a
+sampler2DShadow lookup of a depth texture rendered in the frame, GL_LINEAR (2x2 percentage-closer) and GL_NEAREST)
+is captured
 and converted the
 same way. Checks: format 1.3 with the two float formats; every draw compiled and unflagged; every per-draw pixel
 count exact; >= 99 % of the pixels within 8/255 (SHADER_DIFF_MIN). Clamping the float targets' colours or reading
 gl_FrontFacing as 1.0 in the model fails the image check (59 % and 84 % within 8/255, measured on the scene
-before its derivative draw was added); with the derivative unit's unit number mismatched, 89 %.
+before its derivative draw was added); with the derivative unit's unit number mismatched, 89 %; with every
+shadow compare passing, 92 %.
 Prints 'test-shader-diff: N passed, M failed' and the commands to reproduce a failure.
 """
 import argparse
@@ -176,11 +179,11 @@ def hdr_part(w, env, xvfb, lock, min_within):
           'hdr: format 1.3 with RGBA16F (4) and R32F (7) surfaces', '(formats %s)' % fmts)
     draws = [x.split('\t') for x in subprocess.run([tool, 'draws', gpt], capture_output=True,
                                                    text=True).stdout.strip().split('\n')[1:]]
-    check(len(draws) == 6 and all(x[5].startswith('glsl') and x[6].startswith('glsl') and x[12] == '0' for x in draws),
-          'hdr: six compiled draws, none approximated', '%s' % [x[12] if len(x) > 12 else '?' for x in draws])
+    check(len(draws) == 9 and all(x[5].startswith('glsl') and x[6].startswith('glsl') and x[12] == '0' for x in draws),
+          'hdr: nine compiled draws, none approximated', '%s' % [x[12] if len(x) > 12 else '?' for x in draws])
     repro = '(reproduce: traces/capture/capture.sh convert %s hdr; gpupd-sim validate --trace %s --ref %s/hdr.png ' \
             '--diff diff.png)' % (raw, gpt, out)
-    check(j['draws_with_ref'] == 6 and j['draws_exact'] == 6, 'hdr: per-draw pixel counts exact',
+    check(j['draws_with_ref'] == 9 and j['draws_exact'] == 9, 'hdr: per-draw pixel counts exact',
           '%d of %d %s' % (j['draws_exact'], j['draws_with_ref'], repro))
     within = 100.0 * j['image_close8']
     check(within >= min_within, 'hdr: image within 8/255 >= %.1f %%' % min_within, '(%.2f %%) %s' % (within, repro))

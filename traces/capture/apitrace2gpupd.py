@@ -304,6 +304,7 @@ class Texture:
         self.inexact = None       # internal format the format's RGBA8 does not hold (float, sRGB), or None
         self.ffmt = None          # SURF format code of a floating-point format the model holds (FLOAT_FORMATS)
         self.compare = False      # GL_TEXTURE_COMPARE_MODE = GL_COMPARE_REF_TO_TEXTURE (shadow sampler)
+        self.compare_func = 'GL_LEQUAL'
 
 
 class Program:
@@ -335,6 +336,7 @@ class Converter:
         self.swap_calls = []
         self.stats = collections.Counter()
         self.tex_float_data = set()         # float surfaces whose content the trace does not carry
+        self.shadow_ok = set()
         self.prior_need = {}                # texture -> (call, unit, w, h): content rendered before the frames
         self.prior_tex = {}                 # texture -> (w, h, rgba bottom row first) from glretrace -D
         self.prior_used = set()
@@ -696,6 +698,7 @@ class Converter:
             return
         used = sorted(set(tris))
         remap = {v: i for i, v in enumerate(used)}
+        self.shadow_ok = set()      # textures a compiled sampler2DShadow reads exactly (program_draw)
         draw = fetch(used)
         if draw is None:
             return
@@ -733,7 +736,7 @@ class Converter:
             if t.inexact:
                 self.note('texture of format %s sampled (stored as RGBA8)' % t.inexact)
                 flags |= F_TEX_APPROX
-            if t.compare:
+            if t.compare and name not in self.shadow_ok:
                 self.note('depth texture sampled with GL_TEXTURE_COMPARE_MODE (compare not in the format)')
                 flags |= F_TEX_APPROX
             mn = 1 if 'LINEAR' in t.min_filter.split('_MIPMAP_')[0] else 0
@@ -1094,7 +1097,13 @@ class Converter:
         consts[0:16] = self.mvp_rows(mvp)
         top = 16
         for name, u in b['uniforms'].items():
-            vals = uniform(name)
+            if name.startswith('@texsize:'):    # a sampler2DShadow's texture size (glsl2isa sample_dref)
+                tx = self.textures.get(self.bound_tex[sampler_unit(name[9:])])
+                lin = tx is not None and tx.min_filter == 'GL_LINEAR'
+                vals = ([float(tx.w), float(tx.h), 1.0 / tx.w, 1.0 / tx.h] if tx and tx.w and tx.h else [1.0] * 4) + \
+                    ([0.5, 1.0] if lin else [0.0, 0.0])
+            else:
+                vals = uniform(name)
             if not vals:
                 self.note('%s uniform %s never set (0 used, as GL initialises it)' % (kind, name))
             for j, off in enumerate(u['layout']):
@@ -1111,6 +1120,16 @@ class Converter:
                 texunits.append((slot, self.bound_tex[unit]))
             else:
                 self.note('%s sampler %s with no texture bound (samples black)' % (kind, name))
+        for name in b.get('shadow', {}):
+            # the compiled percentage-closer filter is GL's for a depth texture with GL_LEQUAL and LINEAR filters
+            tn = self.bound_tex[sampler_unit(name)]
+            tx = self.textures.get(tn) if tn else None
+            if tx and tx.depth and tx.compare and tx.compare_func == 'GL_LEQUAL' and \
+                    tx.min_filter in ('GL_LINEAR', 'GL_NEAREST') and tx.mag_filter == tx.min_filter:
+                self.shadow_ok.add(tn)
+            else:
+                self.note('sampler2DShadow on a texture other than a LINEAR or NEAREST depth texture with GL_LEQUAL')
+                flags |= F_TEX_APPROX
         tag = comp['key'] if kind == 'ff' else '%08x' % comp['crc']
         vs_name = '%s:vs:%s%s' % (kind, tag, '+nomvp' if nomvp else '')
         fs_name = '%s:fs:%s' % (kind, tag)
@@ -1401,6 +1420,8 @@ class Converter:
                 t.gen_mipmap = v not in (0, 'GL_FALSE', False)
             elif p == 'GL_TEXTURE_COMPARE_MODE':
                 t.compare = str(v) in ('GL_COMPARE_REF_TO_TEXTURE', 'GL_COMPARE_R_TO_TEXTURE')
+            elif p == 'GL_TEXTURE_COMPARE_FUNC':
+                t.compare_func = str(v)
         elif n in ('glGenerateMipmap', 'glGenerateMipmapEXT'):
             self.textures[self.bound_tex[self.active_unit]].gen_mipmap = True
         elif n in ('glFogi', 'glFogf', 'glFogfv', 'glFogiv'):

@@ -60,7 +60,8 @@ ONE = fbits(1.0)
 # ---------------------------------------------------------------------------------------------- front end
 PRELUDE_COMMON = '#version 330\n#define texture2D texture\n#define texture2DLod textureLod\n' \
     '#define texture2DProj textureProj\n#define texture2DProjLod textureProjLod\n#define textureCube texture\n' \
-    '#define lowp\n#define mediump\n#define highp\n'
+    '#define lowp\n#define mediump\n#define highp\n' + \
+    '#define shadow2D(s, c) vec4(vec3(texture(s, c)), 1.0)\n#define shadow2DProj(s, c) vec4(vec3(textureProj(s, c)), 1.0)\n'
 PRELUDE = {
     'vert': PRELUDE_COMMON + '#define attribute in\n#define varying out\n',
     'frag': PRELUDE_COMMON + '#define varying in\n#define gl_FragColor gpupd_FragColor\n'
@@ -122,6 +123,9 @@ def prepare_source(src, stage):
                       ('mediump', ''), ('highp', '')] + LEGACY_DEFINES[stage]:
         if name not in defined and re.search(r'\b%s\b' % name, body):
             pre += '#define %s %s\n' % (name, rep)
+    for name, rep in (('shadow2D', 'texture'), ('shadow2DProj', 'textureProj')):
+        if name not in defined and re.search(r'\b%s\b' % name, body):
+            pre += '#define %s(s, c) vec4(vec3(%s(s, c)), 1.0)\n' % (name, rep)
     if stage == 'frag' and 'gl_FragColor' not in defined and re.search(r'\bgl_FragColor\b', body):
         pre += '#define gl_FragColor gpupd_FragColor\nlayout(location = 0) out vec4 gpupd_FragColor;\n'
     return pre + '#line 1\n' + body
@@ -451,12 +455,20 @@ class Compiler:
                     ik, ia = m.types[img]
                     if ia[1] != 1:      # Dim 2D
                         raise Unsupported('%s sampler (only sampler2D)' % {0: '1D', 1: '2D', 2: '3D', 3: 'cube'}.get(ia[1], '?'))
-                    if ia[2] == 1:
-                        raise Unsupported('shadow samplers')
                     slot = self.b['samplers'].setdefault(name, len(self.b['samplers']))
+                    if ia[2] == 1:      # sampler2DShadow: expanded in sample_dref; the texture size is a uniform
+                        self.b['shadow'][name] = slot
+                        key = '@texsize:' + name
+                        if key not in self.b['uniforms']:
+                            base = self.b['next_const']
+                            self.b['next_const'] = base + 8
+                            if self.b['next_const'] > 256:
+                                raise Unsupported('uniforms need more than the 256-word constant bank')
+                            self.b['uniforms'][key] = {'base': base, 'words': 8, 'layout': list(range(6)), 'kind': 'f',
+                                                       'type': 'vec4[2]'}
                     if slot >= DERIV_UNIT:
                         raise Unsupported('more than %d samplers (unit %d is the quad derivative unit)' % (DERIV_UNIT, DERIV_UNIT))
-                    self.vars[vid] = {'kind': 'sampler', 'slot': slot}
+                    self.vars[vid] = {'kind': 'sampler', 'slot': slot, 'shadow': name if ia[2] == 1 else None}
                 else:
                     self.vars[vid] = {'kind': 'uniform', 'type': t, 'name': name,
                                       'base': self.uniform_base(name, t)}
@@ -857,7 +869,7 @@ class Compiler:
         n = self.m.size(rtype)
         k = v['kind']
         if k == 'sampler':
-            self.vals[res] = [('sampler', v['slot'])]
+            self.vals[res] = [('sampler', v['slot'], v.get('shadow'))]
             return
         if k == 'uniform':
             lay, _ = self.uniform_layout(t)
@@ -1261,11 +1273,57 @@ class Compiler:
         q = self.floor(self.fdiv(x, y))
         return self.fsub(x, self.fmul(y, q))
 
+    def sample_dref(self, name, s, res, c, dref):
+        """shadow2D / texture(sampler2DShadow, ...) with GL_LEQUAL (the converter flags any other state): the four
+        texels around (s w - off, t h - off) fetched at their centres, each compared with the reference clamped to
+        [0, 1] (1.0 if ref <= texel), weighted bilinearly by lin x the fractions. The uniform @texsize:NAME holds
+        (w, h, 1/w, 1/h, off, lin): off = 0.5, lin = 1 for GL_LINEAR (GL's 2x2 percentage-closer filter), off = 0,
+        lin = 0 for GL_NEAREST (the one texel holding (s, t))."""
+        if s[2] is None:
+            raise Unsupported('depth-compare lookup on a sampler that is not sampler2DShadow')
+        base = self.b['uniforms']['@texsize:' + s[2]]['base']
+        size = self.new(6)
+        for j in range(6):
+            self.emit('ld.c {d0}, [%d]' % (base + j), [size[j]])
+        if 'Proj' in name:
+            q = self.funary('rcp', c[-1])
+            st, ref = [self.fmul(c[0], q), self.fmul(c[1], q)], self.fmul(dref, q)
+        else:
+            st, ref = c[:2], dref
+        ref = self.f2('fmin', self.f2('fmax', ref, Imm(0)), Imm(ONE))
+        half = Imm(fbits(0.5))
+        u = self.fsub(self.fmul(st[0], size[0]), size[4])
+        v = self.fsub(self.fmul(st[1], size[1]), size[4])
+        u0, v0 = self.floor(u), self.floor(v)
+        fu, fv = self.fmul(self.fsub(u, u0), size[5]), self.fmul(self.fsub(v, v0), size[5])
+        x0 = self.fmul(self.fadd(u0, half), size[2])
+        y0 = self.fmul(self.fadd(v0, half), size[3])
+        x1, y1 = self.fadd(x0, size[2]), self.fadd(y0, size[3])
+        cmp = []
+        for x, y in ((x0, y0), (x1, y0), (x0, y1), (x1, y1)):
+            self.mov('r%d' % TEXC, x)
+            self.mov('r%d' % (TEXC + 1), y)
+            self.emit('tex r%d, r%d, %d' % (TEXR, TEXC, s[1]))
+            self.n_tex += 1
+            d = self.new()[0]
+            self.emit('mov {d0}, r%d' % TEXR, [d])
+            cmp.append(self.select(self.setp_bool('le', 'fsetp', ref, d), Imm(ONE), Imm(0)))
+        lo = self.fadd(cmp[0], self.fmul(fu, self.fsub(cmp[1], cmp[0])))
+        hi = self.fadd(cmp[2], self.fmul(fu, self.fsub(cmp[3], cmp[2])))
+        self.vals[res] = [self.fadd(lo, self.fmul(fv, self.fsub(hi, lo)))]
+
     def sample(self, name, a):
         rt, res, si, coord = a[0], a[1], a[2], a[3]
         s = self.val(si)[0]
         if not (isinstance(s, tuple) and s[0] == 'sampler'):
             raise Unsupported('sampler is not a uniform')
+        if name in ('OpImageSampleDrefImplicitLod', 'OpImageSampleDrefExplicitLod', 'OpImageSampleProjDrefImplicitLod',
+                    'OpImageSampleProjDrefExplicitLod'):
+            if len(a) > 5 and a[5] & ~(1 | 2):
+                raise Unsupported('texture gradients / offsets')
+            return self.sample_dref(name, s, res, self.val(coord), self.val(a[4])[0])
+        if len(s) > 2 and s[2] is not None:
+            raise Unsupported('sampler2DShadow sampled without a depth reference')
         if name not in ('OpImageSampleImplicitLod', 'OpImageSampleExplicitLod', 'OpImageSampleProjImplicitLod',
                         'OpImageSampleProjExplicitLod'):
             raise Unsupported('%s' % name)
@@ -1597,7 +1655,7 @@ def compile_program(vs_src, fs_src, first_attrib=None):
     attribs {name: slot}, attrib_comps, varyings {name: slot}, uniforms {name: {base, words, layout, kind}},
     samplers {name: slot}, has_kill, uses_fragcoord. Raises Unsupported."""
     b = {'attribs': {}, 'attrib_comps': {}, 'varyings': {}, 'uniforms': {}, 'samplers': {},
-         'next_const': CONST_BASE, 'uses_facing': False}
+         'next_const': CONST_BASE, 'uses_facing': False, 'shadow': {}}
     if first_attrib:
         b['attribs'][first_attrib] = 0
     with tempfile.TemporaryDirectory() as td:
