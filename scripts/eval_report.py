@@ -797,9 +797,12 @@ def stream_section(t13, geo, ns, txo, tre, allrows):
     s.append("Why, by construction of the model (docs/timing.md sections 2, 3 and 8): gpupd-batch and gpupd-ra pass turns "
              "GPU 0 -> N-1 in every batch, so a batch costs at least about 2(N-1) link latencies plus its walk; gpupd-stream "
              "has no turns: a batch is released at a GPU once every source's LAST has arrived, about one path latency "
-             "after the slowest GPU projected its chunk. dup repeats all geometry on every GPU and exchanges nothing, so "
-             "it wins where geometry is cheap against the exchange's latency; chopin composes sub-images and pays the "
-             "composition instead.\n")
+             "after the slowest GPU projected its chunk; that GPU is the one whose in-order front end had the most "
+             "rendering queued before its projection, so gpupd-stream's critical GPU starves in the gaps between batches "
+             "(its exchange wait, in brackets above; on the line at 400 ns also the path latency). dup repeats all "
+             "geometry on every GPU and exchanges nothing: its NoPrimitive is that repeated geometry, so it wins where "
+             "geometry is cheap against the exchange's latency and loses where the frame is geometry-bound; chopin "
+             "composes sub-images and pays the composition instead.\n")
     for t in sorted({x["trace"] for x in txo}):
         base = [x for x in txo if x["trace"] == t and x["scheme"] == "gpupd-stream"]
         for n in sorted({x["gpus"] for x in base}):
