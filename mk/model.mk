@@ -72,7 +72,8 @@ test-long-model-identical: MODEL_STREAM_TIMED_GPUS = 3,16,64
 test-model-identical-stream-timed: $(SIM_TOOL)
 	@set -e; for t in glmark2-shadow oa-dm4-f109 mesh-bunnies; do \
 	  $(MODEL_ID_VERIFY) --trace traces/$$t.gpt --gpus $(MODEL_STREAM_TIMED_GPUS) --schemes gpupd-stream --topology both --timing on --shaders builtin -q; done; \
-	$(MODEL_ID_VERIFY) --trace traces/oa-dm4-f109.gpt --gpus 16 --schemes gpupd-stream --topology hub --timing on --sx-front free --shaders builtin -q
+	$(MODEL_ID_VERIFY) --trace traces/oa-dm4-f109.gpt --gpus 16 --schemes gpupd-stream --topology hub --timing on --sx-front free --shaders builtin -q; \
+	$(MODEL_ID_VERIFY) --trace traces/oa-dm4-f109.gpt --gpus 16 --schemes gpupd-stream --topology line --timing on --sx-front ahead --shaders builtin -q
 test-model-identical: test-model-identical-stream-timed
 test-long-model-identical: test-model-identical-stream-timed
 # One bundled trace: every scheme x N on `line` (gpupd-stream included), and the batching schemes on `hub` for N = 3, 16. `make test`

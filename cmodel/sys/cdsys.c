@@ -358,7 +358,8 @@ static void release_call(sim_t *s, uint32_t gi, uint32_t b, uint32_t src, uint32
 static void release_piece(sim_t *s, uint32_t gi, uint32_t b, uint32_t src, uint32_t lo, uint32_t hi)
 {
     gpu_t *g = &s->g[gi];
-    if (s->p->in_order_front && ((g->fb < s->w->n_batches && g->f_started) || g->relq_n)) {
+    int ahead = s->p->project_ahead && g->fb < s->w->n_batches && cp_may_start(s, gi, g->fb);
+    if (s->p->in_order_front && ((g->fb < s->w->n_batches && g->f_started) || g->relq_n || ahead)) {
         if (g->relq_n == g->relq_cap) {
             size_t nc = g->relq_cap ? 2 * g->relq_cap : 16;
             uint32_t (*nq)[4] = realloc(g->relq, nc * sizeof *nq);
@@ -465,9 +466,14 @@ static void feed(sim_t *s, uint32_t gi)
     uint32_t N = s->p->n_gpus, B = w->n_batches;
     g->ain.desc_valid = 0;
     for (;;) {
-        if (g->fb >= B) break;
+        if (g->fb >= B) {
+            if (g->relq_n) release_flush(s, gi);
+            break;
+        }
         if (!g->f_started) {
-            if (g->ain.desc_valid || !cd_adapter_hw_desc_ready(&g->ad) || !cp_may_start(s, gi, g->fb)) break;
+            int may = cp_may_start(s, gi, g->fb);
+            if (s->p->project_ahead && g->relq_n && !may) release_flush(s, gi);  /* projection gated: render now */
+            if (s->failed || g->ain.desc_valid || !cd_adapter_hw_desc_ready(&g->ad) || !may) break;
             g->f_started = 1;
             g->f_start = s->cycle;
             g->shift = 0;
@@ -496,7 +502,7 @@ static void feed(sim_t *s, uint32_t gi)
             cd_done_hook(s, gi, g->pend_b);
             if (s->failed) break;
         }
-        if (g->relq_n) {
+        if (g->relq_n && !(s->p->project_ahead && g->fb < B && cp_may_start(s, gi, g->fb))) {
             release_flush(s, gi);
             if (s->failed) break;
         }

@@ -176,6 +176,9 @@ typedef struct {
      * feeder is in the middle of a chunk is delivered once the P2G has taken the chunk's last primitive (the
      * front end runs its command stream in order), releases in their order. on_cd_done is not called. */
     int stream;
+    /* stream, with in_order_front: the front end projects first: releases wait while the GPU's next chunk may
+     * start its CP, and go to rendering once the exchange's gating holds the projection (or every chunk is fed) */
+    int project_ahead;
     uint32_t sx_k, sx_depth, sx_live;
     int (*on_release)(void *user, uint32_t g, uint32_t b, uint32_t s, uint64_t step, const uint32_t *prims, size_t n);
 } cdsys_params_t;

@@ -118,7 +118,8 @@ int sys_run_cdsys(sys_t *s, lazy_t *L, uint32_t nb, uint32_t nd, uint32_t *count
         p.sx_live = cfg->sx_live;
         p.on_cd_done = NULL;
         p.on_release = sys_stream_release;
-        p.in_order_front = !cfg->sx_free_front;
+        p.in_order_front = cfg->sx_free_front != 1;
+        p.project_ahead = cfg->sx_free_front == 2;
     }
     p.hook_user = L;
     int crc = cdsys_run(&p, &w, &r);

@@ -149,8 +149,9 @@ typedef struct {
     /* gpupd-stream's stream PE (cdsys.h stream mode): entries released per cycle (K, 1..8; 0 = 1), FIFO depth per
      * source = credits per destination (0 = 2048), live batches a GPU's CP may run ahead of its release (0 = 4) */
     uint32_t sx_k, sx_depth, sx_live;
-    int sx_free_front;          /* what-if: a release is handed to rendering at once, not after the chunk its GPU's
-                                   P2G is taking (cdsys in_order_front off; docs/timing.md section 8) */
+    int sx_free_front;          /* what-if: 1 = a release is handed to rendering at once, not after the chunk its GPU's
+                                   P2G is taking (cdsys in_order_front off); 2 = projection first (cdsys project_ahead);
+                                   docs/timing.md section 8 */
 } sys_config_t;
 
 #define SYS_MEM_LIMIT_MB_DEFAULT 4096u
