@@ -7,10 +7,16 @@
 create_clock -name clk -period 4.0 [get_ports clk_i]
 
 # Inputs arrive 1 ns after the clock edge and outputs are needed 1 ns before the next one (registered on the
-# other side, with some wire). Every path is single-cycle, the cfg_*_i configuration ports included: the RTL
-# does not rely on them being quasi-static for timing, so neither does this SDC.
+# other side, with some wire).
 set_input_delay  1.0 -clock clk [delete_from_list [all_inputs] [get_ports {clk_i rst_ni}]]
 set_output_delay 1.0 -clock clk [all_outputs]
+
+# The configuration ports cfg_*_i are quasi-static (docs/sx.md section 2): they come from a configuration
+# register outside the unit, written only while busy_o = 0 and no input is valid, and held for at least two
+# cycles before the next valid input. In such an idle cycle no register of the unit depends on them (nothing is
+# held, owed or pending), so their paths are two-cycle paths: launched at one edge, used at the second one.
+set_multicycle_path 2 -setup -from [get_ports {cfg_n_gpus_i* cfg_gpu_id_i* cfg_topo_i}]
+set_multicycle_path 1 -hold  -from [get_ports {cfg_n_gpus_i* cfg_gpu_id_i* cfg_topo_i}]
 
 # Every input is driven by a BUFX2 (the same cell the abc constraints file names); every output drives
 # 0.01 pF (about one DFF data pin plus a short wire; the abc constraints use the same 10 fF).

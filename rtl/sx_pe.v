@@ -114,6 +114,8 @@ module sx_pe #(
   reg [63:0]     tx0_flit_q, tx1_flit_q;
   reg [OW-1:0]   occ_q;
   reg            err_q;
+  reg [AW-1:0]   rrp_q;          // read pointer of FIFO[rs_q]: always equal to rp_q[rs_q] (a copy, so that the
+                                 // storage read address comes from flops, not through a MAX_GPUS:1 multiplexer)
 
   // ---------------------------------------------------------------- helpers
   function automatic integer ix(input [5:0] s);   // FIFO index of source s (s < M; 0 otherwise)
@@ -158,55 +160,61 @@ module sx_pe #(
   endfunction
 
   // ---------------------------------------------------------------- RX decode (always ready)
-  reg          rx_push0, rx_push1, rx_cr0, rx_cr1, rx_err;
-  reg [5:0]    rx_src0, rx_src1;
-  reg [SW-1:0] rx_slot0, rx_slot1;
-  reg [CW-1:0] rx_crn0, rx_crn1;
-  task automatic rx_decode(input v, input [63:0] f, input [M-1:0] side,
-                           output push, output cr, output [5:0] src, output [SW-1:0] slot, output [CW-1:0] crn,
-                           output bad);
-    reg [2:0]  t;
-    reg [5:0]  s;
-    reg [6:0]  dst;
-    reg        src_ok, dst_ok;
-    reg [CW-1:0] c, room;
-    reg [31:0] pl;
-    begin
-      t = f[`FLIT_TYPE_LSB +: `FLIT_TYPE_BITS];
-      s = f[`FLIT_SRC_LSB +: `FLIT_SRC_BITS];
-      dst = f[`FLIT_DST_LSB +: `FLIT_DST_BITS];
-      pl = f[`FLIT_PAYLOAD_LSB +: `FLIT_PAYLOAD_BITS];
-      src_ok = ({1'b0, s} < M[6:0]) && side[ix(s)];
-      push = 1'b0; cr = 1'b0; bad = 1'b0; src = s; crn = {CW{1'b0}};
-      slot = {(t == T_LAST), pl};
-      c = credit_q[ix(s) * CW +: CW];
-      room = DFULL - c;
-      if (v) begin
-        if (t == T_PRIM || t == T_LAST) begin
-          dst_ok = (t == T_PRIM) ? (dst == gid) : (dst == D_BCAST);
-          if (!src_ok || !dst_ok || f[`FLIT_TAG_LSB +: `FLIT_TAG_BITS] != rx_b_q[ix(s) * 16 +: 16] ||
-              cnt_q[ix(s) * CW +: CW] == DFULL) bad = 1'b1;
-          else push = 1'b1;
-        end else if (t == T_CRED) begin
-          if (!src_ok || dst != gid || pl == 32'd0 || pl > {{(32-CW){1'b0}}, room}) bad = 1'b1;
-          else begin cr = 1'b1; crn = pl[CW-1:0]; end
-        end else begin
-          bad = 1'b1;
-        end
-      end
+  // The checks of a flit against the state of its source's FIFO (expected tag, room, credit headroom) are made
+  // for every FIFO at once, and the source selects one of them (one-hot, push*_m / cr*_m): no register is
+  // multiplexed by the flit's source before a comparison, which keeps the input-to-register paths short.
+  wire [2:0]    rx_t0 = rx0_flit_i[`FLIT_TYPE_LSB +: `FLIT_TYPE_BITS];
+  wire [2:0]    rx_t1 = rx1_flit_i[`FLIT_TYPE_LSB +: `FLIT_TYPE_BITS];
+  wire [5:0]    rx_src0 = rx0_flit_i[`FLIT_SRC_LSB +: `FLIT_SRC_BITS];
+  wire [5:0]    rx_src1 = rx1_flit_i[`FLIT_SRC_LSB +: `FLIT_SRC_BITS];
+  wire [6:0]    rx_dst0 = rx0_flit_i[`FLIT_DST_LSB +: `FLIT_DST_BITS];
+  wire [6:0]    rx_dst1 = rx1_flit_i[`FLIT_DST_LSB +: `FLIT_DST_BITS];
+  wire [15:0]   rx_tag0 = rx0_flit_i[`FLIT_TAG_LSB +: `FLIT_TAG_BITS];
+  wire [15:0]   rx_tag1 = rx1_flit_i[`FLIT_TAG_LSB +: `FLIT_TAG_BITS];
+  wire [31:0]   rx_pl0 = rx0_flit_i[`FLIT_PAYLOAD_LSB +: `FLIT_PAYLOAD_BITS];
+  wire [31:0]   rx_pl1 = rx1_flit_i[`FLIT_PAYLOAD_LSB +: `FLIT_PAYLOAD_BITS];
+  // flit-level conditions (type, destination, payload): PRIM/LAST to store, CREDIT to count
+  wire          rx_data0 = rx0_valid_i && ((rx_t0 == T_PRIM && rx_dst0 == gid) || (rx_t0 == T_LAST && rx_dst0 == D_BCAST));
+  wire          rx_data1 = rx1_valid_i && ((rx_t1 == T_PRIM && rx_dst1 == gid) || (rx_t1 == T_LAST && rx_dst1 == D_BCAST));
+  wire          rx_cred0 = rx0_valid_i && rx_t0 == T_CRED && rx_dst0 == gid && rx_pl0 != 32'd0 &&
+                           rx_pl0[31:CW] == {(32-CW){1'b0}};
+  wire          rx_cred1 = rx1_valid_i && rx_t1 == T_CRED && rx_dst1 == gid && rx_pl1 != 32'd0 &&
+                           rx_pl1[31:CW] == {(32-CW){1'b0}};
+  wire [CW-1:0] rx_crn0 = rx_pl0[CW-1:0];
+  wire [CW-1:0] rx_crn1 = rx_pl1[CW-1:0];
+  wire [SW-1:0] rx_slot0 = {rx_t0 == T_LAST, rx_pl0};
+  wire [SW-1:0] rx_slot1 = {rx_t1 == T_LAST, rx_pl1};
+  // per FIFO f: the flit on port q is a legal PRIM/LAST (push*_m[f]) or CREDIT (cr*_m[f]) from source f
+  wire [M-1:0]  push0_m, push1_m, cr0_m, cr1_m;
+  genvar        gx;
+  generate
+    for (gx = 0; gx < M; gx = gx + 1) begin : g_rx
+      localparam [5:0] FX = gx;
+      wire [CW-1:0] c    = credit_q[gx*CW +: CW];
+      wire          tok0 = rx_tag0 == rx_b_q[gx*16 +: 16];
+      wire          tok1 = rx_tag1 == rx_b_q[gx*16 +: 16];
+      wire          room = cnt_q[gx*CW +: CW] != DFULL;
+      assign push0_m[gx] = rx_data0 && side0_m[gx] && rx_src0 == FX && tok0 && room;
+      assign push1_m[gx] = rx_data1 && side1_m[gx] && rx_src1 == FX && tok1 && room;
+      assign cr0_m[gx]   = rx_cred0 && side0_m[gx] && rx_src0 == FX && rx_crn0 <= DFULL - c;
+      assign cr1_m[gx]   = rx_cred1 && side1_m[gx] && rx_src1 == FX && rx_crn1 <= DFULL - c;
     end
-  endtask
-  reg rx_bad0, rx_bad1;
-  always @* begin
-    rx_decode(rx0_valid_i, rx0_flit_i, side0_m, rx_push0, rx_cr0, rx_src0, rx_slot0, rx_crn0, rx_bad0);
-    rx_decode(rx1_valid_i, rx1_flit_i, side1_m, rx_push1, rx_cr1, rx_src1, rx_slot1, rx_crn1, rx_bad1);
-    rx_err = rx_bad0 || rx_bad1;
-  end
+  endgenerate
+  wire rx_push0 = |push0_m;
+  wire rx_push1 = |push1_m;
+  wire rx_err   = (rx0_valid_i && !rx_push0 && !(|cr0_m)) || (rx1_valid_i && !rx_push1 && !(|cr1_m));
   assign rx0_ready_o = 1'b1;
   assign rx1_ready_o = 1'b1;
 
   // ---------------------------------------------------------------- TX port choice, walker
-  reg [M-1:0]  pend_m, cok_m;
+  wire [M-1:0] pend_m, cok_m;   // pending credits for s / a credit held for receiver d
+  genvar       gc;
+  generate
+    for (gc = 0; gc < M; gc = gc + 1) begin : g_nz
+      assign pend_m[gc] = pend_q[gc*CW +: CW] != {CW{1'b0}};
+      assign cok_m[gc]  = credit_q[gc*CW +: CW] != {CW{1'b0}};
+    end
+  endgenerate
   reg          tx0_free, tx1_free, cr_want0, cr_want1, data_ok0, data_ok1;
   reg [5:0]    cr_dst0, cr_dst1;
   reg [CW-1:0] self_cnt;
@@ -227,14 +235,8 @@ module sx_pe #(
   reg          keep0, ok0, s0, s1, done, prev_ok, prev_fire, kept_only, wants, okj;
   reg [3:0]    used;
   reg [M-1:0]  mj;
-  integer      i, j;
+  integer      j;
   always @* begin
-    pend_m = {M{1'b0}};
-    cok_m  = {M{1'b0}};
-    for (i = 0; i < M; i = i + 1) begin
-      pend_m[i] = pend_q[i*CW +: CW] != {CW{1'b0}};
-      cok_m[i]  = credit_q[i*CW +: CW] != {CW{1'b0}};
-    end
     tx0_free = !tx0_v_q || tx0_ready_i;
     tx1_free = !tx1_v_q || tx1_ready_i;
     cr_want0 = |(pend_m & side0_m);
@@ -342,7 +344,7 @@ module sx_pe #(
 
   // ---------------------------------------------------------------- release of FIFO[rs]
   wire [CW-1:0]   rcnt = cnt_q[ix(rs_q) * CW +: CW];
-  wire [AW-1:0]   rrp  = rp_q[ix(rs_q) * AW +: AW];
+  wire [AW-1:0]   rrp  = rrp_q;                // = rp_q[rs_q], kept in its own register (below)
   wire [K*SW-1:0] rslot;                       // the first K slots of FIFO[rs]
   reg  [K*RAB-1:0] ram_raddr;
   integer          g;
@@ -398,54 +400,84 @@ module sx_pe #(
   end
   assign out_tag_o = rb_q;
   assign rel_src_o = rs_q;
+  // next value of rrp_q: the popped pointer, or at a source change the next FIFO's pointer (not popped in this
+  // cycle unless it is the same FIFO: N = 1)
+  wire [5:0]    rs_next  = final_s ? 6'd0 : rs_q + 6'd1;
+  wire [AW-1:0] rrp_pop  = addp(rrp_q, {4'd0, rel_pop});
+  wire [AW-1:0] rrp_d    = (rel_last_o && rs_next != rs_q) ? rp_q[ix(rs_next) * AW +: AW] : rrp_pop;
 
   // ---------------------------------------------------------------- next state of the per-FIFO counters
-  reg [M*AW-1:0] rp_d, wp_d;
-  reg [M*CW-1:0] cnt_d, pend_d, credit_d;
-  reg [M*16-1:0] rx_b_d;
-  reg [OW-1:0]   occ_d;
-  reg [CW-1:0]   c_n, pops_s, pushes_s;
-  integer        f;
-  always @* begin
-    rp_d = rp_q; wp_d = wp_q; cnt_d = cnt_q; pend_d = pend_q; credit_d = credit_q; rx_b_d = rx_b_q;
-    occ_d = occ_q - {{(OW-CW){1'b0}}, rel_pop};
-    for (f = 0; f < M; f = f + 1) begin
-      pushes_s = {CW{1'b0}};
-      if (rx_push0 && rx_src0 == f[5:0]) pushes_s = pushes_s + 1'b1;
-      if (rx_push1 && rx_src1 == f[5:0]) pushes_s = pushes_s + 1'b1;
-      if (f[5:0] == cfg_gpu_id_i) pushes_s = pushes_s + {{(CW-4){1'b0}}, self_n};
-      pops_s = (rs_q == f[5:0]) ? rel_pop : {CW{1'b0}};
-      rp_d[f*AW +: AW] = addp(rp_q[f*AW +: AW], {4'd0, pops_s});
-      wp_d[f*AW +: AW] = addp(wp_q[f*AW +: AW], {4'd0, pushes_s});
-      cnt_d[f*CW +: CW] = cnt_q[f*CW +: CW] + pushes_s - pops_s;
-      occ_d = occ_d + {{(OW-CW){1'b0}}, pushes_s};
-      if ((rx_push0 && rx_src0 == f[5:0] && rx_slot0[SW-1]) || (rx_push1 && rx_src1 == f[5:0] && rx_slot1[SW-1]))
-        rx_b_d[f*16 +: 16] = rx_b_q[f*16 +: 16] + 16'd1;
+  // One block per FIFO f. Pushes: the rx port whose flit is from f (at most one: the ports serve disjoint
+  // sources), or up to K self lanes when f is this GPU. Pops: the release of FIFO[rs]. The signals that settle
+  // last (the walk's self_n and dec_m, the release's rel_pop) enter each sum last.
+  wire [M*AW-1:0] rp_d, wp_d;
+  wire [M*CW-1:0] cnt_d, pend_d, credit_d;
+  wire [M*16-1:0] rx_b_d;
+  genvar          gf;
+  generate
+    for (gf = 0; gf < M; gf = gf + 1) begin : g_fifo
+      localparam [5:0] F = gf;
+      wire          self_f = cfg_gpu_id_i == F;
+      wire [CW-1:0] pops   = (rs_q == F) ? rel_pop : {CW{1'b0}};
+      wire [CW-1:0] pushes = {{(CW-1){1'b0}}, push0_m[gf] | push1_m[gf]} +
+                             (self_f ? {{(CW-4){1'b0}}, self_n} : {CW{1'b0}});
+      wire          bump   = (push0_m[gf] && rx_slot0[SW-1]) || (push1_m[gf] && rx_slot1[SW-1]);
+      wire          cr_clr = (iscr0 && cr_dst0 == F) || (iscr1 && cr_dst1 == F);
+      wire [CW-1:0] cq     = credit_q[gf*CW +: CW];
+      // the CREDIT payload of f's port added before the checks settle; the check (cr*_m) and the charge (dec_m,
+      // the walk) select among the four candidates last
+      wire [CW-1:0] crn    = side1_m[gf] ? rx_crn1 : rx_crn0;
+      (* keep *) wire [CW-1:0] cq_m1;
+      assign cq_m1 = cq - 1'b1;
+      (* keep *) wire [CW-1:0] cq_a;
+      assign cq_a = cq + crn;
+      (* keep *) wire [CW-1:0] cq_b;
+      assign cq_b = cq_m1 + crn;
+      wire          cr_f   = cr0_m[gf] | cr1_m[gf];
+      wire [CW-1:0] pq     = cr_clr ? {CW{1'b0}} : pend_q[gf*CW +: CW];
+      assign rp_d[gf*AW +: AW]     = addp(rp_q[gf*AW +: AW], {4'd0, pops});
+      assign wp_d[gf*AW +: AW]     = addp(wp_q[gf*AW +: AW], {4'd0, pushes});
+      assign cnt_d[gf*CW +: CW]    = cnt_q[gf*CW +: CW] + pushes - pops;
+      (* keep *) wire [15:0] binc;   // from flops only (keep: not merged with bump)
+      assign binc = rx_b_q[gf*16 +: 16] + 16'd1;
+      assign rx_b_d[gf*16 +: 16]   = bump ? binc : rx_b_q[gf*16 +: 16];
       // pending credits: cleared when sent, plus this cycle's pops (not of the self FIFO)
-      c_n = pend_q[f*CW +: CW];
-      if ((iscr0 && cr_dst0 == f[5:0]) || (iscr1 && cr_dst1 == f[5:0])) c_n = {CW{1'b0}};
-      if (f[5:0] != cfg_gpu_id_i) c_n = c_n + pops_s;
-      pend_d[f*CW +: CW] = c_n;
-      // credits held for receiver f
-      c_n = credit_q[f*CW +: CW] - {{(CW-1){1'b0}}, dec_m[f]};
-      if (rx_cr0 && rx_src0 == f[5:0]) c_n = c_n + rx_crn0;
-      if (rx_cr1 && rx_src1 == f[5:0]) c_n = c_n + rx_crn1;
-      credit_d[f*CW +: CW] = c_n;
+      assign pend_d[gf*CW +: CW]   = self_f ? pq : pq + pops;
+      // credits held for receiver f: minus one per PRIM/LAST charged (dec_m, late), plus a CREDIT's payload
+      assign credit_d[gf*CW +: CW] = dec_m[gf] ? (cr_f ? cq_b : cq_m1) : (cr_f ? cq_a : cq);
     end
-  end
+  endgenerate
+  // occupancy: this cycle's 2 + K pushes (at most 10) minus the pops, not a sum over the FIFOs
+  wire [3:0]    occ_push = {3'd0, rx_push0} + {3'd0, rx_push1} + self_n;
+  // delta = pushes - pops in -9..10: added to the low 5 bits, the high bits select a precomputed +1/-1 (carry select)
+  // verilator lint_off UNUSEDSIGNAL
+  wire [6:0]    occ_lo   = {2'b00, occ_q[4:0]} + {3'b000, occ_push} - {2'b00, rel_pop[4:0]};   // [6:5] unused if OW = 5
+  // verilator lint_on UNUSEDSIGNAL
+  wire [OW-1:0] occ_d;
+  assign occ_d[4:0] = occ_lo[4:0];
+  generate
+    if (OW > 5) begin : g_occ_hi
+      (* keep *) wire [OW-6:0] hi_p;
+      assign hi_p = occ_q[OW-1:5] + 1'b1;
+      (* keep *) wire [OW-6:0] hi_m;
+      assign hi_m = occ_q[OW-1:5] - 1'b1;
+      assign occ_d[OW-1:5] = occ_lo[6] ? hi_m : occ_lo[5] ? hi_p : occ_q[OW-1:5];
+    end
+  endgenerate
 
   // ---------------------------------------------------------------- control registers (reset)
   always @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       rp_q <= {M*AW{1'b0}}; wp_q <= {M*AW{1'b0}}; cnt_q <= {M*CW{1'b0}}; pend_q <= {M*CW{1'b0}};
       credit_q <= {M{DFULL}}; rx_b_q <= {M*16{1'b0}};
-      in_b_q <= 16'd0; rb_q <= 16'd0; rs_q <= 6'd0;
+      in_b_q <= 16'd0; rb_q <= 16'd0; rs_q <= 6'd0; rrp_q <= {AW{1'b0}};
       rem_v_q <= 1'b0; last_sent_q <= 2'b00;
       tx0_v_q <= 1'b0; tx1_v_q <= 1'b0; cr_last0_q <= 1'b0; cr_last1_q <= 1'b0;
       occ_q <= {OW{1'b0}}; err_q <= 1'b0;
     end else begin
       rp_q <= rp_d; wp_q <= wp_d; cnt_q <= cnt_d; pend_q <= pend_d; credit_q <= credit_d; rx_b_q <= rx_b_d;
       occ_q <= occ_d;
+      rrp_q <= rrp_d;
       if (rel_last_o) begin
         if (final_s) begin rs_q <= 6'd0; rb_q <= rb_q + 16'd1; end
         else rs_q <= rs_q + 6'd1;

@@ -14,37 +14,7 @@ static uint64_t lowmask(uint32_t bits) { return bits >= 64 ? ~0ull : ((1ull << b
 static uint32_t lowbit(uint64_t m) { return (uint32_t)__builtin_ctzll(m); }
 static uint32_t inc16(uint32_t v) { return (v + 1) & 0xffff; }
 
-typedef struct {
-    uint64_t all, gbit, side[SX_HW_PORTS];
-    uint32_t n, g;
-    int need[SX_HW_PORTS];
-    /* rx */
-    int rx_push[SX_HW_PORTS];          /* push rx flit q into FIFO[rx_src[q]] */
-    uint32_t rx_src[SX_HW_PORTS];
-    uint64_t rx_slot[SX_HW_PORTS];
-    int rx_credit[SX_HW_PORTS];        /* add payload to credit[rx_src] */
-    uint32_t rx_cr_n[SX_HW_PORTS];
-    /* walker */
-    int in_ready[SX_HW_MAX_K], in_fire[SX_HW_MAX_K];
-    uint32_t self_push;                /* slots pushed into the self FIFO */
-    uint64_t self_slot[SX_HW_MAX_K];
-    int rem_v_next;
-    uint64_t rem_next;
-    int last_sent_next[SX_HW_PORTS];
-    int end_fire;
-    uint64_t prim_dec;                 /* destinations charged one credit by a PRIM */
-    uint64_t last_dec;                 /* destinations charged one credit by a LAST */
-    /* tx */
-    int tx_load[SX_HW_PORTS], tx_is_cr[SX_HW_PORTS];
-    uint64_t tx_new[SX_HW_PORTS];
-    int cr_send[SX_HW_PORTS];
-    uint32_t cr_dst[SX_HW_PORTS];
-    /* release */
-    uint32_t nprim;                    /* PRIM slots at the head of FIFO[rs] presented (out lanes) */
-    int out_valid, out_eob, rel_pop_last;
-    uint32_t rel_pop;                  /* slots popped from FIFO[rs] */
-    int err_set;
-} sx_dec_t;
+typedef sx_hw_dec_t sx_dec_t;
 
 static int params_ok(sx_hw_params_t p)
 {
@@ -279,21 +249,27 @@ static void sx_hw_decide(const sx_hw_t *h, const sx_hw_in_t *in, sx_dec_t *d)
 void sx_hw_comb(const sx_hw_t *h, const sx_hw_in_t *in, sx_hw_out_t *out)
 {
     sx_dec_t d;
-    sx_hw_decide(h, in, &d);
+    sx_hw_eval(h, in, out, &d);
+}
+
+void sx_hw_eval(const sx_hw_t *h, const sx_hw_in_t *in, sx_hw_out_t *out, sx_hw_dec_t *dec)
+{
+    sx_hw_decide(h, in, dec);
+    const sx_dec_t *d = dec;
     memset(out, 0, sizeof *out);
-    for (uint32_t j = 0; j < h->prm.k; j++) out->in_ready[j] = d.in_ready[j];
+    for (uint32_t j = 0; j < h->prm.k; j++) out->in_ready[j] = d->in_ready[j];
     for (int q = 0; q < SX_HW_PORTS; q++) {
         out->tx_valid[q] = h->tx_v[q];
         out->tx_flit[q] = h->tx_flit[q];
         out->rx_ready[q] = 1;
     }
     for (uint32_t j = 0; j < h->prm.k; j++) {
-        out->out_valid[j] = d.out_eob ? j == 0 : j < d.nprim;
-        out->out_id[j] = out->out_valid[j] && !d.out_eob ? (uint32_t)slot_at(h, h->rs, j) : 0;
+        out->out_valid[j] = d->out_eob ? j == 0 : j < d->nprim;
+        out->out_id[j] = out->out_valid[j] && !d->out_eob ? (uint32_t)slot_at(h, h->rs, j) : 0;
     }
     out->out_tag = h->rb;
-    out->out_eob = d.out_eob;
-    out->rel_last = d.rel_pop_last;
+    out->out_eob = d->out_eob;
+    out->rel_last = d->rel_pop_last;
     out->rel_src = h->rs;
     out->occ = h->occ;
     int pend = 0;
@@ -307,19 +283,26 @@ void sx_hw_clock(sx_hw_t *h, const sx_hw_in_t *in)
 {
     sx_dec_t d;
     sx_hw_decide(h, in, &d);
+    sx_hw_apply(h, in, &d);
+}
+
+void sx_hw_apply(sx_hw_t *h, const sx_hw_in_t *in, const sx_hw_dec_t *dec)
+{
+    const sx_dec_t *d = dec;
     const sx_hw_params_t *p = &h->prm;
     uint32_t D = p->depth;
     uint32_t pushes = 0, pops = 0;
 
     /* release: pops of FIFO[rs], credits owed to its source */
     uint32_t s = h->rs;
-    if (d.rel_pop) {
-        h->rp[s] = (h->rp[s] + d.rel_pop) % D;
-        h->cnt[s] -= d.rel_pop;
-        pops = d.rel_pop;
+    if (d->rel_pop) {
+        h->rp[s] += d->rel_pop;   /* < 2 D: rel_pop <= cnt <= D */
+        if (h->rp[s] >= D) h->rp[s] -= D;
+        h->cnt[s] -= d->rel_pop;
+        pops = d->rel_pop;
     }
-    if (d.rel_pop_last) {
-        if (s + 1 >= d.n) {
+    if (d->rel_pop_last) {
+        if (s + 1 >= d->n) {
             h->rs = 0;
             h->rb = inc16(h->rb);
         } else {
@@ -328,59 +311,59 @@ void sx_hw_clock(sx_hw_t *h, const sx_hw_in_t *in)
     }
     /* credits owed: cleared when sent, plus this cycle's pops (not of the self FIFO) */
     for (int q = 0; q < SX_HW_PORTS; q++)
-        if (d.cr_send[q]) h->pend[d.cr_dst[q]] = 0;
-    if (d.rel_pop && s != d.g) h->pend[s] += d.rel_pop;
+        if (d->cr_send[q]) h->pend[d->cr_dst[q]] = 0;
+    if (d->rel_pop && s != d->g) h->pend[s] += d->rel_pop;
 
     /* rx pushes and credits */
     for (int q = 0; q < SX_HW_PORTS; q++) {
-        if (d.rx_push[q]) {
-            uint32_t r = d.rx_src[q];
-            h->buf[(size_t)r * D + h->wp[r]] = d.rx_slot[q];
-            h->wp[r] = (h->wp[r] + 1) % D;
+        if (d->rx_push[q]) {
+            uint32_t r = d->rx_src[q];
+            h->buf[(size_t)r * D + h->wp[r]] = d->rx_slot[q];
+            if (++h->wp[r] == D) h->wp[r] = 0;
             h->cnt[r]++;
             pushes++;
-            if (d.rx_slot[q] & SLOT_LAST) h->rx_b[r] = inc16(h->rx_b[r]);
+            if (d->rx_slot[q] & SLOT_LAST) h->rx_b[r] = inc16(h->rx_b[r]);
         }
     }
     /* self pushes */
-    if (d.self_push) {
-        uint32_t g = d.g;
-        for (uint32_t i = 0; i < d.self_push; i++) {
-            h->buf[(size_t)g * D + h->wp[g]] = d.self_slot[i];
-            h->wp[g] = (h->wp[g] + 1) % D;
+    if (d->self_push) {
+        uint32_t g = d->g;
+        for (uint32_t i = 0; i < d->self_push; i++) {
+            h->buf[(size_t)g * D + h->wp[g]] = d->self_slot[i];
+            if (++h->wp[g] == D) h->wp[g] = 0;
         }
-        h->cnt[g] += d.self_push;
-        pushes += d.self_push;
+        h->cnt[g] += d->self_push;
+        pushes += d->self_push;
     }
     h->occ = h->occ + pushes - pops;
 
     /* credit counters */
     for (uint32_t t = 0; t < p->max_gpus; t++) {
         uint32_t c = h->credit[t];
-        if (((d.prim_dec | d.last_dec) >> t) & 1) c--;
+        if (((d->prim_dec | d->last_dec) >> t) & 1) c--;
         for (int q = 0; q < SX_HW_PORTS; q++)
-            if (d.rx_credit[q] && d.rx_src[q] == t) c += d.rx_cr_n[q];
+            if (d->rx_credit[q] && d->rx_src[q] == t) c += d->rx_cr_n[q];
         h->credit[t] = c;
     }
 
     /* TX registers */
     for (int q = 0; q < SX_HW_PORTS; q++) {
-        if (d.tx_load[q]) {
+        if (d->tx_load[q]) {
             h->tx_v[q] = 1;
-            h->tx_flit[q] = d.tx_new[q];
-            h->cr_last[q] = d.tx_is_cr[q];
+            h->tx_flit[q] = d->tx_new[q];
+            h->cr_last[q] = d->tx_is_cr[q];
         } else if (in->tx_ready[q]) {
             h->tx_v[q] = 0;
         }
     }
 
     /* walker */
-    h->rem_v = d.rem_v_next;
-    h->rem = d.rem_next;
-    h->last_sent[0] = d.last_sent_next[0];
-    h->last_sent[1] = d.last_sent_next[1];
-    if (d.end_fire) h->in_b = inc16(h->in_b);
-    if (d.err_set) h->err = 1;
+    h->rem_v = d->rem_v_next;
+    h->rem = d->rem_next;
+    h->last_sent[0] = d->last_sent_next[0];
+    h->last_sent[1] = d->last_sent_next[1];
+    if (d->end_fire) h->in_b = inc16(h->in_b);
+    if (d->err_set) h->err = 1;
 }
 
 int sx_hw_quiet(const sx_hw_t *h, const sx_hw_cfg_t *cfg)

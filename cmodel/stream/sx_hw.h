@@ -108,6 +108,42 @@ typedef struct {         /* the RTL registers */
     int err;
 } sx_hw_t;
 
+/* The combinational decisions of one cycle (the RTL's `always @*` blocks: what the rx flits, the walk, the TX
+ * ports and the release do), computed from the registers and the inputs. sx_hw_eval() = sx_hw_comb() that also
+ * returns them; sx_hw_apply() = sx_hw_clock() from them, so a caller that evaluates and clocks with the same
+ * inputs and no state change in between decides once per cycle (the lockstep does). */
+typedef struct {
+    uint64_t all, gbit, side[SX_HW_PORTS];
+    uint32_t n, g;
+    int need[SX_HW_PORTS];
+    /* rx */
+    int rx_push[SX_HW_PORTS];          /* push rx flit q into FIFO[rx_src[q]] */
+    uint32_t rx_src[SX_HW_PORTS];
+    uint64_t rx_slot[SX_HW_PORTS];
+    int rx_credit[SX_HW_PORTS];        /* add payload to credit[rx_src] */
+    uint32_t rx_cr_n[SX_HW_PORTS];
+    /* walker */
+    int in_ready[SX_HW_MAX_K], in_fire[SX_HW_MAX_K];
+    uint32_t self_push;                /* slots pushed into the self FIFO */
+    uint64_t self_slot[SX_HW_MAX_K];
+    int rem_v_next;
+    uint64_t rem_next;
+    int last_sent_next[SX_HW_PORTS];
+    int end_fire;
+    uint64_t prim_dec;                 /* destinations charged one credit by a PRIM */
+    uint64_t last_dec;                 /* destinations charged one credit by a LAST */
+    /* tx */
+    int tx_load[SX_HW_PORTS], tx_is_cr[SX_HW_PORTS];
+    uint64_t tx_new[SX_HW_PORTS];
+    int cr_send[SX_HW_PORTS];
+    uint32_t cr_dst[SX_HW_PORTS];
+    /* release */
+    uint32_t nprim;                    /* PRIM slots at the head of FIFO[rs] presented (out lanes) */
+    int out_valid, out_eob, rel_pop_last;
+    uint32_t rel_pop;                  /* slots popped from FIFO[rs] */
+    int err_set;
+} sx_hw_dec_t;
+
 /* Reset state (rst_ni low). Allocates the buffers. 0, or -1 if the parameters are out of range or out of
  * memory. */
 int sx_hw_init(sx_hw_t *h, sx_hw_params_t prm);
@@ -120,6 +156,11 @@ void sx_hw_comb(const sx_hw_t *h, const sx_hw_in_t *in, sx_hw_out_t *out);
 
 /* Rising clock edge. */
 void sx_hw_clock(sx_hw_t *h, const sx_hw_in_t *in);
+
+/* sx_hw_comb() that also returns the cycle's decisions; sx_hw_apply(): sx_hw_clock() from the decisions that
+ * sx_hw_eval() returned for the same state and the same inputs (nothing else may change in between). */
+void sx_hw_eval(const sx_hw_t *h, const sx_hw_in_t *in, sx_hw_out_t *out, sx_hw_dec_t *dec);
+void sx_hw_apply(sx_hw_t *h, const sx_hw_in_t *in, const sx_hw_dec_t *dec);
 
 /* 1 if a clock edge with no P2G lane valid and no rx flit (any tx_ready, out_ready) leaves every register
  * unchanged: the timing model may skip such cycles. */

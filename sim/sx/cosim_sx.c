@@ -63,6 +63,7 @@ typedef struct {
     stats_t *st;
     sx_hw_in_t in;
     sx_hw_out_t d, m;
+    sx_hw_dec_t dec;           /* the model's decisions of this cycle (sx_hw_eval -> sx_hw_apply) */
     char why[512];
 } ctx_t;
 
@@ -70,7 +71,8 @@ static void hist_add(ctx_t *c, uint64_t cycle, const char *what, uint64_t a, uin
 {
     hist_t *h = ls_hist_add(&c->ls);
     h->cycle = cycle;
-    snprintf(h->what, sizeof h->what, "%s", what);
+    strncpy(h->what, what, sizeof h->what - 1);   /* what: at most 4 characters */
+    h->what[sizeof h->what - 1] = 0;
     h->a = a;
     h->b = b;
     h->c = cc;
@@ -175,7 +177,7 @@ static int sx_eval(void *u, uint64_t cycle)
     const sx_hw_in_t *in = &c->in;
     const sx_hw_out_t *m = &c->m;
     sx_dut_eval(c->dut, &c->in, &c->d);
-    sx_hw_comb(&c->hw, &c->in, &c->m);
+    sx_hw_eval(&c->hw, &c->in, &c->m, &c->dec);
     if (o->inject && cycle == o->inject_cycle) c->m.busy ^= 1;   /* test hook of the failure path */
     ls_compared(&c->ls);
     if (ports_differ(&c->d, &c->m, c->prm.k)) return ls_fail(&c->ls, cycle, "RTL and C cycle model disagree");
@@ -213,7 +215,7 @@ static void sx_clock(void *u)
 {
     ctx_t *c = u;
     sx_dut_clock(c->dut);
-    sx_hw_clock(&c->hw, &c->in);
+    sx_hw_apply(&c->hw, &c->in, &c->dec);
 }
 
 static void sx_dump(void *u, int on) { sx_dut_dump(((ctx_t *)u)->dut, on); }
