@@ -190,7 +190,12 @@ SX_SYNTH_ICE40_DIRS := $(foreach c,$(SX_SYNTH_ICE40),$(SX_SYNTH_OUT)/sx_pe-ice40
 .PHONY: synth-sx
 synth-sx: $(addsuffix /sta.log,$(SX_SYNTH_OSU_DIRS)) $(addsuffix /pnr-seed1.status,$(SX_SYNTH_ICE40_DIRS)) scripts/sx_synth_summary.py
 	$(PYTHON) scripts/sx_synth_summary.py --json $(SX_SYNTH_OUT)/summary.json $(addprefix --osu ,$(SX_SYNTH_OSU_DIRS)) \
-	  $(addprefix --ice40 ,$(SX_SYNTH_ICE40_DIRS)) >$(SX_SYNTH_OUT)/summary.md.tmp
+	  $(addprefix --ice40 ,$(SX_SYNTH_ICE40_DIRS)) $(if $(SX_SYNTH_ICE40),--result $(SX_SYNTH_OUT)/result.json) \
+	  >$(SX_SYNTH_OUT)/summary.md.tmp
 	mv $(SX_SYNTH_OUT)/summary.md.tmp $(SX_SYNTH_OUT)/summary.md
 	cat $(SX_SYNTH_OUT)/summary.md
 SYNTH_TARGETS += synth-sx
+# the regression gate's sample (make synth-check SYNTH_CHECK_UNITS=sx, make synth-baseline SYNTH_CHECK_UNITS=sx;
+# tests/synth/baseline.tsv row sx_pe): both configurations' numbers from synth-sx, in synth_report.py's result shape
+$(SX_SYNTH_OUT)/result.json: synth-sx
+SYNTH_SAMPLE_sx := $(SX_SYNTH_OUT)/result.json

@@ -112,7 +112,9 @@ module sx_pe #(
   reg [1:0]      last_sent_q;
   reg            tx0_v_q, tx1_v_q, cr_last0_q, cr_last1_q;
   reg [63:0]     tx0_flit_q, tx1_flit_q;
-  reg [OW-1:0]   occ_q;
+  reg [OW-1:0]   occb_q;         // occupancy: occ_q = occb_q + occv_q (the slots held before the last edge, and
+  reg [4:0]      occv_q;         // that edge's pushes minus pops, signed): the late pushes and pops reach a 5-bit
+                                 // register, not an OW-bit adder
   reg            err_q;
   reg [AW-1:0]   rrp_q;          // read pointer of FIFO[rs_q]: always equal to rp_q[rs_q] (a copy, so that the
                                  // storage read address comes from flops, not through a MAX_GPUS:1 multiplexer)
@@ -413,6 +415,8 @@ module sx_pe #(
   wire [M*AW-1:0] rp_d, wp_d;
   wire [M*CW-1:0] cnt_d, pend_d, credit_d;
   wire [M*16-1:0] rx_b_d;
+  // pending credits of FIFO[rs] plus its pops: one adder, shared (only FIFO[rs] is popped)
+  wire [CW-1:0]   pend_rs = pend_q[ix(rs_q) * CW +: CW] + rel_pop;
   genvar          gf;
   generate
     for (gf = 0; gf < M; gf = gf + 1) begin : g_fifo
@@ -442,28 +446,15 @@ module sx_pe #(
       assign binc = rx_b_q[gf*16 +: 16] + 16'd1;
       assign rx_b_d[gf*16 +: 16]   = bump ? binc : rx_b_q[gf*16 +: 16];
       // pending credits: cleared when sent, plus this cycle's pops (not of the self FIFO)
-      assign pend_d[gf*CW +: CW]   = self_f ? pq : pq + pops;
+      assign pend_d[gf*CW +: CW]   = self_f ? pq : (rs_q != F) ? pq : cr_clr ? rel_pop : pend_rs;
       // credits held for receiver f: minus one per PRIM/LAST charged (dec_m, late), plus a CREDIT's payload
       assign credit_d[gf*CW +: CW] = dec_m[gf] ? (cr_f ? cq_b : cq_m1) : (cr_f ? cq_a : cq);
     end
   endgenerate
-  // occupancy: this cycle's 2 + K pushes (at most 10) minus the pops, not a sum over the FIFOs
+  // occupancy: this cycle's 2 + K pushes (at most 10) minus the pops (at most K + 1 = 9), a signed 5-bit delta
   wire [3:0]    occ_push = {3'd0, rx_push0} + {3'd0, rx_push1} + self_n;
-  // delta = pushes - pops in -9..10: added to the low 5 bits, the high bits select a precomputed +1/-1 (carry select)
-  // verilator lint_off UNUSEDSIGNAL
-  wire [6:0]    occ_lo   = {2'b00, occ_q[4:0]} + {3'b000, occ_push} - {2'b00, rel_pop[4:0]};   // [6:5] unused if OW = 5
-  // verilator lint_on UNUSEDSIGNAL
-  wire [OW-1:0] occ_d;
-  assign occ_d[4:0] = occ_lo[4:0];
-  generate
-    if (OW > 5) begin : g_occ_hi
-      (* keep *) wire [OW-6:0] hi_p;
-      assign hi_p = occ_q[OW-1:5] + 1'b1;
-      (* keep *) wire [OW-6:0] hi_m;
-      assign hi_m = occ_q[OW-1:5] - 1'b1;
-      assign occ_d[OW-1:5] = occ_lo[6] ? hi_m : occ_lo[5] ? hi_p : occ_q[OW-1:5];
-    end
-  endgenerate
+  wire [4:0]    occv_d   = {1'b0, occ_push} - {1'b0, rel_pop[3:0]};
+  wire [OW-1:0] occ_q    = occb_q + {{(OW-5){occv_q[4]}}, occv_q};   // slots held now (occ_o)
 
   // ---------------------------------------------------------------- control registers (reset)
   always @(posedge clk_i or negedge rst_ni) begin
@@ -473,10 +464,11 @@ module sx_pe #(
       in_b_q <= 16'd0; rb_q <= 16'd0; rs_q <= 6'd0; rrp_q <= {AW{1'b0}};
       rem_v_q <= 1'b0; last_sent_q <= 2'b00;
       tx0_v_q <= 1'b0; tx1_v_q <= 1'b0; cr_last0_q <= 1'b0; cr_last1_q <= 1'b0;
-      occ_q <= {OW{1'b0}}; err_q <= 1'b0;
+      occb_q <= {OW{1'b0}}; occv_q <= 5'd0; err_q <= 1'b0;
     end else begin
       rp_q <= rp_d; wp_q <= wp_d; cnt_q <= cnt_d; pend_q <= pend_d; credit_q <= credit_d; rx_b_q <= rx_b_d;
-      occ_q <= occ_d;
+      occb_q <= occ_q;
+      occv_q <= occv_d;
       rrp_q <= rrp_d;
       if (rel_last_o) begin
         if (final_s) begin rs_q <= 6'd0; rb_q <= rb_q + 16'd1; end

@@ -6,7 +6,11 @@ of scripts/synth_flow.sh (ice40.stat, pnr-seed<S>.report.json / .status), writes
 the same numbers as JSON (--json). Fmax (OSU) = 1 / (period - worst setup slack) of OpenSTA (report_wns; this
 OpenSTA has no report_clock_min_period); the standard-cell area excludes the FIFO macro, which is listed by size.
 
-Usage: sx_synth_summary.py --json OUT.json [--osu DIR]... [--ice40 DIR --seed S]... [--target-mhz F]
+Usage: sx_synth_summary.py --json OUT.json [--osu DIR]... [--ice40 DIR --seed S]... [--target-mhz F] [--result R.json]
+
+--result: the first OSU and the first iCE40 row in the shape of scripts/synth_report.py result (top, params, osu018
+area and Fmax, iCE40 LCs and Fmax), the input of the synthesis regression gate (make synth-check SYNTH_CHECK_UNITS=sx,
+tests/synth/baseline.tsv). Its params name both configurations, e.g. OSU=16/1/64:ICE40=4/1/8.
 """
 import argparse
 import json
@@ -77,6 +81,7 @@ def main():
     ap.add_argument("--ice40", action="append", default=[])
     ap.add_argument("--seed", default="1")
     ap.add_argument("--target-mhz", type=float, default=250.0)
+    ap.add_argument("--result")
     a = ap.parse_args()
     osu = [osu_row(d) for d in a.osu]
     ice = [ice40_row(d, a.seed) for d in a.ice40]
@@ -114,6 +119,18 @@ def main():
     with open(tmp, "w") as f:
         json.dump({"osu": osu, "ice40": ice, "target_mhz": a.target_mhz}, f, indent=1)
     os.replace(tmp, a.json)
+    if a.result:
+        if not osu or not ice:
+            sys.exit("sx_synth_summary: --result needs one --osu and one --ice40 directory")
+        o, i = osu[0], ice[0]
+        cfg = lambda p: f"{p['MAX_GPUS']}/{p['K']}/{p['DEPTH']}"  # noqa: E731
+        res = {"top": "sx_pe", "params": {"OSU": cfg(o["params"]), "ICE40": cfg(i["params"])},
+               "osu018": {"area_um2": o["std_cell_area_um2"], "sta": {"fmax_mhz": o["fmax_mhz"]}},
+               "ice40": {"lc_used": i["lc_used"], "fits": i["status"] == "ok" and i["fmax_mhz"] is not None,
+                         "fmax_mhz_median": i["fmax_mhz"]}}
+        with open(a.result + ".tmp", "w") as f:
+            json.dump(res, f, indent=1)
+        os.replace(a.result + ".tmp", a.result)
     print("\n".join(out))
 
 
