@@ -37,7 +37,7 @@ CPPFLAGS_COMMON := -Icmodel -I$(BUILD)/gen -D_POSIX_C_SOURCE=200809L
 CWARN      := -std=c11 -Wall -Wextra -Werror
 COPT       ?= -O2 -g
 SANFLAGS   := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
-LDLIBS_COMMON := -lm
+LDLIBS_COMMON := -lm -pthread
 
 LIB_SRCS   := $(sort $(filter-out cmodel/tools/%,$(shell find cmodel -name '*.c')))
 TOOL_SRCS  := $(sort $(wildcard cmodel/tools/*.c))

@@ -30,6 +30,13 @@ test-replay: $(SIM_TOOL) $(BUILD)/bin/gpupd-trace
 	@$(PYTHON) tests/timing/test_replay.py --sim $(SIM_TOOL) --trace-tool $(BUILD)/bin/gpupd-trace --traces "$(TRACES_TEST)"
 TEST_TARGETS += test-replay
 
+# The GPUs on threads give the results of one thread (issue 23; docs/timing.md item 6): small traces through every
+# threaded path at --threads 1, 2 and 4, stats JSON and frame hash compared (about 5 CPU s).
+.PHONY: test-threads
+test-threads: $(SIM_TOOL)
+	@$(PYTHON) tests/timing/test_threads.py --sim $(SIM_TOOL)
+TEST_TARGETS += test-threads
+
 # Simulator speed (issue 23; docs/timing.md section 10): rates on oa-dm4-f215 and glmark2-terrain at 1 and 16
 # GPUs against Multi-GPU-ATTILA's published rates. Printed (and out/bench/speed.md), not asserted.
 .PHONY: bench-speed

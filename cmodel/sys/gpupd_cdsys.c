@@ -13,6 +13,7 @@ static int cds_cp_start(void *u, uint32_t g, uint32_t b, uint64_t step)
     lazy_t *L = u;
     sys_t *s = L->s;
     if (L->err) return -1;
+    if (par_wait(s->par, g)) { L->err = 1; return -1; }     /* GPU g's rendering so far, before its projection */
     gpu_timing_t *T = &s->tm[g];
     size_t sl = (size_t)b * s->N + g;
     cp_ctx_t cc;
@@ -45,6 +46,7 @@ static int cds_cp_fed(void *u, uint32_t g, uint32_t b, uint64_t step, uint64_t s
     lazy_t *L = u;
     (void)b;
     if (L->err) return -1;
+    if (par_wait(L->s->par, g)) { L->err = 1; return -1; }
     gpu_timing_t *T = &L->s->tm[g];
     uint64_t d = stall * GT_TPC;
     if (!d) return 0;
@@ -59,10 +61,8 @@ static int cds_cp_fed(void *u, uint32_t g, uint32_t b, uint64_t step, uint64_t s
 static int cds_cd_done(void *u, uint32_t g, uint32_t b, uint64_t step, const uint32_t *prims, size_t n)
 {
     lazy_t *L = u;
-    sys_t *s = L->s;
     if (L->err) return -1;
-    if (sys_exec_between(s, g, L->B[b].pre0, L->B[b].cmd[0])) { L->err = 1; return -1; }
-    if (sys_exchange_render(s, L, g, b, step, prims, n)) { L->err = 1; return -1; }
+    if (sys_render_batch_task(L, g, b, SYS_RB_PRE | SYS_RB_EMPTY, step, prims, n)) { L->err = 1; return -1; }
     return 0;
 }
 
@@ -123,6 +123,7 @@ int sys_run_cdsys(sys_t *s, lazy_t *L, uint32_t nb, uint32_t nd, uint32_t *count
     }
     p.hook_user = L;
     int crc = cdsys_run(&p, &w, &r);
+    if (par_wait_all(s->par)) L->err = 1;      /* the GPUs' rendering of the segment's last batches */
     if (L->err) goto out;
     if (crc) {
         sys_failf(s, "frame %u: the CD system (P2G + PE cycle models) failed (scheme %s, %u GPUs, %s): %s", s->frame,

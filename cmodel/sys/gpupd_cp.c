@@ -2,6 +2,7 @@
  * (gpupd_cdsys.c): a GPU's chunk projected on its units, its P2G inputs and masks; the exchange wait. */
 #include "sys/sys_internal.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 int sys_project_group(sys_t *s, uint32_t g, uint32_t ci, const gpu_prim_req_t *list, size_t n, void *u)
@@ -62,7 +63,8 @@ int64_t sys_cp_project_chunk(lazy_t *L, uint32_t g, uint32_t b, uint64_t now, p2
  * projection was held back by full exchange queues (L->held). With an exchange that hands every list over
  * as soon as the front end can take it, none of them would exist. A list of which no triangle reaches SETUP
  * adds nothing and hands its lateness on to the next list. */
-int sys_exchange_render(sys_t *s, lazy_t *L, uint32_t g, uint32_t b, uint64_t step, const uint32_t *prims, size_t n)
+int sys_exchange_render(sys_t *s, lazy_t *L, uint32_t g, uint32_t b, uint64_t step, const uint32_t *prims, size_t n,
+                        gpu_prim_req_t *tmp)
 {
     gpu_timing_t *T = &s->tm[g];
     uint64_t avail = gt_max(T->start, T->free[GT_CP]), t = step * GT_TPC;
@@ -71,9 +73,46 @@ int sys_exchange_render(sys_t *s, lazy_t *L, uint32_t g, uint32_t b, uint64_t st
     T->start = gt_max(T->start, t);
     T->probe = 1;
     T->probe_gap = 0;
-    int rc = sys_for_groups(s, g, &L->B[b], prims, n, L->rtmp, sys_render_group, NULL);
+    int rc = sys_for_groups(s, g, &L->B[b], prims, n, tmp, sys_render_group, NULL);
     if (!T->probe) s->res->gpu[g].exchange_wait_ticks += T->probe_gap < late ? T->probe_gap : late;
     else L->held[g] = late;     /* no triangle reached SETUP: the lateness carries over to the next list */
     T->probe = 0;
     return rc;
+}
+
+typedef struct {
+    lazy_t *L;
+    uint32_t g, b;
+    int flags;
+    uint64_t step;
+    size_t n;
+    uint32_t prims[];
+} rb_task_t;
+
+static int render_batch(void *u)
+{
+    rb_task_t *t = u;
+    lazy_t *L = t->L;
+    sys_t *s = L->s;
+    if ((t->flags & SYS_RB_PRE) && sys_exec_between(s, t->g, L->B[t->b].pre0, L->B[t->b].cmd[0])) return -1;
+    if (!t->n && !(t->flags & SYS_RB_EMPTY)) return 0;
+    gpu_prim_req_t *tmp = malloc((t->n ? t->n : 1) * sizeof *tmp);
+    if (!tmp) return sys_failf(s, "out of memory");
+    int rc = sys_exchange_render(s, L, t->g, t->b, t->step, t->prims, t->n, tmp);
+    free(tmp);
+    return rc;
+}
+
+int sys_render_batch_task(lazy_t *L, uint32_t g, uint32_t b, int flags, uint64_t step, const uint32_t *prims, size_t n)
+{
+    rb_task_t *t = malloc(sizeof *t + n * sizeof *prims);
+    if (!t) return sys_failf(L->s, "out of memory");
+    t->L = L;
+    t->g = g;
+    t->b = b;
+    t->flags = flags;
+    t->step = step;
+    t->n = n;
+    if (n) memcpy(t->prims, prims, n * sizeof *prims);
+    return par_run(L->s->par, g, render_batch, t) ? -1 : 0;
 }

@@ -66,6 +66,7 @@ static uint64_t hook_cp(void *u, uint32_t g, uint32_t b, uint64_t now)
 {
     lazy_t *L = u;
     if (L->err) return now;
+    if (par_wait(L->s->par, g)) { L->err = 1; return now; }   /* GPU g's rendering so far, before its projection */
     cp_ctx_t cc;
     int64_t n = sys_cp_project_chunk(L, g, b, now, L->cfgs, &cc);
     if (n < 0) return now;
@@ -77,10 +78,8 @@ static uint64_t hook_cp(void *u, uint32_t g, uint32_t b, uint64_t now)
 static void hook_cd(void *u, uint32_t g, uint32_t b, uint64_t now, const uint32_t *prims, size_t n)
 {
     lazy_t *L = u;
-    sys_t *s = L->s;
     if (L->err) return;
-    if (sys_exec_between(s, g, L->B[b].pre0, L->B[b].cmd[0])) { L->err = 1; return; }
-    if (sys_exchange_render(s, L, g, b, now, prims, n)) L->err = 1;
+    if (sys_render_batch_task(L, g, b, SYS_RB_PRE | SYS_RB_EMPTY, now, prims, n)) L->err = 1;
 }
 
 /* --check-masks over a segment's P2G results: a primitive left out of GPU g must cover none of its pixels */
@@ -185,8 +184,7 @@ int sys_run_segment_gpupd(sys_t *s, uint32_t i0, uint32_t i1)
         L.pin = malloc((size_t)maxm * sizeof *L.pin);
         L.cfg_idx = malloc((size_t)maxm * sizeof *L.cfg_idx);
         L.cfgs = malloc((size_t)(nd ? nd : 1) * sizeof *L.cfgs);
-        L.rtmp = malloc((size_t)maxm * sizeof *L.rtmp);
-        if (!L.ready || !L.pin || !L.cfg_idx || !L.cfgs || !L.rtmp) { sys_failf(s, "out of memory"); goto out; }
+        if (!L.ready || !L.pin || !L.cfg_idx || !L.cfgs) { sys_failf(s, "out of memory"); goto out; }
         for (uint32_t b = 0; b < nb; b++) {
             uint32_t m = B[b].m, c = (m + N - 1) / N;
             for (uint32_t g = 0; g < N; g++) {
@@ -269,6 +267,7 @@ int sys_run_segment_gpupd(sys_t *s, uint32_t i0, uint32_t i1)
         in.skip_idle = !cfg->no_skip;
     }
     int prc = pe_run(&in, &s->net, &pr);
+    if (par_wait_all(s->par)) L.err = 1;       /* the GPUs' rendering of the segment's last batches */
     if (L.err) goto out;        /* a projection/rendering error inside a hook (already in res->err) */
     if (prc == 0 && lazy && cfg->check_masks && check_masks_segment(s, B, nb, entries, counts, maxm, ids, tmp)) goto out;
     if (prc != 0) {
@@ -297,6 +296,7 @@ int sys_run_segment_gpupd(sys_t *s, uint32_t i0, uint32_t i1)
         if (sys_exec_between(s, g, tail0, i1)) goto out;
     rc = 0;
 out:
+    if (par_wait_all(s->par)) rc = -1;         /* (an error path: no task may outlive the segment's buffers) */
     pe_result_free(&pr, nb * N);
     if (entries)
         for (size_t i = 0; i < (size_t)nb * N; i++) free(entries[i]);
@@ -312,7 +312,6 @@ out:
     free(L.pin);
     free(L.cfg_idx);
     free(L.cfgs);
-    free(L.rtmp);
     if (L.eready)
         for (size_t i = 0; i < (size_t)nb * N; i++) free(L.eready[i]);
     free(L.eready);

@@ -16,11 +16,8 @@
 int sys_stream_release(void *u, uint32_t g, uint32_t b, uint32_t src, uint64_t step, const uint32_t *prims, size_t n)
 {
     lazy_t *L = u;
-    sys_t *s = L->s;
     if (L->err) return -1;
-    if (src == 0 && sys_exec_between(s, g, L->B[b].pre0, L->B[b].cmd[0])) { L->err = 1; return -1; }
-    if (!n) return 0;
-    if (sys_exchange_render(s, L, g, b, step, prims, n)) { L->err = 1; return -1; }
+    if (sys_render_batch_task(L, g, b, src == 0 ? SYS_RB_PRE : 0, step, prims, n)) { L->err = 1; return -1; }
     return 0;
 }
 

@@ -14,7 +14,9 @@ int sys_failf(sys_t *s, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
+    par_lock(s->par);       /* a GPU's task may fail on a thread */
     vsnprintf(s->res->err, sizeof s->res->err, fmt, ap);
+    par_unlock(s->par);
     va_end(ap);
     return -1;
 }
@@ -76,7 +78,7 @@ int sys_render_on(sys_t *s, uint32_t g, uint32_t ci, const gpu_prim_req_t *list,
     uint64_t before = G->stats.pixels_written;
     if (gpu_render(G, &c->draw, list, n) != 0)
         return sys_failf(s, "frame %u draw %u (command %u) on GPU %u: %s", s->frame, c->src_index, ci, g, G->err);
-    if (s->last_frame) s->res->draw_pixels[ci] += G->stats.pixels_written - before;
+    if (s->last_frame) par_add(s->par, &s->res->draw_pixels[ci], G->stats.pixels_written - before);
     s->res->gpu[g].prims_to_render += n;
     return 0;
 }
@@ -148,7 +150,7 @@ int sys_probe_group(sys_t *s, uint32_t g, uint32_t ci, const gpu_prim_req_t *lis
     uint32_t first = 0;
     if (gpu_probe(&s->gpu[g], &c->draw, list, n, &hits, &first) != 0)
         return sys_failf(s, "frame %u draw %u: probe on GPU %u: %s", s->frame, c->src_index, g, s->gpu[g].err);
-    s->res->mask_checks += n;
+    par_add(s->par, &s->res->mask_checks, n);
     if (hits)
         return sys_failf(s, "P2G mask check failed: frame %u draw %u (command %u) primitive %u covers %llu pixel(s) in the "
                         "tiles of GPU %u, but its mask leaves GPU %u out (scheme %s, %u GPUs)",
@@ -455,6 +457,11 @@ int sys_run(const sys_scene_t *scene, const sys_config_t *cfg, sys_result_t *res
     for (uint32_t i = 0; i < scene->n_surf; i++) S.valid[i] = S.N >= 64 ? ~0ull : ((1ull << S.N) - 1);
     if (net_init(&S.net, cfg->topo, S.N, cfg->link_latency, NULL, NULL) != 0) { sys_failf(&S, "cannot create the network"); goto out; }
     S.net.hub_rate = cfg->hub_rate ? cfg->hub_rate : 2;
+    {
+        int perr;
+        S.par = par_new(cfg->threads, S.N, &perr);
+        if (perr) { sys_failf(&S, "cannot start %u threads", cfg->threads); goto out; }
+    }
     if (timed_run(cfg)) {
         if (!(cfg->link_latency_ns >= 1.0 && cfg->link_latency_ns <= 1e7) || !(cfg->link_gbps > 0.0 && cfg->link_gbps <= 1e6) ||
             !(cfg->hub_gbps > 0.0 && cfg->hub_gbps <= 1e6)) {
@@ -563,6 +570,8 @@ int sys_run(const sys_scene_t *scene, const sys_config_t *cfg, sys_result_t *res
     }
     rc = 0;
 out:
+    par_free(S.par);        /* (every lane is idle here: each scheme waits for its tasks) */
+    S.par = NULL;
     if (S.gpu)
         for (uint32_t g = 0; g < S.N; g++) {
             gpu_isa_detach(&S.gpu[g]);

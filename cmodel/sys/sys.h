@@ -134,6 +134,7 @@ typedef struct {
     double hub_gbps;            /* hub switch, default 80 */
     uint32_t timeline_log2;     /* per-unit busy timeline in windows of 2^k cycles (0: none) */
     int no_skip;                /* step every cycle in the stepped parts (exchange, P2G): same results, slower */
+    uint32_t threads;           /* threads the GPUs run on (0, 1: the caller's only; sys_par.h): same results */
     uint32_t p2g_rows;          /* P2G RTL parameter ROWS (default 2) */
     uint32_t pe_lq_depth;       /* PE RTL parameter LQ_DEPTH in the timed exchange (0: PE_HW_MAX_DEPTH = 256) */
     uint32_t chopin_min_tris;   /* chopin: a group composes from this many triangles on (default 4096; 0 is an error) */

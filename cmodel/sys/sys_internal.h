@@ -13,6 +13,7 @@
 #include "pe/pe_hw.h"
 #include "sys/cdsys.h"
 #include "sys/chopin.h"
+#include "sys/sys_par.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -38,6 +39,7 @@ typedef struct {
     uint32_t chopin_last;       /* chopin: the draw scheduler's previous pick */
     chopin_sched_t chopin_sched;    /* chopin: scheduled-but-unprocessed triangles per GPU, across groups */
     uint64_t *chopin_bytes;     /* chopin: [src * N + dst] composition bytes of the current group */
+    par_t *par;                 /* the GPUs' task lanes (sys_par.h; NULL: one thread) */
 } sys_t;
 
 typedef struct {
@@ -69,7 +71,7 @@ typedef struct {
     batch_t *B;
     pe_entry_t **entries;
     uint32_t *counts;
-    gpu_prim_req_t *tmp, *rtmp;
+    gpu_prim_req_t *tmp;
     gpu_projected_t *proj;
     uint32_t *ids;
     uint64_t *ready;
@@ -119,7 +121,14 @@ int sys_run_segment_gpupd(sys_t *s, uint32_t i0, uint32_t i1);
 /* gpupd_cp.c: the CP phase of a gpupd segment; rendering a handed-over list with its exchange wait (all exchange paths) */
 int sys_project_group(sys_t *s, uint32_t g, uint32_t ci, const gpu_prim_req_t *list, size_t n, void *u);
 int64_t sys_cp_project_chunk(lazy_t *L, uint32_t g, uint32_t b, uint64_t now, p2g_config_t *cfgs, cp_ctx_t *cc);
-int sys_exchange_render(sys_t *s, lazy_t *L, uint32_t g, uint32_t b, uint64_t step, const uint32_t *prims, size_t n);
+int sys_exchange_render(sys_t *s, lazy_t *L, uint32_t g, uint32_t b, uint64_t step, const uint32_t *prims, size_t n,
+                        gpu_prim_req_t *tmp);
+/* Batch b's primitive list (ascending batch ids) goes to GPU g's rendering at exchange step `step`: the clears
+ * and uploads before the batch (SYS_RB_PRE), then (for an empty list only with SYS_RB_EMPTY) sys_exchange_render;
+ * a task on GPU g's lane (sys_par.h; prims are copied). 0, or -1 (message in res->err) if it failed (run inline)
+ * or could not be queued. */
+enum { SYS_RB_PRE = 1, SYS_RB_EMPTY = 2 };
+int sys_render_batch_task(lazy_t *L, uint32_t g, uint32_t b, int flags, uint64_t step, const uint32_t *prims, size_t n);
 
 /* gpupd_cdsys.c: a gpupd segment's exchange through the CD system */
 int sys_run_cdsys(sys_t *s, lazy_t *L, uint32_t nb, uint32_t nd, uint32_t *counts, pe_entry_t **entries);

@@ -69,6 +69,7 @@ static void usage(FILE *f)
             "                   timing (docs/timing.md; render times the produced frame by default, verify does not):\n"
             "                   [--timing on|off] [--link-latency-ns 400] [--link-gbps 40] [--hub-gbps 80]\n"
             "                   [--tcfg NAME=VALUE]... [--p2g-rows 2] [--pe rtl|golden] [--no-skip]\n"
+            "                   [--threads T]     (the GPUs on T threads; default 1; same results for any T)\n"
             "                   [--timeline FILE.csv] [--timeline-window 1024]\n"
             "                   [--replay-cache DIR] (without -o: replay the functional work of the frame from records\n"
             "                                     in DIR, made once by a single-GPU pass; same cycles and stats)\n"
@@ -245,6 +246,7 @@ static int parse_args(int argc, char **argv, opts_t *o)
         else if (!strcmp(a, "--hub-gbps")) { NEED(); if (arg_f64(T, a, v, 0.001, 1e6, &o->cfg.hub_gbps)) return -1; }
         else if (!strcmp(a, "--p2g-rows")) { NEED(); if (arg_u32(T, a, v, 1, 64, &o->cfg.p2g_rows)) return -1; }
         else if (!strcmp(a, "--no-skip")) o->cfg.no_skip = 1;
+        else if (!strcmp(a, "--threads")) { NEED(); if (arg_u32(T, a, v, 1, 64, &o->cfg.threads)) return -1; }
         else if (!strcmp(a, "--sx-k")) { NEED(); if (arg_u32(T, a, v, 1, SX_HW_MAX_K, &o->cfg.sx_k)) return -1; }
         else if (!strcmp(a, "--sx-depth")) { NEED(); if (arg_u32(T, a, v, 2, SX_HW_MAX_DEPTH, &o->cfg.sx_depth)) return -1; }
         else if (!strcmp(a, "--sx-live")) { NEED(); if (arg_u32(T, a, v, 1, 16384, &o->cfg.sx_live)) return -1; }
