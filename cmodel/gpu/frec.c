@@ -145,7 +145,7 @@ const char *frec_check_complete(const frec_t *r)
 
 /* ---- files ---- */
 
-#define FREC_MAGIC "GPUPDFR4"
+#define FREC_MAGIC "GPUPDFR5"
 
 /* FNV-1a 64 over 8-byte words (then the remaining bytes): a content hash for keys and checksums */
 static uint64_t fnv(uint64_t h, const void *p, size_t n)
@@ -198,7 +198,7 @@ typedef struct {
     uint32_t frame_w, frame_h, n_draws, pad;
     uint64_t n_prims, n_tris, n_spans, n_quads, n_ins;
     uint64_t raw_bytes, packed_bytes;
-    uint64_t body_hash;             /* FNV-1a 64 of the uncompressed body: a damaged file is rejected */
+    uint64_t body_hash;             /* FNV-1a 64 chained over the body's arrays in order: a damaged file is rejected */
 } frec_hdr_t;
 
 static size_t body_size(const frec_hdr_t *h)
@@ -242,7 +242,13 @@ int frec_save(const frec_t *r, const frec_key_t *k, const char *path, char *err,
     PUT(r->quads, (size_t)h.n_quads * sizeof(frec_quad_t));
     PUT(r->ins, (size_t)h.n_ins * sizeof(frec_in_t));
 #undef PUT
-    h.body_hash = fnv(0xcbf29ce484222325ull, buf, raw);
+    h.body_hash = 0xcbf29ce484222325ull;
+    h.body_hash = fnv(h.body_hash, r->draws, (size_t)h.n_draws * sizeof(frec_draw_t));
+    h.body_hash = fnv(h.body_hash, r->prims, (size_t)h.n_prims * sizeof(frec_prim_t));
+    h.body_hash = fnv(h.body_hash, r->tris, (size_t)h.n_tris * sizeof(frec_tri_t));
+    h.body_hash = fnv(h.body_hash, r->spans, (size_t)h.n_spans * 2 * sizeof(int32_t));
+    h.body_hash = fnv(h.body_hash, r->quads, (size_t)h.n_quads * sizeof(frec_quad_t));
+    h.body_hash = fnv(h.body_hash, r->ins, (size_t)h.n_ins * sizeof(frec_in_t));
     size_t n = ZSTD_compress(pk, bound, buf, raw, 3);
     free(buf);
     if (ZSTD_isError(n)) {
@@ -275,7 +281,8 @@ frec_t *frec_load(const frec_key_t *k, const char *path, char *err, size_t errle
     }
     frec_hdr_t h;
     frec_t *r = NULL;
-    uint8_t *pk = NULL, *buf = NULL;
+    uint8_t *pk = NULL;
+    ZSTD_DCtx *dc = NULL;
     if (fread(&h, sizeof h, 1, f) != 1 || memcmp(h.magic, FREC_MAGIC, 8)) {
         snprintf(err, errlen, "%s: not a frame record", path);
         goto out;
@@ -290,20 +297,16 @@ frec_t *frec_load(const frec_key_t *k, const char *path, char *err, size_t errle
         snprintf(err, errlen, "%s: corrupt header", path);
         goto out;
     }
+    /* the body is decompressed straight into the arrays (no intermediate copy of it) */
     pk = malloc(h.packed_bytes ? h.packed_bytes : 1);
-    buf = malloc(h.raw_bytes ? h.raw_bytes : 1);
     r = calloc(1, sizeof *r);
-    if (!pk || !buf || !r) {
+    dc = ZSTD_createDCtx();
+    if (!pk || !r || !dc) {
         snprintf(err, errlen, "out of memory");
         goto fail;
     }
     if (h.packed_bytes && fread(pk, h.packed_bytes, 1, f) != 1) {
         snprintf(err, errlen, "%s: truncated", path);
-        goto fail;
-    }
-    size_t n = ZSTD_decompress(buf, h.raw_bytes, pk, h.packed_bytes);
-    if (ZSTD_isError(n) || n != h.raw_bytes || fnv(0xcbf29ce484222325ull, buf, n) != h.body_hash) {
-        snprintf(err, errlen, "%s: corrupt data", path);
         goto fail;
     }
     r->frame = h.key.frame;
@@ -326,15 +329,35 @@ frec_t *frec_load(const frec_key_t *k, const char *path, char *err, size_t errle
         snprintf(err, errlen, "out of memory");
         goto fail;
     }
-    size_t o = 0;
-#define GET(p, sz) do { size_t n_ = (sz); if (n_ != 0) memcpy((p), buf + o, n_); o += n_; } while (0)
-    GET(r->draws, (size_t)h.n_draws * sizeof *r->draws);
-    GET(r->prims, (size_t)h.n_prims * sizeof *r->prims);
-    GET(r->tris, (size_t)h.n_tris * sizeof *r->tris);
-    GET(r->spans, (size_t)h.n_spans * sizeof *r->spans);
-    GET(r->quads, (size_t)h.n_quads * sizeof *r->quads);
-    GET(r->ins, (size_t)h.n_ins * sizeof *r->ins);
-#undef GET
+    {
+        void *dst[6] = {r->draws, r->prims, r->tris, r->spans, r->quads, r->ins};
+        size_t len[6] = {(size_t)h.n_draws * sizeof *r->draws, (size_t)h.n_prims * sizeof *r->prims,
+                         (size_t)h.n_tris * sizeof *r->tris, (size_t)h.n_spans * sizeof *r->spans,
+                         (size_t)h.n_quads * sizeof *r->quads, (size_t)h.n_ins * sizeof *r->ins};
+        ZSTD_inBuffer ib = {pk, h.packed_bytes, 0};
+        uint64_t sum = 0xcbf29ce484222325ull;
+        size_t zr = 1;
+        int bad = 0;
+        for (int a = 0; a < 6 && !bad; a++) {
+            ZSTD_outBuffer ob = {dst[a], len[a], 0};
+            while (ob.pos < ob.size && !bad) {
+                size_t pos0 = ob.pos, in0 = ib.pos;
+                zr = ZSTD_decompressStream(dc, &ob, &ib);
+                bad = ZSTD_isError(zr) || (zr == 0 && ob.pos < ob.size) || (ob.pos == pos0 && ib.pos == in0);
+            }
+            sum = fnv(sum, dst[a], len[a]);
+        }
+        if (!bad && zr != 0) {      /* the frame must end exactly here: nothing more to come out */
+            uint8_t extra;
+            ZSTD_outBuffer ob = {&extra, 1, 0};
+            zr = ZSTD_decompressStream(dc, &ob, &ib);
+            bad = ZSTD_isError(zr) || zr != 0 || ob.pos != 0;
+        }
+        if (bad || ib.pos != ib.size || sum != h.body_hash) {
+            snprintf(err, errlen, "%s: corrupt data", path);
+            goto fail;
+        }
+    }
     /* every index the replay follows stays inside the arrays */
     for (uint32_t i = 0; i < r->n_draws; i++)
         if ((uint64_t)r->draws[i].prim + r->draws[i].n_prims > r->n_prims) goto corrupt;
@@ -350,7 +373,7 @@ frec_t *frec_load(const frec_key_t *k, const char *path, char *err, size_t errle
             goto corrupt;
     }
     free(pk);
-    free(buf);
+    ZSTD_freeDCtx(dc);
     fclose(f);
     return r;
 corrupt:
@@ -360,7 +383,7 @@ fail:
     r = NULL;
 out:
     free(pk);
-    free(buf);
+    ZSTD_freeDCtx(dc);
     fclose(f);
     return r;
 }

@@ -18,12 +18,16 @@ static int key_change(const p2g_hw_t *h, const p2g_config_t *cf)
 static uint64_t lowmask(uint32_t bits) { return bits >= 64 ? ~0ull : ((1ull << bits) - 1); }
 
 /* p2g_range_mask.v: {s .. s+len-1} mod n, s < n, len < n, truncated to max_gpus bits. */
+/* bits a .. b-1 (b <= 64) */
+static uint64_t bit_range(uint32_t a, uint32_t b) { return a >= b ? 0 : lowmask(b) & ~lowmask(a); }
+
+/* bit i (i < min(n, max_gpus)) is set iff s <= i < s + len or i + n < s + len (the wrapped part), as the
+ * RTL's per-bit comparators; computed as two bit ranges */
 static uint64_t range_mask(uint32_t s, uint32_t len, uint32_t n, uint32_t max_gpus)
 {
-    uint64_t m = 0;
-    uint32_t end = s + len;
-    for (uint32_t i = 0; i < max_gpus; i++)
-        if (i < n && ((i >= s && i < end) || i + n < end)) m |= 1ull << i;
+    uint32_t end = s + len, top = n < max_gpus ? n : max_gpus;
+    uint64_t m = bit_range(s, end < top ? end : top);
+    if (end > n) m |= bit_range(0, end - n < top ? end - n : top);
     return m;
 }
 
@@ -82,53 +86,15 @@ static int32_t hi_bound(int32_t v) { return p2g_floor256((int64_t)v - 128); }
 
 void p2g_hw_clock(p2g_hw_t *h, const p2g_hw_in_t *in)
 {
+    /* The next state is written in place: the stages go from OUT back to S1, each reading only its own and the
+     * previous stage's registers (not written yet), and the configuration registers come last (the stages read
+     * this cycle's values: c, or h->c before it is written). */
     const p2g_hw_cfg_regs_t c = h->c; /* registered values seen during this cycle */
-    chain_t k = ready_chain(h, in->out_ready);
-    p2g_hw_t nx = *h;
-
-    /* derived configuration: per-cycle registers */
+    const chain_t k = ready_chain(h, in->out_ready);
     const p2g_config_t *cf = &in->cfg;
-    nx.c.ex0 = cf->sc_x0;
-    nx.c.ey0 = cf->sc_y0;
-    nx.c.ex1 = cf->sc_x1 < cf->width - 1 ? cf->sc_x1 : cf->width - 1;
-    nx.c.ey1 = cf->sc_y1 < cf->height - 1 ? cf->sc_y1 : cf->height - 1;
-    nx.c.all = lowmask(cf->n_gpus < h->prm.max_gpus ? cf->n_gpus : h->prm.max_gpus);
-    /* residue-table sequencer */
-    if (key_change(h, cf)) {
-        nx.c.n = cf->n_gpus;
-        nx.c.w = cf->width;
-        nx.c.ts = cf->tile_log2;
-        nx.c.mode = cf->mode == P2G_MODE_LINEAR;
-        nx.c.bld = 1;
-        nx.c.step = 0;
-        nx.c.rem = 0;
-    } else if (c.bld) {
-        nx.c.step = c.step + 1;
-        if (c.step == 0) {               /* tiles per row from the registered key */
-            nx.c.tpr = ((c.w + (1u << c.ts) - 1) & 0x7fff) >> c.ts;
-        } else if (c.step > 29) {        /* row-step multiples mr[r], r = step - 28 (values unused here) */
-            nx.c.mlast = c.mlast + c.tprn >= c.n ? c.mlast + c.tprn - c.n : c.mlast + c.tprn;
-        } else if (c.step < 16) {
-            uint32_t r = (c.rem << 1) | ((c.tpr >> (15 - c.step)) & 1);
-            nx.c.rem = r >= c.n ? r - c.n : r;
-        } else {
-            uint32_t kk = c.step - 16, p2, pt;
-            if (kk == 0) {
-                p2 = c.n == 1 ? 0 : 1;
-                pt = c.rem;
-                nx.c.tprn = c.rem;
-                nx.c.mlast = c.rem;
-            } else {
-                p2 = 2 * c.p2 >= c.n ? 2 * c.p2 - c.n : 2 * c.p2;
-                pt = 2 * c.pt >= c.n ? 2 * c.pt - c.n : 2 * c.pt;
-            }
-            nx.c.p2 = p2;
-            nx.c.pt = pt;
-            nx.c.px[kk] = p2;
-            nx.c.py[kk] = c.mode ? pt : p2;
-        }
-        if (c.step == p2g_hw_build_cycles(h->prm.rows) - 1) nx.c.bld = 0;
-    }
+    const int kc = key_change(h, cf);
+    p2g_hw_t *const nxp = h;
+#define nx (*nxp)
 
     /* OUT */
     if (k.s8_go) {
@@ -281,7 +247,7 @@ void p2g_hw_clock(p2g_hw_t *h, const p2g_hw_in_t *in)
     }
 
     /* S1: input register (nothing enters while the tables are being built) */
-    int accept = k.s1_free && !c.bld && !key_change(h, cf);
+    int accept = k.s1_free && !c.bld && !kc;
     if (k.s1_free) {
         nx.s1_v = in->in_valid && accept;
         if (in->in_valid && accept) {
@@ -290,5 +256,48 @@ void p2g_hw_clock(p2g_hw_t *h, const p2g_hw_in_t *in)
             nx.s1.flags &= 3u;
         }
     }
-    *h = nx;
+
+    /* derived configuration: per-cycle registers */
+    nx.c.ex0 = cf->sc_x0;
+    nx.c.ey0 = cf->sc_y0;
+    nx.c.ex1 = cf->sc_x1 < cf->width - 1 ? cf->sc_x1 : cf->width - 1;
+    nx.c.ey1 = cf->sc_y1 < cf->height - 1 ? cf->sc_y1 : cf->height - 1;
+    nx.c.all = lowmask(cf->n_gpus < h->prm.max_gpus ? cf->n_gpus : h->prm.max_gpus);
+    /* residue-table sequencer */
+    if (kc) {
+        nx.c.n = cf->n_gpus;
+        nx.c.w = cf->width;
+        nx.c.ts = cf->tile_log2;
+        nx.c.mode = cf->mode == P2G_MODE_LINEAR;
+        nx.c.bld = 1;
+        nx.c.step = 0;
+        nx.c.rem = 0;
+    } else if (c.bld) {
+        nx.c.step = c.step + 1;
+        if (c.step == 0) {               /* tiles per row from the registered key */
+            nx.c.tpr = ((c.w + (1u << c.ts) - 1) & 0x7fff) >> c.ts;
+        } else if (c.step > 29) {        /* row-step multiples mr[r], r = step - 28 (values unused here) */
+            nx.c.mlast = c.mlast + c.tprn >= c.n ? c.mlast + c.tprn - c.n : c.mlast + c.tprn;
+        } else if (c.step < 16) {
+            uint32_t r = (c.rem << 1) | ((c.tpr >> (15 - c.step)) & 1);
+            nx.c.rem = r >= c.n ? r - c.n : r;
+        } else {
+            uint32_t kk = c.step - 16, p2, pt;
+            if (kk == 0) {
+                p2 = c.n == 1 ? 0 : 1;
+                pt = c.rem;
+                nx.c.tprn = c.rem;
+                nx.c.mlast = c.rem;
+            } else {
+                p2 = 2 * c.p2 >= c.n ? 2 * c.p2 - c.n : 2 * c.p2;
+                pt = 2 * c.pt >= c.n ? 2 * c.pt - c.n : 2 * c.pt;
+            }
+            nx.c.p2 = p2;
+            nx.c.pt = pt;
+            nx.c.px[kk] = p2;
+            nx.c.py[kk] = c.mode ? pt : p2;
+        }
+        if (c.step == p2g_hw_build_cycles(h->prm.rows) - 1) nx.c.bld = 0;
+    }
+#undef nx
 }

@@ -35,13 +35,23 @@ void tr_xform_fwd(int xf, const uint8_t *in, uint8_t *out, size_t n)
 }
 static void xform_inv(int xf, const uint8_t *in, uint8_t *out, size_t n)
 {
+    /* byte k of word i is in[k * w + i] (delta-coded per k); one sequential pass over out */
     size_t w = n / 4;
-    for (size_t k = 0; k < 4; k++) {
-        uint8_t acc = 0;
+    const uint8_t *p0 = in, *p1 = in + w, *p2 = in + 2 * w, *p3 = in + 3 * w;
+    if (xf == TRACE_XFORM_SHUF4_DELTA) {
+        uint8_t a0 = 0, a1 = 0, a2 = 0, a3 = 0;
         for (size_t i = 0; i < w; i++) {
-            uint8_t b = in[k * w + i];
-            acc = xf == TRACE_XFORM_SHUF4_DELTA ? (uint8_t)(acc + b) : b;
-            out[4 * i + k] = acc;
+            out[4 * i] = a0 = (uint8_t)(a0 + p0[i]);
+            out[4 * i + 1] = a1 = (uint8_t)(a1 + p1[i]);
+            out[4 * i + 2] = a2 = (uint8_t)(a2 + p2[i]);
+            out[4 * i + 3] = a3 = (uint8_t)(a3 + p3[i]);
+        }
+    } else {
+        for (size_t i = 0; i < w; i++) {
+            out[4 * i] = p0[i];
+            out[4 * i + 1] = p1[i];
+            out[4 * i + 2] = p2[i];
+            out[4 * i + 3] = p3[i];
         }
     }
     if (n > 4 * w) memcpy(out + 4 * w, in + 4 * w, n - 4 * w);
