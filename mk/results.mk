@@ -43,3 +43,12 @@ TEST_TARGETS += test-threads
 bench-speed: $(SIM_TOOL)
 	@$(PYTHON) scripts/bench_speed.py --sim $(SIM_TOOL) --out out/bench/speed.md
 BENCH_TARGETS += bench-speed
+# The same table with issue 23's baseline re-measured side by side: the simulator of commit 0955ebd (before the
+# speed work) built from git in a scratch directory (not in BENCH_TARGETS: it compiles an old tree).
+SPEED_BASELINE_DIR ?= $(BUILD)/speed-baseline
+.PHONY: bench-speed-baseline
+bench-speed-baseline: $(SIM_TOOL)
+	@rm -rf $(SPEED_BASELINE_DIR) && mkdir -p $(SPEED_BASELINE_DIR) && git archive 0955ebd | tar -x -C $(SPEED_BASELINE_DIR)
+	@$(MAKE) --no-print-directory -C $(SPEED_BASELINE_DIR) build/bin/gpupd-sim >/dev/null
+	@$(PYTHON) scripts/bench_speed.py --sim $(SIM_TOOL) --baseline-sim $(SPEED_BASELINE_DIR)/build/bin/gpupd-sim \
+	  --repeat 3 --out out/bench/speed-baseline.md

@@ -14,9 +14,19 @@ case " ${MAKEFLAGS:-} " in
   *jobserver*|*" -j"*) par="jobserver" ;;
   *) par=${EVAL_J:-$(nproc)}; jflag=(-j"$par") ;;
 esac
+# Threads per job (gpupd-sim --threads, read from GPUPD_THREADS): jobs first, threads for the cores that the
+# parallel jobs leave idle: cores / parallel jobs (1 under a make jobserver, whose job count is not known here).
+# Same results for any value (make test-threads); docs/evaluation.md, "Jobs and threads".
+if [ -z "${GPUPD_THREADS:-}" ]; then
+  case $par in
+    ''|*[!0-9]*) GPUPD_THREADS=1 ;;
+    *) GPUPD_THREADS=$(( $(nproc) / (par > 0 ? par : 1) )); [ "$GPUPD_THREADS" -ge 1 ] || GPUPD_THREADS=1 ;;
+  esac
+fi
+export GPUPD_THREADS
 n=$($MAKE -s -n -f "$out/jobs.mk" all 2>/dev/null | grep -c 'eval_job\.sh')
 total=$(wc -l < "$out/jobs.txt")
-echo "eval: $n of $total jobs to run ($((total - n)) already done), parallel: $par"
+echo "eval: $n of $total jobs to run ($((total - n)) already done), parallel: $par, threads per job: $GPUPD_THREADS"
 : > "$out/progress.log"
 echo "$(date +%s) $n" > "$out/.sweep"
 load0=$(cut -d' ' -f1 /proc/loadavg 2>/dev/null)

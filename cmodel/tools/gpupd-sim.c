@@ -69,7 +69,7 @@ static void usage(FILE *f)
             "                   timing (docs/timing.md; render times the produced frame by default, verify does not):\n"
             "                   [--timing on|off] [--link-latency-ns 400] [--link-gbps 40] [--hub-gbps 80]\n"
             "                   [--tcfg NAME=VALUE]... [--p2g-rows 2] [--pe rtl|golden] [--no-skip]\n"
-            "                   [--threads T]     (the GPUs on T threads; default 1; same results for any T)\n"
+            "                   [--threads T]     (the GPUs on T threads; default $GPUPD_THREADS or 1; same results)\n"
             "                   [--timeline FILE.csv] [--timeline-window 1024]\n"
             "                   [--replay-cache DIR] (without -o: replay the functional work of the frame from records\n"
             "                                     in DIR, made once by a single-GPU pass; same cycles and stats)\n"
@@ -303,6 +303,10 @@ static int parse_args(int argc, char **argv, opts_t *o)
 #undef NEED
     }
     if (o->mem_limit_mb) o->cfg.mem_limit_mb = o->mem_limit_mb;
+    /* threads: --threads, else GPUPD_THREADS (make run sets it: cores / parallel jobs, docs/evaluation.md) */
+    if (!o->cfg.threads && getenv("GPUPD_THREADS") && *getenv("GPUPD_THREADS") &&
+        arg_u32(T, "GPUPD_THREADS", getenv("GPUPD_THREADS"), 1, 64, &o->cfg.threads))
+        return -1;
     /* --timeline alone uses the documented default window of 1024 cycles (it wrote an empty CSV before) */
     if (o->timeline && !o->cfg.timeline_log2) o->cfg.timeline_log2 = 10;
     /* P2G mask soundness: on by default in render (one run; measured cost in docs/golden-model.md), off by
