@@ -37,11 +37,24 @@ TEST_TARGETS += test-cfg
 LINT_TARGETS += test-cfg
 
 # Configuration coverage (scripts/cfg_coverage.py, docs/configurations.md "Coverage"): per unit and parameter,
-# the values the configurations of the tests (uses CFG_COVER_USES) build, against the required ones (extremes, a
-# non-default value, a non-power-of-two depth, MAX_GPUS 1, 2, 3, 16, 63, 64); a required value never built fails.
-# Writes out/cfg-coverage.md. Not in make test while the tables miss required configurations (the report lists
-# them).
-CFG_COVER_USES ?= cosim,tb,cosim-ice40
+# the values the configurations of make test (uses CFG_COVER_USES) and of make test-long only (CFG_COVER_LONG_USES)
+# build, against the required ones (extremes, a non-default value, a non-power-of-two depth, MAX_GPUS 1, 2, 3, 16,
+# 63, 64); a required value that neither set builds fails. Writes out/cfg-coverage.md. In make test (< 1 s of
+# CPU; the builds it counts run in their own targets: sim-p2g-cfg, sim-pe-cfg, sim-cd in make test,
+# test-long-cfg-cosim in make test-long), with a self-test: the tables without the configurations that build
+# MAX_GPUS = 63 must fail the report.
+CFG_COVER_USES ?= cosim,tb,tb-cfg,cosim-ice40
+CFG_COVER_LONG_USES ?= cosim-long,cosim-cfg,tb-long
 .PHONY: cfg-coverage
 cfg-coverage: $(BUILD)/gen/cfg.json
-	$(PYTHON) scripts/cfg_coverage.py --cfg $< --uses $(CFG_COVER_USES) --out out/cfg-coverage.md
+	$(PYTHON) scripts/cfg_coverage.py --cfg $< --uses $(CFG_COVER_USES) --long-uses $(CFG_COVER_LONG_USES) --out out/cfg-coverage.md
+	@$(PYTHON) -c "import json, sys; u = json.load(open(sys.argv[1])); \
+	  [t.__setitem__('configs', [c for c in t['configs'] if 63 not in c['values'].values()]) for t in u]; \
+	  json.dump(u, open(sys.argv[2], 'w'))" $< $(BUILD)/gen/cfg-no63.json
+	@if $(PYTHON) scripts/cfg_coverage.py --cfg $(BUILD)/gen/cfg-no63.json --uses $(CFG_COVER_USES) \
+	    --long-uses $(CFG_COVER_LONG_USES) --out $(BUILD)/gen/cfg-no63.md > $(BUILD)/gen/cfg-no63.log 2>&1; then \
+	  echo "cfg-coverage: FAIL: the report passed on tables without MAX_GPUS = 63 ($(BUILD)/gen/cfg-no63.json)"; exit 1; \
+	elif ! grep -q 'MAX_GPUS: 63 (MAX_GPUS set) never built' $(BUILD)/gen/cfg-no63.log; then \
+	  echo "cfg-coverage: FAIL: without MAX_GPUS = 63 the report failed for another reason:"; tail -3 $(BUILD)/gen/cfg-no63.log; exit 1; \
+	else echo "cfg-coverage: self-test: tables without MAX_GPUS = 63 fail the report: OK"; fi
+TEST_TARGETS += cfg-coverage

@@ -483,6 +483,41 @@ test-simt-cosim-ice40: $(SIMT_ICE40_BIN)
 	$< --seed $(SIMT_SEED) --programs $(SIMT_ICE40_PROGRAMS) --abort-every $(SIMT_ABORT_EVERY) --shaders --quiet
 TEST_TARGETS += test-simt-cosim-ice40
 
+# ------------------------------------------------------------------ configuration coverage in lockstep (test-long)
+# The builds of defs/cfg_simt.tbl with use cosim-cfg (docs/configurations.md "Coverage"): 32 lanes with latencies
+# 64, 32 warps with latency 1, the smallest sizes. Each runs the lockstep as the iCE40 build does (random programs
+# constrained to its sizes, the shaders that fit); the smallest runs tests/simt/tiny2.s (2 instructions).
+SIMT_CFG_COSIM    := $(SIMT_CFG_USE_cosim-cfg)
+SIMT_CFG_PROGRAMS ?= 200
+$(foreach v,$(SIMT_CFG_COSIM),$(eval $(call SIMT_BUILD_RULES,$(v),fast)))
+.PHONY: test-long-simt-cfg
+test-long-simt-cfg: $(foreach v,$(SIMT_CFG_COSIM),$(BUILD)/cosim/simt_$(v)/cosim-simt)
+	@set -e; for v in $(SIMT_CFG_COSIM); do b=$(BUILD)/cosim/simt_$$v/cosim-simt; echo "== test-long-simt-cfg $$v"; \
+	  case $$v in \
+	  *_tiny) $$b --program tests/simt/tiny2.s --seed $(SIMT_SEED) --programs 0;; \
+	  *) $$b --seed $(SIMT_SEED) --programs $(SIMT_CFG_PROGRAMS) --abort-every $(SIMT_ABORT_EVERY) --shaders --quiet;; \
+	  esac; done
+test-long: test-long-simt-cfg
+
+# The Icarus bench (tb/simt/tb_simt_core.v) at the rows of use tb-long (latencies 64): a random program and the
+# CP-phase vertex shader, as sim-simt.
+SIMT_TB_LONG_SETS := $(SIMT_CFG_USE_tb-long)
+$(BUILD)/tb/tb_simt_core_%.vvp: tb/simt/tb_simt_core.v $(SIMT_RTL) rtl/simt_fp_fn.vh $(BUILD)/gen/isa_defs.vh
+	@mkdir -p $(@D)
+	iverilog -g2012 -Wall -Wno-timescale -I$(BUILD)/gen -Irtl -o $@ -s tb_simt_core $(call simt_cfg_pflags,$*,tb_simt_core) \
+	  tb/simt/tb_simt_core.v $(SIMT_RTL)
+.PHONY: sim-simt-cfg
+sim-simt-cfg: $(BUILD)/tb/simt-vectors $(foreach v,$(SIMT_TB_LONG_SETS),$(BUILD)/tb/tb_simt_core_$(v).vvp)
+	@mkdir -p $(SIMT_TB_OUT)
+	@set -e; for v in $(SIMT_TB_LONG_SETS); do set -- $$(echo $$v | tr _ ' '); \
+	  for job in "--seed 11" "--shader vs_project --seed 3"; do \
+	    $(BUILD)/tb/simt-vectors --lanes $$1 --warps $$2 --fpu-lat $$3 --sfu-lat $$4 --tex-lat $$5 $$job -o $(SIMT_TB_OUT)/cfg_$$v.hex > /dev/null; \
+	    vvp -n $(BUILD)/tb/tb_simt_core_$$v.vvp +vectors=$(SIMT_TB_OUT)/cfg_$$v.hex > $(SIMT_TB_OUT)/cfg_$$v.log 2>&1 || true; \
+	    if grep -q '^PASS' $(SIMT_TB_OUT)/cfg_$$v.log; then echo "sim-simt-cfg $$v ($$job): $$(grep -m1 '^PASS' $(SIMT_TB_OUT)/cfg_$$v.log | cut -c1-100)"; \
+	    else tail -20 $(SIMT_TB_OUT)/cfg_$$v.log; echo "sim-simt-cfg: FAIL at $$v ($$job); reproduce: make sim-simt-cfg"; exit 1; fi; \
+	  done; done
+test-long: sim-simt-cfg
+
 # The area options alone at the default sizes (test-long): FPU_AREA=1, SR_MERGE=1, IMUL_PASSES=16, FPU_PASSES=4,
 # INT_AREA=1 and RAM_RW_ANY=1 (poisoned collision reads) on the default configuration (LANES 8, WARPS 4, latencies 8/8/4; the passes with 8 lanes, 4 warps and
 # the SFU beside them), every job kind of test-simt-cosim including random-word programs (all special-register

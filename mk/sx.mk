@@ -108,6 +108,24 @@ sim-sx: $(BUILD)/tb/sx-vectors $(foreach v,$(SX_TB_SETS),$(BUILD)/tb/tb_sx_$(v).
 	  grep -q '^PASS' $(BUILD)/tb/sx_$$v.log; \
 	done
 
+# sim-sx-cfg (make test, docs/configurations.md "Coverage"): the testbench at the configuration-coverage builds of
+# defs/cfg_sx.tbl (use tb-cfg: MAX_GPUS 1, 2, 3, 63, 64, DEPTH 16384), N = 1, 2, 3 up to MAX_GPUS and MAX_GPUS.
+SX_TB_CFG_SETS ?= $(SX_CFG_USE_tb-cfg)
+SX_SIM_CFG_SCENARIOS ?= 12
+.PHONY: sim-sx-cfg
+sim-sx-cfg: $(BUILD)/tb/sx-vectors $(foreach v,$(SX_TB_CFG_SETS),$(BUILD)/tb/tb_sx_$(v).vvp)
+	@set -e; for v in $(SX_TB_CFG_SETS); do \
+	  mg=$${v%%_*}; r=$${v#*_}; k=$${r%%_*}; d=$${r#*_}; \
+	  gl=$$(for n in 1 2 3 $$mg; do if [ $$n -le $$mg ]; then echo $$n; fi; done | sort -nu | paste -sd, -); \
+	  $(BUILD)/tb/sx-vectors --max-gpus $$mg --k $$k --depth $$d --gpus $$gl --scenarios $(SX_SIM_CFG_SCENARIOS) --size 120 \
+	    --seed $(SEED) -o $(BUILD)/tb/sx_cfg_$$v.hex > /dev/null; \
+	  vvp -n $(BUILD)/tb/tb_sx_$$v.vvp +vectors=$(BUILD)/tb/sx_cfg_$$v.hex +nrec=$$(wc -l < $(BUILD)/tb/sx_cfg_$$v.hex) \
+	    +vseed=$(SEED) > $(BUILD)/tb/sx_cfg_$$v.log 2>&1 || true; \
+	  if grep -q '^PASS' $(BUILD)/tb/sx_cfg_$$v.log; then echo "sim-sx-cfg $$v (N $$gl): $$(grep -m1 '^PASS' $(BUILD)/tb/sx_cfg_$$v.log | cut -c1-100)"; \
+	  else tail -20 $(BUILD)/tb/sx_cfg_$$v.log; echo "sim-sx-cfg: FAIL at $$v; reproduce: make sim-sx-cfg SX_TB_CFG_SETS=$$v SEED=$(SEED)"; exit 1; fi; \
+	done
+TEST_TARGETS += sim-sx-cfg
+
 # The testbench must catch a wrong output and a wrong handshake: flip one expected out_id bit of a cycle with
 # out_valid[0], and one expected in_ready[0], and expect FAIL both times.
 test-sx-sim: sim-sx

@@ -132,6 +132,30 @@ test-long-system: $(SYS_COSIM16) $(SYS_COSIM64) $(SYS_SX_COSIM64)
 	$(SYS_SX_COSIM64) --trace traces/glmark2-shadow.gpt --gpus 64 --topology hub --scheme gpupd-stream --stall 100 --jitter 4 --quiet
 test-long: test-long-system
 
+# ------------------------------------------------------------------ configuration coverage (test-long)
+# The builds of defs/cfg_cd_unit.tbl with use cosim-cfg (docs/configurations.md "Coverage": MAX_GPUS 1, 2, 3, 63,
+# one tile row, queue depths 2, 256, and not powers of two, the adapter's too), each at N = MAX_GPUS on a small
+# trace: line with runahead, hub without (gpupd-batch), with stalls and jitter.
+SYS_CFG_COSIM := $(CD_UNIT_CFG_USE_cosim-cfg)
+SYS_SX_CFG_COSIM := $(CD_UNIT_STREAM_CFG_USE_cosim-cfg)
+$(foreach v,$(SYS_CFG_COSIM),$(eval $(call SYS_VARIANT_RULES,$(v))))
+$(foreach v,$(SYS_SX_CFG_COSIM),$(eval $(call SYS_SX_VARIANT_RULES,$(v))))
+SYS_CFG_TRACE ?= traces/glmark2-ideas.gpt
+.PHONY: test-long-system-cfg
+test-long-system-cfg: $(foreach v,$(SYS_CFG_COSIM),$(BUILD)/cosim/system_$(v)/cosim-system) \
+  $(foreach v,$(SYS_SX_CFG_COSIM),$(BUILD)/cosim/system_sx_$(v)/cosim-system)
+	@set -e; for v in $(SYS_CFG_COSIM); do b=$(BUILD)/cosim/system_$$v/cosim-system; n=$${v%%_*}; \
+	  echo "== test-long-system-cfg $$v N=$$n"; \
+	  $$b --trace $(SYS_CFG_TRACE) --gpus $$n --topology line --scheme gpupd-ra --stall 100 --seed 3 --quiet; \
+	  $$b --trace $(SYS_CFG_TRACE) --gpus $$n --topology hub --scheme gpupd-batch --stall 50 --jitter 6 --seed 4 --quiet; \
+	done
+	@set -e; for v in $(SYS_SX_CFG_COSIM); do b=$(BUILD)/cosim/system_sx_$$v/cosim-system; n=$${v%%_*}; \
+	  echo "== test-long-system-cfg stream $$v N=$$n"; \
+	  $$b --trace $(SYS_CFG_TRACE) --gpus $$n --topology line --scheme gpupd-stream --stall 100 --seed 3 --quiet; \
+	  $$b --trace $(SYS_CFG_TRACE) --gpus $$n --topology hub --scheme gpupd-stream --stall 50 --jitter 6 --seed 4 --quiet; \
+	done
+test-long: test-long-system-cfg
+
 # ------------------------------------------------------------------ SystemC: the N-GPU system as sc_modules
 # Each GPU: the verilated cd_unit (P2G -> adapter -> PE RTL, verilator --sc) in a gpu_node; GPUs joined by sc_fifo links.
 # (SystemC 2.3.4 from Debian is built as C++17: no -std= here.)

@@ -19,7 +19,7 @@
 
 #define SIMT_HW_MAX_LANES 32
 #define SIMT_HW_MAX_WARPS 32
-#define SIMT_HW_MAX_D 32
+#define SIMT_HW_MAX_D 64   /* d = max(2, FPU_LAT, SFU_LAT, TEX_LAT): the legal latencies of defs/cfg_simt.tbl */
 #define SIMT_HW_SR_WORDS 2          /* attribute-port words 64, 65: %vertex, %prim */
 #define SIMT_HW_ATTR_WORD_VERTEX 64
 #define SIMT_HW_ATTR_WORD_PRIM 65

@@ -910,7 +910,12 @@ int cdsys_run(const cdsys_params_t *p, const cdsys_work_t *w, cdsys_result_t *re
     s->s0 = net->step;
     for (uint32_t g = 0; g < N; g++) {
         s->g[g].pin.cfg = p2g_config_default(N, 1, 1);
-        if (cd_adapter_hw_init(&s->g[g].ad, cd_adapter_hw_params_default())) {
+        cd_adapter_hw_params_t ap = cd_adapter_hw_params_default();
+        if (p->ad_aq_depth)
+            ap.aq_depth = p->ad_aq_depth;
+        if (p->ad_dq_depth)
+            ap.dq_depth = p->ad_dq_depth;
+        if (cd_adapter_hw_init(&s->g[g].ad, ap)) {
             snprintf(res->report, sizeof res->report, "cdsys: bad adapter parameters");
             goto out;
         }

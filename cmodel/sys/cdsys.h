@@ -126,6 +126,7 @@ typedef struct {
     /* RTL parameters of the units (the cycle models are built with them; must match a verilated build) */
     uint32_t max_gpus, p2g_rows, tag_bits;
     uint32_t pe_lq_depth, pe_rq_depth;
+    uint32_t ad_aq_depth, ad_dq_depth;   /* P2G -> PE adapter queues (0: cd_adapter_hw_params_default) */
     int pe_ref;                 /* 1: the behavioural reference PE (pe_ref.h) instead of pe_hw */
     /* stall / jitter injection, per mille, a pure function of (seed, cycle, unit, port) */
     uint64_t seed;

@@ -47,8 +47,9 @@ static uint32_t abort_point(const opts_t *o, const job_t *j)
  * stop_at applies to that run only (failure replay). Returns 0 pass, 1 mismatch, 2 setup error. */
 /* A reduced configuration (docs/simt.md section 6) runs a program as the ISA defines only if it stays inside
  * the sizes. Static part of that check: registers < RF_WORDS (or rz), no SFU opcode without the SFU, at most
- * IMEM_DEPTH instructions. (Memory addresses are dynamic: the generator's reduced mode keeps them inside; the
- * stack depth is checked after the run from the interpreter's max_sp.) Returns 1 if it fits, else 0 and why. */
+ * IMEM_DEPTH instructions, a load or store at [rz+k] inside MEM_WORDS (CONST_WORDS for ld.c). (Addresses from a
+ * register are dynamic: the generator's reduced mode keeps them inside; the stack depth is checked after the run
+ * from the interpreter's max_sp.) Returns 1 if it fits, else 0 and why. */
 int fits_reduced(const opts_t *o, const uint64_t *code, uint32_t len, char *why, size_t cap)
 {
     if (len > o->sz.imem_depth) {
@@ -72,6 +73,13 @@ int fits_reduced(const opts_t *o, const uint64_t *code, uint32_t len, char *why,
                 snprintf(why, cap, "pc %u uses r%u, RF_WORDS is %u", pc, regs[i], o->sz.rf_words);
                 return 0;
             }
+        uint32_t op = (uint32_t)ISA_GET(code[pc], OP), ofs = (uint32_t)ISA_GET(code[pc], OFS);
+        if (op >= ISA_OP_LD_A && op <= ISA_OP_ST_O && ra == 63u &&
+            ofs >= (op == ISA_OP_LD_C ? o->sz.const_words : o->sz.mem_words)) {
+            snprintf(why, cap, "pc %u accesses word %u, %s is %u", pc, ofs, op == ISA_OP_LD_C ? "CONST_WORDS" : "MEM_WORDS",
+                     op == ISA_OP_LD_C ? o->sz.const_words : o->sz.mem_words);
+            return 0;
+        }
         if (d.cls == SIMT_CLS_SFU && !o->sz.has_sfu) {
             snprintf(why, cap, "pc %u is an SFU opcode, HAS_SFU is 0", pc);
             return 0;

@@ -489,6 +489,8 @@ static void params_of(const opts_t *o, cdsys_params_t *p)
     p->p2g_rows = dp.rows;
     p->pe_lq_depth = dp.lq_depth;
     p->pe_rq_depth = dp.rq_depth;
+    p->ad_aq_depth = dp.aq_depth;
+    p->ad_dq_depth = dp.dq_depth;
     p->seed = o->c.seed;
     p->in_gap_pm = o->in_gap;
     p->tx_stall_pm = o->tx_stall;

@@ -23,6 +23,12 @@ typedef Vcd_unit_stream Vcd_unit;
 #define SYS_DUT_SX_K 0
 #define SYS_DUT_SX_DEPTH 0
 #endif
+#ifndef SYS_DUT_AQ   // the adapter queues: the RTL defaults unless the build sets AQ_DEPTH / DQ_DEPTH
+#define SYS_DUT_AQ 4
+#endif
+#ifndef SYS_DUT_DQ
+#define SYS_DUT_DQ 2
+#endif
 
 #ifndef SYS_DUT_MAX_GPUS
 #error "build with -DSYS_DUT_MAX_GPUS=.. -DSYS_DUT_ROWS=.. -DSYS_DUT_LQ=.. -DSYS_DUT_RQ=.. matching the -G parameters"
@@ -40,6 +46,8 @@ extern "C" sys_dut_params_t sys_dut_params(void)
     p.rows = SYS_DUT_ROWS;
     p.lq_depth = SYS_DUT_LQ;
     p.rq_depth = SYS_DUT_RQ;
+    p.aq_depth = SYS_DUT_AQ;
+    p.dq_depth = SYS_DUT_DQ;
 #ifdef SYS_DUT_STREAM
     p.stream = 1;
 #else

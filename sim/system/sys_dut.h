@@ -21,6 +21,7 @@ typedef struct sys_dut sys_dut_t;
 
 typedef struct {
     uint32_t max_gpus, rows, lq_depth, rq_depth;
+    uint32_t aq_depth, dq_depth;   /* the adapter's queues (SYS_DUT_AQ, SYS_DUT_DQ; cd_unit AQ_DEPTH, DQ_DEPTH) */
     uint32_t stream;         /* 1: cd_unit_stream (the stream PE; sys_dut_eval_sx), 0: cd_unit (sys_dut_eval) */
     uint32_t sx_k, sx_depth; /* stream build: the stream PE's K and DEPTH (else 0) */
 } sys_dut_params_t;
