@@ -111,7 +111,7 @@ sim-sx: $(BUILD)/tb/sx-vectors $(foreach v,$(SX_TB_SETS),$(BUILD)/tb/tb_sx_$(v).
 # sim-sx-cfg (make test, docs/configurations.md "Coverage"): the testbench at the configuration-coverage builds of
 # defs/cfg_sx.tbl (use tb-cfg: MAX_GPUS 1, 2, 3, 63, 64, DEPTH 16384), N = 1, 2, 3 up to MAX_GPUS and MAX_GPUS.
 SX_TB_CFG_SETS ?= $(SX_CFG_USE_tb-cfg)
-SX_SIM_CFG_SCENARIOS ?= 12
+SX_SIM_CFG_SCENARIOS ?= 6
 .PHONY: sim-sx-cfg
 sim-sx-cfg: $(BUILD)/tb/sx-vectors $(foreach v,$(SX_TB_CFG_SETS),$(BUILD)/tb/tb_sx_$(v).vvp)
 	@set -e; for v in $(SX_TB_CFG_SETS); do \
