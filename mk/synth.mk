@@ -141,7 +141,7 @@ $(eval $(call SYNTH_UNIT,simt-sfu,simt_sfu,$(BUILD)/gen/isa_defs.vh rtl/simt_fp_
 $(foreach p,$(SIMT_SFU_SYNTH_PARAMS),$(addprefix $(SYNTH_OUT)/simt_sfu-$(call synth_tag,$(p))/,generic.stat osu.stat ice40.json)): $(ISA_SFU_HEX)
 
 # ---------------------------------------------------------------------------------------------- regression gate
-# make synth-check (docs/synthesis.md "Regression gate"; not yet in make test-long: no baseline measured): the units of SYNTH_CHECK_UNITS at their
+# make synth-check (docs/synthesis.md "Regression gate"; in make test-long): the units of SYNTH_CHECK_UNITS at their
 # sample configuration (the first of their parameter sets) through the full flows, in their own directory
 # (SYNTH_CHECK_OUT) with the nextpnr seeds SYNTH_CHECK_SEEDS, then the OSU018 area and Fmax and the iCE40 LCs
 # and median Fmax compared with tests/synth/baseline.tsv: more than SYNTH_CHECK_TOL percent away in either
@@ -150,7 +150,7 @@ $(foreach p,$(SIMT_SFU_SYNTH_PARAMS),$(addprefix $(SYNTH_OUT)/simt_sfu-$(call sy
 # unit take minutes of CPU (docs/synthesis.md).
 SYNTH_BASELINE    ?= tests/synth/baseline.tsv
 SYNTH_CHECK_TOL   ?= 3
-SYNTH_CHECK_UNITS ?= pe
+SYNTH_CHECK_UNITS ?= pe p2g
 SYNTH_CHECK_OUT   ?= $(BUILD)/synth-check
 SYNTH_CHECK_SEEDS ?= 1 2
 SYNTH_CHECK_JSONS  = $(foreach u,$(SYNTH_CHECK_UNITS),$(or $(SYNTH_SAMPLE_$(u)),$(error synth-check: no unit $(u) in mk/synth.mk)))
@@ -165,3 +165,4 @@ synth-check-run: $(SYNTH_CHECK_JSONS)
 	  --reproduce "make synth-check SYNTH_CHECK_UNITS='$(SYNTH_CHECK_UNITS)'" $^
 synth-baseline-run: $(SYNTH_CHECK_JSONS)
 	$(PYTHON) scripts/synth_check.py update --baseline $(SYNTH_BASELINE) $^
+test-long: synth-check
