@@ -189,7 +189,7 @@ formal-pe: $(PE_VH)
 # it and keeps it, and the vectors carry that expectation to tb_pe.v, which checks the RTL's err_o in the same
 # cycles (N = 2, 3, 16; smallest queues). Then a corrupted expected err (one record of the first run) must
 # fail. The lockstep's random traffic checks err_o == 0 every cycle (pe_env_observe).
-PE_ERR_KINDS := in-stale in-future rx0-type rx0-stale rx0-future rx0-dst rx1-type rx1-stale rx1-future rx1-dst
+PE_ERR_KINDS := in-stale in-future rx0-type rx0-stale rx0-future rx0-dst rx0-next rx1-type rx1-stale rx1-future rx1-dst rx1-next
 .PHONY: test-pe-err
 test-pe-err: $(BUILD)/tb/pe-vectors $(BUILD)/tb/tb_pe_16_2_2.vvp
 	@set -e; d=$(BUILD)/tb/pe-err; mkdir -p $$d; \

@@ -39,6 +39,8 @@ Report: OUT/UNIT.md. Exit 0 when the campaign ran (the report is the result), 1 
 non-equivalent mutant survived, 2 on a setup error.
 """
 import argparse
+import fcntl
+import glob
 import hashlib
 import json
 import os
@@ -134,15 +136,15 @@ def unit_setup(unit, b):
                 for k, (mg, lq, rq) in {"16_2_2": (16, 2, 2), "64_8_8": (64, 8, 8)}.items()}
         vec = [("tb_pe 16/2/2 random (sim-pe)", "16_2_2", f"{b}/tb/pe_16_2_2.hex"),
                ("tb_pe 64/8/8 random (sim-pe)", "64_8_8", f"{b}/tb/pe_64_8_8.hex")]
-        for k in ("in-stale", "in-future", "rx0-type", "rx0-stale", "rx0-future", "rx0-dst", "rx1-type", "rx1-stale",
-                  "rx1-future", "rx1-dst"):
+        for k in ("in-stale", "in-future", "rx0-type", "rx0-stale", "rx0-future", "rx0-dst", "rx0-next", "rx1-type",
+                  "rx1-stale", "rx1-future", "rx1-dst", "rx1-next"):
             vec.append((f"tb_pe err injection {k} (test-pe-err)", "16_2_2", f"{b}/tb/pe-err/{k}.hex"))
         tests = [(n, k, f"+vectors={v} +nrec={nlines(v)}") for n, k, v in vec]
         keyed = ["tb/pe/tb_pe.v", f"{b}/gen/gpupd_flit.vh"] + [v for _, _, v in vec]
-        lock = ("PE_RTL", [f"cosim/pe_16_2_2/cosim-pe", f"cosim/pe_64_8_8/cosim-pe"],
-                [("cosim-pe 16/2/2 lockstep (test-pe-cosim)",
+        lock = ("PE_RTL",
+                [("cosim-pe 16/2/2 lockstep (test-pe-cosim)", "cosim/pe_16_2_2/cosim-pe",
                   "{b}/cosim/pe_16_2_2/cosim-pe --seed 0x5eed --scenarios 40 --flits 600000 --gpus 1,2,3,16 --quiet --out-dir {o}"),
-                 ("cosim-pe 64/8/8 lockstep (test-pe-cosim)",
+                 ("cosim-pe 64/8/8 lockstep (test-pe-cosim)", "cosim/pe_64_8_8/cosim-pe",
                   "{b}/cosim/pe_64_8_8/cosim-pe --seed 0x5eed --scenarios 60 --flits 1000000 --gpus 1,2,3,16,64 --quiet --out-dir {o}")])
     elif unit == "p2g":
         comp = {k: f"iverilog -g2012 -Wno-timescale -o {{o}}_{k}.vvp -s tb_p2g_mapper -P tb_p2g_mapper.MAX_GPUS={mg} "
@@ -153,12 +155,12 @@ def unit_setup(unit, b):
                ("tb_p2g 64 sweep-n (sim-p2g)", "64_4", f"{b}/tb/p2g_64_sweep.hex", "+seed=5")]
         tests = [(n, k, f"+vectors={v} +nrec={nlines(v)} {x}") for n, k, v, x in vec]
         keyed = ["tb/p2g/tb_p2g_mapper.v"] + [v for _, _, v, _ in vec]
-        lock = ("P2G_RTL", ["cosim/p2g_16_2/cosim-p2g", "cosim/p2g_64_4/cosim-p2g"],
-                [("cosim-p2g 16 lockstep (test-p2g-cosim)",
+        lock = ("P2G_RTL",
+                [("cosim-p2g 16 lockstep (test-p2g-cosim)", "cosim/p2g_16_2/cosim-p2g",
                   "{b}/cosim/p2g_16_2/cosim-p2g --seed 0x5eed --prims 300000 --configs 60 --gpus 1,3,16 --quiet --out-dir {o}"),
-                 ("cosim-p2g 64 lockstep (test-p2g-cosim)",
+                 ("cosim-p2g 64 lockstep (test-p2g-cosim)", "cosim/p2g_64_4/cosim-p2g",
                   "{b}/cosim/p2g_64_4/cosim-p2g --seed 0x5eed --prims 300000 --configs 60 --gpus 1,5,33,64 --quiet --out-dir {o}"),
-                 ("cosim-p2g 64 sweep-n (test-p2g-cosim)",
+                 ("cosim-p2g 64 sweep-n (test-p2g-cosim)", "cosim/p2g_64_4/cosim-p2g",
                   "{b}/cosim/p2g_64_4/cosim-p2g --seed 0x5eed --prims 128000 --sweep-n --quiet --out-dir {o}")])
     elif unit == "simt":
         comp = {f"w{w}": f"iverilog -g2012 -Wno-timescale -I{b}/gen -Irtl -o {{o}}_w{w}.vvp -s tb_simt_core "
@@ -172,11 +174,11 @@ def unit_setup(unit, b):
         tests = [(n, k, f"+vectors={v}") for n, k, v in vec]
         keyed = ["tb/simt/tb_simt_core.v", f"{b}/gen/isa_defs.vh", "rtl/simt_fp_fn.vh"] + [v for _, _, v in vec]
         hzl = " ".join(open(os.path.join(hz, "hazard.list")).read().split())
-        lock = ("SIMT_CORE_RTL", ["cosim/simt_8_4_8_8_4/cosim-simt"],
-                [("cosim-simt random + shaders (test-simt-cosim)",
+        lock = ("SIMT_CORE_RTL",
+                [("cosim-simt random + shaders (test-simt-cosim)", "cosim/simt_8_4_8_8_4/cosim-simt",
                   "{b}/cosim/simt_8_4_8_8_4/cosim-simt --seed 0x5eed --programs 300 --fuzz-words 100 --abort-every 10 "
                   "--shaders --quiet --out-dir {o}"),
-                 ("cosim-simt hazard programs (test-simt-hazard)",
+                 ("cosim-simt hazard programs (test-simt-hazard)", "cosim/simt_8_4_8_8_4/cosim-simt",
                   f"set -e; for f in {hzl}; do for w in 1 2; do {{b}}/cosim/simt_8_4_8_8_4/cosim-simt "
                   f"--program {hz}/$f --expect done --warps $w --seed 0x5eed --programs 0 --quiet --out-dir {{o}}; done; done")])
     else:
@@ -221,6 +223,12 @@ class Runner:
         self.comp, self.tests, keyed, self.lock = unit_setup(a.unit, a.build)
         self.work = os.path.join(a.o, a.unit + "-work")
         os.makedirs(self.work, exist_ok=True)
+        # one campaign per work directory at a time (two would overwrite each other's scratch copy)
+        self.lockf = open(os.path.join(self.work, "lock"), "w")
+        try:
+            fcntl.flock(self.lockf, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            raise SystemExit(f"mutate: another campaign of {a.unit} runs in {self.work} (its lock is held)")
         self.tb_sig = sha(*[file_sha(p) for p in keyed], *self.comp.values(), *[t[2] for t in self.tests])
         self.rtl_sha = {r: file_sha(r) for r in self.rtl}
         self.timeouts = {}
@@ -251,8 +259,8 @@ class Runner:
                     return name, None, fails
         return (fails[0][0] if fails else None), None, fails
 
-    def lockstep_build(self, files, log):
-        """build the unit's lockstep binaries in the scratch build dir with the mutated file list"""
+    def lockstep_build(self, files, target, log):
+        """build one lockstep binary in the scratch build dir with the mutated file list"""
         sb = os.path.join(self.work, "build")
         if not os.path.isdir(sb):
             os.makedirs(sb + ".tmp", exist_ok=True)
@@ -260,21 +268,28 @@ class Runner:
                 if os.path.isdir(os.path.join(self.a.build, d)):
                     shutil.copytree(os.path.join(self.a.build, d), os.path.join(sb + ".tmp", d), symlinks=True)
             os.replace(sb + ".tmp", sb)
-        var, targets, _ = self.lock
-        cmd = (f"{os.environ.get('MAKE', 'make')} --no-print-directory -j1 BUILD={sb} {var}='{files}' "
-               + " ".join(os.path.join(sb, t) for t in targets))
+        # the model is verilated again every time: a file list that points back at older files (the unmutated RTL
+        # after a mutant) would otherwise look up to date to make
+        for v in glob.glob(os.path.join(sb, os.path.dirname(target), "V*.mk")):
+            os.remove(v)
+        cmd = (f"{os.environ.get('MAKE', 'make')} --no-print-directory -j1 BUILD={sb} {self.lock[0]}='{files}' "
+               f"{os.path.join(sb, target)}")
         rc, out, _ = run(cmd, 7200)
         with open(log, "w") as fh:
             fh.write(cmd + "\n" + out)
         return rc == 0, cmd
 
     def lockstep(self, files, stop_first=True, verbose=False):
-        ok, bcmd = self.lockstep_build(files, os.path.join(self.work, "lockstep-build.log"))
-        if not ok:
-            return None, f"lockstep build failed: {bcmd} (log {self.work}/lockstep-build.log)", []
+        """the lockstep tier: each binary built (lazily) from the mutated file list, then its runs"""
         sb = os.path.join(self.work, "build")
-        fails = []
-        for name, c in self.lock[2]:
+        fails, built = [], set()
+        for name, target, c in self.lock[1]:
+            if target not in built:
+                log = os.path.join(self.work, "lockstep-build.log")
+                ok, bcmd = self.lockstep_build(files, target, log)
+                if not ok:
+                    return None, f"lockstep build failed: {bcmd} (log {log})", fails
+                built.add(target)
             cmd = c.format(b=sb, o=os.path.join(self.work, "cosim-fail"))
             rc, out, dt = run(cmd, 3600)
             if verbose:
@@ -401,15 +416,24 @@ def main():
     if a.only:
         return only(a, r)
     base = os.path.join(r.work, "base")
-    by, cerr, fails = r.icarus(base, " ".join(r.rtl), stop_first=False, base=True)
-    if cerr or by:
-        print(f"mutate: the unmutated RTL {'does not compile' if cerr else 'fails ' + by}:\n{(cerr or fails[0][2])[-1500:]}")
-        return 2
-    if a.lockstep:
-        by, cerr, fails = r.lockstep(" ".join(r.rtl))
+    marker = os.path.join(r.work, "base-icarus." + sha(*r.rtl_sha.values(), r.tb_sig))
+    if not os.path.exists(marker):   # the unmutated RTL passes every bench (once per RTL, benches and vectors)
+        by, cerr, fails = r.icarus(base, " ".join(r.rtl), stop_first=False, base=True)
         if cerr or by:
-            print(f"mutate: the unmutated RTL {cerr or 'fails ' + by}:\n{fails[0][2][-1500:] if fails else ''}")
+            print(f"mutate: the unmutated RTL {'does not compile' if cerr else 'fails ' + by}:\n{(cerr or fails[0][2])[-1500:]}")
             return 2
+        with open(marker, "w") as fh:
+            json.dump(r.timeouts, fh)
+    else:
+        r.timeouts = json.load(open(marker))
+    if a.lockstep:
+        marker = os.path.join(r.work, "base-lockstep." + sha(*r.rtl_sha.values(), r.tb_sig, *[t[2] for t in r.lock[1]]))
+        if not os.path.exists(marker):
+            by, cerr, fails = r.lockstep(" ".join(r.rtl))
+            if cerr or by:
+                print(f"mutate: the unmutated RTL {cerr or 'fails ' + by}:\n{fails[0][2][-1500:] if fails else ''}")
+                return 2
+            open(marker, "w").close()
     all_m = generate(a)
     todo = select(all_m, a.mutants, a.seed)
     eq = load_equiv(a.equiv or os.path.join("tests", "mutate", a.unit + ".equiv"))
@@ -483,7 +507,7 @@ def write_report(a, r, rows, all_m, todo, eq, secs):
         w(f"Generated by `make mutate UNIT={a.unit}{' MUTANTS=' + str(a.mutants) if a.mutants else ''}"
           f"{' MUTATE_SEED=' + str(a.seed) if a.seed != 1 else ''}{' LOCKSTEP=1' if a.lockstep else ''}` "
           f"(scripts/mutate.py, docs/testing.md): {samp} of `{a.mutate}`, each in a scratch copy against {tiers} "
-          f"({len(r.tests)} Icarus runs{', ' + str(len(r.lock[2])) + ' lockstep runs' if a.lockstep else ''}; the "
+          f"({len(r.tests)} Icarus runs{', ' + str(len(r.lock[1])) + ' lockstep runs' if a.lockstep else ''}; the "
           f"first failure kills). {secs:.0f} s this run (results of earlier runs reused).\n\n")
         w(f"**{len(killed)} killed, {len(s_open)} survived, {len(s_eq)} survived and argued equivalent "
           f"(tests/mutate/{a.unit}.equiv), {len(invalid)} do not build.** Behaviour-changing mutants killed: "

@@ -16,7 +16,9 @@
  *   rxP-dst                    a PRIM addressed to another GPU (dst ^ 1)
  * This program checks that the C cycle model raises err in the cycle after the handshake (c+1) and not
  * before, and that it stays raised (sticky); the vectors carry that expectation, so tb_pe.v checks the RTL's
- * err_o at the same cycles. Zero injections fail.
+ * err_o at the same cycles. Zero injections fail. One kind is the legal edge of the tag window instead:
+ *   rxP-next                   an rx PRIM whose tag is ob + 1 (the next batch, the upper legal tag; on port 1
+ *                              of a line the environment never sends one): err must stay low over c+1 .. c+6
  *
  * One record per line, 128 hex digits (512 bits), fields from the MSB:
  *   [511:508] type: 1 reset (two cycles), 2 cycle, f end
@@ -80,11 +82,12 @@ int main(int argc, char **argv)
             return 2;
         }
     }
-    /* injection kind: inj_port -1 = the P2G input, else the rx port; inj_what 0 stale, 1 future, 2 type, 3 dst */
+    /* injection kind: inj_port -1 = the P2G input, else the rx port; inj_what 0 stale, 1 future, 2 type, 3 dst,
+     * 4 next (legal: err stays low) */
     int inj_port = -2, inj_what = -1;
     if (inject) {
-        static const char *const what[4] = {"stale", "future", "type", "dst"};
-        for (int w = 0; w < 4; w++) {
+        static const char *const what[5] = {"stale", "future", "type", "dst", "next"};
+        for (int w = 0; w < 5; w++) {
             char n[16];
             if (w < 2) { snprintf(n, sizeof n, "in-%s", what[w]); if (!strcmp(inject, n)) inj_port = -1, inj_what = w; }
             for (int q = 0; q < 2; q++) {
@@ -94,7 +97,7 @@ int main(int argc, char **argv)
         }
         if (inj_what < 0) {
             fprintf(stderr, "pe-vectors: --inject %s: unknown kind (in-stale, in-future, rxP-type, rxP-stale, rxP-future, "
-                            "rxP-dst with P 0 or 1)\n", inject);
+                            "rxP-dst, rxP-next with P 0 or 1)\n", inject);
             return 2;
         }
     }
@@ -129,8 +132,9 @@ int main(int argc, char **argv)
             pe_hw_comb(&hw, &in, &m);
             if (inj_what >= 0 && inj_cycle == UINT64_MAX) {
                 int fires = inj_port < 0 ? in.in_valid && m.in_ready : in.rx_valid[inj_port] && m.rx_ready[inj_port];
-                if (fires && inj_what == 3 && flit_type(in.rx_flit[inj_port]) != FLIT_TYPE_PRIM) fires = 0;
-                if (fires && ++cand == nth) {
+                if (fires && inj_what >= 3 && flit_type(in.rx_flit[inj_port]) != FLIT_TYPE_PRIM) fires = 0;
+                uint64_t orig = inj_port >= 0 ? in.rx_flit[inj_port] : 0;
+                if (fires && ++cand >= nth) {
                     if (inj_port < 0) {
                         in.in_tag = (in.in_tag + (inj_what ? 1u : 0xffffu)) & 0xffff;
                     } else {
@@ -141,23 +145,30 @@ int main(int argc, char **argv)
                         if (inj_what == 1) tag = (tag + 2) & 0xffff;
                         if (inj_what == 2) t = bad_type[idx % 3];
                         if (inj_what == 3) dst ^= 1;
+                        if (inj_what == 4) tag = (hw.ob + 1) & 0xffff;
                         in.rx_flit[inj_port] = flit_make(t, src, dst, tag, flit_payload(f));
                     }
                     pe_hw_comb(&hw, &in, &m);
                     int still = inj_port < 0 ? in.in_valid && m.in_ready : in.rx_valid[inj_port] && m.rx_ready[inj_port];
-                    if (!still) {
+                    if (!still && inj_what == 4) {   /* the next batch's bank is full: keep the flit, try a later one */
+                        in.rx_flit[inj_port] = orig;
+                        pe_hw_comb(&hw, &in, &m);
+                    } else if (!still) {
                         fprintf(stderr, "pe-vectors: FAIL: --inject %s, scenario %u cycle %" PRIu64 ": the illegal beat is "
                                         "not accepted (ready fell)\n", inject, idx, cycle);
                         return 1;
                     }
-                    inj_cycle = cycle;
-                    injected++;
+                    if (still || inj_what != 4) {
+                        inj_cycle = cycle;
+                        injected++;
+                    }
                 }
             }
-            if (inj_what >= 0 && (int)m.err != (cycle > inj_cycle)) {
+            if (inj_what >= 0 && (int)m.err != (inj_what != 4 && cycle > inj_cycle)) {
                 fprintf(stderr, "pe-vectors: FAIL: --inject %s, scenario %u (%s): the C cycle model's err is %d in cycle %"
                                 PRIu64 ", expected %d (the illegal handshake is in cycle %s; err rises in the cycle after it "
-                                "and stays)\n  reproduce:", inject, idx, s.desc, m.err, cycle, cycle > inj_cycle,
+                                "and stays; a legal `next` tag keeps it low)\n  reproduce:", inject, idx, s.desc, m.err, cycle,
+                        inj_what != 4 && cycle > inj_cycle,
                         inj_cycle == UINT64_MAX ? "(none yet)" : "below");
                 for (int i = 0; i < argc; i++) fprintf(stderr, " %s", argv[i]);
                 fprintf(stderr, "\n");
@@ -224,8 +235,12 @@ int main(int argc, char **argv)
             fprintf(stderr, "pe-vectors: FAIL: --inject %s: no scenario offered such a handshake (nothing was tested)\n", inject);
             return 1;
         }
-        printf("pe-vectors: --inject %s: %u scenarios with the illegal handshake, the C model's err rose in the cycle after "
-               "each (checked over 6 cycles)\n", inject, injected);
+        if (inj_what == 4)
+            printf("pe-vectors: --inject %s: %u scenarios with a flit of tag ob+1 (legal), the C model's err stayed low "
+                   "(checked over 6 cycles)\n", inject, injected);
+        else
+            printf("pe-vectors: --inject %s: %u scenarios with the illegal handshake, the C model's err rose in the cycle "
+                   "after each (checked over 6 cycles)\n", inject, injected);
     }
     printf("pe-vectors: %u scenarios, %" PRIu64 " cycles, %" PRIu64 " handshakes, MAX_GPUS=%u LQ_DEPTH=%u RQ_DEPTH=%u, "
            "seed 0x%" PRIx64 " -> %s\n", scenarios, cycles, handshakes, prm.max_gpus, prm.lq_depth, prm.rq_depth, seed, out);
