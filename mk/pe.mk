@@ -187,8 +187,9 @@ formal-pe: $(PE_VH)
 # Every condition of the sticky err_o (docs/pe.md section 2), on the P2G input and on each rx port: pe-vectors
 # --inject makes one handshake per scenario illegal, checks that the C cycle model raises err in the cycle after
 # it and keeps it, and the vectors carry that expectation to tb_pe.v, which checks the RTL's err_o in the same
-# cycles (N = 2, 3, 16; smallest queues). Then a corrupted expected err (one record of the first run) must
-# fail. The lockstep's random traffic checks err_o == 0 every cycle (pe_env_observe).
+# cycles (N = 2, 3, 16; smallest queues). rxP-next puts the legal upper edge of the tag window (ob+1) on port P:
+# err must stay low. Then a corrupted expected err (one record of the first run) must fail. The lockstep's
+# random traffic checks err_o == 0 every cycle (pe_env_observe).
 PE_ERR_KINDS := in-stale in-future rx0-type rx0-stale rx0-future rx0-dst rx0-next rx1-type rx1-stale rx1-future rx1-dst rx1-next
 .PHONY: test-pe-err
 test-pe-err: $(BUILD)/tb/pe-vectors $(BUILD)/tb/tb_pe_16_2_2.vvp
@@ -204,7 +205,7 @@ test-pe-err: $(BUILD)/tb/pe-vectors $(BUILD)/tb/tb_pe_16_2_2.vvp
 	  L[i]='%0128x'%(int(L[i],16)^(1<<45)); open(sys.argv[1]+'.bad','w').write('\n'.join(L)+'\n')" $$d/in-stale.hex; \
 	vvp -n $(BUILD)/tb/tb_pe_16_2_2.vvp +vectors=$$d/in-stale.hex.bad +nrec=$$(wc -l < $$d/in-stale.hex.bad) > $$d/bad.log 2>&1 || true; \
 	if grep -q 'err DUT' $$d/bad.log && ! grep -q '^PASS' $$d/bad.log; then \
-	  echo "test-pe-err: $(words $(PE_ERR_KINDS)) kinds: err_o rose in the documented cycle (RTL = C model); a wrong expected err is caught"; \
+	  echo "test-pe-err: $(words $(PE_ERR_KINDS)) kinds: err_o as documented, raised in the cycle after each illegal handshake and low on the legal next-batch tags (RTL = C model); a wrong expected err is caught"; \
 	else echo "test-pe-err: FAIL: the testbench accepted a corrupted expected err"; exit 1; fi
 TEST_TARGETS += test-pe-err
 
