@@ -12,8 +12,9 @@ le-lt, lt-le, ge-gt, gt-ge, and-or, or-and, band-bor, bor-band, not-drop, add-su
 zero-one), stable while the file is unchanged, and the line it becomes. Loop headers (`for (...)`: elaboration
 structure, whose mutants hang or do not elaborate) are not mutated.
 
-Selection. Every mutant of the files, in file order; --mutants N keeps N of them drawn with random.Random(S)
-(S = --seed, default 1), so the sample is the same on every machine for the same RTL.
+Selection. Every mutant of the files, in file order; --mutants N keeps the first N of a permutation drawn with
+random.Random(S) (S = --seed, default 1), so the sample is the same on every machine for the same RTL, and a
+smaller N is a subset of a larger one (a campaign cut short at N reuses its results at a smaller N).
 
 Tests, cheapest first; the first failure kills the mutant and is named in the report:
   1. the unit's Icarus benches on the vectors that the C cycle model wrote (`make` builds them first): every
@@ -25,7 +26,8 @@ Tests, cheapest first; the first failure kills the mutant and is named in the re
 The unmutated RTL must pass every test first (exit 2 otherwise: the runner, not the RTL, is wrong).
 
 Resume. Each result is appended to OUT/UNIT-work/results.jsonl under a key that hashes the mutated file, the
-other RTL files, the testbenches, the vectors and the tier; a rerun skips the mutants whose key is there.
+other RTL files, the testbenches, the vectors and the tier; a rerun skips the mutants whose key is there, and
+keeps a kill whose killing test (its bench, command and vectors) is unchanged even when other tests changed.
 --fresh forgets them.
 
 Equivalent mutants. tests/mutate/UNIT.equiv lists survivors argued to be equivalent (no behaviour change at
@@ -172,6 +174,11 @@ def unit_setup(unit, b):
             for w in (1, 2):
                 vec.append((f"tb_simt_core hazard {f[:-4]} {w}w (test-simt-hazard-sim)", f"w{w}", f"{hz}/{f[:-4]}.w{w}.hex"))
         tests = [(n, k, f"+vectors={v}") for n, k, v in vec]
+        # elaboration at the legal stack depths the benches do not build (a compile failure kills; lint-simt)
+        for d in (4, 8, 16):
+            comp[f"d{d}"] = (f"iverilog -g2012 -Wno-timescale -I{b}/gen -Irtl -o {{o}}_d{d}.vvp -s simt_core "
+                             f"-Psimt_core.STACK_DEPTH={d} {{rtl}}")
+            tests.append((f"iverilog elaboration STACK_DEPTH={d} (lint-simt)", f"d{d}", None))
         keyed = ["tb/simt/tb_simt_core.v", f"{b}/gen/isa_defs.vh", "rtl/simt_fp_fn.vh"] + [v for _, _, v in vec]
         hzl = " ".join(open(os.path.join(hz, "hazard.list")).read().split())
         lock = ("SIMT_CORE_RTL",
@@ -230,6 +237,16 @@ class Runner:
         except OSError:
             raise SystemExit(f"mutate: another campaign of {a.unit} runs in {self.work} (its lock is held)")
         self.tb_sig = sha(*[file_sha(p) for p in keyed], *self.comp.values(), *[t[2] for t in self.tests])
+        # each test's own signature (bench sources, compile command, arguments, its vectors): a kill by a test whose
+        # signature is unchanged stays valid when other tests are added or changed
+        vecs = {m.group(1) for t in self.tests for m in [re.search(r"\+vectors=(\S+)", t[2] or "")] if m}
+        common = sha(*[file_sha(p) for p in keyed if p not in vecs])
+        self.test_sig = {}
+        for name, k, args in self.tests:
+            m = re.search(r"\+vectors=(\S+)", args or "")
+            self.test_sig[name] = sha(common, self.comp[k], args, file_sha(m.group(1)) if m else "")
+        for name, target, c in self.lock[1]:
+            self.test_sig[name] = sha(target, c)
         self.rtl_sha = {r: file_sha(r) for r in self.rtl}
         self.timeouts = {}
 
@@ -241,6 +258,16 @@ class Runner:
         """run the Icarus tier; returns (killer test name or None, compile error or None, [(name, cmd, output)])"""
         built, fails = {}, []
         for name, k, args in self.tests:
+            if args is None:   # an elaboration check: the compile is the test
+                cmd = self.comp[k].format(o=prefix, rtl=files)
+                ok, out = self.compile(k, prefix, files)
+                if verbose:
+                    print(f"  {'PASS' if ok else 'FAIL'} {name}: {cmd}")
+                if not ok:
+                    fails.append((name, cmd, out))
+                    if stop_first:
+                        return name, None, fails
+                continue
             if k not in built:
                 ok, out = self.compile(k, prefix, files)
                 if not ok:
@@ -313,9 +340,11 @@ def generate(a):
 
 
 def select(todo, n, seed):
+    """the first n of a permutation drawn with the seed: a smaller n is a subset of a larger one, so
+    a campaign cut short is still a seeded sample, and its results serve the larger one"""
     if n and len(todo) > n:
-        idx = sorted(random.Random(seed).sample(range(len(todo)), n))
-        return [todo[i] for i in idx]
+        idx = random.Random(seed).sample(range(len(todo)), len(todo))[:n]
+        return [todo[i] for i in idx]   # in the order drawn: a campaign stopped after k mutants ran the sample of k
     return list(todo)
 
 
@@ -440,12 +469,14 @@ def main():
     resf = os.path.join(r.work, "results.jsonl")
     if a.fresh and os.path.exists(resf):
         os.remove(resf)
-    done = {}
+    done, kills = {}, {}
     if os.path.exists(resf):
         for ln in open(resf):
             try:
                 d = json.loads(ln)
                 done[d["key"]] = d
+                if "mkey" in d and d.get("by_sig"):
+                    kills[(d["mkey"], d["result"], d["by_sig"])] = d
             except ValueError:
                 pass
     rows = []
@@ -453,10 +484,13 @@ def main():
     for n, (f, lines, li, col, op, new) in enumerate(todo):
         mid = mutant_id(f, li, col, op)
         others = [r.rtl_sha[x] for x in r.rtl if x != f]
-        key = sha(mid, new, "\n".join(lines), *others, r.tb_sig, "lockstep" if a.lockstep else "icarus")
+        mkey = sha(mid, new, "\n".join(lines), *others)
+        key = sha(mkey, r.tb_sig, "lockstep" if a.lockstep else "icarus")
         d = done.get(key)
+        if d is None:   # killed before by a test that is unchanged
+            d = next((v for (mk, res, bs), v in kills.items() if mk == mkey and r.test_sig.get(res) == bs), None)
         if d is None and a.lockstep:   # an Icarus-tier kill stays a kill
-            d0 = done.get(sha(mid, new, "\n".join(lines), *others, r.tb_sig, "icarus"))
+            d0 = done.get(sha(mkey, r.tb_sig, "icarus"))
             if d0 and d0["result"] != "SURVIVED":
                 d = d0
         if d is None:
@@ -473,12 +507,15 @@ def main():
                 result = "lockstep build failed" if cerr else (by or "SURVIVED")
             else:
                 result = "SURVIVED"
-            d = {"key": key, "id": mid, "result": result, "seconds": round(time.time() - t1, 1)}
+            d = {"key": key, "mkey": mkey, "id": mid, "result": result, "by_sig": r.test_sig.get(result),
+                 "seconds": round(time.time() - t1, 1)}
             with open(resf, "a") as fh:
                 fh.write(json.dumps(d) + "\n")
             done[key] = d
             print(f"mutate {a.unit}: {n + 1}/{len(todo)} {mid}: {result} ({d['seconds']} s)", flush=True)
         rows.append((f, li, col, op, lines[li], new, d["result"], d["seconds"]))
+    pos = {(t[0], t[2], t[3], t[4]): i for i, t in enumerate(all_m)}
+    rows.sort(key=lambda x: pos[(x[0], x[1], x[2], x[3])])   # the report in file order
     write_report(a, r, rows, all_m, todo, eq, time.time() - t0)
     surv = [x for x in rows if x[6] == "SURVIVED" and equiv_key(x[0], x[3], x[5]) not in eq]
     return 1 if (a.strict and surv) else 0
