@@ -185,6 +185,10 @@ def unit_setup(unit, b):
                 [("cosim-simt random + shaders (test-simt-cosim)", "cosim/simt_8_4_8_8_4/cosim-simt",
                   "{b}/cosim/simt_8_4_8_8_4/cosim-simt --seed 0x5eed --programs 300 --fuzz-words 100 --abort-every 10 "
                   "--shaders --quiet --out-dir {o}"),
+                 ("cosim-simt iCE40 configuration, SR_MERGE and the area options (test-simt-cosim-ice40)",
+                  "cosim/simt_1_1_4_1_2_ice40/cosim-simt",
+                  "{b}/cosim/simt_1_1_4_1_2_ice40/cosim-simt --seed 0x5eed --programs 300 --abort-every 10 --shaders "
+                  "--quiet --out-dir {o}"),
                  ("cosim-simt hazard programs (test-simt-hazard)", "cosim/simt_8_4_8_8_4/cosim-simt",
                   f"set -e; for f in {hzl}; do for w in 1 2; do {{b}}/cosim/simt_8_4_8_8_4/cosim-simt "
                   f"--program {hz}/$f --expect done --warps $w --seed 0x5eed --programs 0 --quiet --out-dir {{o}}; done; done")])
