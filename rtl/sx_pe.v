@@ -446,7 +446,7 @@ module sx_pe #(
       assign binc = rx_b_q[gf*16 +: 16] + 16'd1;
       assign rx_b_d[gf*16 +: 16]   = bump ? binc : rx_b_q[gf*16 +: 16];
       // pending credits: cleared when sent, plus this cycle's pops (not of the self FIFO)
-      assign pend_d[gf*CW +: CW]   = self_f ? pq : (rs_q != F) ? pq : cr_clr ? rel_pop : pend_rs;
+      assign pend_d[gf*CW +: CW]   = (rs_q != F || self_f) ? pq : cr_clr ? rel_pop : pend_rs;
       // credits held for receiver f: minus one per PRIM/LAST charged (dec_m, late), plus a CREDIT's payload
       assign credit_d[gf*CW +: CW] = dec_m[gf] ? (cr_f ? cq_b : cq_m1) : (cr_f ? cq_a : cq);
     end

@@ -80,7 +80,7 @@ if [ "$MUTANTS" = 1 ]; then
   mutant mut_last_credit "LAST leaves port 0 without a credit at every receiver" 's/s0 = need0 \&\& !last_sent_q\[0\] \&\& data_ok0 \&\& ((side0_m \& ~cok_m) == {M{1.b0}});/s0 = need0 \&\& !last_sent_q[0] \&\& data_ok0;/'
   mutant mut_final "the end of batch one source early" 's/final_s = ({1.b0, rs_q} + 7.d1) >= n_eff;/final_s = ({1'"'"'b0, rs_q} + 7'"'"'d2) >= n_eff;/'
   mutant mut_keep "the keep is not cleared from the remaining mask" 's/mn = mn \& ~gbit_m;/mn = mn;/'
-  mutant mut_pend_self "pops of the self FIFO become pending credits" 's/if (f\[5:0\] != cfg_gpu_id_i) c_n = c_n + pops_s;/c_n = c_n + pops_s;/; s/= self_f ? pq : pq + pops;/= pq + pops;/; s/= self_f ? pq : (rs_q != F)/= (rs_q != F)/'
+  mutant mut_pend_self "pops of the self FIFO become pending credits" 's/if (f\[5:0\] != cfg_gpu_id_i) c_n = c_n + pops_s;/c_n = c_n + pops_s;/; s/= self_f ? pq : pq + pops;/= pq + pops;/; s/= (rs_q != F || self_f) ? pq/= (rs_q != F) ? pq/'
 else
   echo "sx_induct: mutants not run (SX_IND_MUTANTS=0; make test-long-sx-induct runs them)"
 fi
