@@ -17,7 +17,8 @@ mkdir -p "$OUT"
 PROBES="p_settled=dut.settled_q p_ibuf_v=dut.ibuf_v_q p_hazard=dut.hazard p_split=dut.split p_ovf=dut.ovf
 p_same_rpc=dut.same_rpc p_pw_v=dut.pw_v p_ps_v=dut.ps_v p_exited=dut.exited_q p_top_mask=dut.top_mask p_fall=dut.fall
 p_gval=dut.gval p_top_pc=dut.top_pc p_top_rpc=dut.top_rpc p_chk_reg=dut.chk_reg p_ps_reg=dut.ps_reg
-p_chk_pred=dut.chk_pred p_ps_pred=dut.ps_pred p_sb_pred=dut.sb_pred_q"
+p_chk_pred=dut.chk_pred p_ps_pred=dut.ps_pred p_sb_pred=dut.sb_pred_q p_pw_case=dut.pw_case p_pw_top=dut.pw_top
+p_pw_pc0=dut.pw_pc0 p_pw_pc1=dut.pw_pc1 p_pw_npc=dut.pw_npc p_pw_rpc=dut.pw_rpc p_pw_ex=dut.pw_ex p_pw_fall=dut.pw_fall"
 
 smt() { # name warp.v STACK_DEPTH TIMING_REGS
   local name=$1 warp=$2 sd=$3 tr=$4 conn="" mconn="" p i

@@ -5,8 +5,8 @@
 // Internal signals are read through probe wires connected after `flatten` (Yosys 0.23 has no `bind`).
 //
 // Environment (the core's contract, as in scripts/simt_warp_bmc.sh): reset in the first cycle; a launch only
-// outside reset and only into a stopped warp; issue only when ready_o; a fetch only on fetch_req_o, its
-// instruction returns in the next cycle (any 64-bit word); a write-back clears only entries that are pending in
+// outside reset and only into a stopped warp; issue only when ready_o; a fetch only on fetch_req_o and not while
+// one is in flight, its instruction returns in the next cycle (any 64-bit word); a write-back clears only entries that are pending in
 // the shadow scoreboard below (a destination of an issued instruction); predicate write data free.
 //
 // Shadow scoreboard: pend_r / pend_p are the registers and predicates written by issued instructions whose
@@ -57,8 +57,9 @@ module simt_warp_formal #(
     wire [223:0] pr;
     wire launch = launch_req && !init && !run;
     wire issue = issue_req && rdy && !launch;
-    wire grant = grant_req && freq && !launch;
-    reg  fret = 1'b0;
+    reg  fret = 1'b0;                          // the fetch granted in the previous cycle returns
+    // (simt_core grants a fetch only to a warp without one in flight)
+    wire grant = grant_req && freq && !launch && !fret;
     always @(posedge clk_i) fret <= grant;
     simt_warp #(.STACK_DEPTH(STACK_DEPTH), .SB_WORDS(64), .TIMING_REGS(TIMING_REGS)) dut (
         .clk_i(clk_i), .rst_ni(rst_ni), .prog_len_i(prog_len_i), .launch_i(launch), .launch_mask_i(launch_mask_i),
@@ -76,6 +77,10 @@ module simt_warp_formal #(
     (* keep *) wire [16:0] p_top_rpc;
     (* keep *) wire [63:0] p_chk_reg, p_ps_reg;
     (* keep *) wire [6:0]  p_chk_pred, p_ps_pred, p_sb_pred;
+    (* keep *) wire [1:0]  p_pw_case;                // the stack write of an issue (TIMING_REGS: pending a cycle)
+    (* keep *) wire [SW-1:0] p_pw_top;
+    (* keep *) wire [15:0] p_pw_pc0, p_pw_pc1, p_pw_npc, p_pw_rpc;
+    (* keep *) wire [31:0] p_pw_ex, p_pw_fall;
     (* keep *) wire [STACK_DEPTH*32-1:0] p_smask;   // stack masks, entry i at [32i +: 32]
     (* keep *) wire [STACK_DEPTH*16-1:0] p_spc;
     (* keep *) wire [STACK_DEPTH*17-1:0] p_srpc;
@@ -116,9 +121,19 @@ module simt_warp_formal #(
     wire hazard_spec = ((src_r | dst_r) & pend_r) != 64'd0 || ((src_p | dst_p) & pend_p) != 7'd0;
 
     // ---------------------------------------------------------------- assumptions
+    // the destinations of an issue in the previous cycle: the core writes back at the earliest D + 1 >= 3 cycles
+    // after the issue (S0, S1, P[1..D]), never in the next cycle
+    reg [63:0] dst_q = 64'd0;
+    reg [6:0]  dstp_q = 7'd0;
+    always @(posedge clk_i) begin
+        dst_q <= (issue && !init) ? dst_r : 64'd0;
+        dstp_q <= (issue && !init) ? dst_p : 7'd0;
+    end
     always @* begin
-        // a write-back clears only what is pending (the core retires issued writes, rz never)
+        // a write-back clears only what is pending (the core retires issued writes, rz never), and not the
+        // destinations of the issue one cycle before
         if (sb_clr_i) assume ((sb_clr_reg_i & ~pend_r) == 64'd0 && (sb_clr_pred_i & ~pend_p) == 7'd0);
+        if (sb_clr_i) assume ((sb_clr_reg_i & dst_q) == 64'd0 && (sb_clr_pred_i & dstp_q) == 7'd0);
     end
     reg [31:0] lmask = 32'd0;                 // launch mask of the running warp
     reg        lv = 1'b0;                     // launched since reset (the scoreboard is cleared at a launch)
@@ -136,13 +151,43 @@ module simt_warp_formal #(
         exp_v <= issue && !init;
     end
 
-    // ---------------------------------------------------------------- properties
+    // ---------------------------------------------------------------- the stack as it is after a pending write
+    // With TIMING_REGS the stack-array write of an issue lands one cycle later (pw_v): entry i of the effective
+    // stack is the array's, or what the pending write puts there (rtl/simt_warp.v PW_A..PW_D).
     integer i;
+    localparam [1:0] PW_C = 2'd2, PW_D = 2'd3;
+    wire pw_pend = (TIMING_REGS != 0) && p_pw_v;
+    wire [SW-1:0] pw_t1 = p_pw_top + 1'b1, pw_t2 = p_pw_top + 2'd2;
+    reg [STACK_DEPTH*32-1:0] e_mask;
+    reg [STACK_DEPTH*16-1:0] e_pc;
+    reg [STACK_DEPTH*17-1:0] e_rpc;
+    always @* begin
+        e_mask = p_smask; e_pc = p_spc; e_rpc = p_srpc;
+        for (i = 0; i < STACK_DEPTH; i = i + 1) if (pw_pend) begin
+            if (p_pw_top == i) begin
+                e_pc[16*i +: 16] = p_pw_pc0;
+                if (p_pw_case == PW_C) e_mask[32*i +: 32] = p_pw_ex;
+            end
+            if ((p_pw_case == PW_C || p_pw_case == PW_D) && pw_t1 == i) begin
+                e_pc[16*i +: 16] = p_pw_pc1;
+                e_mask[32*i +: 32] = (p_pw_case == PW_C) ? p_pw_fall : p_pw_ex;
+                e_rpc[17*i +: 17] = {1'b0, p_pw_rpc};
+            end
+            if (p_pw_case == PW_D && pw_t2 == i) begin
+                e_pc[16*i +: 16] = p_pw_npc;
+                e_mask[32*i +: 32] = p_pw_fall;
+                e_rpc[17*i +: 17] = {1'b0, p_pw_rpc};
+            end
+        end
+    end
+    wire [5:0] pw_sp = {{(6-SW){1'b0}}, p_pw_top} + 6'd1 + ((p_pw_case == PW_C) ? 6'd1 : (p_pw_case == PW_D) ? 6'd2 : 6'd0);
+
+    // ---------------------------------------------------------------- properties
     reg masks_ok;
     always @* begin
         masks_ok = 1'b1;
         for (i = 0; i < STACK_DEPTH; i = i + 1)
-            if (i < sp && (p_smask[32*i +: 32] & ~lmask) != 32'd0) masks_ok = 1'b0;
+            if (i < sp && (e_mask[32*i +: 32] & ~lmask) != 32'd0) masks_ok = 1'b0;
     end
     reg [SW-1:0] topi;
     reg [31:0] arr_mask;
@@ -153,7 +198,7 @@ module simt_warp_formal #(
         arr_mask = 32'd0; arr_pc = 16'd0; arr_rpc = 17'd0;
         for (i = 0; i < STACK_DEPTH; i = i + 1)
             if (topi == i) begin
-                arr_mask = p_smask[32*i +: 32]; arr_pc = p_spc[16*i +: 16]; arr_rpc = p_srpc[17*i +: 17];
+                arr_mask = e_mask[32*i +: 32]; arr_pc = e_pc[16*i +: 16]; arr_rpc = e_rpc[17*i +: 17];
             end
     end
     always @* begin
@@ -163,8 +208,8 @@ module simt_warp_formal #(
             // W2
             if (run && p_settled && p_ibuf_v && !p_ovf) assert (rdy == !hazard_spec);
             // W3 (the issue's set lands one cycle late with TIMING_REGS; nothing reads it earlier, W2)
-            if (lv) assert ((sb | (p_ps_v ? p_ps_reg : 64'd0)) == pend_r);
-            if (lv) assert ((p_sb_pred | (p_ps_v ? p_ps_pred : 7'd0)) == pend_p);
+            if (lv) assert ((sb | (pw_pend ? p_ps_reg : 64'd0)) == pend_r);
+            if (lv) assert ((p_sb_pred | (pw_pend ? p_ps_pred : 7'd0)) == pend_p);
             // (a running warp was launched since reset: the shadow scoreboard is live)
             if (run) assert (lv);
             // S1
@@ -175,12 +220,33 @@ module simt_warp_formal #(
             assert (masks_ok);
             if (issue && p_split) assert ((ex & (act & ~ex)) == 32'd0 && (ex | (act & ~ex)) == act && ex != 32'd0);
             if (exp_v && run) assert (pc == exp_pc);
-            if (run) assert ((act & ~lmask) == 32'd0);
+            // (with sp = 0 the warp stops in this cycle: the pop read the entry below the stack, not a live one)
+            if (run && sp != 6'd0) assert ((act & ~lmask) == 32'd0);
             // S3
-            if (run && sp != 6'd0 && !p_pw_v) assert (p_top_mask == arr_mask && p_top_pc == arr_pc && p_top_rpc == arr_rpc);
+            if (run && sp != 6'd0) assert (p_top_mask == arr_mask && p_top_pc == arr_pc && p_top_rpc == arr_rpc);
             if (run) assert (act == (p_top_mask & ~p_exited));
             if (run && p_ibuf_v) assert (p_chk_reg == (src_r | dst_r) && p_chk_pred == (src_p | dst_p));
             if (run && p_ibuf_v) assert (p_gval == ((gp == 3'd7) ? 32'hffffffff : pr[32*gp +: 32]));
+        end
+    end
+    // ---------------------------------------------------------------- invariants of the induction (I1..I4)
+    always @* begin
+        if (!init) begin
+            // I1 a fetch in flight: the buffer is empty, the warp settled (or stopped by the fetch)
+            if (fret) assert (!p_ibuf_v);
+            if (fret && run) assert (p_settled);
+            // I2 the cycle after an issue (TIMING_REGS): the pending stack write and scoreboard set are the
+            // issue's; the warp runs, unsettled, its buffer empty and no fetch in flight; the stack pointer is the
+            // issue's plus the entries it pushed
+            if (TIMING_REGS != 0) begin
+                assert (p_ps_v == p_pw_v);
+                if (p_pw_v) assert (run && !p_settled && !p_ibuf_v && !fret && sp == pw_sp);
+                if (p_pw_v) assert (p_ps_reg == dst_q && p_ps_pred == dstp_q);
+                // I3 the registered guard value is always the guard predicate of the buffer's instruction
+                assert (p_gval == ((gp == 3'd7) ? 32'hffffffff : pr[32*gp +: 32]));
+            end
+            // I4 the destinations of the previous cycle's issue are recorded only after an issue
+            if (!exp_v) assert (dst_q == 64'd0 && dstp_q == 7'd0);
         end
     end
     // covers: a split with two pushes and one with one push, a full stack, a hazard stall, a reconvergence pop
