@@ -431,22 +431,29 @@ static float apply_eq(uint8_t eq, float s, float fs, float d, float fd)
     }
 }
 
+/* The blend equation on decoded colours (the RGBA8 and the float paths): res = src when blending is off. */
+static inline void blend_rgba(const gpu_blend_t *b, const float k[4], const float src[4], const float dst[4],
+                              float res[4])
+{
+    if (b->enable) {
+        float fsr[4], fdr[4], fsa[4], fda[4];
+        factor(b->src_rgb, src, dst, k, fsr);
+        factor(b->dst_rgb, src, dst, k, fdr);
+        factor(b->src_a, src, dst, k, fsa);
+        factor(b->dst_a, src, dst, k, fda);
+        for (int c = 0; c < 3; c++) res[c] = apply_eq(b->eq_rgb, src[c], fsr[c], dst[c], fdr[c]);
+        res[3] = apply_eq(b->eq_a, src[3], fsa[3], dst[3], fda[3]);
+    } else {
+        memcpy(res, src, 4 * sizeof(float));
+    }
+}
+
 int gpu_blend_pixel_float(const gpu_blend_t *b, const float blend_color[4], uint8_t mask, const float src[4],
                           gpu_format_t fmt, uint32_t *p)
 {
     float dst[4], res[4];
     gpu_texel_decode(fmt, p, dst);
-    if (b->enable) {
-        float fsr[4], fdr[4], fsa[4], fda[4];
-        factor(b->src_rgb, src, dst, blend_color, fsr);
-        factor(b->dst_rgb, src, dst, blend_color, fdr);
-        factor(b->src_a, src, dst, blend_color, fsa);
-        factor(b->dst_a, src, dst, blend_color, fda);
-        for (int c = 0; c < 3; c++) res[c] = apply_eq(b->eq_rgb, src[c], fsr[c], dst[c], fdr[c]);
-        res[3] = apply_eq(b->eq_a, src[3], fsa[3], dst[3], fda[3]);
-    } else {
-        memcpy(res, src, sizeof res);
-    }
+    blend_rgba(b, blend_color, src, dst, res);
     for (int c = 0; c < 4; c++)
         if (!(mask & (1u << c))) res[c] = dst[c];
     uint32_t old[4], w = gpu_fmt_words(fmt);
@@ -464,17 +471,7 @@ uint32_t gpu_blend_pixel(const gpu_blend_t *b, const float blend_color[4], uint8
         k[c] = clamp01(blend_color[c]);
     }
     gpu_unpack_rgba8(dst_packed, dst);
-    if (b->enable) {
-        float fsr[4], fdr[4], fsa[4], fda[4];
-        factor(b->src_rgb, src, dst, k, fsr);
-        factor(b->dst_rgb, src, dst, k, fdr);
-        factor(b->src_a, src, dst, k, fsa);
-        factor(b->dst_a, src, dst, k, fda);
-        for (int c = 0; c < 3; c++) res[c] = apply_eq(b->eq_rgb, src[c], fsr[c], dst[c], fdr[c]);
-        res[3] = apply_eq(b->eq_a, src[3], fsa[3], dst[3], fda[3]);
-    } else {
-        memcpy(res, src, sizeof res);
-    }
+    blend_rgba(b, k, src, dst, res);
     uint32_t nv = gpu_pack_rgba8(res), out = dst_packed;
     for (int c = 0; c < 4; c++)
         if (mask & (1u << c)) out = (out & ~(0xFFu << (8 * c))) | (nv & (0xFFu << (8 * c)));

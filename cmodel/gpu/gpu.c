@@ -155,6 +155,20 @@ int gpu_owns_tile(const gpu_t *g, const gpu_surface_t *s, uint32_t tx, uint32_t 
     return p2g_owner(&c, tx, ty) == g->id;
 }
 
+/* The rectangle a clear writes: the whole surface, cut to the scissor (sx, sy, sw x sh) when it has an area.
+ * 64-bit: a scissor origin near INT32_MAX must not overflow. */
+static void clear_rect(const gpu_surface_t *s, int32_t sx, int32_t sy, uint32_t sw, uint32_t sh, int32_t *x0,
+                       int32_t *y0, int32_t *x1, int32_t *y1)
+{
+    *x0 = 0, *y0 = 0, *x1 = (int32_t)s->w - 1, *y1 = (int32_t)s->h - 1;
+    if (sw > 0 && sh > 0) {
+        if (sx > *x0) *x0 = sx;
+        if (sy > *y0) *y0 = sy;
+        if ((int64_t)sx + sw - 1 < *x1) *x1 = (int32_t)((int64_t)sx + sw - 1);
+        if ((int64_t)sy + sh - 1 < *y1) *y1 = (int32_t)((int64_t)sy + sh - 1);
+    }
+}
+
 int gpu_clear(gpu_t *g, int32_t surface, uint32_t value, uint8_t color_mask,
               int32_t sx, int32_t sy, uint32_t sw, uint32_t sh)
 {
@@ -168,14 +182,8 @@ int gpu_clear(gpu_t *g, int32_t surface, uint32_t value, uint8_t color_mask,
         snprintf(g->err, sizeof g->err, "clear: surface %d is a shared read-only texture", (int)surface);
         return -1;
     }
-    int32_t x0 = 0, y0 = 0, x1 = (int32_t)s->w - 1, y1 = (int32_t)s->h - 1;
-    if (sw > 0 && sh > 0) {
-        if (sx > x0) x0 = sx;
-        if (sy > y0) y0 = sy;
-        /* 64-bit: a scissor origin near INT32_MAX must not overflow (issue 12) */
-        if ((int64_t)sx + sw - 1 < x1) x1 = (int32_t)((int64_t)sx + sw - 1);
-        if ((int64_t)sy + sh - 1 < y1) y1 = (int32_t)((int64_t)sy + sh - 1);
-    }
+    int32_t x0, y0, x1, y1;
+    clear_rect(s, sx, sy, sw, sh, &x0, &y0, &x1, &y1);
     if (gpu_fmt_is_float(s->fmt)) {
         snprintf(g->err, sizeof g->err, "clear: surface %d has a floating-point format (gpu_clear_float)", (int)surface);
         return -1;
@@ -205,13 +213,8 @@ int gpu_clear_float(gpu_t *g, int32_t surface, const float color[4], uint8_t col
     }
     gpu_surface_t *s = &g->surf[surface];
     gpu_surface_changed(g, surface);
-    int32_t x0 = 0, y0 = 0, x1 = (int32_t)s->w - 1, y1 = (int32_t)s->h - 1;
-    if (sw > 0 && sh > 0) {
-        if (sx > x0) x0 = sx;
-        if (sy > y0) y0 = sy;
-        if ((int64_t)sx + sw - 1 < x1) x1 = (int32_t)((int64_t)sx + sw - 1);
-        if ((int64_t)sy + sh - 1 < y1) y1 = (int32_t)((int64_t)sy + sh - 1);
-    }
+    int32_t x0, y0, x1, y1;
+    clear_rect(s, sx, sy, sw, sh, &x0, &y0, &x1, &y1);
     uint32_t wpt = gpu_fmt_words(s->fmt);
     for (int32_t y = y0; y <= y1; y++)
         for (int32_t x = x0; x <= x1; x++) {
