@@ -24,7 +24,8 @@ import zlib
 
 # quick (make test, < 60 s of CPU): every bundled trace on one GPU, plus a sample of the multi-GPU schemes,
 # both topologies and shading paths, on small and large traces. full (make test-long): every trace x
-# every scheme at N = 2, 4, 16 on the line, the exchanging schemes at N = 4, 16 on the hub, afr at 2 and 4.
+# every multi-GPU scheme (SCHEMES_MULTI) at N = 2, 4, 16 on the line, the exchanging schemes at N = 4, 16 on the
+# hub, afr at 2 and 4.
 QUICK_EXTRA = [
     ("oa-dm4-f215", None, "gpupd-ra", 4, "line", ""),
     ("oa-dm4-f109", None, "gpupd-batch", 16, "hub", ""),
@@ -41,7 +42,7 @@ QUICK_EXTRA = [
     ("oa-dm4-f215", None, "gpupd-stream", 16, "line", ""),
     ("glmark2-shadow", None, "gpupd-stream", 4, "hub", ""),
 ]
-SCHEMES_MULTI = ["dup", "gpupd", "gpupd-batch", "gpupd-ra"]
+SCHEMES_MULTI = ["dup", "gpupd", "gpupd-batch", "gpupd-ra", "gpupd-stream", "chopin"]
 
 
 def trace_frames(trace_tool, path):
@@ -69,7 +70,7 @@ def cases(which, traces, trace_tool):
             for s in SCHEMES_MULTI:
                 for g in (2, 4, 16):
                     out.append((n, f, s, g, "line", ""))
-            for s in ("gpupd-batch", "gpupd-ra"):
+            for s in ("gpupd-batch", "gpupd-ra", "gpupd-stream"):
                 for g in (4, 16):
                     out.append((n, f, s, g, "hub", ""))
             for g in (2, 4):
