@@ -37,8 +37,9 @@ ATTILA_1GPU = (4.0e3, 20.0e3)                                    # Multi-GPU-ATT
 ATTILA_16GPU = 150.0                                             # Multi-GPU-ATTILA, 16 GPUs (whole system)
 BASELINE_REV = "0955ebd"
 # Frame cycles per CPU second of commit 0955ebd's simulator (executing; same traces, same commands, best CPU of 3),
-# measured (2 cores at load ~24, 2026-11-28) by `scripts/bench_speed.py --baseline-sim /tmp/b/build/bin/gpupd-sim --repeat 3` with /tmp/b =
-# `git archive 0955ebd | tar -x -C /tmp/b && make -C /tmp/b build/bin/gpupd-sim` (make bench-speed-baseline).
+# measured (2 cores at load ~24) by `make bench-speed-baseline`: commit 0955ebd's tree (git archive) built in
+# $(SPEED_BASELINE_DIR) (default build/speed-baseline), then scripts/bench_speed.py --baseline-sim on its gpupd-sim
+# with --repeat 3.
 BASELINE = {
     ("oa-dm4-f215", "single", 1): 2.86e5,
     ("oa-dm4-f215", "dup", 16): 3.06e4,
