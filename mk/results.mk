@@ -6,21 +6,24 @@
 RESULTS_CHECK := $(PYTHON) scripts/results_check.py --sim $(SIM_TOOL) --trace-tool $(BUILD)/bin/gpupd-trace
 # runs at once for the full set (the quick set runs one at a time beside the other make test targets)
 RESULTS_LONG_JOBS ?= 2
+# RESULTS_ONLY=REGEX: check or update only the cases whose key matches (update keeps every other stored line), e.g.
+# make update-results-long RESULTS_ONLY=scheme=gpupd-stream after a change that alters only that scheme's results
+RESULTS_ONLY_ARG = $(if $(RESULTS_ONLY),--only '$(RESULTS_ONLY)')
 
 .PHONY: test-results-identical test-long-results update-results update-results-long
 test-results-identical: $(SIM_TOOL) $(BUILD)/bin/gpupd-trace
-	@$(RESULTS_CHECK) check --set quick
+	@$(RESULTS_CHECK) check --set quick $(RESULTS_ONLY_ARG)
 TEST_TARGETS += test-results-identical
 
 test-long-results: $(SIM_TOOL) $(BUILD)/bin/gpupd-trace
-	@$(RESULTS_CHECK) check --set full --jobs $(RESULTS_LONG_JOBS)
+	@$(RESULTS_CHECK) check --set full --jobs $(RESULTS_LONG_JOBS) $(RESULTS_ONLY_ARG)
 test-long: test-long-results
 
 update-results: $(SIM_TOOL) $(BUILD)/bin/gpupd-trace
-	@$(RESULTS_CHECK) update --set quick
+	@$(RESULTS_CHECK) update --set quick $(RESULTS_ONLY_ARG)
 
 update-results-long: $(SIM_TOOL) $(BUILD)/bin/gpupd-trace
-	@$(RESULTS_CHECK) update --set full --jobs $(RESULTS_LONG_JOBS)
+	@$(RESULTS_CHECK) update --set full --jobs $(RESULTS_LONG_JOBS) $(RESULTS_ONLY_ARG)
 
 # Replayed runs equal executed runs (issue 23; docs/timing.md, "Functional work once per frame"): every case of
 # the quick set (and a few more) on the traces of TRACES_TEST (Makefile: the 1920x1080 frames sampled) rendered

@@ -136,18 +136,25 @@ def main():
     ap.add_argument("--trace-tool", default="build/bin/gpupd-trace")
     ap.add_argument("--stored", default=None, help="default tests/results/<set>.txt")
     ap.add_argument("--jobs", type=int, default=1, help="runs at once (results and report in the fixed case order)")
+    ap.add_argument("--only", default=None, metavar="REGEX",
+                    help="run only the cases whose key matches REGEX; update keeps every other stored line as it is")
     a = ap.parse_args()
     stored = a.stored or f"tests/results/{a.set}.txt"
     traces = sorted(os.path.join("traces", t) for t in os.listdir("traces") if t.endswith(".gpt"))
     if not traces:
         sys.exit("results_check: FAIL: no traces/*.gpt")
     cs = cases(a.set, traces, a.trace_tool)
+    all_cs = cs
+    if a.only is not None:
+        cs = [c for c in cs if re.search(a.only, key(c))]
+        if not cs:
+            sys.exit(f"results_check: FAIL: --only {a.only!r} matches no case of the {a.set} set")
     if a.mode == "list":
         for c in cs:
             print(" ".join(command(a.sim, c, "f.png", "s.json")))
         return 0
     expected = {}
-    if a.mode == "check":
+    if a.mode == "check" or a.only is not None:
         if not os.path.exists(stored):
             sys.exit(f"results_check: FAIL: no stored results {stored} "
                      f"(make update-results{'-long' if a.set == 'full' else ''})")
@@ -189,7 +196,7 @@ def main():
     cpu = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu_s = cpu.ru_utime + cpu.ru_stime
     if a.mode == "check":
-        stale = [k for k in expected if k not in got and not any(k == key(c) for c in cs)]
+        stale = [k for k in expected if k not in got and not any(k == key(c) for c in all_cs)]
         for k in stale:
             print(f"FAIL: {k}: stored in {stored} but no longer run (a removed trace or case: make update-results"
                   f"{'-long' if a.set == 'full' else ''})")
@@ -207,6 +214,12 @@ def main():
     if fails:
         print(f"results_check: {fails} runs failed; {stored} not written")
         return 1
+    kept = {key(c): expected[key(c)] for c in all_cs if key(c) not in got and key(c) in expected}
+    missing = [key(c) for c in all_cs if key(c) not in got and key(c) not in kept]
+    if missing:
+        print(f"results_check: {len(missing)} cases outside --only are not in {stored} (first: {missing[0]}); "
+              f"run without --only; {stored} not written")
+        return 1
     os.makedirs(os.path.dirname(stored) or ".", exist_ok=True)
     fd, tmpname = tempfile.mkstemp(dir=os.path.dirname(stored) or ".", prefix=".results-")
     with os.fdopen(fd, "w") as f:
@@ -215,10 +228,11 @@ def main():
                 f"{'-long' if a.set == 'full' else ''}.\n"
                 "# png = sha256 (16 hex) of the PNG's IHDR + decompressed rows; stats = sha256 of the --stats JSON;"
                 " cycles = its \"cycles\".\n")
-        for c in cs:
-            f.write(f"{key(c)} | {got[key(c)]}\n")
+        for c in all_cs:
+            k = key(c)
+            f.write(f"{k} | {got[k] if k in got else kept[k]}\n")
     os.replace(tmpname, stored)
-    print(f"results_check: wrote {len(cs)} runs to {stored} ({cpu_s:.1f} s CPU)")
+    print(f"results_check: wrote {len(all_cs)} runs to {stored}, {len(cs)} of them run now ({cpu_s:.1f} s CPU)")
     return 0
 
 
