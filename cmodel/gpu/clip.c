@@ -1,6 +1,9 @@
 /* CLIP unit: trivial reject, near/far and guard-band clipping, viewport and depth range, snapping to
  * 1/256 pixel, back-face and zero-area culling. In project mode (the CP phase of C-PD) it classifies the
- * primitive for the P2G mapper instead of producing screen triangles. */
+ * primitive for the P2G mapper instead of producing screen triangles.
+ * GL_DEPTH_CLAMP (gpu_state_t.depth_clamp) removes the near and far planes from every test, as Mesa's draw
+ * module does with depth clipping off (only the x/y planes then; they also keep w >= 0, since -w <= x <= w
+ * and -gx w <= x <= gx w imply it); the fragment depth is clamped to the depth range in raster.c. */
 #include <math.h>
 #include <string.h>
 
@@ -41,6 +44,10 @@ static float frustum_dist(const float *p, int k)
     default: return p[3] - p[2];
     }
 }
+
+/* Planes k of plane_dist (0, 1 near/far), frustum_dist and view_dist (4, 5 near/far) that CLIP tests. */
+static unsigned plane_mask(const gpu_draw_t *d) { return d->st.depth_clamp ? 0x3Cu : 0x3Fu; }
+static unsigned zlast_mask(const gpu_draw_t *d) { return d->st.depth_clamp ? 0x0Fu : 0x3Fu; }
 
 static void guard_factors(const gpu_draw_t *d, float *gx, float *gy)
 {
@@ -189,8 +196,10 @@ static int clip_line_point(const gpu_draw_t *d, const gpu_shaded_tri_t *in, gpu_
                 if (mode == GPU_MODE_PROJECT) proj_flag(in, proj, P2G_FLAG_CULLED);
                 return mode == GPU_MODE_PROJECT;
             }
+    const unsigned pm = plane_mask(d), fm = zlast_mask(d);
     for (int k = 0; k < 6; k++) {
         int outside = 0;
+        if (!(fm & (1u << k))) continue;
         for (int i = 0; i < nv; i++)
             if (frustum_dist(in->v[i][0], k) < 0.0f) outside++;
         if (outside == nv || (kind == GPU_KIND_POINT && outside)) {
@@ -204,6 +213,7 @@ static int clip_line_point(const gpu_draw_t *d, const gpu_shaded_tri_t *in, gpu_
     for (int k = 0; k < 6; k++)
         for (int i = 0; i < nv; i++)
             if (plane_dist(in->v[i][0], k, gx, gy) < 0.0f) need |= 1u << k;
+    need &= pm;
     if (mode == GPU_MODE_PROJECT) {
         proj_flag(in, proj, 0);
         if (need) { proj->p2g.flags = P2G_FLAG_NEAR_CLIP; return 1; }
@@ -266,9 +276,11 @@ int gpu_clip_triangle(const gpu_draw_t *d, const gpu_shaded_tri_t *in, gpu_mode_
     float gx, gy;
     guard_factors(d, &gx, &gy);
 
+    const unsigned pm = plane_mask(d), fm = zlast_mask(d);
     /* trivial reject against the view frustum */
     for (int k = 0; k < 6; k++) {
         int outside = 0;
+        if (!(fm & (1u << k))) continue;
         for (int i = 0; i < 3; i++)
             if (frustum_dist(in->v[i][0], k) < 0.0f) outside++;
         if (outside == 3) {
@@ -288,6 +300,7 @@ int gpu_clip_triangle(const gpu_draw_t *d, const gpu_shaded_tri_t *in, gpu_mode_
     for (int k = 0; k < 6; k++)
         for (int i = 0; i < 3; i++)
             if (plane_dist(in->v[i][0], k, gx, gy) < 0.0f) need |= 1u << k;
+    need &= pm;
 
     if (mode == GPU_MODE_PROJECT) {
         proj_flag(in, proj, 0);
@@ -326,6 +339,7 @@ int gpu_clip_triangle(const gpu_draw_t *d, const gpu_shaded_tri_t *in, gpu_mode_
     for (int k = 0; k < 6; k++)
         for (int i = 0; i < 3; i++)
             if (view_dist(in->v[i][0], k) < 0.0f) rneed |= 1u << k;
+    rneed &= fm;
     clamp_box_t cb = {0, 0, 0, 0, 0};
     if (!need) {
         int32_t x[3], y[3];

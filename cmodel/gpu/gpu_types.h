@@ -88,6 +88,8 @@ typedef struct {
     int32_t vp_x, vp_y;
     uint32_t vp_w, vp_h;
     float depth_near, depth_far;        /* glDepthRange */
+    uint8_t depth_clamp;                /* GL_DEPTH_CLAMP: CLIP skips the near and far planes (the fragment
+                                         * depth is clamped to the depth range in every case, raster.c) */
     uint8_t scissor_enable;
     int32_t sc_x, sc_y;
     uint32_t sc_w, sc_h;

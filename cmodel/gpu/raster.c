@@ -113,6 +113,10 @@ static int rast_rect(gpu_rast_t *r, int32_t minx, int32_t maxx, int32_t miny, in
 static int rast_setup_line_point(gpu_rast_t *r, const gpu_state_t *st, uint32_t w, uint32_t h)
 {
     if (!gpu_lp_region(&r->t, st, &r->lp)) { r->empty = 1; return 0; }
+    /* depth clamped to [0, 1]; with GL_DEPTH_CLAMP (no near/far clipping) to the depth range too */
+    float n = st->depth_near, fa = st->depth_far;
+    r->zlo = st->depth_clamp && n > 0.0f && fa > 0.0f ? (n < fa ? n : fa) : 0.0f;
+    r->zhi = st->depth_clamp && n < 1.0f && fa < 1.0f ? (n < fa ? fa : n) : 1.0f;
     if (r->t.kind == GPU_KIND_LINE) {
         /* attributes vary along the major axis only (GL's wide-line interpolation, as llvmpipe) */
         double ddx = (double)r->lp.dx, ddy = (double)r->lp.dy;
@@ -343,8 +347,8 @@ static uint8_t quad_line_point(const gpu_rast_t *r, int32_t qx, int32_t qy, uint
         if (r->t.kind == GPU_KIND_LINE)
             t = r->lt_x * ((double)(qx + (i & 1)) * 256.0 + 128.0) + r->lt_y * ((double)(qy + (i >> 1)) * 256.0 + 128.0) + r->lt_c;
         double z = (1.0 - t) * r->t.z[0] + t * r->t.z[1];
-        if (z < 0.0) z = 0.0;
-        if (z > 1.0) z = 1.0;
+        if (z < (double)r->zlo) z = r->zlo;
+        if (z > (double)r->zhi) z = r->zhi;
         q->depth[i] = (uint32_t)llrint(z * (double)GPU_DEPTH_MAX);
         double p0 = (1.0 - t) * r->t.inv_w[0], p1 = t * r->t.inv_w[1], sum = p0 + p1;
         double is = sum != 0.0 ? 1.0 / sum : 0.0;

@@ -250,6 +250,7 @@ static int on_draw(ts_t *t, const trace_cmd_t *c)
     st->vp_y = ts->vp_y;
     st->depth_near = ts->depth_near;
     st->depth_far = ts->depth_far;
+    st->depth_clamp = (uint8_t)((d->state_flags & TRACE_STATEF_DEPTH_CLAMP) != 0);
     st->scissor_enable = (uint8_t)(ts->scissor_en != 0);
     st->sc_x = ts->sc_x;
     st->sc_y = ts->sc_y;

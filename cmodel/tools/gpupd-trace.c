@@ -188,7 +188,8 @@ static int cmd_draws(const char *path)
 
 /* ---------------------------------------------------------------- coverage check
  * An independent, simple reference rasterizer used only to check the converter against glretrace --ppd:
- * near/far clipping, perspective divide, viewport and depth range, culling, scissor, pixel-centre coverage,
+ * near/far clipping (none with GL_DEPTH_CLAMP), perspective divide, viewport and depth range, culling, scissor,
+ * pixel-centre coverage,
  * depth test with per-surface depth buffers, clears, polygon offset. Counts the samples that pass the depth
  * test per draw (what an occlusion query counts). Draws with alpha test (the count depends on texels) or an
  * approximated vertex program (geometry not reproduced, e.g. height-mapped terrain) are reported but not
@@ -261,6 +262,8 @@ static int64_t cov_draw(const trace_draw_t *d, cov_depth_t *db, uint32_t tw, uin
     if (X0 >= X1 || Y0 >= Y1) return 0;
     int x0 = (int)X0, y0 = (int)Y0, x1 = (int)X1, y1 = (int)Y1;   /* now within 0..TRACE_MAX_DIM */
     float n = s->depth_near, f = s->depth_far;
+    int dclamp = (d->state_flags & TRACE_STATEF_DEPTH_CLAMP) != 0;   /* GL_DEPTH_CLAMP: no near/far clipping, */
+    double zlo = n < f ? n : f, zhi = n < f ? f : n;                 /* depth clamped to the depth range */
     for (uint32_t t = 0; t + 2 < d->n_indices; t += 3) {
         cv4 a[12], b[12];
         for (int k = 0; k < 3; k++) {
@@ -270,8 +273,11 @@ static int64_t cov_draw(const trace_draw_t *d, cov_depth_t *db, uint32_t tw, uin
             for (int r = 0; r < 4; r++) v[r] = c[4 * r] * p[0] + c[4 * r + 1] * p[1] + c[4 * r + 2] * p[2] + c[4 * r + 3] * pw;
             a[k] = (cv4){v[0], v[1], v[2], v[3]};
         }
-        int m = cov_clip(a, 3, b, 0);
-        m = cov_clip(b, m, a, 1);
+        int m = 3;
+        if (!dclamp) {
+            m = cov_clip(a, m, b, 0);
+            m = cov_clip(b, m, a, 1);
+        }
         m = cov_clip(a, m, b, 2);
         if (m < 3) continue;
         float X[12], Y[12], Z[12];
@@ -316,6 +322,8 @@ static int64_t cov_draw(const trace_draw_t *d, cov_depth_t *db, uint32_t tw, uin
                     }
                     if (!in) continue;
                     double z = (w[0] * tz[0] + w[1] * tz[1] + w[2] * tz[2]) / (w[0] + w[1] + w[2]) + off;
+                    if (dclamp && z < zlo) z = zlo;
+                    if (dclamp && z > zhi) z = zhi;
                     if (z < 0) z = 0;
                     if (z > 1) z = 1;
                     if (db && s->depth_test) {

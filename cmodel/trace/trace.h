@@ -47,8 +47,9 @@
 #include <stdio.h>
 
 #define TRACE_VERSION_MAJOR 1
-#define TRACE_VERSION_MINOR 3   /* 1.1: mipmapped min filters (2..5); 1.2: zstd chunks, byte transforms, line/point topologies;
-                                 * 1.3: floating-point colour formats, up to 16 attributes */
+#define TRACE_VERSION_MINOR 4   /* 1.1: mipmapped min filters (2..5); 1.2: zstd chunks, byte transforms, line/point topologies;
+                                 * 1.3: floating-point colour formats, up to 16 attributes;
+                                 * 1.4: DRAW state_flags (GL_DEPTH_CLAMP) */
 #define TRACE_FILE_HEADER_SIZE 32u
 #define TRACE_CHUNK_HEADER_SIZE 20u
 
@@ -96,6 +97,9 @@ enum { TRACE_PRIM_TRIANGLES = 0, TRACE_PRIM_LINES = 1, TRACE_PRIM_LINE_STRIP = 2
  * (the converter sets TRACE_DRAW_F_PRIM_APPROX on a draw it affects). */
 enum { TRACE_PRIMF_LINE_SMOOTH = 1u, TRACE_PRIMF_POINT_SMOOTH = 2u, TRACE_PRIMF_LINE_STIPPLE = 4u,
        TRACE_PRIMF_PROGRAM_POINT_SIZE = 8u, TRACE_PRIMF_POINT_SPRITE = 16u, TRACE_PRIMF_ALL = 31u };
+/* trace_draw_t.state_flags (1.4): render state bits beyond trace_state_t, rendered by the model.
+ * DEPTH_CLAMP: GL_DEPTH_CLAMP (CLIP skips the near and far planes; fragment depth clamped to the depth range). */
+enum { TRACE_STATEF_DEPTH_CLAMP = 1u, TRACE_STATEF_ALL = 1u };
 #define TRACE_MAX_LINE_WIDTH 1024.0f      /* line_width / point_size range: (0, 1024] */
 enum { TRACE_SEM_POSITION = 0, TRACE_SEM_COLOR = 1, TRACE_SEM_TEXCOORD0 = 2, TRACE_SEM_TEXCOORD1 = 3,
        TRACE_SEM_NORMAL = 4, TRACE_SEM_GENERIC = 5 };
@@ -247,6 +251,8 @@ typedef struct {
     float line_width;         /* glLineWidth, 0 < w <= TRACE_MAX_LINE_WIDTH */
     float point_size;         /* glPointSize, same range */
     uint32_t prim_flags;      /* TRACE_PRIMF_* */
+    /* format 1.4 (stored after prim_flags; files of minor < 4 read as 0) */
+    uint32_t state_flags;     /* TRACE_STATEF_* */
 } trace_draw_t;
 
 typedef struct {
@@ -309,7 +315,7 @@ const trace_surface_t *trace_reader_surface(const trace_reader_t *r, uint32_t id
 const trace_program_t *trace_reader_program(const trace_reader_t *r, uint32_t id);
 uint32_t trace_reader_zlevel(const trace_reader_t *r);   /* compression level recorded in the header */
 uint32_t trace_reader_codec(const trace_reader_t *r);    /* codec of auto chunks in the header (ZLIB or ZSTD) */
-uint32_t trace_reader_minor(const trace_reader_t *r);    /* format minor version of the file (0, 1 or 2) */
+uint32_t trace_reader_minor(const trace_reader_t *r);    /* format minor version of the file (0..TRACE_VERSION_MINOR) */
 void trace_reader_close(trace_reader_t *r);
 
 /* ---- writer ---- */

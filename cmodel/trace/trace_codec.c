@@ -335,6 +335,7 @@ int tr_encode_cmd(tr_buf_t *b, const trace_cmd_t *cmd, uint32_t *tag)
         tb_u64(b, (uint64_t)d->ref_pixels);
         tb_u32(b, d->flags);
         if (b->minor >= 2) { tb_f32(b, d->line_width); tb_f32(b, d->point_size); tb_u32(b, d->prim_flags); }
+        if (b->minor >= 4) tb_u32(b, d->state_flags);
         break;
     }
     case TRACE_CMD_UNKNOWN:
@@ -511,6 +512,8 @@ static void dec_draw(tr_cur_t *c, trace_draw_t *d)
         }
         d->prim_flags = cur_u32_max(c, "prim_flags", TRACE_PRIMF_ALL);
     }
+    d->state_flags = 0;
+    if (c->minor >= 4) d->state_flags = cur_u32_max(c, "state_flags", TRACE_STATEF_ALL);
 }
 
 const char *trace_prim_name(uint32_t prim)

@@ -27,7 +27,7 @@ typedef struct {
     size_t tok_len;
     int tok_quoted;
     int peeked;
-    uint32_t minor;      /* format minor version of the dump (1.2: DRAW line_width/point_size/prim_flags) */
+    uint32_t minor;      /* format minor version of the dump (1.2: DRAW line_width/point_size/prim_flags; 1.4: state_flags) */
 } tx_t;
 
 static void tx_fail(tx_t *t, const char *fmt, const char *a, const char *b)
@@ -318,6 +318,7 @@ static void tx_draw(tx_t *t, trace_draw_t *d)
         tx_f32(t, "line_width", &d->line_width); tx_f32(t, "point_size", &d->point_size);
         tx_u32(t, "prim_flags", &d->prim_flags);
     }
+    if (t->minor >= 4) tx_u32(t, "state_flags", &d->state_flags);
     tx_nl(t);
     tx_word(t, "  attribs");
     tx_u32(t, NULL, &d->n_attribs);

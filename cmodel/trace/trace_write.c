@@ -236,6 +236,13 @@ trace_writer_t *trace_writer_open_mem(const trace_info_t *info, int zlevel, trac
 int trace_writer_put(trace_writer_t *w, const trace_cmd_t *cmd, trace_error_t *err)
 {
     if (w->failed) { tr_err(err, w->pos, "writer already failed"); return -1; }
+    if (cmd->type == TRACE_CMD_DRAW && w->minor < 4 && cmd->u.draw.state_flags) {
+        /* the field does not exist before 1.4: dropping it would change what the draw renders */
+        tr_err(err, w->pos, "DRAW %" PRIu32 ": state_flags 0x%" PRIx32 " (GL_DEPTH_CLAMP) needs format 1.4 (writing 1.%" PRIu32 ")",
+               cmd->u.draw.index, cmd->u.draw.state_flags, w->minor);
+        w->failed = 1;
+        return -1;
+    }
     tr_buf_t b = {0};
     b.minor = w->minor;
     uint32_t tag = 0;

@@ -39,6 +39,12 @@ needs), in the same window:
  4. to the window: a tone-mapping quad sampling A (bilinear, half-texel offset) and B (bilinear, 2x
     magnification): c / (1 + c) + 0.05 * (B + 3)
  5. to the window with glFrontFace(GL_CW): the gl_FrontFacing triangles again (the winding flips)
+ 6. to the window, depth cleared, GL_DEPTH_CLAMP on, glDepthRange(0.1, 0.9), depth test GL_LESS: a triangle
+    through both the near and the far plane (perspective w), a triangle wholly beyond the far plane and one
+    with a vertex behind the eye (w < 0: only the x/y planes clip it); the model must not clip them at
+    near/far and must clamp their depth to the range
+ 7. the same, GL_DEPTH_CLAMP off, depth range (0, 1): a quad at window depth 0.85 over them, GL_LESS, so its
+    pixel count depends on the clamped depths the first draw left
 """
 import argparse
 import ctypes
@@ -197,6 +203,17 @@ void main() {
     gl_FragColor = vec4(3.0 * dFdx(q) + 1.0, 3.0 * dFdy(q) + 1.0, 2.0 * fwidth(q), 0.0);
 }
 """
+VS_CLAMP = b"""
+attribute vec4 position;
+attribute vec2 texcoord;
+varying vec2 v_t;
+void main() { v_t = texcoord; gl_Position = position; }
+"""
+FS_CLAMP = b"""
+varying vec2 v_t;
+void main() { gl_FragColor = vec4(v_t, 0.6, 1.0); }
+"""
+GL_DEPTH_CLAMP, GL_LESS = 0x864F, 0x0201
 FS_HDR_R = b"""
 varying vec2 v_t;
 void main() { gl_FragColor = vec4(10.0 * v_t.x - 3.0, 7.0, 7.0, 7.0); }
@@ -295,6 +312,7 @@ def hdr_scene(gl, dpy, win, w, h):
     p_deriv = program(FS_HDR_DERIV)
     p_depth = program(FS_HDR_DEPTH, VS_HDR_SLOPE)
     p_shadow = program(FS_HDR_SHADOW)
+    p_clamp = program(FS_CLAMP, VS_CLAMP)
     t_d = ctypes.c_uint()
     gl.glGenTextures(1, ctypes.byref(t_d))
     gl.glBindTexture(GL_TEXTURE_2D, t_d)
@@ -384,6 +402,27 @@ def hdr_scene(gl, dpy, win, w, h):
         gl.glFrontFace(GL_CW)
         faces()
         gl.glFrontFace(GL_CCW)
+        # GL_DEPTH_CLAMP: clip-space (x, y, z, w) given directly
+        gl.glClearDepth(ctypes.c_double(1.0))
+        gl.glClear(GL_DEPTH_BUFFER_BIT)
+        gl.glEnable(GL_DEPTH_TEST)
+        gl.glDepthFunc(GL_LESS)
+        gl.glUseProgram(p_clamp)
+        gl.glEnable(GL_DEPTH_CLAMP)
+        gl.glDepthRange(ctypes.c_double(0.1), ctypes.c_double(0.9))
+        gl.glVertexAttribPointer(0, 4, GL_FLOAT, GL_FALSE, 0, arr([
+            -0.9, -0.9, -1.7, 1.0, 1.2, -0.6, 2.4, 1.5, 0.0, 0.9, 0.3, 1.0,        # through near and far
+            -0.95, 0.3, 1.5, 1.0, -0.3, 0.35, 1.2, 1.0, -0.6, 0.95, 1.9, 1.0,     # beyond far
+            0.3, 0.2, 0.1, 1.0, 0.9, 0.1, -0.2, 1.0, 0.7, 0.5, 0.6, -0.4]))      # a vertex with w < 0
+        gl.glVertexAttribPointer(1, 2, GL_FLOAT, GL_FALSE, 0, arr([0, 0, 1, 0, 0.5, 1] * 3))
+        gl.glDrawArrays(GL_TRIANGLES, 0, 9)
+        gl.glDisable(GL_DEPTH_CLAMP)
+        gl.glDepthRange(ctypes.c_double(0.0), ctypes.c_double(1.0))
+        gl.glVertexAttribPointer(0, 4, GL_FLOAT, GL_FALSE, 0, arr([-1, -1, 0.7, 1, 1, -1, 0.7, 1, -1, 1, 0.7, 1,
+                                                                    1, 1, 0.7, 1]))
+        gl.glVertexAttribPointer(1, 2, GL_FLOAT, GL_FALSE, 0, arr([0.2, 0.2, 0.2, 0.2, 0.2, 0.2, 0.2, 0.2]))
+        gl.glDrawArrays(GL_TRIANGLE_STRIP, 0, 4)
+        gl.glDisable(GL_DEPTH_TEST)
         gl.glXSwapBuffers(dpy, win)
     gl.glFinish()
     return 0

@@ -175,15 +175,18 @@ def hdr_part(w, env, xvfb, lock, min_within):
     tool = os.path.join(ROOT, 'build/bin/gpupd-trace')
     dump = subprocess.run([tool, 'dump', gpt], capture_output=True, text=True).stdout
     fmts = sorted(set(int(x.split(' format ')[1].split()[0]) for x in dump.splitlines() if x.startswith('SURF ')))
-    check(dump.startswith('GPUPD-TRACE-TEXT version 1 3') and 4 in fmts and 7 in fmts,
-          'hdr: format 1.3 with RGBA16F (4) and R32F (7) surfaces', '(formats %s)' % fmts)
+    check(dump.startswith('GPUPD-TRACE-TEXT version 1 4') and 4 in fmts and 7 in fmts,
+          'hdr: format 1.4 with RGBA16F (4) and R32F (7) surfaces', '(formats %s)' % fmts)
+    sflags = [int(x.split(' state_flags ')[1].split()[0]) for x in dump.splitlines() if x.startswith('DRAW ')]
+    check(sflags[-2:] == [1, 0] and sum(sflags) == 1, 'hdr: GL_DEPTH_CLAMP carried by its draw (state_flags 1)',
+          '(state_flags %s)' % sflags)
     draws = [x.split('\t') for x in subprocess.run([tool, 'draws', gpt], capture_output=True,
                                                    text=True).stdout.strip().split('\n')[1:]]
-    check(len(draws) == 9 and all(x[5].startswith('glsl') and x[6].startswith('glsl') and x[12] == '0' for x in draws),
-          'hdr: nine compiled draws, none approximated', '%s' % [x[12] if len(x) > 12 else '?' for x in draws])
+    check(len(draws) == 11 and all(x[5].startswith('glsl') and x[6].startswith('glsl') and x[12] == '0' for x in draws),
+          'hdr: eleven compiled draws, none approximated', '%s' % [x[12] if len(x) > 12 else '?' for x in draws])
     repro = '(reproduce: traces/capture/capture.sh convert %s hdr; gpupd-sim validate --trace %s --ref %s/hdr.png ' \
             '--diff diff.png)' % (raw, gpt, out)
-    check(j['draws_with_ref'] == 9 and j['draws_exact'] == 9, 'hdr: per-draw pixel counts exact',
+    check(j['draws_with_ref'] == 11 and j['draws_exact'] == 11, 'hdr: per-draw pixel counts exact',
           '%d of %d %s' % (j['draws_exact'], j['draws_with_ref'], repro))
     within = 100.0 * j['image_close8']
     check(within >= min_within, 'hdr: image within 8/255 >= %.1f %%' % min_within, '(%.2f %%) %s' % (within, repro))

@@ -208,10 +208,21 @@ def gl_emulation_tests():
     # (binary16 rounded to nearest even: 51/255 -> 0x3266, 128/255 -> 0x3804), and the draws sampling it are flagged
     check(conv.float_texels(bytes([255, 0, 51, 128]), 4).hex() == '003c0000' + '66320438' and
           conv.float_texels(bytes([255, 0, 51, 128]), 7).hex() == '0000803f', 'RGBA8 -> float texels')
-    # GL_DEPTH_CLAMP: the model clips at the near and far planes: flagged and noted
+    # GL_DEPTH_CLAMP (format 1.4): rendered by the model, so not flagged; a draw carries DRAW state_flags 1,
+    # a blit (which GL's depth clamp does not affect) 0
     gl(cv, 30, 'glEnable', cap='GL_DEPTH_CLAMP')
-    check(cv.unsupported_state() == conv.F_STATE_APPROX and any('GL_DEPTH_CLAMP' in k for k in cv.notes),
-          'GL_DEPTH_CLAMP flagged', str(cv.notes))
+    check(cv.unsupported_state() == 0 and not any('GL_DEPTH_CLAMP' in k for k in cv.notes),
+          'GL_DEPTH_CLAMP not flagged', str(cv.notes))
+    gl(cv, 31, 'glBlitFramebuffer', srcX0=0, srcY0=0, srcX1=4, srcY1=4, dstX0=0, dstY0=0, dstX1=4, dstY1=4,
+       mask='GL_COLOR_BUFFER_BIT', filter='GL_NEAREST')
+    quad = [(-1.0, -1.0, 2.0, 1.0), (1.0, -1.0, -2.0, 1.0), (1.0, 1.0, 0.0, 1.0)]
+    cv.emit_draw(32, 'GL_TRIANGLES', [0, 1, 2], lambda used: (
+        [(conv.SEM_POSITION, 4, [quad[i] for i in used]), (conv.SEM_COLOR, 4, [(1.0, 0.0, 0.0, 1.0)] * len(used))],
+        'vs_mvp', 'fs_color', 'depth clamp test', 'depth clamp test', list(conv.mvp_rows(conv.IDENT)), (4, 0, 1), [], 0))
+    d, _ = draws_of(cv)
+    check(len(d) == 4 and d[2].endswith(' state_flags 0') and d[3].endswith(' state_flags 1') and ' flags 0 ' in d[3],
+          'depth-clamped draw: state_flags 1, not flagged; blit: state_flags 0', str(d[2:]))
+    check(cv.stats['depth_clamp_draws'] == 1, 'depth-clamped draws counted (format 1.4 written)')
 
 
 def horse_triangles():

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gpu/clip.h"
 #include "gpu/frag.h"
 #include "gpu/gpu.h"
 
@@ -184,6 +185,69 @@ static void test_depth_and_blend(void **state)
     gpu_free(&g);
 }
 
+/* GL_DEPTH_CLAMP (gpu_state_t.depth_clamp): no near/far clipping, the fragment depth clamped to the depth
+ * range. A quad wholly beyond the far (or near) plane draws nothing without it and every pixel with it, at
+ * depth 1 (0); with glDepthRange(0.25, 0.75) at 0.25. A quad tilted through both planes (z = -3x) keeps only
+ * its middle third (|x| <= 1/3) without, all of it with. CLIP's project mode agrees (culled vs sent). */
+static void test_depth_clamp(void **state)
+{
+    (void)state;
+    gpu_t g;
+    mk_gpu(&g, 0, 1);
+    gpu_clear(&g, 0, 0xFF000000u, 0xF, 0, 0, 0, 0);
+    gpu_clear(&g, 1, GPU_DEPTH_MAX, 0xF, 0, 0, 0, 0);
+    float red[4] = {1, 0, 0, 1}, green[4] = {0, 1, 0, 1};
+    gpu_draw_t a = quad_draw(1.5f, red);
+    a.st.depth_rt = 1; a.st.depth_test = 1; a.st.depth_write = 1; a.st.depth_func = GPU_CMP_ALWAYS;
+    uint64_t f0 = g.stats.fragments;
+    assert_int_equal(render_all(&g, &a), 0);
+    assert_int_equal(g.stats.fragments - f0, 0);
+    assert_int_equal(px(&g, 0, 10, 10), 0xFF000000u);
+    a.st.depth_clamp = 1;
+    f0 = g.stats.fragments;
+    assert_int_equal(render_all(&g, &a), 0);
+    assert_int_equal(g.stats.fragments - f0, W * H);
+    assert_int_equal(px(&g, 0, 10, 10), 0xFF0000FFu);
+    assert_int_equal(px(&g, 1, 10, 10), GPU_DEPTH_MAX);
+    gpu_draw_t b = quad_draw(-1.5f, green);
+    b.st.depth_rt = 1; b.st.depth_test = 1; b.st.depth_write = 1; b.st.depth_func = GPU_CMP_LESS;
+    b.st.depth_clamp = 1;
+    assert_int_equal(render_all(&g, &b), 0);
+    assert_int_equal(px(&g, 0, 10, 10), 0xFF00FF00u);
+    assert_int_equal(px(&g, 1, 10, 10), 0);
+    gpu_clear(&g, 1, GPU_DEPTH_MAX, 0xF, 0, 0, 0, 0);
+    b.st.depth_near = 0.25f; b.st.depth_far = 0.75f;
+    quad_v[0][0][2] = -3.0f;   /* vertex 0 only: still wholly before the near plane */
+    assert_int_equal(render_all(&g, &b), 0);
+    assert_int_equal(px(&g, 1, 10, 10), (uint32_t)lrint(0.25 * GPU_DEPTH_MAX));
+    /* tilted through both planes */
+    for (int clamp = 0; clamp < 2; clamp++) {
+        gpu_draw_t t = quad_draw(0.0f, red);
+        for (int i = 0; i < 4; i++) quad_v[i][0][2] = -3.0f * quad_v[i][0][0];
+        t.st.depth_clamp = (uint8_t)clamp;
+        f0 = g.stats.fragments;
+        assert_int_equal(render_all(&g, &t), 0);
+        uint64_t n = g.stats.fragments - f0;
+        if (clamp) assert_int_equal(n, W * H);
+        else assert_true(n >= (uint64_t)(W / 3 - 2) * H && n <= (uint64_t)(W / 3 + 2) * H);
+    }
+    /* project mode (the CP phase): the quad beyond the far plane is culled without the clamp, sent with it */
+    gpu_draw_t p = quad_draw(1.5f, red);
+    gpu_shaded_tri_t st;
+    memset(&st, 0, sizeof st);
+    float pos[3][2] = {{-1, -1}, {1, -1}, {-1, 1}};
+    for (int i = 0; i < 3; i++) { st.v[i][0][0] = pos[i][0]; st.v[i][0][1] = pos[i][1]; st.v[i][0][2] = 1.5f; st.v[i][0][3] = 1; }
+    gpu_projected_t pr;
+    gpu_screen_tri_t out[GPU_CLIP_MAX_OUT];
+    assert_int_equal(gpu_clip_triangle(&p, &st, GPU_MODE_PROJECT, out, &pr), 1);
+    assert_int_equal(pr.p2g.flags, P2G_FLAG_CULLED);
+    p.st.depth_clamp = 1;
+    assert_int_equal(gpu_clip_triangle(&p, &st, GPU_MODE_PROJECT, out, &pr), 1);
+    assert_int_equal(pr.p2g.flags, 0);
+    assert_int_equal(gpu_clip_triangle(&p, &st, GPU_MODE_RENDER, out, &pr), 1);
+    gpu_free(&g);
+}
+
 static void test_mrt_texture_discard(void **state)
 {
     (void)state;
@@ -328,6 +392,7 @@ int main(void)
         cmocka_unit_test(test_fetch_topologies),
         cmocka_unit_test(test_clear_and_mask),
         cmocka_unit_test(test_depth_and_blend),
+        cmocka_unit_test(test_depth_clamp),
         cmocka_unit_test(test_mrt_texture_discard),
         cmocka_unit_test(test_ownership),
         cmocka_unit_test(test_vertex_cache),

@@ -842,6 +842,88 @@ static void test_float_formats_and_attribs(void **state)
     remove(path);
 }
 
+/* Format 1.4: DRAW state_flags (GL_DEPTH_CLAMP) round-trips through the binary and the text dump; a value
+ * beyond TRACE_STATEF_ALL is refused; a 1.3 writer refuses a depth-clamped draw (dropping the field would
+ * change what the draw renders) and its draws read back with state_flags 0. */
+static void test_state_flags_format(void **state)
+{
+    (void)state;
+    trace_error_t err;
+    trace_info_t info = mkinfo();
+    float v[3 * 4] = {-1, -1, 2, 1, 1, -1, -2, 1, 0, 1, 0, 1};
+    uint32_t idx[3] = {0, 1, 2};
+    char path[256], txt[256], out[256];
+    snprintf(path, sizeof path, "%s/v14.gpt", tmpdir);
+    snprintf(txt, sizeof txt, "%s/v14.txt", tmpdir);
+    snprintf(out, sizeof out, "%s/v14.rt.gpt", tmpdir);
+    for (uint32_t minor = 3; minor <= 4; minor++) {
+        trace_writer_t *w = frame_writer(trace_writer_open_file_minor(path, &info, 6, minor, &err));
+        trace_cmd_t c;
+        line_draw(&c, v, idx, TRACE_PRIM_TRIANGLES, 3);
+        c.u.draw.state_flags = TRACE_STATEF_DEPTH_CLAMP;
+        if (minor < 4) {
+            assert_int_equal(trace_writer_put(w, &c, &err), -1);
+            if (!strstr(err.msg, "DRAW 0: state_flags 0x1 (GL_DEPTH_CLAMP) needs format 1.4 (writing 1.3)"))
+                fail_msg("got: %s", err.msg);
+            trace_writer_abort(w);
+            w = frame_writer(trace_writer_open_file_minor(path, &info, 6, minor, &err));
+            c.u.draw.state_flags = 0;
+        } else {
+            c.u.draw.state_flags = 2;
+            assert_int_equal(trace_writer_put(w, &c, &err), -1);
+            if (!strstr(err.msg, "state_flags = 2 out of range (max 1)")) fail_msg("got: %s", err.msg);
+            trace_writer_abort(w);
+            w = frame_writer(trace_writer_open_file_minor(path, &info, 6, minor, &err));
+            c.u.draw.state_flags = TRACE_STATEF_DEPTH_CLAMP;
+        }
+        put(w, &c);
+        c.u.draw.index = 1;
+        c.u.draw.state_flags = 0;
+        put(w, &c);
+        memset(&c, 0, sizeof c);
+        c.type = TRACE_CMD_FRAME_END;
+        put(w, &c);
+        assert_int_equal(trace_writer_close(w, NULL, NULL, &err), 0);
+        trace_reader_t *r = trace_reader_open_file(path, 0, &err);
+        assert_non_null(r);
+        assert_int_equal(trace_reader_minor(r), minor);
+        trace_cmd_t k;
+        memset(&k, 0, sizeof k);
+        uint32_t got[2] = {9, 9}, n = 0;
+        while (trace_reader_next(r, &k, &err) == 1)
+            if (k.type == TRACE_CMD_DRAW && n < 2) got[n++] = k.u.draw.state_flags;
+        trace_cmd_free(&k);
+        trace_reader_close(r);
+        assert_int_equal(n, 2);
+        assert_int_equal(got[0], minor >= 4 ? TRACE_STATEF_DEPTH_CLAMP : 0);
+        assert_int_equal(got[1], 0);
+        /* text dump -> undump: byte-identical, and the dump names the field only from 1.4 on */
+        r = trace_reader_open_file(path, 0, &err);
+        assert_non_null(r);
+        FILE *f = fopen(txt, "w");
+        assert_int_equal(trace_dump_text(r, f, &err), 0);
+        fclose(f);
+        trace_reader_close(r);
+        size_t nt, n1, n2;
+        char *t = (char *)slurp(txt, &nt);
+        t[nt] = 0;
+        assert_int_equal(strstr(t, "state_flags 1") != NULL, minor >= 4);
+        assert_int_equal(strstr(t, "state_flags") != NULL, minor >= 4);
+        free(t);
+        f = fopen(txt, "r");
+        if (trace_undump_text(f, out, &err)) fail_msg("undump 1.%u: %s", minor, err.msg);
+        fclose(f);
+        uint8_t *a = slurp(path, &n1), *b = slurp(out, &n2);
+        assert_int_equal(n1, n2);
+        assert_memory_equal(a, b, n1);
+        free(a);
+        free(b);
+    }
+    remove(path);
+    remove(txt);
+    remove(out);
+}
+
 /* Text dump -> undump is byte-identical, and a damaged text names its line. */
 static void test_text_roundtrip(void **state)
 {
@@ -941,6 +1023,7 @@ int main(void)
         cmocka_unit_test(test_writer_rejects),
         cmocka_unit_test(test_text_roundtrip),
         cmocka_unit_test(test_float_formats_and_attribs),
+        cmocka_unit_test(test_state_flags_format),
         cmocka_unit_test(test_lines_points_format),
     };
     return cmocka_run_group_tests_name("trace_format", tests, setup, teardown);

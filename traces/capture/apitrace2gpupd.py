@@ -36,6 +36,8 @@ LINE_POINT_MODES = {'GL_LINES': PRIM_LINES, 'GL_LINE_STRIP': PRIM_LINE_STRIP, 'G
                     'GL_POINTS': PRIM_POINTS}
 # prim_flags: GL line/point state the model does not render (the draw is flagged F_PRIM_APPROX)
 PRIMF_LINE_SMOOTH, PRIMF_POINT_SMOOTH, PRIMF_LINE_STIPPLE, PRIMF_PROGRAM_POINT_SIZE, PRIMF_POINT_SPRITE = 1, 2, 4, 8, 16
+# state_flags (format 1.4): render state the model renders beyond the 1.0 state block
+STATEF_DEPTH_CLAMP = 1
 
 CMP = {'GL_NEVER': 0, 'GL_LESS': 1, 'GL_EQUAL': 2, 'GL_LEQUAL': 3, 'GL_GREATER': 4, 'GL_NOTEQUAL': 5,
        'GL_GEQUAL': 6, 'GL_ALWAYS': 7}
@@ -556,7 +558,7 @@ class Converter:
                  t.min_filter, t.mag_filter, t.wrap_s, t.wrap_t, t.compare)
         self.viewport = [dx0, dy0, dx1 - dx0, dy1 - dy0]
         self.caps -= {'GL_DEPTH_TEST', 'GL_BLEND', 'GL_CULL_FACE', 'GL_ALPHA_TEST', 'GL_POLYGON_OFFSET_FILL',
-                      'GL_STENCIL_TEST', 'GL_FOG', 'GL_CLIP_DISTANCE0', 'GL_CLIP_PLANE0'}
+                      'GL_STENCIL_TEST', 'GL_FOG', 'GL_CLIP_DISTANCE0', 'GL_CLIP_PLANE0', 'GL_DEPTH_CLAMP'}
         self.color_mask, self.depth_mask, self.cur_prog = 15, False, 0
         t.min_filter = t.mag_filter = str(filt) if str(filt) == 'GL_LINEAR' else 'GL_NEAREST'
         t.wrap_s = t.wrap_t = 'GL_CLAMP_TO_EDGE'
@@ -641,8 +643,7 @@ class Converter:
         for cap, what in (('GL_STENCIL_TEST', 'stencil test'), ('GL_FOG' if not fog_ok else '-', 'fog'),
                           ('GL_LIGHTING', 'lighting'),
                           ('GL_CLIP_PLANE0', 'user clip plane'), ('GL_CLIP_DISTANCE0', 'user clip plane'),
-                          ('GL_TEXTURE_GEN_S', 'texgen'),
-                          ('GL_DEPTH_CLAMP', 'GL_DEPTH_CLAMP (the model clips at the near and far planes)')):
+                          ('GL_TEXTURE_GEN_S', 'texgen')):
             if cap in self.caps:
                 self.note('draws with %s (ignored)' % what)
                 flags |= F_STATE_APPROX if what not in ('lighting', 'texgen') else F_VS_APPROX
@@ -708,6 +709,9 @@ class Converter:
         pflags = self.prim_state(prim, vs_origin if prim == PRIM_POINTS else '')
         if pflags:
             flags |= F_PRIM_APPROX
+        sflags = STATEF_DEPTH_CLAMP if 'GL_DEPTH_CLAMP' in self.caps else 0
+        if sflags:
+            self.stats['depth_clamp_draws'] += 1     # format 1.4
         col, dep, rt_size = self.targets()
         for f in self.target_formats():
             self.note('draws into a %s target (stored as RGBA8: clamped to [0, 1], 8 bits, no sRGB encoding)' % f)
@@ -763,8 +767,9 @@ class Converter:
         vs = self.program_id(0, vs_name, vs_origin)
         fs = self.program_id(1, fs_name, fs_origin)
         ref = self.ppd.get(call_no, -1)
-        lines = ['DRAW z auto index %d call %d prim %d flags %d ref_pixels %d line_width %s point_size %s prim_flags %d' % (
-            self.draw_index, call_no, prim, flags, ref, f32(self.line_width), f32(self.point_size), pflags)]
+        lines = ['DRAW z auto index %d call %d prim %d flags %d ref_pixels %d line_width %s point_size %s prim_flags %d '
+                 'state_flags %d' % (self.draw_index, call_no, prim, flags, ref, f32(self.line_width),
+                                     f32(self.point_size), pflags, sflags)]
         lines.append('  attribs %d ' % len(attrs) + ' '.join('sem %d comps %d' % (s, n) for s, n, _ in attrs))
         lines.append('  verts %d' % len(used))
         for i in range(len(used)):
@@ -1863,16 +1868,19 @@ def main():
     # writer picks (docs/trace-format.md); --zlib writes format 1.1 with zlib level 9 as before, unless the
     # trace has line or point draws (DRAW prim 1..4 exist from 1.2 on): then format 1.2 with zlib level 9.
     lines_points = cv.stats['line_point_draws'] > 0
+    # floating-point colour surfaces and more than 8 attributes exist from format 1.3 on, DRAW state_flags
+    # (GL_DEPTH_CLAMP) from 1.4; a trace without them stays 1.2 (byte-identical to what earlier converters wrote)
+    minor = 4 if cv.stats['depth_clamp_draws'] else 3 if cv.stats['float_surfaces'] or cv.stats['attribs_over_8'] else 2
+    if minor < 4:
+        cv.out = [re.sub(r' state_flags 0$', '', x, count=1, flags=re.M) if x.startswith('DRAW ') else x
+                  for x in cv.out]
     if a.zlib and not lines_points:
         cv.out = [re.sub(r' line_width \S+ point_size \S+ prim_flags \d+$', '', x, count=1, flags=re.M)
                   if x.startswith('DRAW ') else x
                   for x in cv.out]
-    # floating-point colour surfaces and more than 8 attributes exist from format 1.3 on; a trace without them
-    # stays 1.2 (byte-identical to what earlier converters wrote)
-    minor = 3 if cv.stats['float_surfaces'] or cv.stats['attribs_over_8'] else 2
     if a.zlib and minor > 2:
-        sys.exit('apitrace2gpupd: --zlib writes format 1.1/1.2, but this capture needs format 1.3 '
-                 '(floating-point targets or more than 8 attributes)')
+        sys.exit('apitrace2gpupd: --zlib writes format 1.1/1.2, but this capture needs format 1.%d '
+                 '(floating-point targets, more than 8 attributes or GL_DEPTH_CLAMP)' % minor)
     head = [('GPUPD-TRACE-TEXT version 1 2 zlevel 9 codec zlib' if lines_points else
              'GPUPD-TRACE-TEXT version 1 1 zlevel 9') if a.zlib else
             'GPUPD-TRACE-TEXT version 1 %d zlevel %d codec zstd' % (minor, a.zstd_level),
