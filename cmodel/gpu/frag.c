@@ -160,6 +160,109 @@ static void sample_level(const uint32_t *data, uint32_t w, uint32_t h, gpu_forma
     }
 }
 
+/* ---- llvmpipe's sampler (gpu_t.tex_filter == GPU_TEXF_LLVMPIPE) ----
+ * Mesa 22.3 gallivm, measured bit-exact against llvmpipe on this arithmetic (docs/golden-model.md section 1,
+ * "Texture filtering"). RGBA8 textures with repeat or clamp-to-edge wraps take llvmpipe's "AoS" path
+ * (lp_bld_sample_aos.c): coordinates in 8.8 fixed point, every lerp on 8-bit channels with an 8-bit weight,
+ * the mip blend weight truncated to 8 bits. Other formats and wraps take its float path: the model's binary32
+ * filtering with llvmpipe's level of detail. */
+
+/* floor(a / 256) for any int64 a (no reliance on the shift of a negative number) */
+static int64_t floor256(int64_t a) { return a >= 0 ? a / 256 : -((-a + 255) / 256); }
+
+/* lp_build_iround (cvtps2dq): round half to even; out of range or NaN gives INT32_MIN as the instruction does */
+static int32_t lp_iround(float x)
+{
+    if (!(x >= -2147483648.0f && x < 2147483648.0f)) return INT32_MIN;
+    return (int32_t)lrintf(x);
+}
+
+/* lp_build_lerp of unorm8 channels with a prescaled 8-bit weight w (pmulhrsw of w and (v1 - v0) << 7):
+ * v0 + floor((w (v1 - v0) + 128) / 256), which stays within [min(v0,v1), max(v0,v1)] */
+static uint32_t lp_lerp8(uint32_t w, uint32_t v0, uint32_t v1)
+{
+    return (uint32_t)((int64_t)v0 + floor256((int64_t)w * ((int64_t)v1 - (int64_t)v0) + 128));
+}
+
+/* the same on the four channels of two RGBA8 texels */
+static uint32_t lp_lerp_rgba8(uint32_t w, uint32_t a, uint32_t b)
+{
+    uint32_t r = 0;
+    for (uint32_t sh = 0; sh < 32; sh += 8) r |= lp_lerp8(w, (a >> sh) & 255u, (b >> sh) & 255u) << sh;
+    return r;
+}
+
+/* lp_build_fast_log2: exponent + mantissa - 1, piecewise linear between powers of two, in binary32 */
+static float lp_fast_log2(float x)
+{
+    uint32_t b;
+    memcpy(&b, &x, 4);
+    int32_t e = (int32_t)((b >> 23) & 255u) - 128;      /* floor(log2 x) - 1 for normal x */
+    uint32_t mb = (b & 0x7FFFFFu) | 0x3F800000u;        /* mantissa in [1, 2) */
+    float m;
+    memcpy(&m, &mb, 4);
+    return (float)e + m;
+}
+
+/* Texel indices and 8-bit weight of one axis for the linear filter (lp_build_sample_image_linear and
+ * lp_build_sample_wrap_linear_int): c = iround(u * n * 256) - 128, index floor(c / 256), weight c mod 256. */
+static void lp_axis_linear(float u, uint32_t n, uint8_t wrap, uint32_t *i0, uint32_t *i1, uint32_t *wt)
+{
+    int64_t c = (int64_t)lp_iround(u * (float)(n * 256u)) - 128;
+    int64_t x0 = floor256(c);
+    *wt = (uint32_t)(c - 256 * x0);
+    if (wrap == GPU_WRAP_CLAMP) {
+        *i0 = x0 < 0 ? 0 : x0 >= (int64_t)n ? n - 1 : (uint32_t)x0;
+        *i1 = x0 + 1 < 0 ? 0 : x0 + 1 >= (int64_t)n ? n - 1 : (uint32_t)(x0 + 1);
+    } else if ((n & (n - 1)) == 0) {                    /* repeat, power of two: two's-complement mask */
+        *i0 = (uint32_t)x0 & (n - 1);
+        *i1 = (uint32_t)(x0 + 1) & (n - 1);
+    } else {                                            /* repeat, other sizes: lp_build_coord_repeat_npot_linear_int */
+        float f = u - floorf(u);
+        f = f * (float)n;
+        f = f * 256.0f;
+        c = (int64_t)lp_iround(f) - 128;
+        x0 = floor256(c);
+        *wt = (uint32_t)(c - 256 * x0);
+        if (x0 < 0) x0 = n - 1;
+        if (x0 > (int64_t)n - 1) x0 = n - 1;
+        *i0 = (uint32_t)x0;
+        *i1 = *i0 != n - 1 ? *i0 + 1 : 0;
+    }
+}
+
+/* Nearest texel index of one axis (lp_build_sample_image_nearest, lp_build_sample_wrap_nearest_int). */
+static uint32_t lp_axis_nearest(float u, uint32_t n, uint8_t wrap)
+{
+    float f = floorf(u * (float)n);
+    int64_t i = f >= -2147483648.0f && f < 2147483648.0f ? (int64_t)f : INT32_MIN;
+    if (wrap == GPU_WRAP_CLAMP) return i < 0 ? 0 : i >= (int64_t)n ? n - 1 : (uint32_t)i;
+    if ((n & (n - 1)) == 0) return (uint32_t)i & (n - 1);
+    float fr = u - floorf(u);                           /* lp_build_fract_safe: below 1 */
+    if (!(fr < 0.99999994f)) fr = 0.99999994f;
+    uint32_t k = (uint32_t)(fr * (float)n);
+    return k < n ? k : n - 1;
+}
+
+/* One level of an RGBA8 texture on llvmpipe's 8-bit path: the filtered texel, RGBA8. */
+static uint32_t lp_sample_level(const uint32_t *data, uint32_t w, uint32_t h, float u, float v, int linear,
+                                uint8_t ws, uint8_t wt)
+{
+    if (!linear) return data[(size_t)lp_axis_nearest(v, h, wt) * w + lp_axis_nearest(u, w, ws)];
+    uint32_t xa, xb, ya, yb, fx, fy;
+    lp_axis_linear(u, w, ws, &xa, &xb, &fx);
+    lp_axis_linear(v, h, wt, &ya, &yb, &fy);
+    uint32_t lo = lp_lerp_rgba8(fx, data[(size_t)ya * w + xa], data[(size_t)ya * w + xb]);
+    uint32_t hi = lp_lerp_rgba8(fx, data[(size_t)yb * w + xa], data[(size_t)yb * w + xb]);
+    return lp_lerp_rgba8(fy, lo, hi);
+}
+
+/* 1 if llvmpipe samples this texture on its 8-bit path (util_format_fits_8unorm, lp_is_simple_wrap_mode) */
+static int lp_aos(const gpu_t *g, gpu_format_t fmt, uint8_t ws, uint8_t wt)
+{
+    return g->tex_filter == GPU_TEXF_LLVMPIPE && fmt == GPU_FMT_RGBA8 && ws != GPU_WRAP_MIRROR && wt != GPU_WRAP_MIRROR;
+}
+
 /* Mip chain of a surface: levels 1.. built from level 0 with a 2x2 box filter (truncating average per
  * channel, as Mesa's generate-mipmap for RGBA8; a dimension of 1 averages 2 texels), rebuilt after the
  * surface changes (gpu_surface_changed). Owned by the GPU instance (no shared mutable state). */
@@ -209,6 +312,13 @@ static const struct gpu_mipchain *mip_chain(const gpu_t *gc, int32_t sid)
                     gpu_texel_encode(s->fmt, o, &d[((size_t)y * nw + x) * wpt]);
                     continue;
                 }
+                if (s->fmt == GPU_FMT_RGBA8 && g->tex_filter == GPU_TEXF_LLVMPIPE) {
+                    /* llvmpipe's glGenerateMipmap: a blit that samples level l-1 bilinearly at each texel
+                     * centre of level l on the 8-bit path, clamp to edge (2x2: two rounded pairwise means) */
+                    d[(size_t)y * nw + x] = lp_sample_level(src, pw, ph, ((float)x + 0.5f) / (float)nw,
+                                                            ((float)y + 0.5f) / (float)nh, 1, GPU_WRAP_CLAMP, GPU_WRAP_CLAMP);
+                    continue;
+                }
                 uint32_t a = src[(size_t)y0 * pw + x0], b = src[(size_t)y0 * pw + x1];
                 uint32_t c = src[(size_t)y1 * pw + x0], e = src[(size_t)y1 * pw + x1];
                 uint32_t v = 0;
@@ -248,6 +358,16 @@ float gpu_tex_quad_lod(const gpu_t *g, const gpu_draw_t *d, int unit, const floa
     if (sid < 0 || (uint32_t)sid >= g->n_surf) return 0.0f;
     if (!d->st.tex_mip[unit] && (!d->st.tex_min[unit] || d->st.tex_min[unit] - 1 == d->st.tex_filter[unit])) return 0.0f;
     const gpu_surface_t *sf = &g->surf[sid];
+    if (g->tex_filter == GPU_TEXF_LLVMPIPE) {
+        /* llvmpipe (lp_build_rho without its approximation, lp_build_lod_selector): derivatives from its quad
+         * lanes 0 (top left in its frame, y down on a window surface), 1 (right of it) and 2 (below it);
+         * rho^2 = max over x and y of the squared scaled derivatives, lod = fast_log2(rho^2) / 2 */
+        int a = d->st.y_down ? 2 : 0, b = d->st.y_down ? 3 : 1, c = d->st.y_down ? 0 : 2;
+        float sx = (s[b] - s[a]) * (float)sf->w, tx = (t[b] - t[a]) * (float)sf->h;
+        float sy = (s[c] - s[a]) * (float)sf->w, ty = (t[c] - t[a]) * (float)sf->h;
+        float rx = sx * sx + tx * tx, ry = sy * sy + ty * ty;
+        return lp_fast_log2(rx > ry ? rx : ry) * 0.5f;
+    }
     /* GL's scale factor from the quad's (coarse) derivatives: lanes 0,1 differ in x, lanes 0,2 in y */
     float dudx = (s[1] - s[0]) * (float)sf->w, dvdx = (t[1] - t[0]) * (float)sf->h;
     float dudy = (s[2] - s[0]) * (float)sf->w, dvdy = (t[2] - t[0]) * (float)sf->h;
@@ -255,6 +375,63 @@ float gpu_tex_quad_lod(const gpu_t *g, const gpu_draw_t *d, int unit, const floa
     float rho = rx > ry ? rx : ry;
     if (!(rho > 0.0f) || !isfinite(rho)) return rho > 0.0f ? 64.0f : 0.0f;
     return log2f(rho);
+}
+
+/* Level l of a surface (l > 0: its mip chain; a level past the chain: level 0). */
+static const uint32_t *level_of(const gpu_t *g, int32_t sid, const gpu_surface_t *s, uint32_t l, uint32_t *w, uint32_t *h)
+{
+    const struct gpu_mipchain *m = l ? mip_chain(g, sid) : NULL;
+    if (!m || l >= m->nlev) { *w = s->w; *h = s->h; return s->data; }
+    *w = m->w[l];
+    *h = m->h[l];
+    return m->lev[l];
+}
+
+/* llvmpipe's level selection and filtering (lp_build_sample_mipmap and lp_build_linear_mip_levels; the level
+ * of detail comes from gpu_tex_quad_lod): lod <= 0 is magnification at level 0; nearest mip level
+ * floor((floor(log2 rho^2) + 1) / 2) (lp_build_ilog2_sqrt); linear: levels floor(lod) and the next, blended
+ * with the weight trunc(256 fract(lod)) on the 8-bit path, fract(lod) on the float path; both clamp at the
+ * last level with no blend. */
+static void lp_tex_sample(const gpu_t *g, const gpu_draw_t *d, int unit, int32_t sid, const gpu_surface_t *s,
+                          float u, float v, float lod, uint8_t ws, uint8_t wt, float out[4])
+{
+    int lin = d->st.tex_filter[unit] == GPU_FILTER_LINEAR;
+    uint8_t mip = d->st.tex_mip[unit];
+    uint32_t l0 = 0;
+    float f = 0.0f;
+    if (lod > 0.0f) {
+        if (d->st.tex_min[unit]) lin = d->st.tex_min[unit] - 1 == GPU_FILTER_LINEAR;
+        const struct gpu_mipchain *m = mip != GPU_MIP_NONE ? mip_chain(g, sid) : NULL;
+        uint32_t top = m ? m->nlev - 1 : 0;
+        float fl = floorf(lod);
+        if (mip == GPU_MIP_NEAREST) {
+            float e = floorf(2.0f * lod);               /* floor(fast_log2(rho^2)) = exponent of rho^2 */
+            l0 = e > 64.0f ? top : (uint32_t)((e + 1.0f) / 2.0f);
+            if (l0 > top) l0 = top;
+        } else if (mip == GPU_MIP_LINEAR) {
+            if (fl >= (float)top) l0 = top;
+            else { l0 = (uint32_t)fl; f = lod - fl; }
+        }
+    }
+    uint32_t w, h;
+    const uint32_t *data = level_of(g, sid, s, l0, &w, &h);
+    if (lp_aos(g, s->fmt, ws, wt)) {
+        uint32_t texel = lp_sample_level(data, w, h, u, v, lin, ws, wt);
+        uint32_t wgt = (uint32_t)(f * 256.0f);
+        if (wgt > 0) {
+            const uint32_t *d1 = level_of(g, sid, s, l0 + 1, &w, &h);
+            texel = lp_lerp_rgba8(wgt, texel, lp_sample_level(d1, w, h, u, v, lin, ws, wt));
+        }
+        gpu_unpack_rgba8(texel, out);
+        return;
+    }
+    sample_level(data, w, h, s->fmt, u, v, lin, ws, wt, out);
+    if (f > 0.0f) {
+        float o2[4];
+        const uint32_t *d1 = level_of(g, sid, s, l0 + 1, &w, &h);
+        sample_level(d1, w, h, s->fmt, u, v, lin, ws, wt, o2);
+        for (int c = 0; c < 4; c++) out[c] = out[c] + f * (o2[c] - out[c]);
+    }
 }
 
 void gpu_tex_sample_lod(const gpu_t *g, const gpu_draw_t *d, int unit, float u, float v, float lod, float out[4])
@@ -274,6 +451,10 @@ void gpu_tex_sample_lod(const gpu_t *g, const gpu_draw_t *d, int unit, float u, 
     if (u < -1e6f) u = -1e6f;
     if (v > 1e6f) v = 1e6f;
     if (v < -1e6f) v = -1e6f;
+    if (g->tex_filter == GPU_TEXF_LLVMPIPE) {
+        lp_tex_sample(g, d, unit, sid, s, u, v, lod, ws, wt, out);
+        return;
+    }
     if (!(lod > 0.0f)) {                    /* magnification (or no derivative information) */
         sample_level(s->data, s->w, s->h, s->fmt, u, v, d->st.tex_filter[unit] == GPU_FILTER_LINEAR, ws, wt, out);
         return;

@@ -92,7 +92,7 @@ typedef struct frec {
 /* The key fields of a record file. */
 typedef struct {
     uint64_t trace_hash, model_hash;
-    uint32_t frame, shading;        /* shading: gpupd-sim --shaders 0 auto, 1 isa, 2 builtin */
+    uint32_t frame, shading;        /* shading: gpupd-sim --shaders 0 auto, 1 isa, 2 builtin; + 256 x --tex-filter */
 } frec_key_t;
 
 /* A record for a frame whose commands have these primitive counts (n_prims[ci], 0 for clears/uploads). */

@@ -41,6 +41,12 @@
 uint32_t gpu_draw_prim_count(const gpu_draw_t *d);
 
 
+/* Texture filtering of the texture unit (frag.c, docs/golden-model.md section 1, "Texture filtering"):
+ * GPU_TEXF_FLOAT (the default) filters in binary32 with GL's exact level of detail and a truncating 2x2 box
+ * mip chain; GPU_TEXF_LLVMPIPE reproduces Mesa llvmpipe's sampler (fixed-point 8-bit filtering of RGBA8
+ * textures, its level of detail and its generated mip levels), the reference of docs/validation.md. */
+typedef enum { GPU_TEXF_FLOAT = 0, GPU_TEXF_LLVMPIPE = 1 } gpu_texf_t;
+
 typedef struct gpu {
     uint32_t id;                /* GPU index in the system */
     uint32_t n_gpus;            /* for screen ownership (1: owns everything) */
@@ -75,6 +81,7 @@ typedef struct gpu {
                                    writes wstamp_val to wstamp[y * wstamp_w + x] (which draw last won a pixel) */
     uint32_t wstamp_val, wstamp_w;
     struct gpu_mipchain *mip[GPU_MAX_SURFACES];   /* mip levels built on demand from level 0 */
+    uint8_t tex_filter;         /* gpu_texf_t; set after gpu_init, before the first draw (the mip chains follow it) */
     uint8_t rast_prim_hit;      /* current primitive produced a fragment on this GPU */
     uint32_t rast_last_prim;
     int has_last_prim;

@@ -442,6 +442,7 @@ int sys_run(const sys_scene_t *scene, const sys_config_t *cfg, sys_result_t *res
             sys_failf(&S, "cannot create GPU %u", g);
             goto out;
         }
+        S.gpu[g].tex_filter = (uint8_t)cfg->tex_filter;
         if (cfg->isa && gpu_isa_attach(&S.gpu[g]) != 0) {
             sys_failf(&S, "cannot create the shader interpreter of GPU %u", g);
             goto out;

@@ -107,6 +107,7 @@ typedef struct {
     pe_fault_t fault;           /* fault injection for testing the checkers */
     uint64_t fault_at;
     int isa;                    /* attach an ISA-interpreter shader backend to every GPU (its own) */
+    int tex_filter;             /* gpu_texf_t of every GPU's texture unit (0: float, the default) */
     uint32_t mem_limit_mb;      /* limit on the surface memory of all GPUs together, MiB (default
                                    SYS_MEM_LIMIT_MB_DEFAULT; 0 = the default); past it sys_run fails with
                                    a clear error before allocating (docs/golden-model.md, limits) */

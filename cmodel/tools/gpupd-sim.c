@@ -62,6 +62,8 @@ static void usage(FILE *f)
             "  gpupd-sim render (--trace FILE | --scene tris|rtt|big|lines) [--frame K] [--scheme S] [--gpus N]\n"
             "                   [--topology line|hub] [--batch 4096] [--latency L] [--tile-log2 5]\n"
             "                   [--own diag|linear] [--shaders auto|builtin|isa] [-o frame.png] [--stats out.json]\n"
+            "                   [--tex-filter float|llvmpipe] (texture unit: binary32 filtering, the default, or\n"
+            "                                     llvmpipe's 8-bit fixed-point sampler; docs/golden-model.md)\n"
             "                   [--latency L] [--send-rate R] [--hub-rate H]   (network steps, flits/step)\n"
             "                   [--size WxH] [--prims N] [--seed S]          (synthetic scenes)\n"
             "                   [--inject-fault drop|dup|no-turns|wrong-tag|clear-mask[:K]] (test the invariant checks)\n"
@@ -203,6 +205,12 @@ static int parse_args(int argc, char **argv, opts_t *o)
             if (!strcmp(v, "isa")) o->isa = 1;
             else if (!strcmp(v, "builtin")) o->isa = 2;
             else if (strcmp(v, "auto")) return arg_fail(T, a, v, "unknown shader backend", "auto, builtin or isa");
+        }
+        else if (!strcmp(a, "--tex-filter")) {
+            NEED();
+            if (!strcmp(v, "float")) o->cfg.tex_filter = GPU_TEXF_FLOAT;
+            else if (!strcmp(v, "llvmpipe")) o->cfg.tex_filter = GPU_TEXF_LLVMPIPE;
+            else return arg_fail(T, a, v, "unknown texture filtering", "float or llvmpipe");
         }
         else if (!strcmp(a, "--scheme")) {
             NEED();
@@ -499,7 +507,7 @@ static int frec_prepare(const opts_t *o, const sys_scene_t *s, const char *name,
     }
     int missing = 0;
     for (uint32_t f = 0; f <= o->cfg.frame; f++) {
-        keys[f] = (frec_key_t){th, mh, f, (uint32_t)o->isa};
+        keys[f] = (frec_key_t){th, mh, f, (uint32_t)o->isa | (uint32_t)o->cfg.tex_filter << 8};
         frec_path(paths[f], sizeof paths[f], o->frec_dir, name, &keys[f]);
         char err[512];
         if (access(paths[f], R_OK) != 0) { missing = 1; continue; }

@@ -230,6 +230,123 @@ static void test_prim_front(void **state)
     assert_int_equal(gpu_prim_front(&t, &st), 1);
 }
 
+/* --tex-filter llvmpipe (gpu_t.tex_filter = GPU_TEXF_LLVMPIPE): Mesa llvmpipe's 8-bit sampler. Every expected
+ * value below is worked out on paper from llvmpipe's arithmetic (docs/golden-model.md, "Texture filtering"):
+ *   coordinate  c = round_half_even(u * n * 256) - 128, texel floor(c / 256), weight c mod 256
+ *   lerp        v0 + floor((w (v1 - v0) + 128) / 256)          (8-bit channels, 8-bit weight)
+ *   lod         fast_log2(rho^2) / 2, fast_log2(m 2^e) = e + m - 1 (m in [1, 2)),
+ *               rho^2 = max(ds/dx^2 + dt/dx^2, ds/dy^2 + dt/dy^2) in texels
+ *   mip blend   weight trunc(256 fract(lod)); generated level = rounded pairwise means (x first, then y).
+ * The float filter gives other values in each case (noted), so a wrong weight or rounding fails. */
+static void mk_lp(gpu_t *g, gpu_draw_t *d, const uint32_t *red2x2)
+{
+    static uint32_t tex[4];
+    for (int i = 0; i < 4; i++) tex[i] = 0xFF00FF00u | red2x2[i];
+    assert_int_equal(gpu_init(g, 0, 1, P2G_MODE_DIAG, 3), 0);
+    g->tex_filter = GPU_TEXF_LLVMPIPE;
+    assert_int_equal(gpu_add_surface(g, 2, 2, GPU_FMT_RGBA8, tex), 0);
+    memset(d, 0, sizeof *d);
+    d->st = gpu_state_default(-1, 4, 4);
+    d->st.tex[0] = 0;
+    d->st.tex_filter[0] = GPU_FILTER_LINEAR;
+    d->st.tex_wrap[0] = GPU_WRAP_CLAMP;
+}
+
+static void test_llvmpipe_filter(void **state)
+{
+    (void)state;
+    gpu_t g;
+    gpu_draw_t d;
+    const uint32_t ramp[4] = {0, 255, 0, 255};          /* red: 0 | 255 along x, both rows */
+    mk_lp(&g, &d, ramp);
+    float o[4];
+    /* u = 228/512: c = 228 - 128 = 100, texels 0 and 1, weight 100: 0 + floor((100*255 + 128)/256) = 100
+     * (float filter: 99.61; truncating lerp: 99) */
+    gpu_tex_sample(&g, &d, 0, 228.0f / 512, 0.25f, o);
+    assert_true(red(o) == 100.0f);
+    /* u*512 = 228.5 rounds to even 228: 100 again (half up would give 101); 229.5 -> 230: weight 102 ->
+     * floor((102*255 + 128)/256) = 102 */
+    gpu_tex_sample(&g, &d, 0, 228.5f / 512, 0.25f, o);
+    assert_true(red(o) == 100.0f);
+    gpu_tex_sample(&g, &d, 0, 229.5f / 512, 0.25f, o);
+    assert_true(red(o) == 102.0f);
+    /* weight 200: floor((200*255 + 128)/256) = floor(199.7) = 199 (float: 199.2) */
+    gpu_tex_sample(&g, &d, 0, 328.0f / 512, 0.25f, o);
+    assert_true(red(o) == 199.0f);
+    /* clamp to edge: u = 0 -> c = -128, texel -1 -> 0 and 0: red 0; repeat: texels 1 and 0, weight 128:
+     * 255 + floor((128*(0 - 255) + 128)/256) = 255 - 127 = 128 */
+    gpu_tex_sample(&g, &d, 0, 0.0f, 0.25f, o);
+    assert_true(red(o) == 0.0f);
+    d.st.tex_wrap[0] = GPU_WRAP_REPEAT;
+    gpu_tex_sample(&g, &d, 0, 0.0f, 0.25f, o);
+    assert_true(red(o) == 128.0f);
+    /* the float filter at weight 100: 100/256 * 255 = 99.61 */
+    g.tex_filter = GPU_TEXF_FLOAT;
+    d.st.tex_wrap[0] = GPU_WRAP_CLAMP;
+    gpu_tex_sample(&g, &d, 0, 228.0f / 512, 0.25f, o);
+    assert_true(fabsf(red(o) - 99.609375f) < 1e-3f);
+    gpu_free(&g);
+}
+
+static void test_llvmpipe_mip(void **state)
+{
+    (void)state;
+    gpu_t g;
+    gpu_draw_t d;
+    /* generated level 1 of red (0 1 / 0 0): rows lerp(128, 0, 1) = floor((128 + 128)/256) = 1 and 0, then
+     * lerp(128, 1, 0) = 1 + floor((-128 + 128)/256) = 1 (the truncating box of the float filter: 1/4 -> 0) */
+    const uint32_t one[4] = {0, 1, 0, 0};
+    mk_lp(&g, &d, one);
+    d.st.tex_mip[0] = GPU_MIP_NEAREST;
+    d.st.tex_min[0] = 1 + GPU_FILTER_NEAREST;
+    float o[4];
+    gpu_tex_sample_lod(&g, &d, 0, 0.5f, 0.5f, 1.0f, o);
+    assert_true(red(o) == 1.0f);
+    gpu_free(&g);
+    /* red (0 255 / 255 255): level 1 = lerp(128, lerp(128, 0, 255), lerp(128, 255, 255)) = lerp(128, 128, 255)
+     * = 128 + floor((128*127 + 128)/256) = 192. At u = v = 1/4: level 0 gives texel (0,0) = 0 (weight 0), level
+     * 1 (1x1, clamped) 192. lod = 515/1024: weight trunc(128.75) = 128 -> floor((128*192 + 128)/256) = 96
+     * (a rounded weight 129 gives 97; the float filter 96.56) */
+    const uint32_t corner[4] = {0, 255, 255, 255};
+    mk_lp(&g, &d, corner);
+    d.st.tex_mip[0] = GPU_MIP_LINEAR;
+    d.st.tex_min[0] = 1 + GPU_FILTER_LINEAR;
+    gpu_tex_sample_lod(&g, &d, 0, 0.25f, 0.25f, 515.0f / 1024, o);
+    assert_true(red(o) == 96.0f);
+    gpu_tex_sample_lod(&g, &d, 0, 0.25f, 0.25f, 1.0f, o);      /* at the last level: 192, no blend */
+    assert_true(red(o) == 192.0f);
+    gpu_tex_sample_lod(&g, &d, 0, 0.25f, 0.25f, -0.25f, o);    /* magnification: level 0 */
+    assert_true(red(o) == 0.0f);
+    gpu_free(&g);
+}
+
+static void test_llvmpipe_lod(void **state)
+{
+    (void)state;
+    gpu_t g;
+    gpu_draw_t d;
+    mk(&g, &d);                                          /* 4x4 */
+    g.tex_filter = GPU_TEXF_LLVMPIPE;
+    d.st.tex_mip[0] = GPU_MIP_LINEAR;
+    d.st.y_down = 0;
+    /* lanes 0,1 (x) and 0,2 (y) on a texture target: ds/dx = 0.75 * 4 = 3 texels -> rho^2 = 9 = 1.125 * 2^3
+     * -> fast_log2 = 3 + 0.125 -> lod 1.5625 (GL's exact log2(3) = 1.585) */
+    float s[4] = {0.0f, 0.75f, 0.0f, 0.75f}, t[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+    assert_true(gpu_tex_quad_lod(&g, &d, 0, s, t) == 1.5625f);
+    /* d/dx = (3, 2) texels: rho^2 = 13 = 1.625 * 2^3 -> lod (3 + 0.625) / 2 = 1.8125 (llvmpipe's
+     * approximate rho max(3, 2) would give 1.5625; exact log2(sqrt 13) = 1.850) */
+    float s2[4] = {0.0f, 0.75f, 0.0f, 0.75f}, t2[4] = {0.0f, 0.5f, 0.0f, 0.5f};
+    assert_true(gpu_tex_quad_lod(&g, &d, 0, s2, t2) == 1.8125f);
+    /* a window surface (y down): llvmpipe's lane 0 is the model's lane 2, x from lanes 2,3, y from 2,0 */
+    float s3[4] = {0.0f, 0.0f, 0.0f, 0.75f}, t3[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+    d.st.y_down = 1;
+    assert_true(gpu_tex_quad_lod(&g, &d, 0, s3, t3) == 1.5625f);
+    /* the same lanes on a texture target: no derivative, rho^2 = 0 -> fast_log2 = -128 + 1 -> lod -63.5 */
+    d.st.y_down = 0;
+    assert_true(gpu_tex_quad_lod(&g, &d, 0, s3, t3) == -63.5f);
+    gpu_free(&g);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -239,6 +356,9 @@ int main(void)
         cmocka_unit_test(test_half_float),
         cmocka_unit_test(test_float_formats),
         cmocka_unit_test(test_prim_front),
+        cmocka_unit_test(test_llvmpipe_filter),
+        cmocka_unit_test(test_llvmpipe_mip),
+        cmocka_unit_test(test_llvmpipe_lod),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
