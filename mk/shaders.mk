@@ -25,3 +25,15 @@ test-shader-agreement: $(BUILD)/bin/gpupd-sim $(BUILD)/bin/gpupd-trace
 TEST_TARGETS += test-shader-agreement
 shader-agreement-measure: $(BUILD)/bin/gpupd-sim $(BUILD)/bin/gpupd-trace
 	@$(PYTHON) tests/shaders/test_agreement.py --work $(BUILD)/shader-agreement --measure
+
+# The texture unit's llvmpipe filtering (gpupd-sim --tex-filter llvmpipe) against llvmpipe itself under Xvfb:
+# random RGBA8 textures, their generated levels and draws with random scale, skew and offset, pixel by pixel
+# (tests/shaders/texfilt_llvmpipe.c; docs/golden-model.md section 1, "Texture filtering"). About 3 CPU s.
+$(BUILD)/bin/texfilt-llvmpipe: tests/shaders/texfilt_llvmpipe.c $(LIB) | $(GEN_HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(CWARN) $(COPT) $(CPPFLAGS_COMMON) $< $(LIB) $(LDLIBS_COMMON) -lz -lzstd -lGL -lX11 -o $@
+.PHONY: test-texfilt-llvmpipe
+test-texfilt-llvmpipe: $(BUILD)/bin/texfilt-llvmpipe
+	@LIBGL_ALWAYS_SOFTWARE=1 GALLIUM_DRIVER=llvmpipe flock $${TMPDIR:-/tmp}/gpupd-xvfb.lock \
+	  xvfb-run -a -s "-screen 0 1024x768x24" $(BUILD)/bin/texfilt-llvmpipe
+test-long: test-texfilt-llvmpipe

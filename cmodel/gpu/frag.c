@@ -264,8 +264,9 @@ static int lp_aos(const gpu_t *g, gpu_format_t fmt, uint8_t ws, uint8_t wt)
 }
 
 /* Mip chain of a surface: levels 1.. built from level 0 with a 2x2 box filter (truncating average per
- * channel, as Mesa's generate-mipmap for RGBA8; a dimension of 1 averages 2 texels), rebuilt after the
- * surface changes (gpu_surface_changed). Owned by the GPU instance (no shared mutable state). */
+ * channel, as Mesa's software _mesa_generate_mipmap for RGBA8; a dimension of 1 averages 2 texels; under
+ * GPU_TEXF_LLVMPIPE RGBA8 levels are llvmpipe's own, lp_sample_level), rebuilt after the surface changes
+ * (gpu_surface_changed). Owned by the GPU instance (no shared mutable state). */
 struct gpu_mipchain {
     uint32_t nlev;
     uint32_t w[GPU_MAX_LEVELS], h[GPU_MAX_LEVELS];

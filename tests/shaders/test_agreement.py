@@ -7,7 +7,8 @@ programs built in) and compares the share of pixels within 8/255 and the PSNR wi
 tests/shaders/agreement.tsv (the numbers measured when the traces were bundled, docs/validation.md, minus
 a margin of 0.5 percentage points / 0.5 dB). Also prints the goal of issue 11 (>= 99 % of pixels within
 8/255, >= 99 % of draws with exact pixel counts) per frame, as information; where agreement.tsv gives a goal
-column (the 1920x1080 frames of issue 22: 99), both shares must reach it, without margin.
+column (the 1920x1080 frames of issue 22: 99), both shares must reach it, without margin. An optional sixth
+column names the texture filtering the frame is validated with (gpupd-sim --tex-filter; default float).
 
 Second check (item 7): on traces carrying compiled programs, the fast built-in path (--shaders builtin)
 must produce the same per-draw pixel counts as the interpreter for every draw whose position the MVP rows
@@ -48,7 +49,11 @@ def main():
             f = line.split()
             name, frame, close8, psnr = f[:4]
             goal = float(f[4]) if len(f) > 4 and f[4] != '-' else None
-            floors[(name, int(frame))] = (float(close8), float(psnr), goal)
+            texf = f[5] if len(f) > 5 else 'float'
+            if texf not in ('float', 'llvmpipe'):
+                sys.exit('test-shader-agreement: %s: %s frame %s: tex_filter %r (expected float or llvmpipe)' % (
+                    a.floors, name, frame, texf))
+            floors[(name, int(frame))] = (float(close8), float(psnr), goal, texf)
     rows = []
     for t in sorted(glob.glob(os.path.join(ROOT, 'traces', '*.gpt'))):
         name = os.path.basename(t)[:-4]
@@ -57,7 +62,9 @@ def main():
             sorted((int(p.rsplit('.f', 1)[1][:-4]), p) for p in glob.glob(os.path.join(ROOT, 'traces', name + '.f*.png')))
         for frame, ref in refs:
             js = os.path.join(a.work, '%s.f%d.json' % (name, frame))
-            cmd = [a.sim, 'validate', '--trace', t, '--frame', str(frame), '--ref', ref, '--json', js, '-q']
+            texf = floors[(name, frame)][3] if (name, frame) in floors else 'float'
+            cmd = [a.sim, 'validate', '--trace', t, '--frame', str(frame), '--tex-filter', texf, '--ref', ref,
+                   '--json', js, '-q']
             r = subprocess.run(cmd, capture_output=True, text=True)
             if not os.path.exists(js):
                 check(False, '%s frame %d: validate ran' % (name, frame), r.stderr[-300:])
@@ -65,10 +72,10 @@ def main():
             j = json.load(open(js))
             close8, psnr = 100.0 * j['image_close8'], j['psnr_db']
             exact = 100.0 * j['draws_exact'] / max(1, j['draws_with_ref'])
-            rows.append((name, frame, close8, psnr, exact))
+            rows.append((name, frame, close8, psnr, exact, texf))
             goal = 'goal met' if close8 >= 99.0 and exact >= 99.0 else 'goal not met'
-            print('%-22s frame %d: within 8/255 %6.2f %%, PSNR %5.1f dB, draws exact %6.2f %% (%s)' % (
-                name, frame, close8, psnr, exact, goal))
+            print('%-22s frame %d: within 8/255 %6.2f %%, PSNR %5.1f dB, draws exact %6.2f %% (%s)%s' % (
+                name, frame, close8, psnr, exact, goal, '' if texf == 'float' else ', --tex-filter ' + texf))
             if a.measure:
                 continue
             fl = floors.get((name, frame))
@@ -106,9 +113,13 @@ def main():
             check(not bad, '%s: built-in path = interpreter pixel counts on %d MVP draws' % (name, len(same)),
                   'draws %s differ' % bad[:10])
     if a.measure:
-        print('# trace frame within8_pct psnr_db (measured; docs/validation.md)')
-        for name, frame, close8, psnr, _ in rows:
-            print('%s %d %.2f %.1f' % (name, frame, close8, psnr))
+        print('# trace frame within8_pct psnr_db [goal_pct|-] [tex_filter] (measured; docs/validation.md)')
+        for name, frame, close8, psnr, _, texf in rows:
+            fl = floors.get((name, frame))
+            extra = '' if texf == 'float' else ' %s %s' % ('-' if not fl or fl[2] is None else '%g' % fl[2], texf)
+            if not extra and fl and fl[2] is not None:
+                extra = ' %g' % fl[2]
+            print('%s %d %.2f %.1f%s' % (name, frame, close8, psnr, extra))
         return 0
     return check.summary()
 
