@@ -24,7 +24,7 @@ $(SX_HARNESS_OBJS): $(BUILD)/cosim/obj/%.o: sim/sx/%.c sim/sx/sx_dut.h sim/sx/sx
 SX_LINK = $(SX_HARNESS_OBJS) $(LOCKSTEP_OBJ) $(SX_OBJS)
 define SX_VARIANT_RULES
 $$(eval $$(call VL_MODEL,$(2),$(2)/cosim-sx,sx_pe,$(3),-I$(abspath $(BUILD)/gen) $(call sx_cfg_vflags,$(1)),\
-  rtl/lint.vlt $(SX_RTL),-I$(abspath cmodel) -I$(abspath sim/sx) -I$(abspath sim/common) $(call sx_cfg_dflags,$(1)),\
+  rtl/lint.vlt $(SX_RTL) sim/sx/sx_pe_cap.v,-I$(abspath cmodel) -I$(abspath sim/sx) -I$(abspath sim/common) -DSX_DUT_FUSED=1 $(call sx_cfg_dflags,$(1)),\
   sim/sx/sx_dut.cpp,$(SX_LINK),mk/sx.mk $(SX_VH),$(VL_OPT_MK)))
 endef
 $(foreach v,$(SX_VARIANTS),$(eval $(call SX_VARIANT_RULES,$(v),$(BUILD)/cosim/sx_$(v),fst)))
