@@ -208,6 +208,7 @@ def gl_emulation_tests():
     # (binary16 rounded to nearest even: 51/255 -> 0x3266, 128/255 -> 0x3804), and the draws sampling it are flagged
     check(conv.float_texels(bytes([255, 0, 51, 128]), 4).hex() == '003c0000' + '66320438' and
           conv.float_texels(bytes([255, 0, 51, 128]), 7).hex() == '0000803f', 'RGBA8 -> float texels')
+    prior_content_tests()
     # GL_DEPTH_CLAMP (format 1.4): rendered by the model, so not flagged; a draw carries DRAW state_flags 1,
     # a blit (which GL's depth clamp does not affect) 0
     gl(cv, 30, 'glEnable', cap='GL_DEPTH_CLAMP')
@@ -223,6 +224,76 @@ def gl_emulation_tests():
     check(len(d) == 4 and d[2].endswith(' state_flags 0') and d[3].endswith(' state_flags 1') and ' flags 0 ' in d[3],
           'depth-clamped draw: state_flags 1, not flagged; blit: state_flags 0', str(d[2:]))
     check(cv.stats['depth_clamp_draws'] == 1, 'depth-clamped draws counted (format 1.4 written)')
+
+
+def state_image(ident, w, h, texels):
+    """An image as apitrace's JSON state dump writes a float texture: its PNM variant, rows top first."""
+    import base64
+    body = b''.join(struct.pack('<%df' % len(px), *px) for px in texels)
+    return {'__data__': base64.b64encode(b'%s\n%d %d\n1\n' % (ident, w, h) + body).decode()}
+
+
+def prior_content_tests():
+    """Float content the converter cannot compute (rendered in frames it does not convert, or uploaded as bytes)
+    comes from the reference's state dump at full precision: the float32 images of `glretrace -D` decoded,
+    the textures asked for at the call before the draw that needs them, written into the float surface exactly."""
+    # decoding: 'PX' (4 floats a texel) and 'PF' (3; alpha 1), rows flipped to bottom first
+    w, h, rgba, f32 = conv.decode_state_image(state_image(b'PX', 1, 2, [(2.5, -1.0, 0.03, 1.0), (0.5, 0.25, 65504.0, 0.0)]))
+    vals = struct.unpack('<8f', f32)
+    check((w, h) == (1, 2) and vals[:4] == (0.5, 0.25, 65504.0, 0.0) and vals[4:] == struct.unpack('<4f', struct.pack(
+        '<4f', 2.5, -1.0, 0.03, 1.0)) and rgba == bytes([128, 64, 255, 0, 255, 0, 8, 255]),
+        'state dump PX image decoded exactly, bottom row first', str((w, h, vals, rgba)))
+    w, h, rgba, f32 = conv.decode_state_image(state_image(b'PF', 1, 1, [(3.0, 0.0, 0.0)]))
+    check(struct.unpack('<4f', f32) == (3.0, 0.0, 0.0, 1.0), 'state dump PF image: alpha 1', str(struct.unpack('<4f', f32)))
+    # binary16 values read back as float32 go back into RGBA16F exactly (2.5 = 0x4100, 0.0300 = 0x27ae)
+    h03 = struct.unpack('<e', struct.pack('<e', 0.03))[0]
+    check(conv.float_texels_exact(struct.pack('<4f', 2.5, -1.0, h03, 1.0), 4).hex() == '0041' + '00bc' + 'ae27' + '003c',
+          'float32 texels -> RGBA16F exact', conv.float_texels_exact(struct.pack('<4f', 2.5, -1.0, h03, 1.0), 4).hex())
+
+    def frames(prior):
+        # frame 0 (not converted) renders into the RGBA16F textures 5 and 6; frame 1 blits 5 into 6 (6 is
+        # sampled and 6 is a render target: both contents are needed, and neither is known to the converter)
+        a = argparse.Namespace(width=64, height=64, max_tex_dim=0)
+        cv = conv.Converter(a)
+        cv.unpack_align, cv.tex_scaled, cv.emit_frames = 4, set(), {1}
+        cv.prior_tex = prior
+        cv.start_frame()
+        fbo_with_texture(cv, 1, 1, 5, 2, 2, 'GL_RGBA16F')
+        fbo_with_texture(cv, 10, 2, 6, 2, 2, 'GL_RGBA16F')
+        gl(cv, 14, 'glTexSubImage2D', target='GL_TEXTURE_2D', level=0, xoffset=0, yoffset=0, width=2, height=2,
+           format='GL_RGBA', type='GL_UNSIGNED_BYTE', pixels=bytes([128, 128, 128, 255]) * 4)
+        gl(cv, 15, 'glBindFramebuffer', target='GL_FRAMEBUFFER', framebuffer=1)
+        gl(cv, 16, 'glClear', mask='GL_COLOR_BUFFER_BIT')
+        gl(cv, 20, 'glXSwapBuffers')
+        # frame 1: a clear of one texel of 6 (the others keep their content), then 5 blitted into 6
+        gl(cv, 21, 'glBindFramebuffer', target='GL_DRAW_FRAMEBUFFER', framebuffer=2)
+        gl(cv, 22, 'glEnable', cap='GL_SCISSOR_TEST')
+        gl(cv, 23, 'glScissor', x=0, y=0, width=1, height=1)
+        gl(cv, 24, 'glClear', mask='GL_COLOR_BUFFER_BIT')
+        gl(cv, 25, 'glDisable', cap='GL_SCISSOR_TEST')
+        gl(cv, 26, 'glBindFramebuffer', target='GL_READ_FRAMEBUFFER', framebuffer=1)
+        gl(cv, 27, 'glBlitFramebuffer', srcX0=0, srcY0=0, srcX1=2, srcY1=1, dstX0=0, dstY0=0, dstX1=2, dstY1=1,
+           mask='GL_COLOR_BUFFER_BIT', filter='GL_NEAREST')
+        gl(cv, 28, 'glXSwapBuffers')
+        return cv
+    cv = frames({})
+    d, _ = draws_of(cv)
+    check(cv.prior_need == {(5, 26): ('tex', 0, 2, 2), (6, 23): ('fb', 'GL_COLOR_ATTACHMENT0', 2, 2)},
+          'rendered float texture sampled, float target with uploaded bytes partly cleared: both asked for at the '
+          'call before', str(cv.prior_need))
+    check(len(d) == 1 and ' flags %d ' % conv.F_TEX_APPROX in d[0] and
+          any(k.startswith('render target drawn into whose earlier content is unknown') for k in cv.notes),
+          'without the reference content the draw is flagged and the partial clear noted', str((d, cv.notes)))
+    px5 = struct.pack('<4f', 2.5, -1.0, h03, 1.0) * 4
+    px6 = struct.pack('<4f', 0.5, 0.5, 0.5, h03) * 4
+    cv = frames({(5, 26): (2, 2, bytes(16), px5), (6, 23): (2, 2, bytes(16), px6)})
+    d, text = draws_of(cv)
+    s5, s6 = cv.surf_ids[('tex', 5)], cv.surf_ids[('tex', 6)]
+    surf = lambda sid: text[text.rindex('SURF z auto id %d ' % sid):].split('\n')[1:3]
+    check(len(d) == 1 and ' flags 0 ' in d[0], 'with the reference content the draw is exact', str(d))
+    check(surf(s5) == [' data 32', '  x ' + ('0041' '00bc' 'ae27' '003c') * 4] and
+          surf(s6) == [' data 32', '  x ' + ('0038' '0038' '0038' 'ae27') * 4],
+          'sampled and target float textures carry the reference content exactly', str((surf(s5), surf(s6))))
 
 
 def horse_triangles():

@@ -151,6 +151,23 @@ def float_texels(rgba, ffmt):
     return bytes(out)
 
 
+def float_texels_exact(rgbaf, ffmt):
+    """float32 RGBA texels (little-endian, 16 bytes each, as a reference state dump gives them) -> texel data
+    of SURF float format ffmt. A value read back from a binary16 texture is a binary16 value, so the
+    conversion back to binary16 is exact; binary32 formats copy the words."""
+    chans = {4: 4, 5: 4, 6: 1, 7: 1, 8: 2, 9: 2}[ffmt]
+    vals = struct.unpack('<%df' % (len(rgbaf) // 4), rgbaf)
+    out = bytearray()
+    for i in range(0, len(vals), 4):
+        v = vals[i:i + chans]
+        if ffmt in (4, 6, 8):
+            hv = [struct.unpack('<H', struct.pack('<e', x))[0] for x in v] + [0] * (len(v) % 2)
+            out += struct.pack('<%dI' % (len(hv) // 2), *[hv[k] | hv[k + 1] << 16 for k in range(0, len(hv), 2)])
+        else:
+            out += struct.pack('<%df' % chans, *v)
+    return bytes(out)
+
+
 def inexact_format(internal):
     """The internal format if RGBA8 surfaces cannot hold it (floating point: HDR targets, values outside
     [0, 1] and more than 8 bits; sRGB: GL converts to linear when sampling and back when blending), else None."""
@@ -307,6 +324,9 @@ class Texture:
         self.ffmt = None          # SURF format code of a floating-point format the model holds (FLOAT_FORMATS)
         self.compare = False      # GL_TEXTURE_COMPARE_MODE = GL_COMPARE_REF_TO_TEXTURE (shadow sampler)
         self.compare_func = 'GL_LEQUAL'
+        self.rgbaf = None         # exact content as float32 RGBA (16 bytes a texel, bottom row first), or None
+        self.stale = False        # rendered by calls the converter did not emit (earlier frames): content unknown
+        self.asked = False        # the reference's content was requested for the current content (prior_need)
 
 
 class Program:
@@ -339,9 +359,14 @@ class Converter:
         self.stats = collections.Counter()
         self.tex_float_data = set()         # float surfaces whose content the trace does not carry
         self.shadow_ok = set()
-        self.prior_need = {}                # texture -> (call, unit, w, h): content rendered before the frames
-        self.prior_tex = {}                 # texture -> (w, h, rgba bottom row first) from glretrace -D
+        # content of textures the converter cannot know (rendered before the converted frames, float content
+        # uploaded as bytes): (texture, call) -> (what, slot, w, h), the reference state after `call` (the call
+        # before the draw that needs it) holding it in texture unit `slot` ('tex') or colour attachment `slot`
+        # of the draw framebuffer ('fb'); filled on the first pass, read back by prior_content()
+        self.prior_need = {}
+        self.prior_tex = {}                 # (texture, call) -> (w, h, rgba bytes, float32 RGBA bytes or None)
         self.prior_used = set()
+        self.prev_call = 0                  # number of the call before the one being handled
         # GL state
         self.mode = 'GL_MODELVIEW'
         self.stacks = {'GL_MODELVIEW': [list(IDENT)], 'GL_PROJECTION': [list(IDENT)], 'GL_TEXTURE': [list(IDENT)]}
@@ -438,8 +463,10 @@ class Converter:
         self.written.discard(sid)
         w, h, data = t.w or 1, t.h or 1, None
         flags = 0
+        exact = t.ffmt is not None and t.rgbaf is not None    # float content known at full precision
         if t.rgba is not None and not t.depth:
-            w, h, data = t.w, t.h, t.rgba
+            w, h, data = t.w, t.h, (t.rgbaf if exact else t.rgba)
+            bpt = 16 if exact else 4                            # bytes per texel of data
             if alpha_glsl:
                 z = bytearray(data)
                 z[0::4] = z[1::4] = z[2::4] = bytes(len(z) // 4)
@@ -450,18 +477,21 @@ class Converter:
                 nw, nh = w // sx, h // sy
                 rows = []
                 for y in range(nh):
-                    row = data[(y * sy) * w * 4:(y * sy + 1) * w * 4]
-                    rows.append(b''.join(row[x * sx * 4:x * sx * 4 + 4] for x in range(nw)))
+                    row = data[(y * sy) * w * bpt:(y * sy + 1) * w * bpt]
+                    rows.append(b''.join(row[x * sx * bpt:x * sx * bpt + bpt] for x in range(nw)))
                 data, w, h = b''.join(rows), nw, nh
                 self.tex_scaled.add(sid)
             flags = 2
         kind, fmt = (1, 3) if t.depth else (0, t.ffmt or 1)
         if t.ffmt and not t.depth:
-            # floating-point colour surface: render targets start as zeros; texel data the application uploaded
-            # or a reference dump of earlier content is known here only as 8-bit RGBA (to_rgba, glretrace -D):
-            # it is carried as those values / 255 in the float format, and the draws sampling it are flagged
+            # floating-point colour surface: render targets start as zeros; content taken from the reference's
+            # state (glretrace -D: float32 per channel) is exact; texel data known only as 8-bit RGBA (an upload
+            # without a reference dump) is carried as those values / 255, and the draws sampling it are flagged
             self.stats['float_surfaces'] += 1
-            if data is not None:
+            if data is not None and exact:
+                self.tex_float_data.discard(sid)
+                data, flags = float_texels_exact(data, t.ffmt), 2
+            elif data is not None:
                 self.tex_float_data.add(sid)
                 data, flags = float_texels(data, t.ffmt), 2
             else:
@@ -529,6 +559,8 @@ class Converter:
         src0 + (x+0.5) * (src1-src0)/(dst1-dst0) of the source, GL's blit mapping, so a 1:1 or 2:1 blit is exact.
         A source GL cannot sample here (the window, a renderbuffer) or a depth/stencil blit is noted, not drawn."""
         if not self.emitting():
+            if 'GL_COLOR_BUFFER_BIT' in str(mask):
+                self.mark_rendered()
             return
         if 'GL_COLOR_BUFFER_BIT' not in mask:
             self.note('glBlitFramebuffer of depth/stencil only not converted (%s)' % mask)
@@ -681,9 +713,87 @@ class Converter:
             return True
         return with_viewport and (self.viewport[2] <= 0 or self.viewport[3] <= 0)
 
+    def draw_colour_textures(self):
+        """[(attachment, texture)] of the colour textures the current draw framebuffer writes."""
+        if self.fbo == 0:
+            return []
+        bufs = self.draw_bufs.get(self.fbo, ['GL_COLOR_ATTACHMENT0'])
+        return [(a, n) for a, (kind, n) in sorted(self.fbos[self.fbo].items())
+                if kind == 'tex' and 'COLOR' in a and a in bufs and not self.textures[n].depth]
+
+    def mark_rendered(self):
+        """A draw, clear or blit the converter does not emit (a frame outside the converted ones) changes the
+        colour textures it renders into: their content is no longer what the converter knows."""
+        if not self.color_mask:
+            return
+        for a, n in self.draw_colour_textures():
+            t = self.textures[n]
+            t.stale, t.asked, t.rgbaf = True, False, None
+            sid = self.surf_ids.get(('tex', n))
+            if sid is not None:
+                self.written.discard(sid)   # what the model rendered there earlier is stale too
+
+    def content_unknown(self, t):
+        """True if texture t holds content the converter cannot write exactly: rendered by calls it did not
+        emit, or floating-point content uploaded as bytes (GL's conversion is not reproduced here)."""
+        return t.stale or bool(t.ffmt and t.rgba is not None and t.rgbaf is None)
+
+    def take_prior(self, name, call_no, what, slot):
+        """Content of texture `name` from the reference implementation's state just before call_no (second
+        pass: prior_tex, read by prior_content()); on the first pass, records the need. True if taken."""
+        t = self.textures[name]
+        before = self.prev_call if call_no > self.prev_call else self.begin_prev   # immediate mode: before glBegin
+        key = (name, before)
+        t.asked = True
+        self.prior_need.setdefault(key, (what, slot, t.w, t.h))
+        pre = self.prior_tex.get(key)
+        if pre is None or pre[0] != t.w or pre[1] != t.h:
+            return False
+        t.rgba, t.rgbaf = pre[2], (pre[3] if t.ffmt else None)
+        t.stale = False
+        t.version += 1
+        self.prior_used.add(name)
+        return True
+
+    def target_prior(self, call_no, clear=False):
+        """Before a draw, clear or blit into colour textures whose content the converter does not know: their
+        content from the reference (take_prior) when the operation reads it, i.e. a draw that blends or masks
+        colour channels, or a clear that leaves texels outside its scissor. A colour clear of every texel or a
+        draw that replaces what it covers does not read it: nothing is asked (texels no draw of the frame
+        covers keep the surface's earlier data, which the trace's INFO notes count). Returns draw flags
+        (F_STATE_APPROX when content that is read stays unknown)."""
+        flags = 0
+        if not self.color_mask:
+            return 0            # writes no colour: the content is needed later, if at all
+        reads = clear or 'GL_BLEND' in self.caps or self.color_mask != 15
+        sc, scissor = self.scissor, 'GL_SCISSOR_TEST' in self.caps
+        for a, n in self.draw_colour_textures():
+            t = self.textures[n]
+            sid = self.surf_ids.get(('tex', n))
+            if (sid is not None and sid in self.written) or not self.content_unknown(t):
+                continue
+            if clear and self.color_mask == 15 and (not scissor or (
+                    sc[0] <= 0 and sc[1] <= 0 and sc[0] + sc[2] >= t.w and sc[1] + sc[3] >= t.h)):
+                t.stale, t.asked = False, True     # every texel replaced: the old content is not needed
+                t.rgba, t.rgbaf = None, None
+                t.version += 1
+                continue
+            if not reads:
+                t.stale, t.asked = False, True
+                self.note('render target with content from before the converted frames first drawn without reading '
+                          'it (texels no draw covers keep the earlier data of the surface)')
+                continue
+            if not t.asked and self.take_prior(n, call_no, 'fb', a):
+                continue
+            self.note('render target drawn into whose earlier content is unknown (rendered before the converted '
+                      'frames, or float content uploaded as bytes)')
+            flags |= F_STATE_APPROX
+        return flags
+
     def emit_draw(self, call_no, mode, idx_list, fetch):
         """fetch(sem) -> list of per-vertex tuples for the vertices idx_list refers to (None if absent)."""
         if not self.emitting():
+            self.mark_rendered()
             return
         prim, tris = prim_indices(mode, idx_list)
         if tris is None:
@@ -706,6 +816,7 @@ class Converter:
         attrs, vs_name, fs_name, vs_origin, fs_origin, vconsts, cost, texunits, flags = draw[:9]
         fconsts = draw[9] if len(draw) > 9 else []
         flags |= self.unsupported_state()
+        flags |= self.target_prior(call_no)
         pflags = self.prim_state(prim, vs_origin if prim == PRIM_POINTS else '')
         if pflags:
             flags |= F_PRIM_APPROX
@@ -722,15 +833,12 @@ class Converter:
         for unit, name in texunits:
             t = self.textures[name]
             psid = self.surface_key_id(('tex', name))
-            if t.rgba is None and not t.depth and psid not in self.written and self.emitting():
-                # content rendered before the converted frame(s): taken from the reference implementation's
-                # state at this draw (second pass, main(): glretrace -D), else left blank and flagged below
-                self.prior_need.setdefault(name, (call_no, unit, t.w, t.h))
-                pre = self.prior_tex.get(name)
-                if pre is not None and pre[0] == t.w and pre[1] == t.h:
-                    t.rgba = pre[2]
-                    t.version += 1
-                    self.prior_used.add(name)
+            if (not t.depth and psid not in self.written and not t.asked and
+                    (t.rgba is None or self.content_unknown(t))):
+                # content rendered before the converted frame(s), or float content uploaded as bytes: taken from
+                # the reference implementation's state before this draw (second pass, main(): glretrace -D),
+                # float textures at full precision; else left as it is and flagged below
+                self.take_prior(name, call_no, 'tex', unit)
             sid = self.ensure_tex_surface(name, glsl=str(fs_name).startswith('glsl:') or str(vs_name).startswith('glsl:'))
             if sid in self.tex_scaled:
                 flags |= F_TEX_APPROX
@@ -764,6 +872,9 @@ class Converter:
                 # rendered (or copied) before the converted frames: its content is not in the capture's stream
                 flags |= F_TEX_APPROX
                 self.note('texture sampled whose content was rendered before the converted frame(s) (blank)')
+            elif t.stale and sid not in self.written:
+                flags |= F_TEX_APPROX
+                self.note('texture sampled whose content was rendered before the converted frame(s) (stale)')
         vs = self.program_id(0, vs_name, vs_origin)
         fs = self.program_id(1, fs_name, fs_origin)
         ref = self.ppd.get(call_no, -1)
@@ -1190,6 +1301,8 @@ class Converter:
 
     def clear(self, call, mask):
         if not self.emitting():
+            if 'GL_COLOR_BUFFER_BIT' in str(mask) or (isinstance(mask, int) and mask & 0x4000):
+                self.mark_rendered()
             return
         bits = 0
         m = str(mask)
@@ -1207,6 +1320,8 @@ class Converter:
             self.note('clears with an empty enabled scissor skipped (GL clears nothing; the trace format rejects '
                       'empty rectangles)')
             return
+        if bits & 1:
+            self.target_prior(call, clear=True)
         col, dep, size = self.targets()
         sc = self.scissor
         # GL clamps the clear colour for fixed-point buffers only: a floating-point target takes it as it is
@@ -1241,6 +1356,7 @@ class Converter:
         t.ffmt = float_format(internal)
         t.inexact = None if t.ffmt else inexact_format(internal)
         t.rgba = self.to_rgba(w, h, fmt, typ, pixels) if isinstance(pixels, (bytes, bytearray)) else None
+        t.rgbaf, t.stale, t.asked = None, False, False
         t.version += 1
 
     def check_level(self, t, level, w, h, fmt, typ, pixels):
@@ -1330,10 +1446,17 @@ class Converter:
                 x0, x1 = max(x, 0), min(x + w, t.w)
                 buf[((y + r) * t.w + x0) * 4:((y + r) * t.w + x1) * 4] = sub[(r * w + x0 - x) * 4:(r * w + x1 - x) * 4]
         t.rgba = bytes(buf)
+        t.rgbaf, t.asked = None, False
         t.version += 1
 
     # ------------------------------------------------------------------ call dispatch
     def handle(self, no, name, args, ret):
+        try:
+            self.handle_call(no, name, args, ret)
+        finally:
+            self.prev_call = no
+
+    def handle_call(self, no, name, args, ret):
         a = dict(args)
         g = lambda k, d=None: a.get(k, d)
         n = name
@@ -1509,6 +1632,7 @@ class Converter:
         elif n == 'glBegin':
             self.immediate = (g('mode'), [])
             self.begin_call = no
+            self.begin_prev = self.prev_call
         elif n == 'glEnd':
             if self.immediate:   # glretrace --ppd reports an immediate-mode draw at its glBegin call
                 self.draw_immediate(self.begin_call)
@@ -1729,21 +1853,71 @@ def env_enum(v):
     return str(v)
 
 
-def prior_content(trace, need):
-    """{texture: (call, unit, w, h)} -> {texture: (w, h, rgba bottom row first)} from `glretrace -D call`
-    (the GL state after that draw: a texture it samples is unchanged by it). Runs llvmpipe like the reference
-    images (under xvfb-run when there is no X display). Textures it cannot read are left out (stay flagged)."""
+def decode_state_image(img):
+    """An image of apitrace's JSON state dump -> (w, h, RGBA8 bytes, float32 RGBA bytes or None), rows bottom
+    first (apitrace writes top row first; traces store bottom row first). apitrace writes 8-bit images as PNG
+    and every other channel type as float32 in its PNM variant (retrace/state_writer.cpp, lib/image/image_pnm.cpp):
+    'Pf' one channel, 'PF' three, 'PX' four, header "ID\\nW H\\n1\\n" then host-order (little-endian) floats, which
+    carry a binary16 or binary32 texture exactly. A one- or three-channel image gets alpha 1 (GL reads R and RG
+    textures back as RGB with zeros)."""
     import base64
     import io
-    import json
-    try:
-        from PIL import Image
-    except ImportError:
-        sys.stderr.write('apitrace2gpupd: python3-pil missing: textures rendered before the frame stay blank\n')
-        return {}
-    env = dict(os.environ, LIBGL_ALWAYS_SOFTWARE='1', GALLIUM_DRIVER='llvmpipe', LP_NUM_THREADS='0')
+    raw = base64.b64decode(img['__data__'])
+    if raw[:2] in (b'Pf', b'PF', b'PX'):
+        chans = {b'Pf': 1, b'PF': 3, b'PX': 4}[raw[:2]]
+        m = re.match(rb'P[fFX]\s+(?:#[^\n]*\n\s*)*(\d+)\s+(\d+)\s+(-?[\d.]+)\s', raw)
+        if not m:
+            raise ValueError('bad float image header')
+        w, h = int(m.group(1)), int(m.group(2))
+        vals = struct.unpack('<%df' % (w * h * chans), raw[m.end():m.end() + w * h * chans * 4])
+        rows = []
+        for y in range(h - 1, -1, -1):
+            row = vals[y * w * chans:(y + 1) * w * chans]
+            for x in range(w):
+                px = row[x * chans:(x + 1) * chans]
+                rows.append(tuple(px) + (0.0, 0.0, 1.0)[chans - 1:] if chans < 4 else tuple(px))
+        f32 = struct.pack('<%df' % (4 * len(rows)), *[v for px in rows for v in px])
+        rgba = bytes(min(max(int(round(v * 255.0)), 0), 255) if v == v else 0 for px in rows for v in px)
+        return w, h, rgba, f32
+    from PIL import Image
+    im = Image.open(io.BytesIO(raw)).convert('RGBA')
+    return im.size[0], im.size[1], im.transpose(Image.FLIP_TOP_BOTTOM).tobytes(), None
+
+
+def state_images(st, needs):
+    """The images `needs` [(key, what, slot, w, h)] names in one parsed state dump: {key: decode_state_image()}.
+    what 'tex': the 2D texture bound to unit `slot`; 'fb': colour attachment `slot` of the draw framebuffer."""
     out = {}
-    for name, (call, unit, w, h) in sorted(need.items(), key=lambda kv: kv[1][0]):
+    for key, what, slot, w, h in needs:
+        try:
+            if what == 'tex':
+                img = st['textures']['GL_TEXTURE%d, GL_TEXTURE_2D, level = 0' % slot]
+            else:
+                img = st['framebuffer'][slot]
+            got = decode_state_image(img)
+        except (ValueError, KeyError, OSError, struct.error, ImportError) as e:
+            sys.stderr.write('apitrace2gpupd: state dump: %s %s of texture %s not read (%s)\n' % (what, slot, key[0], e))
+            continue
+        if got[:2] != (w, h):
+            sys.stderr.write('apitrace2gpupd: state dump: texture %s is %dx%d, expected %dx%d\n' % (
+                key[0], got[0], got[1], w, h))
+            continue
+        out[key] = got
+    return out
+
+
+def prior_content(trace, need):
+    """{(texture, call): (what, slot, w, h)} -> {(texture, call): (w, h, rgba, float32 rgba or None)} from
+    `glretrace -D call` (the GL state after `call`, the call before the draw that needs the texture), one replay
+    per call. Runs llvmpipe like the reference images (under xvfb-run when there is no X display). Textures it
+    cannot read are left out (their draws stay flagged)."""
+    import json
+    env = dict(os.environ, LIBGL_ALWAYS_SOFTWARE='1', GALLIUM_DRIVER='llvmpipe', LP_NUM_THREADS='0')
+    by_call = collections.defaultdict(list)
+    for key, (what, slot, w, h) in need.items():
+        by_call[key[1]].append((key, what, slot, w, h))
+    out = {}
+    for call in sorted(by_call):
         cmd = ['glretrace', '-D', str(call), trace]
         if not os.environ.get('DISPLAY'):
             # one lock per machine for every xvfb-run -a (two at once can pick the same display)
@@ -1752,17 +1926,10 @@ def prior_content(trace, need):
         r = subprocess.run(cmd, capture_output=True, env=env)
         try:
             st = json.loads(r.stdout.decode('utf-8', 'replace'), strict=False)
-            img = st['textures']['GL_TEXTURE%d, GL_TEXTURE_2D, level = 0' % unit]
-            im = Image.open(io.BytesIO(base64.b64decode(img['__data__']))).convert('RGBA')
-        except (ValueError, KeyError, OSError) as e:
-            sys.stderr.write('apitrace2gpupd: glretrace -D %d: texture unit %d not read (%s)\n' % (call, unit, e))
+        except ValueError as e:
+            sys.stderr.write('apitrace2gpupd: glretrace -D %d: no state dump (%s)\n' % (call, e))
             continue
-        if im.size != (w, h):
-            sys.stderr.write('apitrace2gpupd: glretrace -D %d: texture %dx%d, expected %dx%d\n' % (
-                call, im.size[0], im.size[1], w, h))
-            continue
-        # apitrace writes images top row first; traces store textures bottom row first
-        out[name] = (w, h, im.transpose(Image.FLIP_TOP_BOTTOM).tobytes())
+        out.update(state_images(st, sorted(by_call[call])))
     return out
 
 
@@ -1792,8 +1959,8 @@ def main():
     ap.add_argument('--stats', action='store_true', help='print draws per frame and exit')
     ap.add_argument('--meta', help='write a JSON summary (frames, swap call numbers, counts, notes)')
     ap.add_argument('--no-prior-content', action='store_true',
-                    help='do not take the content of textures rendered before the converted frame(s) from '
-                         'glretrace -D (they are then blank and their draws flagged TEX_APPROX)')
+                    help='do not take the content of textures rendered before the converted frame(s), or float '
+                         'content uploaded as bytes, from glretrace -D (their draws are then flagged)')
     a = ap.parse_args()
     if a.stats:
         counts = count_frames(a.trace)
