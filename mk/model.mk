@@ -65,14 +65,15 @@ test-model-identical-shaders:
 	@$(MODEL_ID_VERIFY) --trace traces/glmark2-shadow.gpt --gpus 2,5,16 --topology line -q
 # gpupd-stream timed: the frame rendered piece by piece as the stream PE's cycle model releases (batch, source)
 # (cdsys stream mode, checked there against the SPEC 4.2 lists) equals single's; a render-to-texture trace (several
-# segments), a game frame and the geometry-bound trace, N = 3, 16 (make test-long: also 64), both topologies.
+# segments), a game frame and the geometry-bound trace, N = 3, 16 (make test-long: also 64), both topologies, with
+# the default front end (projection slots); the single in-order front end and projection first once each.
 MODEL_STREAM_TIMED_GPUS ?= 3,16
 test-long-model-identical: MODEL_STREAM_TIMED_GPUS = 3,16,64
 .PHONY: test-model-identical-stream-timed
 test-model-identical-stream-timed: $(SIM_TOOL)
 	@set -e; for t in glmark2-shadow oa-dm4-f109 mesh-bunnies; do \
 	  $(MODEL_ID_VERIFY) --trace traces/$$t.gpt --gpus $(MODEL_STREAM_TIMED_GPUS) --schemes gpupd-stream --topology both --timing on --shaders builtin -q; done; \
-	$(MODEL_ID_VERIFY) --trace traces/oa-dm4-f109.gpt --gpus 16 --schemes gpupd-stream --topology hub --timing on --sx-front free --shaders builtin -q; \
+	$(MODEL_ID_VERIFY) --trace traces/oa-dm4-f109.gpt --gpus 16 --schemes gpupd-stream --topology hub --timing on --sx-front in-order --shaders builtin -q; \
 	$(MODEL_ID_VERIFY) --trace traces/oa-dm4-f109.gpt --gpus 16 --schemes gpupd-stream --topology line --timing on --sx-front ahead --shaders builtin -q
 test-model-identical: test-model-identical-stream-timed
 test-long-model-identical: test-model-identical-stream-timed

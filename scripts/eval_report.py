@@ -797,9 +797,10 @@ def stream_section(t13, geo, ns, txo, tre, allrows):
     s.append("Why, by construction of the model (docs/timing.md sections 2, 3 and 8): gpupd-batch and gpupd-ra pass turns "
              "GPU 0 -> N-1 in every batch, so a batch costs at least about 2(N-1) link latencies plus its walk; gpupd-stream "
              "has no turns: a batch is released at a GPU once every source's LAST has arrived, about one path latency "
-             "after the slowest GPU projected its chunk; that GPU is the one whose in-order front end had the most "
-             "rendering queued before its projection, so gpupd-stream's critical GPU starves in the gaps between batches "
-             "(its exchange wait, in brackets above; on the line at 400 ns also the path latency). dup repeats all "
+             "after the slowest source has sent its chunk; each GPU projects on projection slots of its own, beside its "
+             "rendering, so what gpupd-stream's critical GPU still waits for (its exchange wait, in brackets above) is "
+             "the sources' stream PEs sending one flit per destination and cycle (the first batch, and the whole frame "
+             "where the geometry is large) and, on the line at 400 ns, the path latency. dup repeats all "
              "geometry on every GPU and exchanges nothing: its NoPrimitive is that repeated geometry, so it wins where "
              "geometry is cheap against the exchange's latency and loses where the frame is geometry-bound; chopin "
              "composes sub-images and pays the composition instead.\n")

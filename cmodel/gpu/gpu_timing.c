@@ -137,6 +137,10 @@ void gpu_timing_free(gpu_timing_t *t)
     }
     free(t->tl);
     free(t->proj_t);
+    for (int i = 0; i < 3; i++) {
+        free(t->ps_tr[i]);
+        free(t->ps_tf[i]);
+    }
     for (int i = 0; i < 1024; i++) free(t->blk[i]);
     if (t->pctx) isa_ctx_free(t->pctx);
     if (t->pwarp) isa_warp_free(t->pwarp);
@@ -284,13 +288,16 @@ uint64_t gt_drained(const gpu_timing_t *t)
 {
     uint64_t d = gt_max(t->last_done, t->front_done);
     for (int u = 0; u < GT_NUNITS; u++) d = gt_max(d, t->free[u]);
-    return gt_max(d, t->start);
+    for (int i = 0; i < 4; i++) d = gt_max(d, t->ps_free[i]);    /* the projection slots (gt_proj_slots) */
+    return gt_max(d, gt_max(t->start, t->ps_start));
 }
 
 void gt_barrier(gpu_timing_t *t, uint64_t tick)
 {
     for (int u = 0; u < GT_NUNITS; u++) t->free[u] = gt_max(t->free[u], tick);
+    for (int i = 0; i < 4; i++) t->ps_free[i] = gt_max(t->ps_free[i], tick);
     t->start = gt_max(t->start, tick);
+    t->ps_start = gt_max(t->ps_start, tick);
     t->rast_busy = gt_max(t->rast_busy, tick);
     t->last_done = gt_max(t->last_done, tick);
 }
@@ -469,7 +476,40 @@ int gpu_timing_attach(gpu_t *g, gpu_timing_t *t)
         gpu_queue_free(qs[i]);
         if (gpu_queue_init(qs[i], item, caps[i]) || gpu_queue_timing_enable(qs[i])) return -1;
     }
+    for (int i = 0; i < 3; i++) {      /* the projection slots' stamps of q_prim, q_vtx, q_shv (gt_proj_slots) */
+        free(t->ps_tr[i]);
+        free(t->ps_tf[i]);
+        t->ps_tr[i] = calloc(caps[i], sizeof *t->ps_tr[i]);
+        t->ps_tf[i] = calloc(caps[i], sizeof *t->ps_tf[i]);
+        if (!t->ps_tr[i] || !t->ps_tf[i]) return -1;
+    }
+    t->ps_on = 0;
     return 0;
+}
+
+static void swap64(uint64_t *a, uint64_t *b)
+{
+    uint64_t x = *a;
+    *a = *b;
+    *b = x;
+}
+
+void gt_proj_slots(gpu_t *g, int on)
+{
+    gpu_timing_t *t = g->tm;
+    if (!t || t->ps_on == !!on) return;
+    static const int fe[4] = {GT_CP, GT_VF, GT_VS, GT_CLIP};
+    for (int i = 0; i < 4; i++) swap64(&t->free[fe[i]], &t->ps_free[i]);
+    swap64(&t->start, &t->ps_start);
+    gpu_queue_t *qs[3] = {&g->q_prim, &g->q_vtx, &g->q_shv};
+    for (int i = 0; i < 3; i++) {
+        uint64_t *tr = qs[i]->tr, *tf = qs[i]->tf;
+        qs[i]->tr = t->ps_tr[i];
+        qs[i]->tf = t->ps_tf[i];
+        t->ps_tr[i] = tr;
+        t->ps_tf[i] = tf;
+    }
+    t->ps_on = !!on;
 }
 
 void gt_clear(gpu_timing_t *t, uint64_t bytes)

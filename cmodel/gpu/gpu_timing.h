@@ -125,6 +125,12 @@ typedef struct gpu_timing {
     /* project mode: CLIP output tick of each projected primitive (by output index) */
     uint64_t *proj_t;
     size_t proj_cap;
+    /* projection slots (gt_proj_slots): the front-end state of the other slot set, swapped with the units' own
+     * while a projection runs on them: free ticks of CP, VF, VS (dispatch) and CLIP, the start floor, and the
+     * slot stamps (tr/tf) of the queues between them (q_prim, q_vtx, q_shv) */
+    uint64_t ps_free[4], ps_start;
+    uint64_t *ps_tr[3], *ps_tf[3];
+    int ps_on;
     /* shader profiles (per program and draw, measured on the draw's first warp) */
     const void *lib;                /* const gpu_isa_library_t *, read-only, shared */
     void *pctx;                     /* isa_ctx_t * */
@@ -181,6 +187,13 @@ void gt_profile_fs(gpu_timing_t *t, const gpu_draw_t *d, uint32_t n, const float
 int gt_fs_flow_uniform(const void *lib, const gpu_draw_t *d);
 /* Attach (t != NULL) or detach timing to a GPU: enables the queues' time stamps. 0 or -1. */
 int gpu_timing_attach(gpu_t *g, gpu_timing_t *t);
+/* Projection slots: a GPU whose CP phase (gpu_project) runs on a front end of its own (CP, VF, VS dispatch and
+ * CLIP in classify mode, with their queues), so that a projection never waits behind the rendering the GPU's
+ * front end was handed (the raster side's back pressure stops the render front end, not the projection). The
+ * shader cores, the L2 and the memory channels stay shared. on = 1 switches the GPU's front-end units to the
+ * projection slots (their own free ticks, start floor and queue stamps), on = 0 back; the two sets persist
+ * across calls, and gt_barrier / gt_drained cover both. Used by gpupd-stream (docs/timing.md section 2). */
+void gt_proj_slots(gpu_t *g, int on);
 /* Time stamping of the GPU's queues on (1) or off (0: an untimed functional pass through a timed GPU). */
 void gt_stamps(gpu_t *g, int on);
 /* Clear of `bytes` (this GPU's share of the surface) by the ROPs through the memory channels. */

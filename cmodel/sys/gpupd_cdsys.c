@@ -50,9 +50,13 @@ static int cds_cp_fed(void *u, uint32_t g, uint32_t b, uint64_t step, uint64_t s
     gpu_timing_t *T = &L->s->tm[g];
     uint64_t d = stall * GT_TPC;
     if (!d) return 0;
-    L->held[g] += d;    /* the front end was held by the exchange's full queue: part of the next list's lateness */
+    int ps = sys_proj_slots(L->s);
+    if (ps) L->phold[g] += d;   /* the projection slots were held by the exchange's full queue */
+    else L->held[g] += d;       /* the front end was: part of the next list's lateness */
+    gt_proj_slots(&L->s->gpu[g], ps);   /* projection slots: they were held, not the render front end */
     const int fe[] = {GT_CP, GT_VF, GT_VS, GT_CLIP};
     for (size_t i = 0; i < sizeof fe / sizeof fe[0]; i++) T->free[fe[i]] += d;
+    gt_proj_slots(&L->s->gpu[g], 0);
     T->front_done = gt_max(T->front_done + d, step * GT_TPC);
     T->last_done = gt_max(T->last_done, T->front_done);
     return 0;
@@ -62,7 +66,7 @@ static int cds_cd_done(void *u, uint32_t g, uint32_t b, uint64_t step, const uin
 {
     lazy_t *L = u;
     if (L->err) return -1;
-    if (sys_render_batch_task(L, g, b, SYS_RB_PRE | SYS_RB_EMPTY, step, prims, n)) { L->err = 1; return -1; }
+    if (sys_render_batch_task(L, g, b, -1, SYS_RB_PRE | SYS_RB_EMPTY, step, prims, n)) { L->err = 1; return -1; }
     return 0;
 }
 
@@ -118,8 +122,8 @@ int sys_run_cdsys(sys_t *s, lazy_t *L, uint32_t nb, uint32_t nd, uint32_t *count
         p.sx_live = cfg->sx_live;
         p.on_cd_done = NULL;
         p.on_release = sys_stream_release;
-        p.in_order_front = cfg->sx_free_front != 1;
-        p.project_ahead = cfg->sx_free_front == 2;
+        p.in_order_front = cfg->sx_front == SYS_SX_FRONT_IN_ORDER || cfg->sx_front == SYS_SX_FRONT_AHEAD;
+        p.project_ahead = cfg->sx_front == SYS_SX_FRONT_AHEAD;
     }
     p.hook_user = L;
     int crc = cdsys_run(&p, &w, &r);

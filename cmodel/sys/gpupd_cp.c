@@ -36,8 +36,13 @@ int64_t sys_cp_project_chunk(lazy_t *L, uint32_t g, uint32_t b, uint64_t now, p2
     sys_t *s = L->s;
     uint32_t N = s->N;
     gpu_timing_t *T = &s->tm[g];
+    int ps = sys_proj_slots(s);
+    gt_proj_slots(&s->gpu[g], ps);     /* projection slots: the CP phase on its own front end */
     uint64_t avail = gt_max(T->start, T->free[GT_CP]);
-    if (now * GT_TPC > avail) L->held[g] += now * GT_TPC - avail;  /* the front end idled until the exchange let CP start */
+    if (now * GT_TPC > avail) {     /* the front end (projection slots) idled until the exchange let CP start */
+        if (ps) L->phold[g] += now * GT_TPC - avail;
+        else L->held[g] += now * GT_TPC - avail;
+    }
     T->start = gt_max(T->start, now * GT_TPC);
     uint32_t m = L->B[b].m, c = (m + N - 1) / N;
     uint32_t lo = g * c < m ? g * c : m, hi = (g + 1) * c < m ? (g + 1) * c : m;
@@ -49,7 +54,13 @@ int64_t sys_cp_project_chunk(lazy_t *L, uint32_t g, uint32_t b, uint64_t now, p2
     cc->pin = L->pin;
     cc->cfg_idx = L->cfg_idx;
     cc->cfgs = cfgs;
-    if (sys_for_groups(s, g, &L->B[b], L->ids, hi - lo, L->tmp, sys_project_group, cc)) { L->err = 1; return -1; }
+    int rc = sys_for_groups(s, g, &L->B[b], L->ids, hi - lo, L->tmp, sys_project_group, cc);
+    gt_proj_slots(&s->gpu[g], 0);
+    if (rc) { L->err = 1; return -1; }
+    if (ps && L->pfloor) {
+        uint64_t last = hi > lo ? L->ready[hi - lo - 1] : now * GT_TPC;
+        L->pfloor[(size_t)b * N + g] = last > L->phold[g] ? last - L->phold[g] : 0;
+    }
     return hi - lo;
 }
 
@@ -63,11 +74,12 @@ int64_t sys_cp_project_chunk(lazy_t *L, uint32_t g, uint32_t b, uint64_t now, p2
  * projection was held back by full exchange queues (L->held). With an exchange that hands every list over
  * as soon as the front end can take it, none of them would exist. A list of which no triangle reaches SETUP
  * adds nothing and hands its lateness on to the next list. */
-int sys_exchange_render(sys_t *s, lazy_t *L, uint32_t g, uint32_t b, uint64_t step, const uint32_t *prims, size_t n,
-                        gpu_prim_req_t *tmp)
+int sys_exchange_render(sys_t *s, lazy_t *L, uint32_t g, uint32_t b, int src, uint64_t step, const uint32_t *prims,
+                        size_t n, gpu_prim_req_t *tmp)
 {
     gpu_timing_t *T = &s->tm[g];
     uint64_t avail = gt_max(T->start, T->free[GT_CP]), t = step * GT_TPC;
+    if (src >= 0 && L->pfloor && sys_proj_slots(s)) avail = gt_max(avail, L->pfloor[(size_t)b * s->N + (uint32_t)src]);
     uint64_t late = (t > avail ? t - avail : 0) + L->held[g];
     L->held[g] = 0;
     T->start = gt_max(T->start, t);
@@ -83,7 +95,7 @@ int sys_exchange_render(sys_t *s, lazy_t *L, uint32_t g, uint32_t b, uint64_t st
 typedef struct {
     lazy_t *L;
     uint32_t g, b;
-    int flags;
+    int src, flags;
     uint64_t step;
     size_t n;
     uint32_t prims[];
@@ -98,18 +110,20 @@ static int render_batch(void *u)
     if (!t->n && !(t->flags & SYS_RB_EMPTY)) return 0;
     gpu_prim_req_t *tmp = malloc((t->n ? t->n : 1) * sizeof *tmp);
     if (!tmp) return sys_failf(s, "out of memory");
-    int rc = sys_exchange_render(s, L, t->g, t->b, t->step, t->prims, t->n, tmp);
+    int rc = sys_exchange_render(s, L, t->g, t->b, t->src, t->step, t->prims, t->n, tmp);
     free(tmp);
     return rc;
 }
 
-int sys_render_batch_task(lazy_t *L, uint32_t g, uint32_t b, int flags, uint64_t step, const uint32_t *prims, size_t n)
+int sys_render_batch_task(lazy_t *L, uint32_t g, uint32_t b, int src, int flags, uint64_t step, const uint32_t *prims,
+                          size_t n)
 {
     rb_task_t *t = malloc(sizeof *t + n * sizeof *prims);
     if (!t) return sys_failf(L->s, "out of memory");
     t->L = L;
     t->g = g;
     t->b = b;
+    t->src = src;
     t->flags = flags;
     t->step = step;
     t->n = n;

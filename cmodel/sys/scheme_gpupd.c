@@ -79,7 +79,7 @@ static void hook_cd(void *u, uint32_t g, uint32_t b, uint64_t now, const uint32_
 {
     lazy_t *L = u;
     if (L->err) return;
-    if (sys_render_batch_task(L, g, b, SYS_RB_PRE | SYS_RB_EMPTY, now, prims, n)) L->err = 1;
+    if (sys_render_batch_task(L, g, b, -1, SYS_RB_PRE | SYS_RB_EMPTY, now, prims, n)) L->err = 1;
 }
 
 /* --check-masks over a segment's P2G results: a primitive left out of GPU g must cover none of its pixels */
@@ -184,7 +184,8 @@ int sys_run_segment_gpupd(sys_t *s, uint32_t i0, uint32_t i1)
         L.pin = malloc((size_t)maxm * sizeof *L.pin);
         L.cfg_idx = malloc((size_t)maxm * sizeof *L.cfg_idx);
         L.cfgs = malloc((size_t)(nd ? nd : 1) * sizeof *L.cfgs);
-        if (!L.ready || !L.pin || !L.cfg_idx || !L.cfgs) { sys_failf(s, "out of memory"); goto out; }
+        L.pfloor = sys_proj_slots(s) ? calloc((size_t)nb * N, sizeof *L.pfloor) : NULL;
+        if (!L.ready || !L.pin || !L.cfg_idx || !L.cfgs || (sys_proj_slots(s) && !L.pfloor)) { sys_failf(s, "out of memory"); goto out; }
         for (uint32_t b = 0; b < nb; b++) {
             uint32_t m = B[b].m, c = (m + N - 1) / N;
             for (uint32_t g = 0; g < N; g++) {
@@ -312,6 +313,7 @@ out:
     free(L.pin);
     free(L.cfg_idx);
     free(L.cfgs);
+    free(L.pfloor);
     if (L.eready)
         for (size_t i = 0; i < (size_t)nb * N; i++) free(L.eready[i]);
     free(L.eready);

@@ -17,7 +17,7 @@ int sys_stream_release(void *u, uint32_t g, uint32_t b, uint32_t src, uint64_t s
 {
     lazy_t *L = u;
     if (L->err) return -1;
-    if (sys_render_batch_task(L, g, b, src == 0 ? SYS_RB_PRE : 0, step, prims, n)) { L->err = 1; return -1; }
+    if (sys_render_batch_task(L, g, b, (int)src, src == 0 ? SYS_RB_PRE : 0, step, prims, n)) { L->err = 1; return -1; }
     return 0;
 }
 

@@ -328,7 +328,8 @@ static void timing_end(sys_t *s)
             r->exchange_overhead = G->exchange_wait_ticks / GT_TPC;
         }
         G->cyc_stall = T->b_stall / GT_TPC;
-        G->cyc_issue = T->b_issue / GT_TPC + G->p2g_prims / (s->cfg->tcfg.fe_rate ? s->cfg->tcfg.fe_rate : 1);
+        /* the P2G's issue cycles are the front end's, except on projection slots of their own (gt_proj_slots) */
+        G->cyc_issue = T->b_issue / GT_TPC + (sys_proj_slots(s) ? 0 : G->p2g_prims / (s->cfg->tcfg.fe_rate ? s->cfg->tcfg.fe_rate : 1));
         uint64_t used = G->cyc_stall + G->cyc_issue + G->cyc_sync;
         if (used > r->cycles) {        /* rounding: keep the stack equal to the frame */
             uint64_t over = used - r->cycles;

@@ -92,6 +92,15 @@ typedef enum {
 const char *sys_scheme_name(sys_scheme_t s);
 int sys_scheme_parse(const char *name, sys_scheme_t *s);
 
+/* gpupd-stream's front-end policy: what a GPU's front end does with a release and with its next chunk's projection
+ * (docs/timing.md sections 2 and 8). SPLIT (default): the CP phase runs on projection slots of its own (a second
+ * CP / VF / VS-dispatch / CLIP path sharing the shader cores and memory: gt_proj_slots) and a release goes to
+ * rendering at once. The others are the single in-order front end: IN_ORDER, a release waits for the chunk its
+ * P2G is taking; FREE, it goes to rendering at once; AHEAD, projection first (releases wait while the next chunk
+ * may start its CP phase). */
+typedef enum { SYS_SX_FRONT_SPLIT = 0, SYS_SX_FRONT_IN_ORDER, SYS_SX_FRONT_FREE, SYS_SX_FRONT_AHEAD } sys_sx_front_t;
+const char *sys_sx_front_name(sys_sx_front_t f);
+
 typedef struct {
     sys_scheme_t scheme;
     uint32_t n_gpus;            /* 1..64 */
@@ -151,9 +160,7 @@ typedef struct {
     /* gpupd-stream's stream PE (cdsys.h stream mode): entries released per cycle (K, 1..8; 0 = 1), FIFO depth per
      * source = credits per destination (0 = 2048), live batches a GPU's CP may run ahead of its release (0 = 4) */
     uint32_t sx_k, sx_depth, sx_live;
-    int sx_free_front;          /* what-if: 1 = a release is handed to rendering at once, not after the chunk its GPU's
-                                   P2G is taking (cdsys in_order_front off); 2 = projection first (cdsys project_ahead);
-                                   docs/timing.md section 8 */
+    sys_sx_front_t sx_front;    /* gpupd-stream's front-end policy (docs/timing.md sections 2 and 8) */
 } sys_config_t;
 
 #define SYS_MEM_LIMIT_MB_DEFAULT 4096u

@@ -87,6 +87,12 @@ typedef struct {
     /* per GPU, since its last hand-over of a list to rendering: ticks its front end idled until the exchange let
      * a CP phase start, and ticks its projection was held back by full exchange queues (sys_exchange_render) */
     uint64_t held[64];
+    /* projection slots (sys_proj_slots): per GPU, ticks its projection slots were held by the exchange so far (CP
+     * gating, full exchange queues); per chunk [b * N + g], the tick its last primitive would have left CLIP had
+     * they never been (the floor from which a piece of it counts as late: before it the raster side waits for
+     * the projection, the C-PD work, not for the exchange) */
+    uint64_t phold[64];
+    uint64_t *pfloor;
 } lazy_t;
 
 /* sys.c: errors, helpers every scheme uses */
@@ -107,6 +113,12 @@ int sys_draw_reads(const gpu_draw_t *d, int32_t sid);
 int sys_draw_writes(const gpu_draw_t *d, int32_t sid);
 int sys_check_draw(sys_t *s, uint32_t ci);
 
+/* 1 if the GPUs' CP phase runs on projection slots of its own (gpupd-stream, --sx-front split, the default; gt_proj_slots) */
+static inline int sys_proj_slots(const sys_t *s)
+{
+    return s->timed && s->cfg->scheme == SYS_SCHEME_GPUPD_STREAM && s->cfg->sx_front == SYS_SX_FRONT_SPLIT;
+}
+
 /* sys_sync.c: render-to-texture synchronisation, clears and uploads */
 uint64_t sys_xfer_ticks(uint64_t bytes, uint64_t mbpc);
 void sys_sync_surface(sys_t *s, int32_t sid);
@@ -121,14 +133,16 @@ int sys_run_segment_gpupd(sys_t *s, uint32_t i0, uint32_t i1);
 /* gpupd_cp.c: the CP phase of a gpupd segment; rendering a handed-over list with its exchange wait (all exchange paths) */
 int sys_project_group(sys_t *s, uint32_t g, uint32_t ci, const gpu_prim_req_t *list, size_t n, void *u);
 int64_t sys_cp_project_chunk(lazy_t *L, uint32_t g, uint32_t b, uint64_t now, p2g_config_t *cfgs, cp_ctx_t *cc);
-int sys_exchange_render(sys_t *s, lazy_t *L, uint32_t g, uint32_t b, uint64_t step, const uint32_t *prims, size_t n,
-                        gpu_prim_req_t *tmp);
+int sys_exchange_render(sys_t *s, lazy_t *L, uint32_t g, uint32_t b, int src, uint64_t step, const uint32_t *prims,
+                        size_t n, gpu_prim_req_t *tmp);
 /* Batch b's primitive list (ascending batch ids) goes to GPU g's rendering at exchange step `step`: the clears
  * and uploads before the batch (SYS_RB_PRE), then (for an empty list only with SYS_RB_EMPTY) sys_exchange_render;
- * a task on GPU g's lane (sys_par.h; prims are copied). 0, or -1 (message in res->err) if it failed (run inline)
+ * a task on GPU g's lane (sys_par.h; prims are copied). src: the source GPU of a gpupd-stream piece (its
+ * projection floor, lazy_t.pfloor), -1 for a whole batch. 0, or -1 (message in res->err) if it failed (run inline)
  * or could not be queued. */
 enum { SYS_RB_PRE = 1, SYS_RB_EMPTY = 2 };
-int sys_render_batch_task(lazy_t *L, uint32_t g, uint32_t b, int flags, uint64_t step, const uint32_t *prims, size_t n);
+int sys_render_batch_task(lazy_t *L, uint32_t g, uint32_t b, int src, int flags, uint64_t step, const uint32_t *prims,
+                          size_t n);
 
 /* gpupd_cdsys.c: a gpupd segment's exchange through the CD system */
 int sys_run_cdsys(sys_t *s, lazy_t *L, uint32_t nb, uint32_t nd, uint32_t *counts, pe_entry_t **entries);

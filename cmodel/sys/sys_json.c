@@ -66,8 +66,9 @@ int sys_write_stats_json(const sys_result_t *res, const sys_config_t *cfg, const
      * "reorder_max_ids" (docs/timing.md section 4) */
     int strm = cfg->scheme == SYS_SCHEME_GPUPD_STREAM;
     if (strm) {
-        fprintf(f, "  \"stream\": {\"k\": %u, \"depth\": %u, \"live\": %u, \"credit_flits\": ", cfg->sx_k ? cfg->sx_k : 1,
-                cfg->sx_depth ? cfg->sx_depth : CDSYS_SX_DEPTH_DEFAULT, cfg->sx_live ? cfg->sx_live : CDSYS_SX_LIVE_DEFAULT);
+        fprintf(f, "  \"stream\": {\"k\": %u, \"depth\": %u, \"live\": %u, \"front\": \"%s\", \"credit_flits\": ",
+                cfg->sx_k ? cfg->sx_k : 1, cfg->sx_depth ? cfg->sx_depth : CDSYS_SX_DEPTH_DEFAULT,
+                cfg->sx_live ? cfg->sx_live : CDSYS_SX_LIVE_DEFAULT, sys_sx_front_name(cfg->sx_front));
         if (res->timed) fprintf(f, "%" PRIu64 "},\n", res->credit_flits);
         else fprintf(f, "null},\n");
     }

@@ -82,6 +82,12 @@ int sys_scheme_parse(const char *name, sys_scheme_t *s)
     return -1;
 }
 
+const char *sys_sx_front_name(sys_sx_front_t f)
+{
+    static const char *const n[] = {"split", "in-order", "free", "ahead"};
+    return (unsigned)f < sizeof n / sizeof n[0] ? n[f] : "?";
+}
+
 sys_config_t sys_config_default(void)
 {
     sys_config_t c;

@@ -79,7 +79,7 @@ static void usage(FILE *f)
             "                   [--replay-cache DIR] (without -o: replay the functional work of the frame from records\n"
             "                                     in DIR, made once by a single-GPU pass; same cycles and stats)\n"
             "                   gpupd-stream: [--sx-k 1] [--sx-depth 2048] [--sx-live 4]  (stream PE: entries released\n"
-            "                                     per cycle, FIFO depth per source, live batches) [--sx-front in-order|free|ahead]\n"
+            "                                     per cycle, FIFO depth per source, live batches) [--sx-front split|in-order|free|ahead]\n"
             "  gpupd-sim timing-config   (the timing parameters, their defaults and sources, as a Markdown table)\n"
             "  gpupd-sim verify (--trace FILE | --scene NAME) [--gpus 2,3,4,8,16] [--schemes all|LIST]\n"
             "                   [--topology line|hub|both] [--diff-dir DIR] [other render options]\n"
@@ -263,10 +263,11 @@ static int parse_args(int argc, char **argv, opts_t *o)
         else if (!strcmp(a, "--sx-live")) { NEED(); if (arg_u32(T, a, v, 1, 16384, &o->cfg.sx_live)) return -1; }
         else if (!strcmp(a, "--sx-front")) {
             NEED();
-            if (!strcmp(v, "in-order")) o->cfg.sx_free_front = 0;
-            else if (!strcmp(v, "free")) o->cfg.sx_free_front = 1;
-            else if (!strcmp(v, "ahead")) o->cfg.sx_free_front = 2;
-            else return arg_fail(T, a, v, "unknown value", "in-order (default), free (what-if: releases rendered at once) or ahead (what-if: projection first)");
+            if (!strcmp(v, "split")) o->cfg.sx_front = SYS_SX_FRONT_SPLIT;
+            else if (!strcmp(v, "in-order")) o->cfg.sx_front = SYS_SX_FRONT_IN_ORDER;
+            else if (!strcmp(v, "free")) o->cfg.sx_front = SYS_SX_FRONT_FREE;
+            else if (!strcmp(v, "ahead")) o->cfg.sx_front = SYS_SX_FRONT_AHEAD;
+            else return arg_fail(T, a, v, "unknown value", "split (default: projection slots of its own), in-order, free (releases rendered at once) or ahead (projection first)");
         }
         else if (!strcmp(a, "--pe")) {
             NEED();
