@@ -27,8 +27,8 @@ static int usage(void)
             "       gpupd-trace undump IN.txt OUT     text dump back to the binary (byte-identical)\n"
             "       gpupd-trace bench FILE...         reader throughput (MB/s, triangles/s)\n"
             "       gpupd-trace synth OUT [ZLEVEL]    write the small synthetic test trace (zlib)\n"
-            "       gpupd-trace pack IN OUT [--codec zstd|zlib] [--level N]\n"
-            "                                         re-encode a trace compressed (format 1.2; default zstd level %d;\n"
+            "       gpupd-trace pack IN OUT [--codec zstd|zlib] [--level N] [--minor M]\n"
+            "                                         re-encode a trace compressed (format 1.5, or 1.M; default zstd level %d;\n"
             "                                         OUT may be IN: replaced only when the new file is complete)\n",
             TRACE_ZSTD_DEFAULT_LEVEL);
     return 2;
@@ -530,6 +530,13 @@ int main(int argc, char **argv)
                 if (!v) return arg_need("gpupd-trace", a), 2;
                 lvs = v;
                 level_set = 1;
+                i++;
+            } else if (!strcmp(a, "--minor")) {
+                /* an older minor version: e.g. 3 = every chunk in its own frame (no zstd stream, no TEX_MED) */
+                if (!v) return arg_need("gpupd-trace", a), 2;
+                uint32_t m;
+                if (arg_u32("gpupd-trace", "--minor", v, 0, TRACE_VERSION_MINOR, &m)) return 2;
+                o.minor = m;
                 i++;
             } else { fprintf(stderr, "gpupd-trace: pack: unknown option '%s'\n", a); usage(); return 2; }
         }

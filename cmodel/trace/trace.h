@@ -47,9 +47,9 @@
 #include <stdio.h>
 
 #define TRACE_VERSION_MAJOR 1
-#define TRACE_VERSION_MINOR 4   /* 1.1: mipmapped min filters (2..5); 1.2: zstd chunks, byte transforms, line/point topologies;
+#define TRACE_VERSION_MINOR 5   /* 1.1: mipmapped min filters (2..5); 1.2: zstd chunks, byte transforms, line/point topologies;
                                  * 1.3: floating-point colour formats, up to 16 attributes;
-                                 * 1.4: DRAW state_flags (GL_DEPTH_CLAMP) */
+                                 * 1.4: DRAW state_flags (GL_DEPTH_CLAMP); 1.5: zstd stream chunks, TEX_MED texel transform */
 #define TRACE_FILE_HEADER_SIZE 32u
 #define TRACE_CHUNK_HEADER_SIZE 20u
 
@@ -64,18 +64,22 @@
 
 /* Chunk header flags (docs/trace-format.md, "Chunk header"):
  *   bits 0-1  codec of the stored payload: 0 stored as is, 1 zlib (compress2 stream), 2 zstd (one frame
- *             with its content size; format 1.2+), 3 invalid
+ *             with its content size; format 1.2+), 3 zstd stream (format 1.5+: the file's codec-3 chunks,
+ *             in file order, are the successive flushed pieces of ONE zstd frame, so a chunk can refer back
+ *             to the bytes of earlier codec-3 chunks; the frame never ends inside the file)
  *   bits 2-3  byte transform applied to the raw payload before compression (1.2+; only with a codec):
  *             0 none, 1 SHUF4 (bytes of each 4-byte word split into 4 planes: byte 0 of every word, then
  *             byte 1, ...; a tail of len % 4 bytes is kept as is at the end), 2 SHUF4_DELTA (SHUF4, then
  *             each plane replaced by its byte differences: out[i] = in[i] - in[i-1] mod 256, in[-1] = 0),
- *             3 invalid
+ *             3 TEX_MED (format 1.5+, SURF chunks of RGBA8 texels only: the texels become 4 planes of the
+ *             residuals of the median predictor over each channel's 2-D image, R and B minus G's residual:
+ *             R-G, G, B-G, A; other bytes as they are)
  *   bits 4-31 zero */
 #define TRACE_CHUNK_CODEC_MASK   0x3u
 #define TRACE_CHUNK_XFORM_SHIFT  2
 #define TRACE_CHUNK_XFORM_MASK   (0x3u << TRACE_CHUNK_XFORM_SHIFT)
-enum { TRACE_CODEC_NONE = 0, TRACE_CODEC_ZLIB = 1, TRACE_CODEC_ZSTD = 2 };
-enum { TRACE_XFORM_NONE = 0, TRACE_XFORM_SHUF4 = 1, TRACE_XFORM_SHUF4_DELTA = 2 };
+enum { TRACE_CODEC_NONE = 0, TRACE_CODEC_ZLIB = 1, TRACE_CODEC_ZSTD = 2, TRACE_CODEC_ZSTREAM = 3 };
+enum { TRACE_XFORM_NONE = 0, TRACE_XFORM_SHUF4 = 1, TRACE_XFORM_SHUF4_DELTA = 2, TRACE_XFORM_TEX_MED = 3 };
 #define TRACE_ZSTD_MAX_LEVEL 19   /* zstd levels 1..19 (no --ultra levels: their windows cost memory) */
 #define TRACE_ZSTD_DEFAULT_LEVEL 19  /* gpupd-trace pack and the converter */
 

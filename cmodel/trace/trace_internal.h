@@ -73,8 +73,12 @@ void tr_encode_tend(const tr_validator_t *v, tr_buf_t *b);
 /* trace_chunk.c */
 uint64_t tr_max_raw_for(uint64_t stored);
 uint64_t tr_max_raw_zstd(uint64_t stored);
-void tr_xform_fwd(int xf, const uint8_t *in, uint8_t *out, size_t n);
+/* forward byte transform of a raw payload (TRACE_XFORM_*); -1 if TEX_MED does not apply to it */
+int tr_xform_fwd(int xf, const uint8_t *in, uint8_t *out, size_t n);
+int tr_tex_med_applies(const uint8_t *p, size_t n, uint32_t *w, uint32_t *h);
+/* dctx: the per-chunk ZSTD_DCtx (codec 2); sdctx: the file's zstd stream decoder (codec 3, format 1.5),
+ * both created on first use and freed by the caller with ZSTD_freeDCtx */
 uint8_t *tr_chunk_decode(uint32_t flags, const uint8_t *sbuf, uint32_t stored, uint32_t raw, void **dctx,
-                         const char *tn, uint64_t off, trace_error_t *err);
+                         void **sdctx, const char *tn, uint64_t off, trace_error_t *err);
 
 #endif

@@ -27,6 +27,7 @@ struct trace_reader {
     uint32_t codec;       /* codec of auto chunks recorded in the header (TRACE_CODEC_ZLIB / ZSTD) */
     uint32_t minor;       /* format minor version in the header */
     void *zstd_dctx;      /* ZSTD_DCtx, created at the first zstd chunk */
+    void *zs_dctx;        /* ZSTD_DCtx of the file's zstd stream (codec 3, format 1.5) */
     trace_info_t info;
     tr_validator_t *v;
     trace_surface_t **surf;   /* n_surf entries (grown to the largest id seen) */
@@ -93,9 +94,11 @@ static int r_chunk(trace_reader_t *r, uint32_t *tag, uint8_t **payload, uint32_t
     tr_tagstr(*tag, tn);
     uint32_t allowed = r->minor >= 2 ? (TRACE_CHUNK_CODEC_MASK | TRACE_CHUNK_XFORM_MASK) : 1u;
     unsigned codec = flags & TRACE_CHUNK_CODEC_MASK, xf = (flags & TRACE_CHUNK_XFORM_MASK) >> TRACE_CHUNK_XFORM_SHIFT;
-    if ((flags & ~allowed) || codec == 3 || xf == 3 || (xf && !codec)) {
+    if ((flags & ~allowed) || ((codec == TRACE_CODEC_ZSTREAM || xf == TRACE_XFORM_TEX_MED) && r->minor < 5) ||
+        (xf && !codec)) {
         tr_err(err, *chunk_off + 4, "%s chunk: unknown flags 0x%08" PRIx32 " (format 1.%" PRIu32 ": %s)", tn, flags,
-               r->minor, r->minor >= 2 ? "bits 0-1 codec 0..2, bits 2-3 transform 0..2 (only with a codec), "
+               r->minor, r->minor >= 5 ? "bits 0-1 codec 0..3, bits 2-3 transform 0..3 (only with a codec), others 0"
+               : r->minor >= 2 ? "bits 0-1 codec 0..2, bits 2-3 transform 0..2 (only with a codec), "
                "others 0" : "only bit 0, zlib");
         return -1;
     }
@@ -126,7 +129,7 @@ static int r_chunk(trace_reader_t *r, uint32_t *tag, uint8_t **payload, uint32_t
     }
     uint8_t *out = sbuf;
     if (codec != TRACE_CODEC_NONE) {
-        out = tr_chunk_decode(flags, sbuf, stored, raw, &r->zstd_dctx, tn, *chunk_off + TRACE_CHUNK_HEADER_SIZE, err);
+        out = tr_chunk_decode(flags, sbuf, stored, raw, &r->zstd_dctx, &r->zs_dctx, tn, *chunk_off + TRACE_CHUNK_HEADER_SIZE, err);
         free(sbuf);
         if (!out) return -1;
     }
@@ -338,6 +341,7 @@ void trace_reader_close(trace_reader_t *r)
     tr_validator_free(r->v);
     trace_info_free(&r->info);
     ZSTD_freeDCtx(r->zstd_dctx);
+    ZSTD_freeDCtx(r->zs_dctx);
     free(r);
 }
 

@@ -23,6 +23,7 @@ struct trace_writer {
     uint32_t codec;   /* codec of auto chunks: TRACE_CODEC_ZLIB or TRACE_CODEC_ZSTD */
     uint32_t minor;   /* format minor version written in the header */
     void *zstd_cctx;  /* ZSTD_CCtx, created at the first zstd chunk */
+    void *zs_cctx;    /* ZSTD_CCtx of the zstd stream (codec 3, format 1.5), created at its first chunk */
     uint64_t pos;
     tr_validator_t *v;
     trace_info_t info;
@@ -73,10 +74,52 @@ static int w_compress(trace_writer_t *w, unsigned codec, int level, const uint8_
     return 0;
 }
 
+/* Append n bytes to the file's zstd stream (codec 3) and flush: the output is this chunk's stored bytes, a
+ * run of complete zstd blocks (the first chunk also carries the frame header; the frame is never ended).
+ * Level: the file's when its codec is zstd, else zstd's default. No checksum (the chunk CRC covers the
+ * stored bytes), no content size; single-threaded, so the bytes depend only on the chunks streamed so far,
+ * the level and the zstd version. */
+static int w_stream(trace_writer_t *w, const uint8_t *p, size_t n, uint8_t **out, size_t *olen)
+{
+    *out = NULL;
+    ZSTD_CCtx *cc = w->zs_cctx;
+    if (!cc) {
+        if (!(cc = ZSTD_createCCtx())) return -1;
+        w->zs_cctx = cc;
+        size_t r = ZSTD_CCtx_setParameter(cc, ZSTD_c_compressionLevel, w->codec == TRACE_CODEC_ZSTD ? w->zlevel : 0);
+        if (!ZSTD_isError(r)) r = ZSTD_CCtx_setParameter(cc, ZSTD_c_contentSizeFlag, 0);
+        if (!ZSTD_isError(r)) r = ZSTD_CCtx_setParameter(cc, ZSTD_c_checksumFlag, 0);
+        if (ZSTD_isError(r)) return -1;
+    }
+    size_t cap = ZSTD_compressBound(n) + 64;
+    uint8_t *zb = malloc(cap);
+    if (!zb) return -1;
+    ZSTD_inBuffer in = {p, n, 0};
+    ZSTD_outBuffer o = {zb, cap, 0};
+    for (;;) {
+        size_t r = ZSTD_compressStream2(cc, &o, &in, ZSTD_e_flush);
+        if (ZSTD_isError(r)) { free(zb); return -1; }
+        if (r == 0) break;
+        uint8_t *nb = realloc(zb, cap * 2);     /* not reached: the bound covers a flushed chunk */
+        if (!nb) { free(zb); return -1; }
+        zb = nb;
+        o.dst = zb;
+        o.size = cap *= 2;
+    }
+    *out = zb;
+    *olen = o.pos;
+    return 0;
+}
+
 /* Write one chunk; z: -1 auto, else the chunk flags (codec | transform << 2). Auto: stored as is when
  * shorter than 64 bytes, when the file's level is 0 or when compression does not make it smaller; else the
  * file's codec at its level, after the byte transform (format 1.2) that compresses best at a fast level
- * (ZSTD level 1 or zlib level 1 on each candidate, ties to the simpler one), all deterministic. */
+ * (ZSTD level 1 or zlib level 1 on each candidate, ties to the simpler one; from format 1.5 TEX_MED is a
+ * candidate for a SURF of RGBA8 texels), all deterministic. From format
+ * 1.5 on, a zstd file puts every auto chunk of 64 bytes or more other than SURF into the zstd stream
+ * (codec 3, no transform, always: once streamed, the bytes are part of the stream's history): draws,
+ * programs and clears repeat each other's state, constants and vertices, which a per-chunk frame cannot
+ * see; surfaces keep their own frames (texels gain little from earlier chunks and would crowd the window). */
 static int w_chunk(trace_writer_t *w, uint32_t tag, const uint8_t *p, size_t n, int z, trace_error_t *err)
 {
     if (n > TRACE_MAX_CHUNK_RAW) {
@@ -86,7 +129,9 @@ static int w_chunk(trace_writer_t *w, uint32_t tag, const uint8_t *p, size_t n, 
     uint32_t allowed = w->minor >= 2 ? (TRACE_CHUNK_CODEC_MASK | TRACE_CHUNK_XFORM_MASK) : 1u;
     if (z >= 0) {
         unsigned c = (unsigned)z & TRACE_CHUNK_CODEC_MASK, x = ((unsigned)z & TRACE_CHUNK_XFORM_MASK) >> TRACE_CHUNK_XFORM_SHIFT;
-        if (((unsigned)z & ~allowed) || c == 3 || x == 3 || (x && !c)) {
+        uint32_t tw, th;
+        if (((unsigned)z & ~allowed) || ((c == TRACE_CODEC_ZSTREAM || x == TRACE_XFORM_TEX_MED) && w->minor < 5) ||
+            (x && !c) || (x == TRACE_XFORM_TEX_MED && (tag != trace_fourcc("SURF") || !tr_tex_med_applies(p, n, &tw, &th)))) {
             tr_err(err, w->pos, "chunk flags %d not allowed in format 1.%" PRIu32, z, w->minor);
             return -1;
         }
@@ -99,6 +144,8 @@ static int w_chunk(trace_writer_t *w, uint32_t tag, const uint8_t *p, size_t n, 
         /* an explicit codec other than the file's uses that codec's default level (zlib 6, zstd 0 = its
          * default 3); the file's codec its level, also 0 (zlib: stored deflate blocks), as in format 1.0 */
         if (codec != w->codec) level = codec == TRACE_CODEC_ZSTD ? 0 : 6;
+    } else if (n >= 64 && w->zlevel > 0 && w->minor >= 5 && w->codec == TRACE_CODEC_ZSTD && tag != trace_fourcc("SURF")) {
+        codec = TRACE_CODEC_ZSTREAM;
     } else if (n >= 64 && w->zlevel > 0) {
         codec = w->codec;
         if (w->minor >= 2 && n >= 256) {
@@ -106,7 +153,10 @@ static int w_chunk(trace_writer_t *w, uint32_t tag, const uint8_t *p, size_t n, 
             size_t best = 0;
             uint8_t *t = malloc(n);
             if (!t) { tr_err(err, w->pos, "out of memory"); return -1; }
-            for (unsigned cand = TRACE_XFORM_NONE; cand <= TRACE_XFORM_SHUF4_DELTA; cand++) {
+            uint32_t tw, th;
+            unsigned last = w->minor >= 5 && tag == trace_fourcc("SURF") && tr_tex_med_applies(p, n, &tw, &th)
+                            ? TRACE_XFORM_TEX_MED : TRACE_XFORM_SHUF4_DELTA;
+            for (unsigned cand = TRACE_XFORM_NONE; cand <= last; cand++) {
                 const uint8_t *src = p;
                 if (cand) { tr_xform_fwd((int)cand, p, t, n); src = t; }
                 uint8_t *zb;
@@ -128,13 +178,13 @@ static int w_chunk(trace_writer_t *w, uint32_t tag, const uint8_t *p, size_t n, 
             tr_xform_fwd((int)xf, p, tbuf, n);
             src = tbuf;
         }
-        if (w_compress(w, codec, level, src, n, &zb, &zlen)) {
+        if (codec == TRACE_CODEC_ZSTREAM ? w_stream(w, src, n, &zb, &zlen) : w_compress(w, codec, level, src, n, &zb, &zlen)) {
             free(tbuf);
-            tr_err(err, w->pos, "%s compression failed", codec == TRACE_CODEC_ZSTD ? "zstd" : "zlib");
+            tr_err(err, w->pos, "%s compression failed", codec == TRACE_CODEC_ZLIB ? "zlib" : "zstd");
             return -1;
         }
         free(tbuf);
-        if (z < 0 && zlen >= n) { free(zb); zb = NULL; codec = 0; xf = 0; }
+        if (z < 0 && zlen >= n && codec != TRACE_CODEC_ZSTREAM) { free(zb); zb = NULL; codec = 0; xf = 0; }
         if (zlen > 0xffffffffu) { free(zb); tr_err(err, w->pos, "compressed chunk too large"); return -1; }
     }
     uint32_t flags = codec | xf << TRACE_CHUNK_XFORM_SHIFT;
@@ -323,6 +373,7 @@ int trace_writer_close(trace_writer_t *w, uint8_t **out, size_t *out_len, trace_
     tr_validator_free(w->v);
     trace_info_free(&w->info);
     ZSTD_freeCCtx(w->zstd_cctx);
+    ZSTD_freeCCtx(w->zs_cctx);
     free(w);
     return rc;
 }
@@ -335,6 +386,7 @@ void trace_writer_abort(trace_writer_t *w)
     tr_validator_free(w->v);
     trace_info_free(&w->info);
     ZSTD_freeCCtx(w->zstd_cctx);
+    ZSTD_freeCCtx(w->zs_cctx);
     free(w);
 }
 

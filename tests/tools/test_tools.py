@@ -98,6 +98,7 @@ def range_table(B, W, trace):
         (cds, "--stall", 0, 900, "u"), (cds, "--jitter", 0, 1000, "u"), (cds, "--seed", 0, (1 << 64) - 1, "u"),
         ([B + "/gpupd-trace", "pack", trace, W + "/pack.gpt"], "--level", 0, 19, "u"),
         ([B + "/gpupd-trace", "pack", trace, W + "/pack.gpt", "--codec", "zlib"], "--level", 0, 9, "u"),
+        ([B + "/gpupd-trace", "pack", trace, W + "/pack.gpt", "--codec", "zlib"], "--minor", 0, 5, "u"),
     ]
     return rows
 
@@ -635,7 +636,7 @@ def main():
         section_outputs(B, W, trace)
         notes.append("outputs")
     if "traces" in secs:
-        # the synthetic trace as written (zlib) and re-packed as format 1.2 with zstd chunks
+        # the synthetic trace as written (zlib) and re-packed as format 1.5 (zstd chunks and the zstd stream)
         ztrace = os.path.join(W, "synthetic-zstd.gpt")
         rc, _, err = run([B + "/gpupd-trace", "pack", trace, ztrace])
         if rc:

@@ -19,6 +19,7 @@ static char tmpdir[200];    /* $TMPDIR (else the current directory)/test_trace_X
 
 static void expect_err(const uint8_t *b, size_t n, unsigned opts, const char *needle, uint64_t offset);
 static void wr32(uint8_t *p, uint32_t v);
+static size_t find_chunk(const uint8_t *b, size_t n, const char *tag);
 
 static uint8_t *slurp(const char *path, size_t *len)
 {
@@ -44,21 +45,25 @@ static uint8_t *synthetic(int zlevel, size_t *len)
     return slurp(path, len);
 }
 
-/* The synthetic trace re-packed as format 1.2 with zstd at `level` (trace_repack, as gpupd-trace pack). */
-static uint8_t *synthetic_zstd(int level, size_t *len)
+/* The synthetic trace re-packed with zstd at `level` (trace_repack, as gpupd-trace pack) as format 1.`minor`:
+ * 1.4 compresses every chunk on its own (codec 2), 1.5 puts the draws into the zstd stream (codec 3). */
+static uint8_t *synthetic_zstd_minor(int level, uint32_t minor, size_t *len)
 {
     char in[256], out[256];
     snprintf(in, sizeof in, "%s/synth-zs-src.gpt", tmpdir);
-    snprintf(out, sizeof out, "%s/synth-zstd-%d.gpt", tmpdir, level);
+    if (minor == 4) snprintf(out, sizeof out, "%s/synth-zstd-%d.gpt", tmpdir, level);
+    else snprintf(out, sizeof out, "%s/synth-zstd-%d-1.%u.gpt", tmpdir, level, (unsigned)minor);
     trace_error_t err;
     if (trace_write_synthetic(in, 0, &err)) fail_msg("synth: %s", err.msg);
     trace_reader_t *r = trace_reader_open_file(in, 0, &err);
     assert_non_null(r);
-    trace_wopts_t o = {TRACE_VERSION_MINOR, TRACE_CODEC_ZSTD, level};
+    trace_wopts_t o = {minor, TRACE_CODEC_ZSTD, level};
     if (trace_repack(r, out, &o, &err)) fail_msg("repack: %s", err.msg);
     trace_reader_close(r);
     return slurp(out, len);
 }
+static uint8_t *synthetic_zstd(int level, size_t *len) { return synthetic_zstd_minor(level, 4, len); }
+static uint8_t *synthetic_zstream(int level, size_t *len) { return synthetic_zstd_minor(level, 5, len); }
 
 /* Read the whole buffer: 0 = valid, -1 = rejected (err filled). Counts draws/prims/deps. */
 static int read_all(const uint8_t *b, size_t n, unsigned opts, trace_error_t *err, uint32_t *draws, uint64_t *prims,
@@ -110,7 +115,7 @@ static void test_zstd_reads_back(void **state)
     (void)state;
     size_t n;
     uint8_t *b = synthetic_zstd(19, &n);
-    assert_int_equal(b[10], TRACE_VERSION_MINOR);
+    assert_int_equal(b[10], 4);
     assert_int_equal(rd32le(b + 20), 19u | 2u << 8);   /* level | codec zstd << 8 */
     trace_error_t err;
     uint32_t draws, deps;
@@ -228,6 +233,203 @@ static void put(trace_writer_t *w, trace_cmd_t *c)
 {
     trace_error_t err;
     if (trace_writer_put(w, c, &err)) fail_msg("put %s: %s", trace_cmd_name(c->type), err.msg);
+}
+
+/* Format 1.5: draws in the zstd stream (codec 3), surfaces in their own frames; same commands as the
+ * source; hostile stream chunks are clear errors naming the chunk; codec 3 needs 1.5. */
+static void test_zstream(void **state)
+{
+    (void)state;
+    size_t n, n3;
+    uint8_t *b = synthetic_zstream(19, &n), *b3 = synthetic_zstd(19, &n3);
+    assert_int_equal(b[10], 5);
+    trace_error_t err;
+    uint32_t draws, deps;
+    uint64_t prims;
+    if (read_all(b, n, 0, &err, &draws, &prims, &deps)) fail_msg("zstd stream: %s", err.msg);
+    assert_int_equal(draws, 4);
+    assert_int_equal(prims, 10);
+    assert_int_equal(deps, 1);
+    size_t zc[8];
+    int ns = 0;
+    for (size_t pos = TRACE_FILE_HEADER_SIZE; pos < n; pos += TRACE_CHUNK_HEADER_SIZE + rd32le(b + pos + 8)) {
+        uint32_t codec = rd32le(b + pos + 4) & TRACE_CHUNK_CODEC_MASK;
+        if (codec == TRACE_CODEC_ZSTREAM) {
+            assert_memory_not_equal(b + pos, "SURF", 4);
+            if (ns < 8) zc[ns] = pos;
+            ns++;
+        }
+    }
+    assert_true(ns >= 3);
+    /* the same commands as the per-chunk 1.4 file: the dumps agree below their header line, "z N" aside */
+    char *txt[2];
+    size_t tl[2];
+    for (int k = 0; k < 2; k++) {
+        trace_reader_t *r = trace_reader_open_mem(k ? b : b3, k ? n : n3, 0, &err);
+        assert_non_null(r);
+        FILE *f = open_memstream(&txt[k], &tl[k]);
+        assert_int_equal(trace_dump_text(r, f, &err), 0);
+        fclose(f);
+        trace_reader_close(r);
+        char *o = txt[k], *q = strchr(txt[k], '\n');
+        for (const char *c = q; *c;) {
+            if (c[0] == ' ' && c[1] == 'z' && c[2] == ' ') { c += 3; while (*c && *c != ' ' && *c != '\n') c++; continue; }
+            *o++ = *c++;
+        }
+        *o = 0;
+    }
+    assert_string_equal(txt[0], txt[1]);
+    free(txt[0]);
+    free(txt[1]);
+
+    uint8_t *c = malloc(n);
+    size_t s1 = zc[1];
+    uint32_t raw = rd32le(b + s1 + 12), stored = rd32le(b + s1 + 8);
+    /* a raw length one byte longer or shorter than the piece decodes to */
+    memcpy(c, b, n); wr32(c + s1 + 12, raw + 1);
+    expect_err(c, n, 0, "zstd stream piece", s1 + TRACE_CHUNK_HEADER_SIZE);
+    memcpy(c, b, n); wr32(c + s1 + 12, raw - 1);
+    expect_err(c, n, 0, "zstd stream piece", s1 + TRACE_CHUNK_HEADER_SIZE);
+    /* a raw length no piece of this size can produce: refused before any allocation */
+    memcpy(c, b, n); wr32(c + s1 + 12, TRACE_MAX_CHUNK_RAW);
+    expect_err(c, n, 0, "beyond zstd ratio", s1 + 12);
+    /* a stream chunk marked as a zstd frame of its own (its piece has no frame header) */
+    memcpy(c, b, n); wr32(c + s1 + 4, TRACE_CODEC_ZSTD);
+    expect_err(c, n, 0, "zstd data corrupt", s1 + TRACE_CHUNK_HEADER_SIZE);
+    /* the first piece (with the frame header) skipped: the second cannot start the stream. The first
+     * stream chunk is re-labelled as an unknown tag stored as is, so the file stays well-formed otherwise. */
+    memcpy(c, b, n); memcpy(c + zc[0], "XTRA", 4); wr32(c + zc[0] + 4, 0);
+    wr32(c + zc[0] + 12, rd32le(c + zc[0] + 8));
+    expect_err(c, n, 0, "zstd stream", UINT64_MAX);
+    /* codec 3 in a file that says 1.4 (header CRC fixed up) */
+    memcpy(c, b, n); c[10] = 4;
+    wr32(c + 24, (uint32_t)crc32(0L, c, 24));
+    expect_err(c, n, 0, "unknown flags", zc[0] + 4);
+    /* every byte of a stream piece flipped, CRC checks off: an error naming an offset or a valid trace */
+    int rejected = 0, total = 0;
+    for (size_t i = s1 + TRACE_CHUNK_HEADER_SIZE; i < s1 + TRACE_CHUNK_HEADER_SIZE + stored; i++)
+        for (int bit = 0; bit < 8; bit += 3) {
+            memcpy(c, b, n);
+            c[i] ^= (uint8_t)(1u << bit);
+            trace_error_t e2 = {0, ""};
+            if (read_all(c, n, TRACE_OPT_NO_CRC, &e2, NULL, NULL, NULL)) {
+                rejected++;
+                assert_non_null(strstr(e2.msg, "offset "));
+            }
+            total++;
+        }
+    assert_true(rejected > total / 4);
+    free(c);
+
+    /* the writer refuses codec 3 below format 1.5 */
+    trace_info_t info = mkinfo();
+    trace_wopts_t o = {4, TRACE_CODEC_ZSTD, 19};
+    trace_writer_t *w = trace_writer_open(NULL, &info, &o, &err);
+    assert_non_null(w);
+    trace_cmd_t fb = {0};
+    fb.type = TRACE_CMD_FRAME_BEGIN;
+    fb.zflag = TRACE_CODEC_ZSTREAM;
+    assert_int_equal(trace_writer_put(w, &fb, &err), -1);
+    if (!strstr(err.msg, "not allowed in format 1.4")) fail_msg("got: %s", err.msg);
+    trace_writer_abort(w);
+    free(b);
+    free(b3);
+}
+
+
+/* Format 1.5 TEX_MED (transform 3): RGBA8 texels come back bit-exact (explicit and auto, edges and wrap-
+ * around of the residuals included); it is refused on anything but a SURF of RGBA8 texels and below 1.5. */
+static void test_tex_med(void **state)
+{
+    (void)state;
+    trace_error_t err;
+    trace_info_t info = mkinfo();
+    enum { TW = 37, TH = 19 };
+    static uint8_t tex[TW * TH * 4];
+    uint32_t seed = 12345;
+    for (int y = 0; y < TH; y++)
+        for (int x = 0; x < TW; x++)
+            for (int k = 0; k < 4; k++) {
+                seed = seed * 1103515245u + 12345u;
+                /* smooth gradients with noise and a few extreme values (0 / 255 next to each other) */
+                int v = (k == 3) ? 255 : (x * (3 + k) + y * 5 + (int)(seed >> 28)) & 255;
+                if ((x + y) % 11 == 0) v = (x & 1) ? 255 : 0;
+                tex[4 * (y * TW + x) + k] = (uint8_t)v;
+            }
+    for (int pass = 0; pass < 2; pass++) {   /* 0: explicit z = zstd | TEX_MED << 2, 1: auto */
+        trace_wopts_t o = {5, TRACE_CODEC_ZSTD, 19};
+        trace_writer_t *w = trace_writer_open(NULL, &info, &o, &err);
+        assert_non_null(w);
+        trace_cmd_t c;
+        memset(&c, 0, sizeof c);
+        c.type = TRACE_CMD_SURFACE;
+        c.zflag = pass ? -1 : (int)(TRACE_CODEC_ZSTD | TRACE_XFORM_TEX_MED << TRACE_CHUNK_XFORM_SHIFT);
+        c.u.surface = (trace_surface_t){5, TRACE_SURF_COLOR, TRACE_FMT_RGBA8, TW, TH, TRACE_SURF_F_HAS_DATA,
+                                        sizeof tex, tex, "med"};
+        put(w, &c);
+        memset(&c, 0, sizeof c);
+        c.type = TRACE_CMD_FRAME_BEGIN;
+        put(w, &c);
+        c.type = TRACE_CMD_FRAME_END;
+        put(w, &c);
+        uint8_t *bin;
+        size_t n;
+        assert_int_equal(trace_writer_close(w, &bin, &n, &err), 0);
+        size_t sc = find_chunk(bin, n, "SURF");
+        if (pass == 0) assert_int_equal(rd32le(bin + sc + 4), TRACE_CODEC_ZSTD | TRACE_XFORM_TEX_MED << TRACE_CHUNK_XFORM_SHIFT);
+        trace_reader_t *r = trace_reader_open_mem(bin, n, 0, &err);
+        if (!r) fail_msg("%s", err.msg);
+        trace_cmd_t g = {0};
+        int got = 0, rc;
+        while ((rc = trace_reader_next(r, &g, &err)) == 1)
+            if (g.type == TRACE_CMD_SURFACE) {
+                assert_int_equal(g.u.surface.data_len, sizeof tex);
+                assert_memory_equal(g.u.surface.data, tex, sizeof tex);
+                assert_string_equal(g.u.surface.label, "med");
+                got = 1;
+            }
+        if (rc < 0) fail_msg("%s", err.msg);
+        trace_cmd_free(&g);
+        trace_reader_close(r);
+        assert_true(got);
+        if (pass == 0) {
+            /* the same chunk in a file that says 1.4 (header CRC fixed up): transform 3 is unknown there */
+            uint8_t *c3 = malloc(n);
+            memcpy(c3, bin, n); c3[10] = 4;
+            wr32(c3 + 24, (uint32_t)crc32(0L, c3, 24));
+            expect_err(c3, n, 0, "unknown flags", sc + 4);
+            free(c3);
+        }
+        free(bin);
+    }
+    /* a FRMB chunk marked TEX_MED by hand (CRC checks off): refused, naming the chunk */
+    {
+        trace_wopts_t o = {5, TRACE_CODEC_ZSTD, 19};
+        trace_writer_t *w = trace_writer_open(NULL, &info, &o, &err);
+        trace_cmd_t c;
+        memset(&c, 0, sizeof c);
+        c.type = TRACE_CMD_FRAME_BEGIN;
+        c.zflag = TRACE_CODEC_ZSTD;
+        put(w, &c);
+        c.type = TRACE_CMD_FRAME_END;
+        c.zflag = -1;
+        put(w, &c);
+        uint8_t *bin;
+        size_t n;
+        assert_int_equal(trace_writer_close(w, &bin, &n, &err), 0);
+        size_t fc = find_chunk(bin, n, "FRMB");
+        wr32(bin + fc + 4, TRACE_CODEC_ZSTD | TRACE_XFORM_TEX_MED << TRACE_CHUNK_XFORM_SHIFT);
+        expect_err(bin, n, TRACE_OPT_NO_CRC, "not a SURF of RGBA8 texels", fc + TRACE_CHUNK_HEADER_SIZE);
+        free(bin);
+        /* and the writer refuses it on a non-SURF chunk and on a surface without texels */
+        w = trace_writer_open(NULL, &info, &o, &err);
+        c.type = TRACE_CMD_SURFACE;
+        c.zflag = (int)(TRACE_CODEC_ZSTD | TRACE_XFORM_TEX_MED << TRACE_CHUNK_XFORM_SHIFT);
+        c.u.surface = (trace_surface_t){6, TRACE_SURF_COLOR, TRACE_FMT_RGBA8, 8, 8, 0, 0, NULL, "rt"};
+        assert_int_equal(trace_writer_put(w, &c, &err), -1);
+        if (!strstr(err.msg, "not allowed in format 1.5")) fail_msg("got: %s", err.msg);
+        trace_writer_abort(w);
+    }
 }
 
 /* Hand-built trace in memory; every field of the draw must come back bit-exact. */
@@ -412,9 +614,10 @@ static void test_summary_syncs(void **state)
 static void test_truncated_everywhere(void **state)
 {
     (void)state;
-    for (int z = 0; z <= 12; z += 6) {
+    for (int z = 0; z <= 18; z += 6) {
         size_t n;
-        uint8_t *b = z == 12 ? synthetic_zstd(19, &n) : synthetic(z, &n);   /* 12: zstd (format 1.2) */
+        /* 12: zstd per chunk (format 1.4), 18: zstd stream (format 1.5) */
+        uint8_t *b = z == 18 ? synthetic_zstream(19, &n) : z == 12 ? synthetic_zstd(19, &n) : synthetic(z, &n);
         for (size_t len = 0; len < n; len++) {
             uint8_t *cut = malloc(len ? len : 1);   /* exact size: ASan catches any over-read */
             memcpy(cut, b, len);
@@ -433,15 +636,16 @@ static void test_truncated_everywhere(void **state)
 static void test_flipped_bits_detected(void **state)
 {
     (void)state;
-    for (int k = 0; k < 2; k++) {
+    for (int k = 0; k < 3; k++) {
         size_t n;
-        uint8_t *b = k ? synthetic_zstd(19, &n) : synthetic(6, &n);
+        uint8_t *b = k == 2 ? synthetic_zstream(19, &n) : k ? synthetic_zstd(19, &n) : synthetic(6, &n);
         for (size_t i = 0; i < n; i++)
             for (int bit = 0; bit < 8; bit += 3) {
                 b[i] ^= (uint8_t)(1u << bit);
                 trace_error_t err = {0, ""};
                 if (read_all(b, n, 0, &err, NULL, NULL, NULL) == 0)
-                    fail_msg("%s: byte %zu bit %d flipped but the trace was accepted", k ? "zstd" : "zlib", i, bit);
+                    fail_msg("%s: byte %zu bit %d flipped but the trace was accepted",
+                             k == 2 ? "zstd stream" : k ? "zstd" : "zlib", i, bit);
                 b[i] ^= (uint8_t)(1u << bit);
             }
         free(b);
@@ -856,7 +1060,7 @@ static void test_state_flags_format(void **state)
     snprintf(path, sizeof path, "%s/v14.gpt", tmpdir);
     snprintf(txt, sizeof txt, "%s/v14.txt", tmpdir);
     snprintf(out, sizeof out, "%s/v14.rt.gpt", tmpdir);
-    for (uint32_t minor = 3; minor <= 4; minor++) {
+    for (uint32_t minor = 4; minor <= 5; minor++) {
         trace_writer_t *w = frame_writer(trace_writer_open_file_minor(path, &info, 6, minor, &err));
         trace_cmd_t c;
         line_draw(&c, v, idx, TRACE_PRIM_TRIANGLES, 3);
@@ -951,12 +1155,14 @@ static void test_text_roundtrip(void **state)
         free(a);
         free(b);
     }
-    /* format 1.2, zstd: byte-identical too ("codec zstd" in the header line, z = chunk flags) */
-    {
+    /* zstd, per chunk (1.4) and as a stream (1.5): byte-identical too ("codec zstd" in the header line,
+     * z = chunk flags; the stream's bytes follow from the chunks in order) */
+    for (uint32_t minor = 4; minor <= 5; minor++) {
         size_t n1, n2;
-        uint8_t *a = synthetic_zstd(7, &n1);
+        uint8_t *a = synthetic_zstd_minor(7, minor, &n1);
         char in[256], txt[256], out[256];
-        snprintf(in, sizeof in, "%s/synth-zstd-7.gpt", tmpdir);
+        if (minor == 4) snprintf(in, sizeof in, "%s/synth-zstd-7.gpt", tmpdir);
+        else snprintf(in, sizeof in, "%s/synth-zstd-7-1.5.gpt", tmpdir);
         snprintf(txt, sizeof txt, "%s/synth-zstd.txt", tmpdir);
         snprintf(out, sizeof out, "%s/synth-zstd.rt.gpt", tmpdir);
         trace_error_t err;
@@ -1015,6 +1221,8 @@ int main(void)
         cmocka_unit_test(test_synthetic_reads_back),
         cmocka_unit_test(test_zstd_reads_back),
         cmocka_unit_test(test_zstd_hostile),
+        cmocka_unit_test(test_zstream),
+        cmocka_unit_test(test_tex_med),
         cmocka_unit_test(test_memory_roundtrip_fields),
         cmocka_unit_test(test_summary_syncs),
         cmocka_unit_test(test_truncated_everywhere),
