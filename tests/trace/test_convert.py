@@ -295,6 +295,31 @@ def prior_content_tests():
           surf(s6) == [' data 32', '  x ' + ('0038' '0038' '0038' 'ae27') * 4],
           'sampled and target float textures carry the reference content exactly', str((surf(s5), surf(s6))))
 
+    # a depth texture rendered before the frame and sampled (immediate mode: asked for before glBegin) gets the
+    # reference's float32 depth in its DEPTH32F surface
+    def depth_frame(prior):
+        cv = converter()
+        cv.prior_tex = prior
+        gl(cv, 1, 'glBindTexture', target='GL_TEXTURE_2D', texture=9)
+        gl(cv, 2, 'glTexImage2D', target='GL_TEXTURE_2D', level=0, internalformat='GL_DEPTH_COMPONENT24', width=2,
+           height=1, border=0, format='GL_DEPTH_COMPONENT', type='GL_UNSIGNED_INT', pixels=None)
+        gl(cv, 3, 'glTexParameteri', target='GL_TEXTURE_2D', pname='GL_TEXTURE_MIN_FILTER', param='GL_NEAREST')
+        gl(cv, 4, 'glEnable', cap='GL_TEXTURE_2D')
+        gl(cv, 5, 'glBegin', mode='GL_TRIANGLES')
+        for i, v in enumerate(((0, 0), (1, 0), (0, 1))):
+            gl(cv, 6 + i, 'glVertex2f', x=float(v[0]), y=float(v[1]))
+        gl(cv, 9, 'glEnd')
+        return cv
+    cv = depth_frame({})
+    d, _ = draws_of(cv)
+    check(cv.prior_need == {(9, 4): ('tex', 0, 2, 1)} and ' flags %d ' % conv.F_TEX_APPROX in d[0],
+          'depth texture rendered before the frame: asked for before glBegin, flagged without it', str((cv.prior_need, d)))
+    cv = depth_frame({(9, 4): (2, 1, bytes(8), struct.pack('<8f', 0.25, 0, 0, 1, 0.75, 0, 0, 1))})
+    d, text = draws_of(cv)
+    sid = cv.surf_ids[('tex', 9)]
+    check(' flags 0 ' in d[0] and text[text.rindex('SURF z auto id %d ' % sid):].split('\n')[1:3] == [
+        ' data 8', '  x ' + struct.pack('<2f', 0.25, 0.75).hex()], 'depth texture carries the reference depth', text[-2000:])
+
 
 def horse_triangles():
     """Triangle count of glmark2's horse.3ds, read from the 3DS chunks (0x4120 face list)."""

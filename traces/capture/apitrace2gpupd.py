@@ -482,6 +482,10 @@ class Converter:
                 data, w, h = b''.join(rows), nw, nh
                 self.tex_scaled.add(sid)
             flags = 2
+        elif t.depth and t.rgbaf is not None:
+            # depth texture with content from before the converted frames (the reference's float32 read-back,
+            # the model's DEPTH32F surface): the first channel of each texel
+            data, flags = b''.join(t.rgbaf[i:i + 4] for i in range(0, len(t.rgbaf), 16)), 2
         kind, fmt = (1, 3) if t.depth else (0, t.ffmt or 1)
         if t.ffmt and not t.depth:
             # floating-point colour surface: render targets start as zeros; content taken from the reference's
@@ -749,7 +753,9 @@ class Converter:
         pre = self.prior_tex.get(key)
         if pre is None or pre[0] != t.w or pre[1] != t.h:
             return False
-        t.rgba, t.rgbaf = pre[2], (pre[3] if t.ffmt else None)
+        if t.depth and pre[3] is None:
+            return False        # a depth texture needs the float read-back
+        t.rgba, t.rgbaf = pre[2], (pre[3] if t.ffmt or t.depth else None)
         t.stale = False
         t.version += 1
         self.prior_used.add(name)
@@ -833,7 +839,7 @@ class Converter:
         for unit, name in texunits:
             t = self.textures[name]
             psid = self.surface_key_id(('tex', name))
-            if (not t.depth and psid not in self.written and not t.asked and
+            if (psid not in self.written and not t.asked and
                     (t.rgba is None or self.content_unknown(t))):
                 # content rendered before the converted frame(s), or float content uploaded as bytes: taken from
                 # the reference implementation's state before this draw (second pass, main(): glretrace -D),
@@ -2063,8 +2069,9 @@ def main():
     for k, v in sorted(cv.notes.items()):
         sys.stderr.write('  not reproduced: %s x%d\n' % (k, v))
     if cv.prior_used:
-        sys.stderr.write('  %d texture(s) rendered before the converted frame(s): content from glretrace -D '
-                         '(the reference implementation\'s state at the first draw sampling each)\n' % len(cv.prior_used))
+        sys.stderr.write('  %d texture(s) with content from before the converted frame(s) or float content uploaded as '
+                         'bytes: taken from glretrace -D (the reference implementation\'s state before the first draw '
+                         'reading each)\n' % len(cv.prior_used))
     if a.meta:
         import json
         with open(a.meta, 'w') as f:
