@@ -250,7 +250,7 @@ def prior_content_tests():
     check(conv.float_texels_exact(struct.pack('<4f', 2.5, -1.0, h03, 1.0), 4).hex() == '0041' + '00bc' + 'ae27' + '003c',
           'float32 texels -> RGBA16F exact', conv.float_texels_exact(struct.pack('<4f', 2.5, -1.0, h03, 1.0), 4).hex())
 
-    def frames(prior):
+    def frames(prior, bind=True):
         # frame 0 (not converted) renders into the RGBA16F textures 5 and 6; frame 1 blits 5 into 6 (6 is
         # sampled and 6 is a render target: both contents are needed, and neither is known to the converter)
         a = argparse.Namespace(width=64, height=64, max_tex_dim=0)
@@ -272,13 +272,18 @@ def prior_content_tests():
         gl(cv, 24, 'glClear', mask='GL_COLOR_BUFFER_BIT')
         gl(cv, 25, 'glDisable', cap='GL_SCISSOR_TEST')
         gl(cv, 26, 'glBindFramebuffer', target='GL_READ_FRAMEBUFFER', framebuffer=1)
-        gl(cv, 27, 'glBlitFramebuffer', srcX0=0, srcY0=0, srcX1=2, srcY1=1, dstX0=0, dstY0=0, dstX1=2, dstY1=1,
+        if bind:    # the state dump holds textures bound to a unit: a blit's source only if it is bound too
+            gl(cv, 27, 'glActiveTexture', texture='GL_TEXTURE3')
+            gl(cv, 28, 'glBindTexture', target='GL_TEXTURE_2D', texture=5)
+        gl(cv, 29, 'glBlitFramebuffer', srcX0=0, srcY0=0, srcX1=2, srcY1=1, dstX0=0, dstY0=0, dstX1=2, dstY1=1,
            mask='GL_COLOR_BUFFER_BIT', filter='GL_NEAREST')
-        gl(cv, 28, 'glXSwapBuffers')
+        gl(cv, 30, 'glXSwapBuffers')
         return cv
+    check(frames({}, bind=False).prior_need == {(6, 23): ('fb', 'GL_COLOR_ATTACHMENT0', 2, 2)},
+          'a blit source bound to no texture unit is not asked for (the state dump does not hold it)')
     cv = frames({})
     d, _ = draws_of(cv)
-    check(cv.prior_need == {(5, 26): ('tex', 0, 2, 2), (6, 23): ('fb', 'GL_COLOR_ATTACHMENT0', 2, 2)},
+    check(cv.prior_need == {(5, 28): ('tex', 3, 2, 2), (6, 23): ('fb', 'GL_COLOR_ATTACHMENT0', 2, 2)},
           'rendered float texture sampled, float target with uploaded bytes partly cleared: both asked for at the '
           'call before', str(cv.prior_need))
     check(len(d) == 1 and ' flags %d ' % conv.F_TEX_APPROX in d[0] and
@@ -286,7 +291,7 @@ def prior_content_tests():
           'without the reference content the draw is flagged and the partial clear noted', str((d, cv.notes)))
     px5 = struct.pack('<4f', 2.5, -1.0, h03, 1.0) * 4
     px6 = struct.pack('<4f', 0.5, 0.5, 0.5, h03) * 4
-    cv = frames({(5, 26): (2, 2, bytes(16), px5), (6, 23): (2, 2, bytes(16), px6)})
+    cv = frames({(5, 28): (2, 2, bytes(16), px5), (6, 23): (2, 2, bytes(16), px6)})
     d, text = draws_of(cv)
     s5, s6 = cv.surf_ids[('tex', 5)], cv.surf_ids[('tex', 6)]
     surf = lambda sid: text[text.rindex('SURF z auto id %d ' % sid):].split('\n')[1:3]

@@ -844,7 +844,11 @@ class Converter:
                 # content rendered before the converted frame(s), or float content uploaded as bytes: taken from
                 # the reference implementation's state before this draw (second pass, main(): glretrace -D),
                 # float textures at full precision; else left as it is and flagged below
-                self.take_prior(name, call_no, 'tex', unit)
+                # the state dump names textures by GL texture unit (a compiled program's slot is another number);
+                # a texture bound to no unit (a blit's source) is not in it: it stays as it is, flagged below
+                gl_unit = min((u for u, n in self.bound_tex.items() if n == name), default=None)
+                if gl_unit is not None:
+                    self.take_prior(name, call_no, 'tex', gl_unit)
             sid = self.ensure_tex_surface(name, glsl=str(fs_name).startswith('glsl:') or str(vs_name).startswith('glsl:'))
             if sid in self.tex_scaled:
                 flags |= F_TEX_APPROX
