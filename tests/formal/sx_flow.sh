@@ -4,7 +4,8 @@
 # the array past MAX_GPUS * DEPTH words (a depth that is not a power of two; never a slot that a count covers) is
 # left free (setundef -anyseq): an over-approximation.
 # sx_smt2 OUTDIR NAME SX_PE.v MAX_GPUS DEPTH [yosys read_verilog defines, e.g. -DSX_COVER]
-# Environment: YOSYS (yosys); ROOT and HERE set by the caller.
+# Environment: YOSYS (yosys), SX_FLOW_FORMAL (Yosys commands run after proc, e.g. the cover run's
+# "chformal -assert -remove;"); ROOT and HERE set by the caller.
 
 # probe wire <- internal signal of the flattened design
 SX_PROBES="p_self_n=dut.self_n p_rp=dut.rp_q p_wp=dut.wp_q p_cnt_q=dut.cnt_q p_pend=dut.pend_q p_credit=dut.credit_q
@@ -20,7 +21,7 @@ sx_smt2() {
   "${YOSYS:-yosys}" -q -l "$out/$name.yosys.log" -p "read_verilog -I$ROOT/rtl $pe $ROOT/rtl/sx_fifo_ram.v; \
     read_verilog -formal -sv $defs $HERE/sx_formal.sv; \
     chparam -set MAX_GPUS $mg -set DEPTH $dp sx_formal; \
-    hierarchy -check -top sx_formal; proc; opt_clean; flatten; memory_map; $conn opt_clean; \
+    hierarchy -check -top sx_formal; proc; ${SX_FLOW_FORMAL:-} opt_clean; flatten; memory_map; $conn opt_clean; \
     setundef -undriven -anyseq w:*mem_q\$rdmux*; check -assert; async2sync; dffunmap; \
     write_smt2 -wires $out/$name.smt2" >/dev/null 2>&1 || { echo "sx_flow: yosys failed ($out/$name.yosys.log):"; tail -5 "$out/$name.yosys.log"; return 1; }
 }

@@ -107,18 +107,19 @@ module sx_formal #(
   end
 
   // ------------------------------------------------------------------ probes (connected after flatten, sx_flow.sh)
-  wire [3:0]            p_self_n;                       // dut.self_n: walk's pushes into the self FIFO
-  wire [M*AW-1:0]       p_rp, p_wp;                     // dut.rp_q, dut.wp_q
-  wire [M*CW-1:0]       p_cnt_q, p_pend, p_credit;      // dut.cnt_q, dut.pend_q, dut.credit_q
-  wire [M*16-1:0]       p_rx_b;                         // dut.rx_b_q
-  wire [15:0]           p_in_b, p_rb;                   // dut.in_b_q, dut.rb_q
-  wire [5:0]            p_rs;                           // dut.rs_q
-  wire                  p_rem_v;                        // dut.rem_v_q
-  wire [M-1:0]          p_rem;                          // dut.rem_q
-  wire [1:0]            p_last_sent;                    // dut.last_sent_q
-  wire [M*DEPTH*SW-1:0] p_mem;                          // dut.u_ram.mem_q[*]
+  // kept: the connect needs them also where the invariants that read them are left out (SX_NO_INV)
+  (* keep *) wire [3:0]            p_self_n;                       // dut.self_n: walk's pushes into the self FIFO
+  (* keep *) wire [M*AW-1:0]       p_rp, p_wp;                     // dut.rp_q, dut.wp_q
+  (* keep *) wire [M*CW-1:0]       p_cnt_q, p_pend, p_credit;      // dut.cnt_q, dut.pend_q, dut.credit_q
+  (* keep *) wire [M*16-1:0]       p_rx_b;                         // dut.rx_b_q
+  (* keep *) wire [15:0]           p_in_b, p_rb;                   // dut.in_b_q, dut.rb_q
+  (* keep *) wire [5:0]            p_rs;                           // dut.rs_q
+  (* keep *) wire                  p_rem_v;                        // dut.rem_v_q
+  (* keep *) wire [M-1:0]          p_rem;                          // dut.rem_q
+  (* keep *) wire [1:0]            p_last_sent;                    // dut.last_sent_q
+  (* keep *) wire [M*DEPTH*SW-1:0] p_mem;                          // dut.u_ram.mem_q[*]
 `ifdef SX_RRP
-  wire [AW-1:0]         p_rrp;                          // dut.rrp_q: a copy of rp_q[rs_q]
+  (* keep *) wire [AW-1:0]         p_rrp;                          // dut.rrp_q: a copy of rp_q[rs_q]
 `endif
 
   // ------------------------------------------------------------------ the DUT
