@@ -32,7 +32,7 @@ MUTATE_RTL_simt     = $(SIMT_RTL)
 mutate:
 	@case "$(UNIT)" in p2g|pe|simt) ;; *) echo "make mutate UNIT=p2g|pe|simt [MUTANTS=n] [MUTATE_SEED=s] [LOCKSTEP=1] [ONLY=id] [LIST=1]"; exit 2;; esac
 	@$(if $(LIST),,$(MAKE) --no-print-directory $(MUTATE_PRE_$(UNIT)) $(if $(LOCKSTEP),$(MUTATE_PRE_LOCK_$(UNIT))) >/dev/null)
-	$(PYTHON) scripts/mutate.py $(MUTATE_ARGS) --mutants $(MUTANTS) --seed $(MUTATE_SEED) $(if $(LOCKSTEP),--lockstep) \
+	SIMT_ICE40_PARAMS='$(SIMT_ICE40_PARAMS)' $(PYTHON) scripts/mutate.py $(MUTATE_ARGS) --mutants $(MUTANTS) --seed $(MUTATE_SEED) $(if $(LOCKSTEP),--lockstep) \
 	  $(if $(ONLY),--only '$(ONLY)') $(if $(LIST),--list) $(if $(MUTATE_FRESH),--fresh)
 mutate-all:
 	@for u in p2g pe simt; do $(MAKE) --no-print-directory mutate UNIT=$$u MUTANTS=$(MUTATE_LONG_MUTANTS) LOCKSTEP=1 || exit 1; done

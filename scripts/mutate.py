@@ -19,7 +19,9 @@ smaller N is a subset of a larger one (a campaign cut short at N reuses its resu
 Tests, cheapest first; the first failure kills the mutant and is named in the report:
   1. the unit's Icarus benches on the vectors that the C cycle model wrote (`make` builds them first): every
      output port compared every cycle. Each mutant is compiled with Icarus in a scratch directory
-     (OUT/UNIT-work/m/); a mutant that does not compile is counted apart, not as killed.
+     (OUT/UNIT-work/m/); a mutant that does not compile is counted apart, not as killed. SIMT also has the
+     checks of lint-simt that the benches' configuration does not make: Icarus elaboration at the stack depths
+     and verilator -Wall at the iCE40 configuration (SIMT_ICE40_PARAMS), where a failure kills.
   2. with --lockstep, for the mutants that survive 1: the unit's Verilator lockstep against the C cycle model,
      built by make with BUILD=OUT/UNIT-work/build and the unit's file list pointing at the scratch copy (the
      tree's build/ and rtl/ are never written).
@@ -27,8 +29,8 @@ The unmutated RTL must pass every test first (exit 2 otherwise: the runner, not 
 
 Resume. Each result is appended to OUT/UNIT-work/results.jsonl under a key that hashes the mutated file, the
 other RTL files, the testbenches, the vectors and the tier; a rerun skips the mutants whose key is there, and
-keeps a kill whose killing test (its bench, command and vectors) is unchanged even when other tests changed.
---fresh forgets them.
+keeps a kill whose killing test (its bench, command and vectors) is unchanged even when other tests changed; with
+--lockstep, a survivor of the unchanged Icarus tier goes straight to the lockstep. --fresh forgets them.
 
 Equivalent mutants. tests/mutate/UNIT.equiv lists survivors argued to be equivalent (no behaviour change at
 the configurations the RTL allows), one per line `FILE|OP|mutated line` then ` # argument`; the report
@@ -179,16 +181,26 @@ def unit_setup(unit, b):
             comp[f"d{d}"] = (f"iverilog -g2012 -Wno-timescale -I{b}/gen -Irtl -o {{o}}_d{d}.vvp -s simt_core "
                              f"-Psimt_core.STACK_DEPTH={d} {{rtl}}")
             tests.append((f"iverilog elaboration STACK_DEPTH={d} (lint-simt)", f"d{d}", None))
+        # verilator -Wall at the iCE40 configuration (lint-simt): the generate branches that only it elaborates
+        # (SR_MERGE, the RF_WORDS-entry scoreboard, the area options), e.g. a port of the wrong width
+        ice = os.environ.get("SIMT_ICE40_PARAMS", "")
+        if not ice:
+            raise SystemExit("mutate: SIMT_ICE40_PARAMS (mk/simt.mk, NAME=value:...) is not set")
+        comp["lint_ice40"] = (f"verilator --lint-only -Wall -Wno-DECLFILENAME -I{b}/gen -Irtl rtl/lint.vlt {{rtl}} "
+                              f"--top-module simt_core " + " ".join("-G" + kv for kv in ice.split(":")))
+        tests.append(("verilator -Wall at the iCE40 configuration (lint-simt)", "lint_ice40", None))
         keyed = ["tb/simt/tb_simt_core.v", f"{b}/gen/isa_defs.vh", "rtl/simt_fp_fn.vh"] + [v for _, _, v in vec]
         hzl = " ".join(open(os.path.join(hz, "hazard.list")).read().split())
+        # the iCE40 build first: the smaller model to build, and the one that elaborates the generate branches the
+        # default benches do not (SR_MERGE, the small scoreboard), where the bench tier's survivors mostly are
         lock = ("SIMT_CORE_RTL",
-                [("cosim-simt random + shaders (test-simt-cosim)", "cosim/simt_8_4_8_8_4/cosim-simt",
-                  "{b}/cosim/simt_8_4_8_8_4/cosim-simt --seed 0x5eed --programs 300 --fuzz-words 100 --abort-every 10 "
-                  "--shaders --quiet --out-dir {o}"),
-                 ("cosim-simt iCE40 configuration, SR_MERGE and the area options (test-simt-cosim-ice40)",
+                [("cosim-simt iCE40 configuration, SR_MERGE and the area options (test-simt-cosim-ice40)",
                   "cosim/simt_1_1_4_1_2_ice40/cosim-simt",
                   "{b}/cosim/simt_1_1_4_1_2_ice40/cosim-simt --seed 0x5eed --programs 300 --abort-every 10 --shaders "
                   "--quiet --out-dir {o}"),
+                 ("cosim-simt random + shaders (test-simt-cosim)", "cosim/simt_8_4_8_8_4/cosim-simt",
+                  "{b}/cosim/simt_8_4_8_8_4/cosim-simt --seed 0x5eed --programs 300 --fuzz-words 100 --abort-every 10 "
+                  "--shaders --quiet --out-dir {o}"),
                  ("cosim-simt hazard programs (test-simt-hazard)", "cosim/simt_8_4_8_8_4/cosim-simt",
                   f"set -e; for f in {hzl}; do for w in 1 2; do {{b}}/cosim/simt_8_4_8_8_4/cosim-simt "
                   f"--program {hz}/$f --expect done --warps $w --seed 0x5eed --programs 0 --quiet --out-dir {{o}}; done; done")])
@@ -493,7 +505,8 @@ def main():
         d = done.get(key)
         if d is None:   # killed before by a test that is unchanged
             d = next((v for (mk, res, bs), v in kills.items() if mk == mkey and r.test_sig.get(res) == bs), None)
-        if d is None and a.lockstep:   # an Icarus-tier kill stays a kill
+        d0 = None
+        if d is None and a.lockstep:   # an Icarus-tier kill stays a kill; an Icarus-tier survivor goes on to the lockstep
             d0 = done.get(sha(mkey, r.tb_sig, "icarus"))
             if d0 and d0["result"] != "SURVIVED":
                 d = d0
@@ -501,7 +514,10 @@ def main():
             t1 = time.time()
             mf = write_mutant(f, lines, li, new, os.path.join(r.work, "m"))
             files = r.files_with(f, mf)
-            by, cerr, _ = r.icarus(os.path.join(r.work, "m", "m"), files)
+            if d0:   # survived these benches before (same mutant, RTL, benches and vectors): not run again
+                by, cerr = None, None
+            else:
+                by, cerr, _ = r.icarus(os.path.join(r.work, "m", "m"), files)
             if cerr:
                 result = "does not compile"
             elif by:
