@@ -80,6 +80,8 @@ void p2g_hw_comb(const p2g_hw_t *h, const p2g_hw_in_t *in, p2g_hw_out_t *out)
                 h->c.bld;
 }
 
+int p2g_hw_key_change(const p2g_hw_t *h, const p2g_config_t *cfg) { return key_change(h, cfg); }
+
 /* pixel-centre bounds of a coordinate: first centre >= v, last centre <= v */
 static int32_t lo_bound(int32_t v) { return p2g_floor256((int64_t)v + 127); }
 static int32_t hi_bound(int32_t v) { return p2g_floor256((int64_t)v - 128); }

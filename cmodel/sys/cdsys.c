@@ -719,11 +719,14 @@ static void check_invariant(sim_t *s)
         }
 }
 
+/* nothing of GPU gi can change without new input; a configuration key the P2G has not registered yet starts a
+ * table build on the next edge, so the GPU is not quiet until the P2G has taken it */
 static int gpu_quiet(const sim_t *s, uint32_t gi)
 {
     const gpu_t *g = &s->g[gi];
     return !g->pin.in_valid && !g->want_cfg && !g->pout.busy && !g->pout.out_valid && !g->aout.level && !g->rx[0].n &&
-           !g->rx[1].n && g->pe_quiet && !g->eout.out_valid && !g->eout.tx_valid[0] && !g->eout.tx_valid[1];
+           !g->rx[1].n && g->pe_quiet && !g->eout.out_valid && !g->eout.tx_valid[0] && !g->eout.tx_valid[1] &&
+           !(s->M->p2g && p2g_hw_key_change(&s->M->p2g[gi], &g->pin.cfg));
 }
 
 /* next cycle at which a feeder has a primitive ready (UINT64_MAX: none waiting on time) */

@@ -25,8 +25,8 @@
  * After the run: the SPEC 4.2 invariant (every GPU k got exactly [p in batch order | bit k of mask(p)],
  * each once), the golden lists, and packet accounting (network empty, flits delivered == sent).
  *
- * Idle skipping (params.skip_idle): when no unit can change state without new input (P2G not busy, no
- * primitive ready, adapters and RX buffers empty, PE quiet, nothing on an output), the run jumps to the
+ * Idle skipping (params.skip_idle): when no unit can change state without new input (P2G not busy and its
+ * configuration key registered, no primitive ready, adapters and RX buffers empty, PE quiet, nothing on an output), the run jumps to the
  * next event (a primitive's ready cycle or the network's next arrival). Stall/jitter injection is a pure
  * function of (seed, cycle, GPU, port) so skipping cannot change it; tests/unit/test_cdsys.c checks that
  * skipping gives identical lists, completion cycles and traffic to stepping every cycle.
