@@ -77,3 +77,8 @@ void cd_adapter_hw_clock(cd_adapter_hw_t *h, const cd_adapter_hw_in_t *in)
         h->acnt = 0;
     }
 }
+
+int cd_adapter_hw_idle(const cd_adapter_hw_t *h, const cd_adapter_hw_in_t *in)
+{
+    return !h->n && !in->desc_valid && !in->p2g_valid && !(h->dn && h->acnt == h->dcnt[0]);
+}

@@ -88,4 +88,8 @@ void cd_adapter_hw_comb(const cd_adapter_hw_t *h, const cd_adapter_hw_in_t *in, 
 /* Rising clock edge. */
 void cd_adapter_hw_clock(cd_adapter_hw_t *h, const cd_adapter_hw_in_t *in);
 
+/* 1 if a clock edge with these inputs changes nothing: no beat held, no descriptor or P2G beat coming in, and
+ * no chunk whose END is due. */
+int cd_adapter_hw_idle(const cd_adapter_hw_t *h, const cd_adapter_hw_in_t *in);
+
 #endif

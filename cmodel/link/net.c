@@ -279,8 +279,16 @@ void net_step(net_t *n)
             if (moved) n->hub_busy_steps++;
             continue;
         }
-        for (uint32_t from = 0; from < n->n_nodes; from++) {
-            int32_t li = n->out_link[from * n->n_nodes + node];
+        /* the input links of a node in source order: line: node - 1, node + 1; hub: the switch (node n_gpus) */
+        uint32_t from_v[2], nf = 0;
+        if (n->topo == NET_HUB) {
+            from_v[nf++] = n->n_gpus;
+        } else {
+            if (node > 0) from_v[nf++] = node - 1;
+            if (node + 1 < n->n_nodes) from_v[nf++] = node + 1;
+        }
+        for (uint32_t k = 0; k < nf; k++) {
+            int32_t li = n->out_link[from_v[k] * n->n_nodes + node];
             if (li < 0) continue;
             net_link_t *l = &n->links[li];
             while (l->wire.count && fifo_front(&l->wire_t) <= n->step) {

@@ -82,6 +82,19 @@ void p2g_hw_comb(const p2g_hw_t *h, const p2g_hw_in_t *in, p2g_hw_out_t *out)
 
 int p2g_hw_key_change(const p2g_hw_t *h, const p2g_config_t *cfg) { return key_change(h, cfg); }
 
+int p2g_hw_idle(const p2g_hw_t *h, const p2g_hw_in_t *in)
+{
+    const p2g_config_t *cf = &in->cfg;
+    if (in->in_valid || h->s1_v || h->s2_v || h->s3_v || h->s4_v || h->s5_v || h->s6_v || h->s7_v || h->s8_v || h->o_v ||
+        h->c.bld || key_change(h, cf))
+        return 0;
+    /* the per-cycle registers as p2g_hw_clock writes them */
+    return h->c.ex0 == cf->sc_x0 && h->c.ey0 == cf->sc_y0 &&
+           h->c.ex1 == (cf->sc_x1 < cf->width - 1 ? cf->sc_x1 : cf->width - 1) &&
+           h->c.ey1 == (cf->sc_y1 < cf->height - 1 ? cf->sc_y1 : cf->height - 1) &&
+           h->c.all == lowmask(cf->n_gpus < h->prm.max_gpus ? cf->n_gpus : h->prm.max_gpus);
+}
+
 /* pixel-centre bounds of a coordinate: first centre >= v, last centre <= v */
 static int32_t lo_bound(int32_t v) { return p2g_floor256((int64_t)v + 127); }
 static int32_t hi_bound(int32_t v) { return p2g_floor256((int64_t)v - 128); }

@@ -81,6 +81,10 @@ void p2g_hw_comb(const p2g_hw_t *h, const p2g_hw_in_t *in, p2g_hw_out_t *out);
 /* Rising clock edge. */
 void p2g_hw_clock(p2g_hw_t *h, const p2g_hw_in_t *in);
 
+/* 1 if a clock edge with these inputs changes nothing: no stage holds a primitive, no table build, no input,
+ * the configuration key unchanged and the per-cycle configuration registers already equal to in->cfg's. */
+int p2g_hw_idle(const p2g_hw_t *h, const p2g_hw_in_t *in);
+
 /* 1 if cfg has another key (n, width, tile size, mode) than the registered one: the next clock edge starts a
  * table build. */
 int p2g_hw_key_change(const p2g_hw_t *h, const p2g_config_t *cfg);

@@ -12,25 +12,6 @@ static uint64_t lowmask(uint32_t bits) { return bits >= 64 ? ~0ull : ((1ull << b
 /* index of the lowest set bit (m != 0): rtl/pe_lowbit.v */
 static uint32_t lowbit(uint64_t m) { return (uint32_t)__builtin_ctzll(m); }
 
-typedef struct {
-    uint64_t all, below, gbit, above;
-    /* rx */
-    int rx_is_prim[PE_HW_PORTS], rx_bank[PE_HW_PORTS], rx_ready[PE_HW_PORTS], rx_fire[PE_HW_PORTS];
-    uint64_t rx_set[2];          /* LAST bits recorded this cycle, by batch parity */
-    int bk_push[2];
-    uint32_t bk_push_id[2];
-    /* input */
-    int in_ready, in_fire;
-    /* turn engine */
-    int turn_ok, complete, pop, keep;
-    int tx_send[PE_HW_PORTS];
-    uint64_t tx_new[PE_HW_PORTS];
-    uint64_t rem_next;
-    int last_sent_next[PE_HW_PORTS];
-    /* output */
-    int out_load, out_load_eob, bk_pop[2];
-    int err_set;
-} pe_hw_dec_t;
 
 int pe_hw_init(pe_hw_t *h, pe_hw_params_t prm)
 {
@@ -163,15 +144,14 @@ static void pe_hw_decide(const pe_hw_t *h, const pe_hw_in_t *in, pe_hw_dec_t *d)
     }
 }
 
-void pe_hw_comb(const pe_hw_t *h, const pe_hw_in_t *in, pe_hw_out_t *out)
+void pe_hw_comb_dec(const pe_hw_t *h, const pe_hw_in_t *in, pe_hw_out_t *out, pe_hw_dec_t *d)
 {
-    pe_hw_dec_t d;
-    pe_hw_decide(h, in, &d);
-    out->in_ready = d.in_ready;
+    pe_hw_decide(h, in, d);
+    out->in_ready = d->in_ready;
     for (int q = 0; q < PE_HW_PORTS; q++) {
         out->tx_valid[q] = h->tx_v[q];
         out->tx_flit[q] = h->tx_flit[q];
-        out->rx_ready[q] = d.rx_ready[q];
+        out->rx_ready[q] = d->rx_ready[q];
     }
     out->out_valid = h->out_v;
     out->out_eob = h->out_eob;
@@ -184,42 +164,46 @@ void pe_hw_comb(const pe_hw_t *h, const pe_hw_in_t *in, pe_hw_out_t *out)
     out->err = h->err;
 }
 
-static uint32_t wrap(uint32_t v, uint32_t depth) { return v + 1 == depth ? 0 : v + 1; }
-
-void pe_hw_clock(pe_hw_t *h, const pe_hw_in_t *in)
+void pe_hw_comb(const pe_hw_t *h, const pe_hw_in_t *in, pe_hw_out_t *out)
 {
     pe_hw_dec_t d;
-    pe_hw_decide(h, in, &d);
+    pe_hw_comb_dec(h, in, out, &d);
+}
+
+static uint32_t wrap(uint32_t v, uint32_t depth) { return v + 1 == depth ? 0 : v + 1; }
+
+void pe_hw_clock_dec(pe_hw_t *h, const pe_hw_in_t *in, const pe_hw_dec_t *d)
+{
     const pe_hw_params_t *p = &h->prm;
     uint32_t cc = h->cur & 1, oc = h->ob & 1;
 
     /* output register (reads the bank before this cycle's push) */
-    if (d.out_load) {
+    if (d->out_load) {
         h->out_v = 1;
-        h->out_eob = d.out_load_eob;
+        h->out_eob = d->out_load_eob;
         h->out_tag = h->ob;
-        h->out_id = d.out_load_eob ? 0 : h->bank[oc][h->bk_rp[oc]];
+        h->out_id = d->out_load_eob ? 0 : h->bank[oc][h->bk_rp[oc]];
     } else if (in->out_ready) {
         h->out_v = 0;
     }
 
     /* banks: pushes from rx (or keep), pops to the output */
     for (int b = 0; b < 2; b++) {
-        int push = d.bk_push[b] || (d.keep && (uint32_t)b == cc);
-        uint32_t id = d.bk_push[b] ? d.bk_push_id[b] : h->lq[h->lq_rp].id;
+        int push = d->bk_push[b] || (d->keep && (uint32_t)b == cc);
+        uint32_t id = d->bk_push[b] ? d->bk_push_id[b] : h->lq[h->lq_rp].id;
         if (push) {
             h->bank[b][h->bk_wp[b]] = id;
             h->bk_wp[b] = wrap(h->bk_wp[b], p->rq_depth);
         }
-        if (d.bk_pop[b]) h->bk_rp[b] = wrap(h->bk_rp[b], p->rq_depth);
-        h->bk_cnt[b] = h->bk_cnt[b] + (uint32_t)push - (uint32_t)d.bk_pop[b];
+        if (d->bk_pop[b]) h->bk_rp[b] = wrap(h->bk_rp[b], p->rq_depth);
+        h->bk_cnt[b] = h->bk_cnt[b] + (uint32_t)push - (uint32_t)d->bk_pop[b];
     }
 
     /* TX registers */
     for (int q = 0; q < PE_HW_PORTS; q++) {
-        if (d.tx_send[q]) {
+        if (d->tx_send[q]) {
             h->tx_v[q] = 1;
-            h->tx_flit[q] = d.tx_new[q];
+            h->tx_flit[q] = d->tx_new[q];
         } else if (in->tx_ready[q]) {
             h->tx_v[q] = 0;
         }
@@ -227,34 +211,34 @@ void pe_hw_clock(pe_hw_t *h, const pe_hw_in_t *in)
 
     /* turn engine */
     int end_pop = 0;
-    if (d.turn_ok) {
+    if (d->turn_ok) {
         if (!h->lq[h->lq_rp].end) {
-            h->rem_v = !d.pop;
-            h->rem = d.rem_next;
+            h->rem_v = !d->pop;
+            h->rem = d->rem_next;
         } else {
-            end_pop = d.pop;
-            h->last_sent[0] = d.pop ? 0 : d.last_sent_next[0];
-            h->last_sent[1] = d.pop ? 0 : d.last_sent_next[1];
+            end_pop = d->pop;
+            h->last_sent[0] = d->pop ? 0 : d->last_sent_next[0];
+            h->last_sent[1] = d->pop ? 0 : d->last_sent_next[1];
         }
     }
 
     /* batch state */
     for (int b = 0; b < 2; b++) {
-        uint64_t l = d.complete && (uint32_t)b == cc ? 0 : h->lasts[b];
-        h->lasts[b] = l | d.rx_set[b];
+        uint64_t l = d->complete && (uint32_t)b == cc ? 0 : h->lasts[b];
+        h->lasts[b] = l | d->rx_set[b];
     }
-    if (d.complete) {
+    if (d->complete) {
         h->cur = inc16(h->cur);
         h->turn_done = 0;
     } else if (end_pop) {
         h->turn_done = 1;
     }
-    if (d.out_load_eob) h->ob = inc16(h->ob);
+    if (d->out_load_eob) h->ob = inc16(h->ob);
 
     /* local queue: pop (turn engine), push (input) */
-    int lq_pop = d.turn_ok && d.pop;
+    int lq_pop = d->turn_ok && d->pop;
     if (lq_pop) h->lq_rp = wrap(h->lq_rp, p->lq_depth);
-    if (d.in_fire) {
+    if (d->in_fire) {
         pe_hw_lq_entry_t *e = &h->lq[h->lq_wp];
         e->end = in->in_end ? 1 : 0;
         e->tag = (uint16_t)(in->in_tag & 0xffff);
@@ -263,8 +247,15 @@ void pe_hw_clock(pe_hw_t *h, const pe_hw_in_t *in)
         h->lq_wp = wrap(h->lq_wp, p->lq_depth);
         if (in->in_end) h->in_b = inc16(h->in_b);
     }
-    h->lq_cnt = h->lq_cnt + (uint32_t)d.in_fire - (uint32_t)lq_pop;
-    if (d.err_set) h->err = 1;
+    h->lq_cnt = h->lq_cnt + (uint32_t)d->in_fire - (uint32_t)lq_pop;
+    if (d->err_set) h->err = 1;
+}
+
+void pe_hw_clock(pe_hw_t *h, const pe_hw_in_t *in)
+{
+    pe_hw_dec_t d;
+    pe_hw_decide(h, in, &d);
+    pe_hw_clock_dec(h, in, &d);
 }
 
 int pe_hw_quiet(const pe_hw_t *h, const pe_hw_cfg_t *cfg)

@@ -109,11 +109,38 @@ typedef struct {         /* the RTL registers */
 /* Reset state (rst_ni low). Returns 0, or -1 if the parameters are out of range. */
 int pe_hw_init(pe_hw_t *h, pe_hw_params_t prm);
 
+/* Every combinational decision of one cycle (the RTL's `always @*` blocks), from the registers and inputs. */
+typedef struct {
+    uint64_t all, below, gbit, above;
+    /* rx */
+    int rx_is_prim[PE_HW_PORTS], rx_bank[PE_HW_PORTS], rx_ready[PE_HW_PORTS], rx_fire[PE_HW_PORTS];
+    uint64_t rx_set[2];          /* LAST bits recorded this cycle, by batch parity */
+    int bk_push[2];
+    uint32_t bk_push_id[2];
+    /* input */
+    int in_ready, in_fire;
+    /* turn engine */
+    int turn_ok, complete, pop, keep;
+    int tx_send[PE_HW_PORTS];
+    uint64_t tx_new[PE_HW_PORTS];
+    uint64_t rem_next;
+    int last_sent_next[PE_HW_PORTS];
+    /* output */
+    int out_load, out_load_eob, bk_pop[2];
+    int err_set;
+} pe_hw_dec_t;
+
 /* Combinational outputs for this cycle (rx_ready depends on rx_valid/rx_flit: port arbitration). */
 void pe_hw_comb(const pe_hw_t *h, const pe_hw_in_t *in, pe_hw_out_t *out);
 
 /* Rising clock edge. */
 void pe_hw_clock(pe_hw_t *h, const pe_hw_in_t *in);
+
+/* The same as pe_hw_comb() then pe_hw_clock() with deciding once: pe_hw_comb_dec() also returns the cycle's
+ * decisions in *d; pe_hw_clock_dec() applies decisions that pe_hw_comb_dec() computed from the same registers
+ * and the same inputs. */
+void pe_hw_comb_dec(const pe_hw_t *h, const pe_hw_in_t *in, pe_hw_out_t *out, pe_hw_dec_t *d);
+void pe_hw_clock_dec(pe_hw_t *h, const pe_hw_in_t *in, const pe_hw_dec_t *d);
 
 /* 1 if a clock edge with no input beat and no rx flit offered (in_valid = rx_valid = 0, any tx_ready and
  * out_ready) leaves every register unchanged: the timing model may skip such cycles. */

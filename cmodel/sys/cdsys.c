@@ -34,6 +34,7 @@ typedef struct {
     p2g_hw_t *p2g;
     p2g_merge_hw_t *mg; /* P > 1 P2G units per GPU: the cycle model of rtl/p2g_merge.v (instead of p2g) */
     pe_hw_t *pe;        /* the PE cycle model (default) */
+    pe_hw_dec_t *dec;   /* its decisions of this cycle (comb, then the clock edge with the same inputs) */
     peref_t *ref;       /* or the behavioural reference PE (params.pe_ref) */
     sx_hw_t *sx;        /* or the stream PE (params.stream, gpupd-stream) */
     struct sxo *sout;   /* its release events of this cycle */
@@ -118,7 +119,7 @@ static void unit_comb(models_t *m, uint32_t g, const pe_hw_in_t *ein, pe_hw_out_
     } else if (m->ref) {
         peref_comb(&m->ref[g], ein, eout);
     } else {
-        pe_hw_comb(&m->pe[g], ein, eout);
+        pe_hw_comb_dec(&m->pe[g], ein, eout, &m->dec[g]);
     }
 }
 static int unit_clock(models_t *m, uint32_t g, const pe_hw_in_t *ein)
@@ -134,7 +135,7 @@ static int unit_clock(models_t *m, uint32_t g, const pe_hw_in_t *ein)
         peref_clock(&m->ref[g], ein);
         return m->ref[g].err ? -1 : 0;
     }
-    pe_hw_clock(&m->pe[g], ein);
+    pe_hw_clock_dec(&m->pe[g], ein, &m->dec[g]);   /* ein: the inputs unit_comb saw (cdsys_run does not change them) */
     return 0;
 }
 
@@ -233,6 +234,9 @@ typedef struct {
     pe_hw_in_t ein;
     pe_hw_out_t eout;
     int pe_quiet;
+    /* per-GPU skip: asleep = not evaluated (nothing of it can change) until a flit arrives or cycle `wake` */
+    int asleep, may_sleep;
+    uint64_t wake;
     /* collector */
     uint32_t ob;
     uint32_t opos;
@@ -252,6 +256,7 @@ typedef struct {
     uint64_t prims_delivered;
     size_t *recv_cap;
     models_t *M;
+    int gpu_skip;           /* GPUs sleep on their own (see gpu_may_sleep) */
 } sim_t;
 
 static void failf(sim_t *s, int gpu, int64_t b, int64_t prim, const char *fmt, ...) __attribute__((format(printf, 5, 6)));
@@ -719,14 +724,28 @@ static void check_invariant(sim_t *s)
         }
 }
 
+/* GPU gi quiet apart from its PE's own state (pe_quiet) */
+static int gpu_quiet_ports(const gpu_t *g)
+{
+    return !g->pin.in_valid && !g->want_cfg && !g->pout.busy && !g->pout.out_valid && !g->aout.level && !g->rx[0].n &&
+           !g->rx[1].n && !g->eout.out_valid && !g->eout.tx_valid[0] && !g->eout.tx_valid[1];
+}
+
 /* nothing of GPU gi can change without new input; a configuration key the P2G has not registered yet starts a
  * table build on the next edge, so the GPU is not quiet until the P2G has taken it */
 static int gpu_quiet(const sim_t *s, uint32_t gi)
 {
     const gpu_t *g = &s->g[gi];
-    return !g->pin.in_valid && !g->want_cfg && !g->pout.busy && !g->pout.out_valid && !g->aout.level && !g->rx[0].n &&
-           !g->rx[1].n && g->pe_quiet && !g->eout.out_valid && !g->eout.tx_valid[0] && !g->eout.tx_valid[1] &&
-           !(s->M->p2g && p2g_hw_key_change(&s->M->p2g[gi], &g->pin.cfg));
+    return gpu_quiet_ports(g) && g->pe_quiet && !(s->M->p2g && p2g_hw_key_change(&s->M->p2g[gi], &g->pin.cfg));
+}
+
+/* next cycle at which GPU gi's feeder has a primitive ready (UINT64_MAX: none waiting on time) */
+static uint64_t next_ready_gpu(const sim_t *s, uint32_t gi)
+{
+    const gpu_t *g = &s->g[gi];
+    if (g->fb >= s->w->n_batches || !g->f_started || g->fi >= s->w->counts[slot(s, g->fb, gi)]) return UINT64_MAX;
+    /* effn > 0: the effective (bounded-queue) cycle of primitive fi is known, else its unstalled one (a lower bound) */
+    return g->effn ? g->effw[0] : g->f_start + s->w->prims[slot(s, g->fb, gi)][g->fi].ready;
 }
 
 /* next cycle at which a feeder has a primitive ready (UINT64_MAX: none waiting on time) */
@@ -734,13 +753,24 @@ static uint64_t next_ready(const sim_t *s)
 {
     uint64_t best = UINT64_MAX;
     for (uint32_t gi = 0; gi < s->p->n_gpus; gi++) {
-        const gpu_t *g = &s->g[gi];
-        if (g->fb >= s->w->n_batches || !g->f_started || g->fi >= s->w->counts[slot(s, g->fb, gi)]) continue;
-        /* effn > 0: the effective (bounded-queue) cycle of primitive fi is known, else its unstalled one */
-        uint64_t t = g->effn ? g->effw[0] : g->f_start + s->w->prims[slot(s, g->fb, gi)][g->fi].ready;
+        uint64_t t = next_ready_gpu(s, gi);
         if (t < best) best = t;
     }
     return best;
+}
+
+/* per-GPU skip: after this cycle's combinational outputs, may GPU gi sleep? Its clock edge must change nothing
+ * (P2G, adapter and PE idle with these inputs; nothing on an output, no release event), and with its state
+ * unchanged its inputs stay the same until a flit is delivered to it or its next primitive becomes ready: the
+ * feeder changes only with its own progress (CP gating reads the GPU's own completed batches; a deferred
+ * render or release waits for the chunk being fed) and the stall draws are off. Stepping it would reproduce
+ * this cycle's outputs and change nothing, cycle after cycle. */
+static int gpu_may_sleep(const sim_t *s, uint32_t gi)
+{
+    const gpu_t *g = &s->g[gi];
+    const models_t *M = s->M;
+    return gpu_quiet(s, gi) && !g->eout.err && (!M->sout || !M->sout[gi].n_ev) &&
+           cd_adapter_hw_idle(&g->ad, &g->ain) && p2g_hw_idle(&M->p2g[gi], &g->pin);
 }
 
 /* P > 1: the combinational outputs of GPU gi's P2G merge (its P units; g->pout = the merged output, in_ready of
@@ -872,8 +902,9 @@ int cdsys_run(const cdsys_params_t *p, const cdsys_work_t *w, cdsys_result_t *re
             M.ref = calloc(N, sizeof *M.ref);
         } else {
             M.pe = calloc(N, sizeof *M.pe);
+            M.dec = calloc(N, sizeof *M.dec);
         }
-        if ((!M.p2g && !M.mg) || (!M.pe && !M.ref && (!M.sx || !M.sout || !M.ids_max || !M.occ_max))) {
+        if ((!M.p2g && !M.mg) || (M.pe && !M.dec) || (!M.pe && !M.ref && (!M.sx || !M.sout || !M.ids_max || !M.occ_max))) {
             snprintf(res->report, sizeof res->report, "cdsys: out of memory");
             goto out;
         }
@@ -929,15 +960,25 @@ int cdsys_run(const cdsys_params_t *p, const cdsys_work_t *w, cdsys_result_t *re
     }
     uint64_t limit = 200000 + 64ull * (net->latency + p->link_jitter + 4);
     uint32_t P = p->p2g_units > 1 ? p->p2g_units : 1;
+    s->gpu_skip = p->skip_idle && !p->units && !p->pe_ref && P == 1 && !p->in_gap_pm && !p->tx_stall_pm && !p->rx_stall_pm &&
+                  !p->out_stall_pm;
     for (s->cycle = 0;; s->cycle++) {
+        /* sleeping GPUs wake on a delivered flit or at their next primitive's ready cycle */
+        if (s->gpu_skip)
+            for (uint32_t g = 0; g < N; g++) {
+                gpu_t *gg = &s->g[g];
+                if (gg->asleep && (gg->rx[0].n || gg->rx[1].n || s->cycle >= gg->wake)) gg->asleep = 0;
+            }
         /* inputs (all known before comb: the adapter decouples P2G and PE) and combinational outputs */
         for (uint32_t g = 0; g < N; g++) {
+            if (s->g[g].asleep) continue;
             feed(s, g);
             cd_adapter_hw_comb(&s->g[g].ad, &s->g[g].ain, &s->g[g].aout);
             s->g[g].pin.out_ready = s->g[g].aout.p2g_ready;
             pe_inputs(s, g);
         }
         for (uint32_t g = 0; g < N && !s->failed; g++) {
+            if (s->g[g].asleep) continue;
             if (P > 1) { lanes_comb(s, &M, g); continue; }
             if (p->units && p->stream) {
                 if (units_sx_comb(s, u, g)) failf(s, (int)g, s->g[g].ob, -1, "%s", u->report(u->ctx));
@@ -949,6 +990,7 @@ int cdsys_run(const cdsys_params_t *p, const cdsys_work_t *w, cdsys_result_t *re
         }
         if (!s->failed && u->comb_done && u->comb_done(u->ctx, s->cycle)) failf(s, -1, -1, -1, "%s", u->report(u->ctx));
         for (uint32_t g = 0; g < N && !s->failed; g++) {
+            if (s->g[g].asleep) continue;
             if (s->g[g].eout.err)
                 failf(s, (int)g, s->g[g].ob, -1, "GPU %u: the PE flags a protocol error (err output: input tag != expected "
                       "batch, or an rx flit of unknown type / foreign tag / other destination)", g);
@@ -956,10 +998,13 @@ int cdsys_run(const cdsys_params_t *p, const cdsys_work_t *w, cdsys_result_t *re
                 sx_hw_in_t x;
                 to_sin(&s->g[g].ein, &x);
                 s->g[g].pe_quiet = u->sx_quiet ? u->sx_quiet(u->ctx, g, &x.cfg) : 0;
+            } else if (!p->units && !gpu_quiet_ports(&s->g[g])) {
+                s->g[g].pe_quiet = 0;   /* read only together with the ports (gpu_quiet): not asked on the models */
             } else {
                 s->g[g].pe_quiet = u->pe_quiet ? u->pe_quiet(u->ctx, g, &s->g[g].ein) : 0;
             }
             adapter_inputs(&s->g[g]);
+            if (s->gpu_skip) s->g[g].may_sleep = gpu_may_sleep(s, g);
         }
         if (s->failed) break;
         /* done? */
@@ -989,9 +1034,12 @@ int cdsys_run(const cdsys_params_t *p, const cdsys_work_t *w, cdsys_result_t *re
             }
         }
         res->stepped++;
-        for (uint32_t g = 0; g < N && !s->failed; g++) transfers(s, g);
+        for (uint32_t g = 0; g < N && !s->failed; g++)
+            if (!s->g[g].asleep) transfers(s, g);
         if (s->failed) break;
         for (uint32_t g = 0; g < N && !s->failed; g++) {
+            if (s->g[g].asleep) continue;
+            res->gpu_stepped++;
             if (P > 1) {
                 uint32_t taken = p2g_merge_hw_clock(&M.mg[g], &s->g[g].min);
                 if (taken != s->g[g].fed_now)
@@ -1010,6 +1058,13 @@ int cdsys_run(const cdsys_params_t *p, const cdsys_work_t *w, cdsys_result_t *re
         }
         for (uint32_t g = 0; g < N; g++) {
             gpu_t *gg = &s->g[g];
+            if (gg->asleep) continue;
+            if (gg->may_sleep) {        /* this edge changed nothing: from the next cycle on, it sleeps */
+                gg->asleep = 1;
+                gg->may_sleep = 0;
+                gg->wake = next_ready_gpu(s, g);
+                continue;
+            }
             /* a configuration change is applied once the P2G is empty (quasi-static configuration rule) */
             if (gg->want_cfg && !gg->pout.busy && !gg->pout.out_valid) {
                 const cdsys_prim_t *pr = &w->prims[slot(s, gg->fb, g)][gg->fi];
@@ -1091,6 +1146,7 @@ out_nonet:
     free(M.ids_max);
     free(M.occ_max);
     free(M.pe);
+    free(M.dec);
     free(M.p2g);
     free(M.mg);
     return rc;

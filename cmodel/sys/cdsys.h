@@ -26,10 +26,15 @@
  * each once), the golden lists, and packet accounting (network empty, flits delivered == sent).
  *
  * Idle skipping (params.skip_idle): when no unit can change state without new input (P2G not busy and its
- * configuration key registered, no primitive ready, adapters and RX buffers empty, PE quiet, nothing on an output), the run jumps to the
- * next event (a primitive's ready cycle or the network's next arrival). Stall/jitter injection is a pure
- * function of (seed, cycle, GPU, port) so skipping cannot change it; tests/unit/test_cdsys.c checks that
- * skipping gives identical lists, completion cycles and traffic to stepping every cycle.
+ * configuration key registered, no primitive ready, adapters and RX buffers empty, PE quiet, nothing on an
+ * output), the run jumps to the next event (a primitive's ready cycle or the network's next arrival).
+ * Stall/jitter injection is a pure function of (seed, cycle, GPU, port) so skipping cannot change it;
+ * tests/unit/test_cdsys.c checks that skipping gives identical lists, completion cycles and traffic to
+ * stepping every cycle (up to 64 GPUs).
+ * Within a stepped cycle a GPU also sleeps on its own (C cycle models, one P2G unit, no stall injection): when
+ * its P2G, adapter and PE would not change on the clock edge (p2g_hw_idle, cd_adapter_hw_idle, pe quiet) and
+ * nothing is on an output, it is not evaluated (its state and outputs stay as they are, as stepping would
+ * leave them) until a flit reaches its RX buffers or its next primitive's ready cycle comes.
  *
  * No globals, deterministic. Typical use (timing model):
  *   cdsys_params_t p = cdsys_params_default(N, NET_LINE);  p.latency = 400;  p.runahead = 1;
@@ -194,6 +199,7 @@ typedef struct {
 typedef struct {
     uint64_t cycles;            /* cycle at which the last GPU completed CD of the last batch (+1) */
     uint64_t stepped;           /* cycles actually evaluated (cycles - skipped) */
+    uint64_t gpu_stepped;       /* GPU-cycles evaluated: stepped cycles x GPUs, less those a GPU slept (per-GPU skip) */
     uint64_t *cd_done;          /* [b * N + g]: cycle at which GPU g output the end of batch b */
     uint64_t *cp_start;         /* [b * N + g]: cycle at which CP of batch b started at g */
     uint32_t **recv;            /* [b * N + g]: what GPU g output for batch b, in order */

@@ -1,7 +1,8 @@
 /* CD system of cycle models (cmodel/sys/cdsys.h): random workloads (P2G inputs from the shared stimulus
  * generator, masks from the definition p2g_mask, golden lists from the SPEC 4.2 invariant) on both topologies,
- * N = 1..16 and 64, runahead on/off, every stall/jitter mode; idle skipping gives identical lists, completion
- * cycles and link traffic to stepping every cycle (and really skips); the checks catch a wrong mask, a wrong
+ * N = 1..16 and 64, runahead on/off, every stall/jitter mode; idle skipping (whole cycles, and single GPUs within a
+ * cycle, up to 64 GPUs) gives identical lists, completion cycles and link traffic to stepping every cycle (and
+ * really skips); the checks catch a wrong mask, a wrong
  * golden list, and a broken network. */
 #include <stdarg.h>
 #include <stddef.h>
@@ -77,13 +78,15 @@ static void test_skip_identical(void **state)
 {
     (void)state;
     for (int topo = 0; topo < 2; topo++)
-        for (int stalls = 0; stalls < 2; stalls++) {
-            uint32_t N = topo ? 5 : 4;
+        for (int kase = 0; kase < 4; kase++) {
+            /* small N without and with stall injection; 16 and 64 GPUs (the GPUs also sleep on their own) */
+            int stalls = kase == 1;
+            uint32_t N = kase == 2 ? 16 : kase == 3 ? 64 : topo ? 5 : 4;
             cdsys_work_t w;
-            cdsys_test_work_make(&w, N, 10, 20, 200, 7 + (uint64_t)topo, 1);
+            cdsys_test_work_make(&w, N, N >= 64 ? 2 : N >= 16 ? 5 : 10, N >= 64 ? 3 : N >= 16 ? 6 : 20, N >= 16 ? 60 : 200, 7 + (uint64_t)topo + (kase >= 2 ? 10 * (uint64_t)kase : 0), 1);
             cdsys_params_t p = cdsys_params_default(N, (net_topo_t)topo);
             p.runahead = 1;
-            p.latency = 300;
+            p.latency = N >= 64 ? 40 : 300;
             if (stalls) {
                 p.seed = 5;
                 p.tx_stall_pm = p.rx_stall_pm = p.out_stall_pm = p.link_stall_pm = p.in_gap_pm = 250;
@@ -96,8 +99,12 @@ static void test_skip_identical(void **state)
             assert_int_equal(cdsys_run(&p, &w, &b), 0);
             assert_true(same(&a, &b));
             assert_int_equal(a.stepped, a.cycles);
-            print_message("topo %d stalls %d: %lu cycles, %lu stepped with skipping\n", topo, stalls, (unsigned long)b.cycles, (unsigned long)b.stepped);
-            assert_true(b.stepped * 10 < b.cycles * 9);    /* it really skipped (long links, slow CP) */
+            assert_int_equal(a.gpu_stepped, a.cycles * N);
+            print_message("topo %d N %u stalls %d: %lu cycles, %lu stepped with skipping, %lu of %lu GPU-cycles evaluated\n", topo,
+                          N, stalls, (unsigned long)b.cycles, (unsigned long)b.stepped, (unsigned long)b.gpu_stepped,
+                          (unsigned long)(b.stepped * N));
+            if (N < 16) assert_true(b.stepped * 10 < b.cycles * 9);    /* it really skipped (long links, slow CP) */
+            if (!stalls) assert_true(b.gpu_stepped * 10 < b.stepped * N * 9);    /* GPUs slept on their own */
             cdsys_result_free(&a);
             cdsys_result_free(&b);
             cdsys_work_free(&w);

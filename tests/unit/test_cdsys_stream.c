@@ -155,10 +155,11 @@ static void test_stream_skip_identical(void **state)
 {
     (void)state;
     for (int topo = 0; topo < 2; topo++)
-        for (int stalls = 0; stalls < 2; stalls++) {
-            uint32_t N = topo ? 5 : 4;
+        for (int kase = 0; kase < 3; kase++) {
+            int stalls = kase == 1;
+            uint32_t N = kase == 2 ? 16 : topo ? 5 : 4;   /* 16: the GPUs also sleep on their own */
             cdsys_work_t w;
-            cdsys_test_work_make(&w, N, 10, 20, 200, 17 + (uint64_t)topo, 1);
+            cdsys_test_work_make(&w, N, N >= 16 ? 5 : 10, N >= 16 ? 6 : 20, N >= 16 ? 60 : 200, 17 + (uint64_t)topo + 10 * (uint64_t)kase, 1);
             cdsys_params_t p = cdsys_params_default(N, (net_topo_t)topo);
             p.latency = 300;
             p.sx_depth = stalls ? 4 : 64;     /* with stalls: full FIFOs, credits on every cycle */
@@ -177,9 +178,12 @@ static void test_stream_skip_identical(void **state)
             assert_int_equal(calls, R.calls);
             assert_true(same_stream(&a, &b));
             assert_int_equal(a.stepped, a.cycles);
-            print_message("stream topo %d stalls %d: %lu cycles, %lu stepped with skipping\n", topo, stalls,
-                          (unsigned long)b.cycles, (unsigned long)b.stepped);
-            if (!stalls) assert_true(b.stepped * 10 < b.cycles * 9);    /* it really skipped */
+            assert_int_equal(a.gpu_stepped, a.cycles * N);
+            print_message("stream topo %d N %u stalls %d: %lu cycles, %lu stepped with skipping, %lu of %lu GPU-cycles evaluated\n",
+                          topo, N, stalls, (unsigned long)b.cycles, (unsigned long)b.stepped, (unsigned long)b.gpu_stepped,
+                          (unsigned long)(b.stepped * N));
+            if (!stalls && N < 16) assert_true(b.stepped * 10 < b.cycles * 9);    /* it really skipped */
+            if (!stalls) assert_true(b.gpu_stepped * 10 < b.stepped * N * 9);    /* and GPUs slept on their own */
             cdsys_result_free(&a);
             cdsys_result_free(&b);
             cdsys_work_free(&w);
