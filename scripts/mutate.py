@@ -19,9 +19,9 @@ smaller N is a subset of a larger one (a campaign cut short at N reuses its resu
 Tests, cheapest first; the first failure kills the mutant and is named in the report:
   1. the unit's Icarus benches on the vectors that the C cycle model wrote (`make` builds them first): every
      output port compared every cycle. Each mutant is compiled with Icarus in a scratch directory
-     (OUT/UNIT-work/m/); a mutant that does not compile is counted apart, not as killed. SIMT also has the
-     checks of lint-simt that the benches' configuration does not make: Icarus elaboration at the stack depths
-     and verilator -Wall at the iCE40 configuration (SIMT_ICE40_PARAMS), where a failure kills.
+     (OUT/UNIT-work/m/); a mutant that does not compile is counted apart, not as killed. SIMT first runs the
+     checks of lint-simt that the benches' configuration does not make (one compile each): Icarus elaboration at
+     the stack depths and verilator -Wall at the iCE40 configuration (SIMT_ICE40_PARAMS); a failure kills.
   2. with --lockstep, for the mutants that survive 1: the unit's Verilator lockstep against the C cycle model,
      built by make with BUILD=OUT/UNIT-work/build and the unit's file list pointing at the scratch copy (the
      tree's build/ and rtl/ are never written).
@@ -175,8 +175,9 @@ def unit_setup(unit, b):
         for f in open(os.path.join(hz, "hazard.list")).read().split():
             for w in (1, 2):
                 vec.append((f"tb_simt_core hazard {f[:-4]} {w}w (test-simt-hazard-sim)", f"w{w}", f"{hz}/{f[:-4]}.w{w}.hex"))
-        tests = [(n, k, f"+vectors={v}") for n, k, v in vec]
-        # elaboration at the legal stack depths the benches do not build (a compile failure kills; lint-simt)
+        # first the checks that are one compile each (about 1 s of CPU; a failure kills): elaboration at the legal
+        # stack depths the benches do not build, and (below) the lint of the iCE40 configuration (lint-simt)
+        tests = []
         for d in (4, 8, 16):
             comp[f"d{d}"] = (f"iverilog -g2012 -Wno-timescale -I{b}/gen -Irtl -o {{o}}_d{d}.vvp -s simt_core "
                              f"-Psimt_core.STACK_DEPTH={d} {{rtl}}")
@@ -189,6 +190,7 @@ def unit_setup(unit, b):
         comp["lint_ice40"] = (f"verilator --lint-only -Wall -Wno-DECLFILENAME -I{b}/gen -Irtl rtl/lint.vlt {{rtl}} "
                               f"--top-module simt_core " + " ".join("-G" + kv for kv in ice.split(":")))
         tests.append(("verilator -Wall at the iCE40 configuration (lint-simt)", "lint_ice40", None))
+        tests += [(n, k, f"+vectors={v}") for n, k, v in vec]
         keyed = ["tb/simt/tb_simt_core.v", f"{b}/gen/isa_defs.vh", "rtl/simt_fp_fn.vh"] + [v for _, _, v in vec]
         hzl = " ".join(open(os.path.join(hz, "hazard.list")).read().split())
         # the iCE40 build first: the smaller model to build, and the one that elaborates the generate branches the
@@ -252,7 +254,10 @@ class Runner:
             fcntl.flock(self.lockf, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError:
             raise SystemExit(f"mutate: another campaign of {a.unit} runs in {self.work} (its lock is held)")
-        self.tb_sig = sha(*[file_sha(p) for p in keyed], *self.comp.values(), *[t[2] for t in self.tests])
+        # (the compile-only checks last in the signature whatever order they run in, so that a reordering of the
+        # tier keeps the stored results)
+        self.tb_sig = sha(*[file_sha(p) for p in keyed], *self.comp.values(),
+                          *[t[2] for t in sorted(self.tests, key=lambda t: t[2] is None)])
         # each test's own signature (bench sources, compile command, arguments, its vectors): a kill by a test whose
         # signature is unchanged stays valid when other tests are added or changed
         vecs = {m.group(1) for t in self.tests for m in [re.search(r"\+vectors=(\S+)", t[2] or "")] if m}
