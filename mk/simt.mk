@@ -223,16 +223,20 @@ TEST_TARGETS += test-simt-hazard-sim
 # ------------------------------------------------------------------ proofs of the warp's scoreboard and stack
 # tests/formal/simt_warp_formal.sv around the unchanged rtl/simt_warp.v (docs/simt.md section 3): W1 no issue
 # while an operand is pending, W2 no extra stall, W3 the scoreboard is the set of issued, not yet retired writes;
-# S1..S3 the reconvergence stack's bounds, push/pop discipline and the registered copies (SIMT_WARP_CONFIGS,
-# STACK_DEPTH:TIMING_REGS, default 4:1). The base case (BMC to SIMT_WARP_K cycles after reset); with
-# SIMT_WARP_INDUCT=1 also the induction step and a mutant (no hazard check of the C operand) that must fail it
-# (docs/simt.md: the step does not close yet); the covers within SIMT_WARP_COVER_DEPTH cycles (0: not run; a
-# full stack needs about 14 cycles from reset).
-SIMT_WARP_K           ?= 3
+# S1..S3 the reconvergence stack's bounds, push/pop discipline and the registered copies, at each
+# STACK_DEPTH:TIMING_REGS of SIMT_WARP_CONFIGS. With SIMT_WARP_INDUCT=1 (the default) the base case and the
+# induction step at depth SIMT_WARP_K (1: the invariants of the wrapper make it close; an unbounded proof) and a
+# mutant (no hazard check of the C operand) that must fail it; SIMT_WARP_INDUCT=0: the base case alone (BMC to
+# SIMT_WARP_K cycles after reset). The covers within SIMT_WARP_COVER_DEPTH cycles (0: not run; a full stack needs
+# about 14 cycles from reset). Cost: docs/simt.md section 3.
+SIMT_WARP_CONFIGS     ?= 4:1 4:0
+SIMT_WARP_INDUCT      ?= 1
+SIMT_WARP_K           ?= 1
 SIMT_WARP_COVER_DEPTH ?= 0
 .PHONY: test-simt-warp-formal
 test-simt-warp-formal: $(BUILD)/gen/isa_defs.vh
-	GEN=$(BUILD)/gen tests/formal/simt_warp_formal.sh out/test/simt-warp-formal $(SIMT_WARP_K) $(SIMT_WARP_COVER_DEPTH)
+	GEN=$(BUILD)/gen SIMT_WARP_CONFIGS="$(SIMT_WARP_CONFIGS)" SIMT_WARP_INDUCT=$(SIMT_WARP_INDUCT) \
+	  tests/formal/simt_warp_formal.sh out/test/simt-warp-formal $(SIMT_WARP_K) $(SIMT_WARP_COVER_DEPTH)
 test-long: test-simt-warp-formal
 
 # make test-long: thousands of random and random-word programs (a quarter reset in the middle), the programs of
