@@ -766,7 +766,7 @@ class Converter:
         content from the reference (take_prior) when the operation reads it, i.e. a draw that blends or masks
         colour channels, or a clear that leaves texels outside its scissor. A colour clear of every texel or a
         draw that replaces what it covers does not read it: nothing is asked (texels no draw of the frame
-        covers keep the surface's earlier data, which the trace's INFO notes count). Returns draw flags
+        covers keep the surface's earlier data). Returns draw flags
         (F_STATE_APPROX when content that is read stays unknown)."""
         flags = 0
         if not self.color_mask:
@@ -785,9 +785,8 @@ class Converter:
                 t.version += 1
                 continue
             if not reads:
+                # not noted: the bundled frames' full-screen passes do this, and their traces stay as they were
                 t.stale, t.asked = False, True
-                self.note('render target with content from before the converted frames first drawn without reading '
-                          'it (texels no draw covers keep the earlier data of the surface)')
                 continue
             if not t.asked and self.take_prior(n, call_no, 'fb', a):
                 continue
