@@ -14,6 +14,10 @@ commit 6bcbad0, issue 23's "today"), which executes (it has no frame records). I
 (BASELINE, measured with the command in its comment); --baseline-sim re-measures them side by side with a
 binary built from that commit (`make bench-speed-baseline` builds it from git and does so).
 
+Memory: peak resident memory (max RSS of the process, getrusage of the run alone) of gpupd-ra on MEM_TRACE
+(a 1920x1080 frame): 16 GPUs executed and replayed, 64 GPUs replayed (issue 23: 64 GPUs under 1 GB; executed,
+every GPU keeps its own copy of every render target: several GB); --mem-trace '' skips it.
+
 Threads: the 16-GPU runs again with --threads 2 and 4 (wall time and CPU time, best wall of --repeat; the
 speed-up of the wall time needs idle cores: the machine's load average is printed).
 
@@ -34,6 +38,9 @@ RUNS = [("single", 1), ("dup", 16), ("gpupd-ra", 16)]
 TARGET_1GPU = {"oa-dm4-f215": 1.0e6, "glmark2-terrain": 0.5e6}   # issue 23 targets, cycles per CPU second
 TARGET_16GPU_X = 5.0                                             # issue 23: 16 GPUs >= 5x the baseline
 ATTILA_1GPU = (4.0e3, 20.0e3)                                    # Multi-GPU-ATTILA, one GPU
+MEM_TRACE = "nexuiz-f107"                                       # 1920x1080, the memory rows
+MEM_RUNS = [("gpupd-ra", 16), ("gpupd-ra", 64)]
+MEM_GOAL_MB = 1024                                               # issue 23: 64 GPUs under 1 GB
 ATTILA_16GPU = 150.0                                             # Multi-GPU-ATTILA, 16 GPUs (whole system)
 BASELINE_REV = "0955ebd"
 # Frame cycles per CPU second of commit 0955ebd's simulator (executing; same traces, same commands, best CPU of 3),
@@ -61,6 +68,17 @@ def cpu_of(cmd):
     return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime), wall
 
 
+def rss_of(cmd):
+    """(max RSS in MB, CPU seconds) of one run of cmd (its own rusage: os.wait4)"""
+    p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    err = p.stderr.read()
+    _, status, ru = os.wait4(p.pid, 0)
+    p.returncode = os.waitstatus_to_exitcode(status)
+    if p.returncode != 0:
+        sys.exit(f"bench-speed: FAIL: exit {p.returncode}: {' '.join(cmd)}\n{err}")
+    return ru.ru_maxrss / 1024.0, ru.ru_utime + ru.ru_stime
+
+
 def best(cmd, repeat, key=0):
     """(cpu, wall) of the run with the least CPU (key 0) or wall time (key 1) of `repeat` runs"""
     b = None
@@ -83,9 +101,10 @@ def main():
     ap.add_argument("--out", default="out/bench/speed.md")
     ap.add_argument("--baseline-sim", help=f"gpupd-sim built from {BASELINE_REV}: re-measure the baseline")
     ap.add_argument("--threads", default="1,2,4", help="thread counts of the 16-GPU threads table ('' for none)")
+    ap.add_argument("--mem-trace", default=MEM_TRACE, help="trace of the memory rows ('' for none)")
     a = ap.parse_args()
     threads = [int(x) for x in a.threads.split(",") if x]
-    rows, rec_cpu, base, trows = [], {}, {}, []
+    rows, rec_cpu, base, trows, mrows = [], {}, {}, [], []
     with tempfile.TemporaryDirectory(prefix="gpupd-bench-") as tmp:
         js = os.path.join(tmp, "s.json")
         cache = os.path.join(tmp, "frec")
@@ -111,6 +130,13 @@ def main():
                         for th in threads:
                             c, w = best(render(a.sim, t, scheme, n, js, extra + ["--threads", str(th)]), a.repeat, key=1)
                             trows.append((t, scheme, n, mode, th, json.load(open(js))["cycles"] or 0, c, w))
+        if a.mem_trace:
+            rss_of(render(a.sim, a.mem_trace, "single", 1, js, ["--replay-cache", cache]))   # its record
+            for scheme, n in MEM_RUNS:
+                for mode in ("exec", "replay") if n <= 16 else ("replay",):     # executed at 64: several GB
+                    extra = ["--replay-cache", cache] if mode == "replay" else []
+                    mb, c = rss_of(render(a.sim, a.mem_trace, scheme, n, js, extra))
+                    mrows.append((a.mem_trace, scheme, n, mode, mb, c))
     load = open("/proc/loadavg").read().split()[0]
     src = f"measured now with {a.baseline_sim}" if a.baseline_sim else "stored in scripts/bench_speed.py"
     lines = [f"bench-speed: gpupd-sim render --trace traces/T.gpt --scheme S --gpus N --no-check-masks; best CPU of "
@@ -149,6 +175,13 @@ def main():
             ref = w1.get((t, scheme, mode))
             lines.append(f"| {t} | {scheme} | {n} | {mode} | {th} | {w:.2f} | {c:.2f} | "
                          f"{(ref / w if ref and w > 0 else 0):.2f}x | {cyc * n / w if w > 0 else 0:.3g} |")
+    if mrows:
+        lines += ["", f"Memory (peak resident set of the run, MB; issue 23: 64 GPUs under {MEM_GOAL_MB} MB; a replayed run "
+                  "keeps no surface contents):", "",
+                  "| trace | scheme | N | functional | max RSS MB | CPU s | goal |", "|---|---|---:|---|---:|---:|---|"]
+        for t, scheme, n, mode, mb, c in mrows:
+            goal = f"< {MEM_GOAL_MB} MB: {'met' if mb < MEM_GOAL_MB else 'not met'}" if n == 64 else ""
+            lines.append(f"| {t} | {scheme} | {n} | {mode} | {mb:.0f} | {c:.2f} | {goal} |")
     text = "\n".join(lines)
     print(text)
     if a.out:

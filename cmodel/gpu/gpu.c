@@ -120,6 +120,21 @@ int gpu_add_surface(gpu_t *g, uint32_t w, uint32_t h, gpu_format_t fmt, const ui
     return (int)g->n_surf++;
 }
 
+int gpu_add_surface_nodata(gpu_t *g, uint32_t w, uint32_t h, gpu_format_t fmt)
+{
+    if (g->n_surf >= GPU_MAX_SURFACES || w == 0 || h == 0 || w > P2G_MAX_DIM || h > P2G_MAX_DIM) return -1;
+    if ((int)fmt < 0 || (int)fmt >= GPU_FMT_COUNT) return -1;
+    gpu_surface_t *s = &g->surf[g->n_surf];
+    uint32_t tiles = ((w + (1u << g->tile_log2) - 1) >> g->tile_log2) * ((h + (1u << g->tile_log2) - 1) >> g->tile_log2);
+    g->dirty[g->n_surf] = calloc(tiles, 1);
+    if (!g->dirty[g->n_surf]) return -1;
+    s->data = NULL;
+    s->w = w;
+    s->h = h;
+    s->fmt = fmt;
+    return (int)g->n_surf++;
+}
+
 int gpu_add_surface_shared(gpu_t *g, uint32_t w, uint32_t h, gpu_format_t fmt, const uint32_t *data)
 {
     if (g->n_surf >= GPU_MAX_SURFACES || w == 0 || h == 0 || w > P2G_MAX_DIM || h > P2G_MAX_DIM || !data) return -1;
@@ -195,7 +210,7 @@ int gpu_clear(gpu_t *g, int32_t surface, uint32_t value, uint8_t color_mask,
     } else {
         value &= GPU_DEPTH_MAX;
     }
-    for (int32_t y = y0; y <= y1; y++)
+    for (int32_t y = y0; y <= y1 && s->data; y++)
         for (int32_t x = x0; x <= x1; x++) {
             uint32_t *p = &s->data[(size_t)y * s->w + (size_t)x];
             *p = (*p & keep) | (value & ~keep);
@@ -216,7 +231,7 @@ int gpu_clear_float(gpu_t *g, int32_t surface, const float color[4], uint8_t col
     int32_t x0, y0, x1, y1;
     clear_rect(s, sx, sy, sw, sh, &x0, &y0, &x1, &y1);
     uint32_t wpt = gpu_fmt_words(s->fmt);
-    for (int32_t y = y0; y <= y1; y++)
+    for (int32_t y = y0; y <= y1 && s->data; y++)
         for (int32_t x = x0; x <= x1; x++) {
             uint32_t *p = &s->data[((size_t)y * s->w + (size_t)x) * wpt];
             float c[4];

@@ -100,6 +100,10 @@ void gpu_surface_changed(gpu_t *g, int32_t surface);
 int gpu_init(gpu_t *g, uint32_t id, uint32_t n_gpus, p2g_mode_t own_mode, uint32_t tile_log2);
 void gpu_free(gpu_t *g);
 int gpu_add_surface(gpu_t *g, uint32_t w, uint32_t h, gpu_format_t fmt, const uint32_t *init);
+/* A writable surface without contents (data NULL): size, format and dirty tiles only. For a run that replays
+ * a frame record (FREC_REPLAY), which never reads or writes surface contents: clears, uploads and
+ * synchronisation copies keep their accounting and skip the pixels. Returns the id or -1. */
+int gpu_add_surface_nodata(gpu_t *g, uint32_t w, uint32_t h, gpu_format_t fmt);
 /* A read-only surface whose data (w*h words, outliving the GPU) is shared, not copied: textures that are
  * never rendered to, cleared or uploaded. Clearing or rendering into it is an error. */
 int gpu_add_surface_shared(gpu_t *g, uint32_t w, uint32_t h, gpu_format_t fmt, const uint32_t *data);

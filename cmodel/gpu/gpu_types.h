@@ -41,7 +41,8 @@ static inline uint32_t gpu_fmt_words(int f)
 typedef struct {
     uint32_t w, h;
     gpu_format_t fmt;
-    uint32_t *data;                     /* w*h*gpu_fmt_words(fmt) words, row 0 = bottom */
+    uint32_t *data;                     /* w*h*gpu_fmt_words(fmt) words, row 0 = bottom; NULL: a surface without
+                                           contents (gpu_add_surface_nodata: replayed runs) */
     uint8_t shared;                     /* read-only data shared between GPUs (never written) */
 } gpu_surface_t;
 

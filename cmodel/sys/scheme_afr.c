@@ -32,7 +32,7 @@ int sys_run_frame_afr(sys_t *s)
         if (h == s->N) continue;
         const sys_surface_desc_t *sd = &s->scene->surf[sid];
         uint64_t bytes = (uint64_t)sd->w * sd->h * 4 * gpu_fmt_words(sd->fmt);
-        memcpy(s->gpu[g].surf[sid].data, s->gpu[h].surf[sid].data, bytes);
+        if (s->gpu[g].surf[sid].data) memcpy(s->gpu[g].surf[sid].data, s->gpu[h].surf[sid].data, bytes);   /* NULL: replay */
         gpu_surface_changed(&s->gpu[g], (int32_t)sid);
         net_account_unicast(&s->net, h, g, bytes);
         if (s->timed) {     /* GPU g waits for the copy: bytes at the link bandwidth + latency per hop */

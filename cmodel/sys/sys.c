@@ -420,10 +420,12 @@ int sys_run(const sys_scene_t *scene, const sys_config_t *cfg, sys_result_t *res
         }
     if ((uint32_t)scene->display < scene->n_surf) written[scene->display] = 1;
     {
-        /* resource bound: every GPU holds its own copy of each written surface */
+        /* resource bound: every GPU holds its own copy of each written surface (a replayed run: no copies, the
+         * surfaces have no contents) */
         uint64_t per_gpu = 0, shared = 0, lim = (uint64_t)(cfg->mem_limit_mb ? cfg->mem_limit_mb : SYS_MEM_LIMIT_MB_DEFAULT) << 20;
         for (uint32_t i = 0; i < scene->n_surf; i++)
-            *(written[i] ? &per_gpu : &shared) += (uint64_t)scene->surf[i].w * scene->surf[i].h * 4u * gpu_fmt_words(scene->surf[i].fmt);
+            if (!written[i] || cfg->frec_mode != FREC_REPLAY)
+                *(written[i] ? &per_gpu : &shared) += (uint64_t)scene->surf[i].w * scene->surf[i].h * 4u * gpu_fmt_words(scene->surf[i].fmt);
         uint64_t total = per_gpu * S.N + shared;
         if (total > lim) {
             sys_failf(&S, "the frame needs %" PRIu64 " MiB of surfaces (%u GPU(s) x %" PRIu64 " MiB + %" PRIu64 " MiB shared), "
@@ -448,8 +450,12 @@ int sys_run(const sys_scene_t *scene, const sys_config_t *cfg, sys_result_t *res
             sys_failf(&S, "cannot create the shader interpreter of GPU %u", g);
             goto out;
         }
+        /* a replayed run reads and writes no surface contents (the frame record has the outcomes, the frame hash
+         * is the recorded one): its written surfaces have none */
         for (uint32_t i = 0; i < scene->n_surf; i++)
-            if ((written[i] ? gpu_add_surface(&S.gpu[g], scene->surf[i].w, scene->surf[i].h, scene->surf[i].fmt, scene->surf[i].init)
+            if ((written[i] ? (cfg->frec_mode == FREC_REPLAY
+                                   ? gpu_add_surface_nodata(&S.gpu[g], scene->surf[i].w, scene->surf[i].h, scene->surf[i].fmt)
+                                   : gpu_add_surface(&S.gpu[g], scene->surf[i].w, scene->surf[i].h, scene->surf[i].fmt, scene->surf[i].init))
                             : gpu_add_surface_shared(&S.gpu[g], scene->surf[i].w, scene->surf[i].h, scene->surf[i].fmt,
                                                      scene->surf[i].init ? scene->surf[i].init : zero[i])) < 0) {
                 sys_failf(&S, "surface %u: bad size %ux%u or out of memory", i, scene->surf[i].w, scene->surf[i].h);
@@ -544,7 +550,9 @@ int sys_run(const sys_scene_t *scene, const sys_config_t *cfg, sys_result_t *res
         res->h = sd->h;
         res->pixels = malloc((size_t)sd->w * sd->h * 4);
         if (!res->pixels) { sys_failf(&S, "out of memory"); goto out; }
-        if (sys_sfr(&S) && S.N > 1) {
+        if (!S.gpu[0].surf[scene->display].data) {
+            memset(res->pixels, 0, (size_t)sd->w * sd->h * 4);     /* replayed: no image (res->frame_hash is the frame's) */
+        } else if (sys_sfr(&S) && S.N > 1) {
             for (uint32_t y = 0; y < sd->h; y++)
                 for (uint32_t x = 0; x < sd->w; x++) {
                     uint32_t o = gpu_pixel_owner(&S.gpu[0], sd->w, sd->h, x, y);

@@ -59,7 +59,7 @@ void sys_sync_surface(sys_t *s, int32_t sid)
             uint32_t x1 = x0 + ts < sd->w ? x0 + ts : sd->w, y1 = y0 + ts < sd->h ? y0 + ts : sd->h;
             for (uint32_t k = 0; k < s->N; k++) {
                 if (k == g) continue;
-                for (uint32_t y = y0; y < y1; y++)
+                for (uint32_t y = y0; y < y1 && s->gpu[k].surf[sid].data; y++)
                     memcpy(&s->gpu[k].surf[sid].data[((size_t)y * sd->w + x0) * wpt], &s->gpu[g].surf[sid].data[((size_t)y * sd->w + x0) * wpt],
                            (size_t)(x1 - x0) * 4 * wpt);
                 gpu_surface_changed(&s->gpu[k], (int32_t)sid);
@@ -132,7 +132,8 @@ void sys_exec_upload(sys_t *s, const sys_cmd_t *c, uint32_t first, uint32_t coun
     const sys_surface_desc_t *sd = &s->scene->surf[c->surface];
     for (uint32_t g = first; g < first + count; g++)
     {
-        memcpy(s->gpu[g].surf[c->surface].data, c->data, (size_t)sd->w * sd->h * 4 * gpu_fmt_words(sd->fmt));
+        if (s->gpu[g].surf[c->surface].data)    /* NULL: no contents (replay) */
+            memcpy(s->gpu[g].surf[c->surface].data, c->data, (size_t)sd->w * sd->h * 4 * gpu_fmt_words(sd->fmt));
         gpu_surface_changed(&s->gpu[g], c->surface);
     }
     if (sys_sfr(s)) clear_dirty(s, c->surface, first, count);
