@@ -175,8 +175,9 @@ def hdr_part(w, env, xvfb, lock, min_within):
     tool = os.path.join(ROOT, 'build/bin/gpupd-trace')
     dump = subprocess.run([tool, 'dump', gpt], capture_output=True, text=True).stdout
     fmts = sorted(set(int(x.split(' format ')[1].split()[0]) for x in dump.splitlines() if x.startswith('SURF ')))
-    check(dump.startswith('GPUPD-TRACE-TEXT version 1 4') and 4 in fmts and 7 in fmts,
-          'hdr: format 1.4 with RGBA16F (4) and R32F (7) surfaces', '(formats %s)' % fmts)
+    minor = int(dump.split()[3]) if dump.startswith('GPUPD-TRACE-TEXT version 1 ') else -1
+    check(minor >= 4 and 4 in fmts and 7 in fmts,
+          'hdr: format 1.4 or later with RGBA16F (4) and R32F (7) surfaces', '(minor %d, formats %s)' % (minor, fmts))
     sflags = [int(x.split(' state_flags ')[1].split()[0]) for x in dump.splitlines() if x.startswith('DRAW ')]
     check(sflags[-2:] == [1, 0] and sum(sflags) == 1, 'hdr: GL_DEPTH_CLAMP carried by its draw (state_flags 1)',
           '(state_flags %s)' % sflags)

@@ -1959,7 +1959,7 @@ def main():
     ap.add_argument('--ppd', help='glretrace --ppd output for this capture (per-draw pixel counts)')
     ap.add_argument('--max-tex-dim', type=int, default=128, help='downscale larger textures (0: keep)')
     ap.add_argument('--zstd-level', type=int, default=19, choices=range(0, 20), metavar='0..19',
-                    help='zstd level of the trace (format 1.2; default 19; 0 = chunks stored uncompressed)')
+                    help='zstd level of the trace (format 1.5; default 19; 0 = chunks stored uncompressed)')
     ap.add_argument('--zlib', action='store_true', help='write zlib level 9 instead of zstd (format 1.1, or 1.2 if the trace has line/point draws)')
     root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))   # the repository
     ap.add_argument('--tool', default=os.path.join(root, 'build/bin/gpupd-trace'))
@@ -2040,13 +2040,18 @@ def main():
         cv.note('no per-draw reference pixel counts')
     notes = '; '.join('%s x%d' % (k, v) for k, v in sorted(cv.notes.items()))
     name = a.name or os.path.splitext(os.path.basename(a.trace))[0]
-    # format 1.2, zstd at --zstd-level (default 19; 0 = uncompressed) per chunk with the byte transform the
-    # writer picks (docs/trace-format.md); --zlib writes format 1.1 with zlib level 9 as before, unless the
-    # trace has line or point draws (DRAW prim 1..4 exist from 1.2 on): then format 1.2 with zlib level 9.
+    # format 1.5, zstd at --zstd-level (default 19; 0 = uncompressed): surfaces per chunk with the byte
+    # transform the writer picks, the other chunks in the zstd stream (docs/trace-format.md); --zlib writes
+    # format 1.1 with zlib level 9 as before, unless the trace has line or point draws (DRAW prim 1..4 exist
+    # from 1.2 on): then format 1.2 with zlib level 9.
     lines_points = cv.stats['line_point_draws'] > 0
     # floating-point colour surfaces and more than 8 attributes exist from format 1.3 on, DRAW state_flags
-    # (GL_DEPTH_CLAMP) from 1.4; a trace without them stays 1.2 (byte-identical to what earlier converters wrote)
+    # (GL_DEPTH_CLAMP) from 1.4; zstd traces are format 1.5, whose zstd stream (chunk codec 3) compresses the
+    # draws together and whose TEX_MED transform the textures (docs/trace-format.md); --zlib traces stay at
+    # the lowest version that holds them
     minor = 4 if cv.stats['depth_clamp_draws'] else 3 if cv.stats['float_surfaces'] or cv.stats['attribs_over_8'] else 2
+    if not a.zlib:
+        minor = 5
     if minor < 4:
         cv.out = [re.sub(r' state_flags 0$', '', x, count=1, flags=re.M) if x.startswith('DRAW ') else x
                   for x in cv.out]
