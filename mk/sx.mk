@@ -176,6 +176,30 @@ formal-sx:
 	tests/formal/sx_formal.sh out/formal/sx $(SX_FORMAL_DEPTH)
 	SX_IND_CONFIGS="$(SX_IND_CONFIGS) $(SX_IND_LONG_CONFIGS)" tests/formal/sx_induct.sh out/formal/sx $(SX_IND_K) $(SX_COVER_DEPTH)
 
+# Sequential equivalence of two versions of the RTL (tests/formal/sx_equiv.sh, docs/sx.md 4.6): the check of every
+# behaviour-preserving rewrite (timing, simulation speed). `make sx-equiv` compares rtl/sx_pe.v of the work tree with
+# SX_EQ_OLD (a git revision or a file; default the last commit) at SX_EQ_CONFIGS (MAX_GPUS:K:DEPTH).
+# test-long-sx-equiv (make test-long, about 75 s of CPU): the check itself, at 3:1:2: the RTL against itself must be
+# proved, and a copy whose lane acceptance ignores the credits of port 0 must not (at in_ready_o).
+SX_EQ_OLD ?= HEAD
+SX_EQ_CONFIGS ?= 3:1:2 4:2:3 5:3:4
+SX_EQ_MUTANT := s/assign ent_r = (side0_m \& cok_m \& {M{data_ok0}})/assign ent_r = (side0_m \& {M{data_ok0}})/
+.PHONY: sx-equiv test-long-sx-equiv
+sx-equiv: $(SX_VH)
+	SX_EQ_CONFIGS="$(SX_EQ_CONFIGS)" tests/formal/sx_equiv.sh out/formal/sx-equiv $(SX_EQ_OLD)
+test-long-sx-equiv: $(SX_VH)
+	@mkdir -p out/test/sx-equiv
+	SX_EQ_CONFIGS=3:1:2 tests/formal/sx_equiv.sh out/test/sx-equiv/self rtl/sx_pe.v rtl/sx_pe.v
+	@sed '$(SX_EQ_MUTANT)' rtl/sx_pe.v > out/test/sx-equiv/mutant.v; \
+	if cmp -s out/test/sx-equiv/mutant.v rtl/sx_pe.v; then echo "test-long-sx-equiv: FAIL: mutation not applied"; exit 1; fi; \
+	if SX_EQ_CONFIGS=3:1:2 tests/formal/sx_equiv.sh out/test/sx-equiv/mutant rtl/sx_pe.v out/test/sx-equiv/mutant.v \
+	  > out/test/sx-equiv/mutant.txt 2>&1; then \
+	  echo "test-long-sx-equiv: FAIL: a copy that ignores port 0's credits in in_ready was proved equivalent"; exit 1; \
+	elif grep -q 'Unproven.*in_ready_o' out/test/sx-equiv/mutant/3-1-2.log; then \
+	  echo "test-long-sx-equiv: the mutant (in_ready without port 0's credits) is not equivalent: caught at in_ready_o"; \
+	else echo "test-long-sx-equiv: FAIL: the mutant failed, but not at in_ready_o (out/test/sx-equiv/mutant.txt)"; exit 1; fi
+test-long: test-long-sx-equiv
+
 # ---------------------------------------------------------------- synthesis (docs/sx.md section 6; make synth)
 # OSU 0.18 um with the receive-FIFO array (rtl/sx_fifo_ram.v) as a black-box macro (scripts/sx_synth.sh,
 # scripts/sx_ram_lib.py): area and Fmax of the logic, the macro listed by size. iCE40 HX8K (scripts/synth_flow.sh

@@ -217,10 +217,18 @@ module sx_pe #(
       assign cok_m[gc]  = credit_q[gc*CW +: CW] != {CW{1'b0}};
     end
   endgenerate
-  reg          tx0_free, tx1_free, cr_want0, cr_want1, data_ok0, data_ok1;
-  reg [5:0]    cr_dst0, cr_dst1;
-  reg [CW-1:0] self_cnt;
-  reg [CW:0]   self_free;
+  // TX ports: free, a CREDIT waiting (for the lowest source behind the port with pending credits), data allowed
+  // (CREDIT and data alternate when both wait); room in the self FIFO
+  wire          tx0_free = !tx0_v_q || tx0_ready_i;
+  wire          tx1_free = !tx1_v_q || tx1_ready_i;
+  wire          cr_want0 = |(pend_m & side0_m);
+  wire          cr_want1 = |(pend_m & side1_m);
+  wire [5:0]    cr_dst0  = lowbit(pend_m & side0_m);
+  wire [5:0]    cr_dst1  = lowbit(pend_m & side1_m);
+  wire          data_ok0 = tx0_free && !(cr_want0 && !cr_last0_q);
+  wire          data_ok1 = tx1_free && !(cr_want1 && !cr_last1_q);
+  wire [CW-1:0] self_cnt  = cnt_q[ix(cfg_gpu_id_i) * CW +: CW];
+  wire [CW:0]   self_free = ({1'b0, cfg_gpu_id_i} < M[6:0]) ? {1'b0, DFULL - self_cnt} : {(CW+1){1'b0}};
   // walker results
   reg          data0, data1, load0, load1, iscr0, iscr1;
   reg [63:0]   new0, new1;
@@ -238,18 +246,27 @@ module sx_pe #(
   reg [3:0]    used;
   reg [M-1:0]  mj;
   integer      j;
+  // Lane 0's acceptance of an entry, apart from the walk's choice of destinations (the path from the lane's mask
+  // to in_ready_o). The walk removes at most one destination per port per cycle (the lowest with a credit, when
+  // the port takes data) and the keep bit when the self FIFO has room, so nothing remains exactly when every set
+  // bit of the entry's mask is removable this cycle (ent_r: from registers and tx*_ready_i) and no port has two
+  // or more of them. The same value as `mn == 0` below, without the priority encoder and its decode.
+  function automatic many(input [M-1:0] v);   // two or more bits of v set: v & (bits below them), prefix OR
+    reg [M-1:0] p;
+    integer     i;
+    begin
+      p = v << 1;
+      for (i = 1; i < M; i = i * 2) p = p | (p << i);
+      many = |(v & p);
+    end
+  endfunction
+  wire [M-1:0] ent_r;   // destinations (and the keep bit) that can leave this cycle
+  assign ent_r = (side0_m & cok_m & {M{data_ok0}}) | (side1_m & cok_m & {M{data_ok1}}) |
+                 (gbit_m & {M{self_free != {(CW+1){1'b0}}}});
+  wire [M-1:0] ent_m  = rem_v_q ? rem_q : (in_mask_i[0 +: M] & all_m);
+  wire ent_ok;
+  assign ent_ok = ((ent_m & ~ent_r) == {M{1'b0}}) && !many(ent_m & side0_m) && !many(ent_m & side1_m);
   always @* begin
-    tx0_free = !tx0_v_q || tx0_ready_i;
-    tx1_free = !tx1_v_q || tx1_ready_i;
-    cr_want0 = |(pend_m & side0_m);
-    cr_want1 = |(pend_m & side1_m);
-    cr_dst0  = lowbit(pend_m & side0_m);
-    cr_dst1  = lowbit(pend_m & side1_m);
-    data_ok0 = tx0_free && !(cr_want0 && !cr_last0_q);
-    data_ok1 = tx1_free && !(cr_want1 && !cr_last1_q);
-    self_cnt  = cnt_q[ix(cfg_gpu_id_i) * CW +: CW];
-    self_free = ({1'b0, cfg_gpu_id_i} < M[6:0]) ? {1'b0, DFULL - self_cnt} : {(CW+1){1'b0}};
-
     data0 = 1'b0; data1 = 1'b0; new0 = 64'd0; new1 = 64'd0; dec_m = {M{1'b0}};
     rem_v_d = rem_v_q; rem_d = rem_q; last_sent_d = last_sent_q; end_fire = 1'b0; in_err = 1'b0;
     self_n = 4'd0; self_slots = {SW*K{1'b0}}; keep0 = 1'b0; ok0 = 1'b0;
@@ -281,7 +298,7 @@ module sx_pe #(
         mn = mn & ~gbit_m;
         self_slots[0 +: SW] = {1'b0, in_id_i[0 +: 32]};
       end
-      ok0 = mn == {M{1'b0}};
+      ok0 = ent_ok;   // = (mn == 0)
       if (in_valid_i[0]) begin
         if (keep0) self_n = 4'd1;
         rem_v_d = !ok0;
