@@ -94,6 +94,14 @@ def command(sim, c, png, js):
             "--topology", topo] + (extra.split() if extra else []) + ["-o", png, "--stats", js, "-q"]
 
 
+def printed_frame_hash(out):
+    """The frame hash that gpupd-sim render prints ("... hash HEX ..."), or None."""
+    for line in out.splitlines():
+        if " hash " in line:
+            return line.split(" hash ")[1].split()[0]
+    return None
+
+
 def png_pixels_hash(path):
     """Hash of the IHDR and the decompressed image data: independent of the zlib version's compression."""
     data = open(path, "rb").read()

@@ -40,13 +40,6 @@ def render_cmd(sim, c, js, extra=()):
             "--topology", topo, "--no-check-masks", "--stats", js] + (ex.split() if ex else []) + list(extra)
 
 
-def hash_of(out):
-    for line in out.splitlines():
-        if " hash " in line:
-            return line.split(" hash ")[1].split()[0]
-    return None
-
-
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--sim", default="build/bin/gpupd-sim")
@@ -85,11 +78,17 @@ def main():
                 fails += 1
                 continue
             eb, rb = open(ej, "rb").read(), open(rj, "rb").read()
-            if eb != rb or hash_of(e[1]) != hash_of(r[1]):
+            eh, rh = results_check.printed_frame_hash(e[1]), results_check.printed_frame_hash(r[1])
+            if eh is None:
+                print(f"FAIL: {results_check.key(c)}: the executed run printed no frame hash to compare\n"
+                      f"  reproduce: {' '.join(ecmd).replace(ej, 'exec.json')}")
+                fails += 1
+                continue
+            if eb != rb or eh != rh:
                 el, rl = eb.decode().splitlines(), rb.decode().splitlines()
                 diff = [f"    executed: {x.strip()}\n    replayed: {y.strip()}" for x, y in zip(el, rl) if x != y][:4]
                 print(f"FAIL: {results_check.key(c)}: replayed stats differ from the executed run's "
-                      f"(hash {hash_of(e[1])} vs {hash_of(r[1])}, JSON {len(eb)} vs {len(rb)} bytes)\n" + "\n".join(diff) +
+                      f"(hash {eh} vs {rh}, JSON {len(eb)} vs {len(rb)} bytes)\n" + "\n".join(diff) +
                       f"\n  reproduce: {' '.join(ecmd).replace(ej, 'exec.json')}\n             {repro}")
                 fails += 1
                 continue

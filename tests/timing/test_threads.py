@@ -15,6 +15,9 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "scripts"))
+import results_check  # noqa: E402
+
 # (trace, scheme, GPUs, extra arguments); "@frec" is replaced by a fresh replay cache
 CASES = [
     ("glmark2-shadow", "dup", 4, ["--check-masks"]),
@@ -25,13 +28,6 @@ CASES = [
     ("glmark2-shadow", "gpupd-ra", 4, ["--replay-cache", "@frec"]),
 ]
 THREADS = [1, 2, 4]
-
-
-def hash_of(out):
-    for line in out.splitlines():
-        if " hash " in line:
-            return line.split(" hash ")[1].split()[0]
-    return None
 
 
 def main():
@@ -60,7 +56,7 @@ def main():
                     fails += 1
                     break
                 body = open(js).read()
-                h = hash_of(r.stdout)
+                h = results_check.printed_frame_hash(r.stdout)
                 if h is None or '"cycles": ' not in body or '"cycles": 0,' in body:
                     print(f"test-threads: FAIL: no frame hash or no timed cycles to compare: {' '.join(cmd)}")
                     fails += 1
