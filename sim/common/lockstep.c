@@ -58,6 +58,17 @@ int ls_parse(const char *tool, int argc, char **argv, const ls_opt_t *opts, size
             break;
         case LS_OPT_STR: *(const char **)op->dst = v; break;
         case LS_OPT_FN: bad = op->fn(user, a, v); break;
+        case LS_OPT_LIST: {
+            ls_list_t *l = op->dst;
+            uint32_t n = 0;
+            bad = arg_u32_list(tool, a, v, (uint32_t)op->lo, (uint32_t)op->hi, l->v, LS_LIST_MAX, &n);
+            if (!bad) l->n = (int)n;
+            break;
+        }
+        case LS_OPT_INDEX:
+            bad = arg_u64(tool, a, v, 0, INT64_MAX, &u64);
+            if (!bad) *(int64_t *)op->dst = (int64_t)u64;
+            break;
         default: bad = -1;
         }
         if (bad) return 2;
@@ -252,4 +263,38 @@ double ls_cpu_s(void)
     struct timespec t;
     clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
     return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+/* ---------------------------------------------------------------------------------------- scenario harnesses */
+int ls_list_print(FILE *f, const ls_list_t *g, uint32_t max_gpus)
+{
+    int fit = 0;
+    for (int i = 0; i < g->n; i++) {
+        int skip = max_gpus && g->v[i] > max_gpus;
+        fprintf(f, "%s%u%s", i ? "," : "", g->v[i], skip ? "(skipped)" : "");
+        fit += !skip;
+    }
+    return fit;
+}
+
+void ls_scen_fail_window(const char *tool, const ls_common_t *opt, uint64_t fail_cycle, uint32_t idx,
+                         void (*replay)(void *user, const char *fst, uint64_t from, uint64_t to), void *user,
+                         gtkw_view_width_fn width, void *wctx)
+{
+    char tag[64], suffix[48];
+    snprintf(tag, sizeof tag, "seed%" PRIx64 "-scen%u", opt->seed, idx);
+    snprintf(suffix, sizeof suffix, " of scenario %u", idx);
+    ls_fail_window(tool, opt, fail_cycle, tag, suffix, replay, user, width, wctx);
+}
+
+void ls_per_n_print(FILE *f, const uint64_t per_n[65])
+{
+    for (int n = 1; n <= 64; n++)
+        if (per_n[n]) fprintf(f, " %d:%" PRIu64, n, per_n[n]);
+}
+
+double ls_cpu_since(double c0)
+{
+    double c = ls_cpu_s() - c0;
+    return c > 0 ? c : 1e-9;
 }

@@ -43,8 +43,16 @@ typedef enum {
     LS_OPT_U64X,   /* decimal or 0x hex in [lo, hi]: *(uint64_t *)dst */
     LS_OPT_SEED,   /* like U64X over the whole range, or "random" (time-based; printed, so still replayable) */
     LS_OPT_STR,    /* *(const char **)dst = the value */
-    LS_OPT_FN      /* fn(user, name, value): 0 ok, -1 bad (fn printed why) */
+    LS_OPT_FN,     /* fn(user, name, value): 0 ok, -1 bad (fn printed why) */
+    LS_OPT_LIST,   /* comma-separated decimals in [lo, hi]: *(ls_list_t *)dst (at most LS_LIST_MAX values) */
+    LS_OPT_INDEX   /* decimal in [0, INT64_MAX]: *(int64_t *)dst (an optional index whose default, -1, means none) */
 } ls_opt_kind_t;
+
+enum { LS_LIST_MAX = 16 };
+typedef struct {
+    uint32_t v[LS_LIST_MAX];
+    int n;
+} ls_list_t;
 
 typedef struct {
     const char *name;      /* "--seed" */
@@ -170,12 +178,32 @@ void ls_fail_window(const char *tool, const ls_common_t *opt, uint64_t fail_cycl
 void ls_waves_view(const char *tool, const ls_common_t *opt, uint64_t t0, gtkw_view_width_fn width, void *wctx,
                    int quiet);
 
+/* ---------------------------------------------------------------------------------------- scenario harnesses */
+/* The pieces shared by the harnesses that run numbered scenarios one after another on one DUT (cosim-pe,
+ * cosim-sx): scenario `only` alone (the reproduce command; -1: none), else 0, 1, ... until at least `scenarios`
+ * ran and the harness's volume target (flits, cycles) is reached. */
+static inline uint32_t ls_scen_first(int64_t only) { return only >= 0 ? (uint32_t)only : 0; }
+static inline int ls_scen_runs(int64_t only, uint32_t idx, uint32_t scenarios, int volume_reached)
+{
+    return only >= 0 ? idx == (uint32_t)only : idx < scenarios || !volume_reached;
+}
+/* The GPU counts as "1,2,16(skipped)" (counts above max_gpus marked; max_gpus 0: none marked); returns how many
+ * fit max_gpus. */
+int ls_list_print(FILE *f, const ls_list_t *g, uint32_t max_gpus);
+/* ls_fail_window for scenario idx: files tagged seed<S>-scen<idx>, the window named "of scenario <idx>". */
+void ls_scen_fail_window(const char *tool, const ls_common_t *opt, uint64_t fail_cycle, uint32_t idx,
+                         void (*replay)(void *user, const char *fst, uint64_t from, uint64_t to), void *user,
+                         gtkw_view_width_fn width, void *wctx);
+/* " 1:5 3:2" for the scenarios run per GPU count (per_n[1..64]). */
+void ls_per_n_print(FILE *f, const uint64_t per_n[65]);
+
 /* ---------------------------------------------------------------------------------------- the end */
 /* "Zero comparisons fails": n == 0 prints "<tool>: FAIL: zero <what> (nothing was checked)" and returns 1. */
 int ls_require(const char *tool, uint64_t n, const char *what);
 
 double ls_wall_s(void);   /* monotonic wall clock */
 double ls_cpu_s(void);    /* process CPU time */
+double ls_cpu_since(double c0);   /* CPU seconds since c0 (ls_cpu_s), never 0: a rate's divisor */
 
 #ifdef __cplusplus
 }

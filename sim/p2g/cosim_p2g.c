@@ -20,7 +20,6 @@
 #include "p2g_dut.h"
 #include "../common/lockstep.h"
 
-#define MAX_LIST 16
 #define HIST 24
 #define FIFO_CAP 64
 #define TOOL "cosim-p2g"
@@ -29,8 +28,7 @@ typedef struct {
     ls_common_t c;             /* seed, out_dir, window, waves, gtkw, quiet */
     uint64_t prims;            /* primitives per GPU count */
     uint32_t configs;          /* configurations per GPU count (prims split evenly) */
-    uint32_t gpus[MAX_LIST];
-    int n_gpus;
+    ls_list_t gpus;
     uint64_t inject_cycle;     /* flip a bit of the model's mask at this cycle (tests the failure path) */
     int inject;
     const char *replay;        /* replay a primitive stream (gpupd-p2g-trace -o) instead of random stimulus */
@@ -111,7 +109,7 @@ static void print_cmd(const opts_t *o, const char *argv0, FILE *f)
 {
     fprintf(f, "%s --seed 0x%" PRIx64 " --prims %" PRIu64 " --configs %u --gpus ", argv0, o->c.seed, o->prims,
             o->configs);
-    for (int i = 0; i < o->n_gpus; i++) fprintf(f, "%s%u", i ? "," : "", o->gpus[i]);
+    ls_list_print(f, &o->gpus, 0);
     if (o->sweep_n) fprintf(f, " --sweep-n");
     if (o->inject) fprintf(f, " --inject-fault %" PRIu64, o->inject_cycle);
     if (o->replay) fprintf(f, " --replay %s", o->replay);
@@ -124,7 +122,7 @@ static void print_cmd(const opts_t *o, const char *argv0, FILE *f)
 static opts_t near_opts(const opts_t *o, uint32_t n, uint32_t ci, uint64_t ci_cycle)
 {
     opts_t x = *o;
-    if (!x.sweep_n && !x.replay) { x.gpus[0] = n; x.n_gpus = 1; }
+    if (!x.sweep_n && !x.replay) { x.gpus.v[0] = n; x.gpus.n = 1; }
     x.start_config = ci;
     x.start_cycle = ci_cycle;
     x.stop_config = ci;
@@ -389,10 +387,10 @@ static int run(const opts_t *o, const stream_t *st, const char *argv0, const cha
      * replay mode: one pass over the stream's segments. Every configuration draws its stimulus from its own
      * generator, seeded from (seed, GPU count, configuration index): a run started at any configuration
      * (--start-config) sees exactly the same stimulus from there on. */
-    int n_outer = st || o->sweep_n ? 1 : o->n_gpus;
+    int n_outer = st || o->sweep_n ? 1 : o->gpus.n;
     p2g_config_t prev_cfg = p2g_config_default(1, 1920, 1080);
     for (int gi = 0; gi < n_outer && !fail && !stop; gi++) {
-        uint32_t n = st ? 0 : o->sweep_n ? 1 : o->gpus[gi];
+        uint32_t n = st ? 0 : o->sweep_n ? 1 : o->gpus.v[gi];
         if (!st && n > c->prm.max_gpus) continue;
         uint32_t n_cfg = st ? (uint32_t)st->n : o->sweep_n ? c->prm.max_gpus : o->configs;
         uint64_t n_quota = o->sweep_n ? c->prm.max_gpus : o->configs;
@@ -596,15 +594,6 @@ static void usage(void)
             "  failure prints this command, starting at the failing configuration).\n");
 }
 
-static int opt_gpus(void *u, const char *name, const char *val)
-{
-    opts_t *o = u;
-    uint32_t n = 0;
-    if (arg_u32_list(TOOL, name, val, 1, 64, o->gpus, MAX_LIST, &n)) return -1;
-    o->n_gpus = (int)n;
-    return 0;
-}
-
 /* the failing configuration replayed alone (same stimulus, same cycle numbers) with the FST window */
 typedef struct {
     const opts_t *o;
@@ -628,7 +617,7 @@ int main(int argc, char **argv)
     o.c.seed = 1;
     o.prims = 100000;
     o.configs = 20;
-    o.gpus[0] = 1; o.gpus[1] = 3; o.gpus[2] = 16; o.n_gpus = 3;
+    o.gpus.v[0] = 1; o.gpus.v[1] = 3; o.gpus.v[2] = 16; o.gpus.n = 3;
     o.c.out_dir = "out/cosim/p2g";
     o.c.window = 40;
     o.c.gtkw = "tb/p2g/p2g_mapper.gtkw";
@@ -639,7 +628,7 @@ int main(int argc, char **argv)
         {"--seed", LS_OPT_SEED, &o.c.seed, 0, 0, NULL, NULL},
         {"--prims", LS_OPT_U64, &o.prims, 0, 10000000000ull, NULL, NULL},
         {"--configs", LS_OPT_U32, &o.configs, 1, 100000, NULL, NULL},
-        {"--gpus", LS_OPT_FN, NULL, 0, 0, opt_gpus, NULL},
+        {"--gpus", LS_OPT_LIST, &o.gpus, 1, 64, NULL, NULL},
         {"--out-dir", LS_OPT_STR, &o.c.out_dir, 0, 0, NULL, NULL},
         {"--window", LS_OPT_U32, &o.c.window, 1, 100000, NULL, NULL},
         {"--gtkw", LS_OPT_STR, &o.c.gtkw, 0, 0, NULL, NULL},
@@ -656,7 +645,7 @@ int main(int argc, char **argv)
     p2g_hw_params_t prm = p2g_dut_params();
     printf("cosim-p2g: MAX_GPUS=%u ROWS=%u seed=0x%" PRIx64 " prims/GPU-count=%" PRIu64 " configs=%u gpus=",
            prm.max_gpus, prm.rows, o.c.seed, o.prims, o.configs);
-    for (int i = 0; i < o.n_gpus; i++) printf("%s%u%s", i ? "," : "", o.gpus[i], o.gpus[i] > prm.max_gpus ? "(skipped)" : "");
+    ls_list_print(stdout, &o.gpus, prm.max_gpus);
     printf("\n");
     fflush(stdout);
 

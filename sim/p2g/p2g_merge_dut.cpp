@@ -5,27 +5,13 @@
 
 #include "Vp2g_merge.h"
 #include "vl_dut.h"
+#include "vl_ports.h"
 
 #ifndef P2G_MERGE_DUT_P
 #error "build with -DP2G_MERGE_DUT_P=<P> -DP2G_DUT_MAX_GPUS=<MAX_GPUS> -DP2G_DUT_ROWS=<ROWS> matching the -G parameters"
 #endif
 
 struct p2g_merge_dut : vl_dut_one<Vp2g_merge> {};
-
-// bits [off, off+w) of a port, w <= 32
-template <class T> static void setb(T &p, unsigned off, unsigned w, uint32_t v)
-{
-    uint64_t m = ((1ull << w) - 1) << off;
-    p = (T)(((uint64_t)p & ~m) | (((uint64_t)v << off) & m));
-}
-template <std::size_t N> static void setb(VlWide<N> &p, unsigned off, unsigned w, uint32_t v)
-{
-    for (unsigned b = 0; b < w; b++) {
-        unsigned i = off + b;
-        uint32_t bit = (v >> b) & 1u;
-        p[i / 32] = (p[i / 32] & ~(1u << (i % 32))) | (bit << (i % 32));
-    }
-}
 
 extern "C" uint32_t p2g_merge_dut_p(void) { return P2G_MERGE_DUT_P; }
 
@@ -62,16 +48,16 @@ extern "C" void p2g_merge_dut_eval(p2g_merge_dut_t *d, const p2g_merge_hw_in_t *
     t->cfg_sc_y1_i = in->cfg.sc_y1 & 0x3fff;
     for (unsigned j = 0; j < P2G_MERGE_DUT_P; j++) {
         const p2g_prim_t *p = &in->in[j];
-        setb(t->in_valid_i, j, 1, in->in_valid[j] ? 1 : 0);
-        setb(t->in_prim_id_i, 32 * j, 32, p->prim_id);
-        setb(t->in_tag_i, 16 * j, 16, p->tag & 0xffff);
-        setb(t->in_x0_i, 24 * j, 24, (uint32_t)p->x[0] & 0xffffff);
-        setb(t->in_y0_i, 24 * j, 24, (uint32_t)p->y[0] & 0xffffff);
-        setb(t->in_x1_i, 24 * j, 24, (uint32_t)p->x[1] & 0xffffff);
-        setb(t->in_y1_i, 24 * j, 24, (uint32_t)p->y[1] & 0xffffff);
-        setb(t->in_x2_i, 24 * j, 24, (uint32_t)p->x[2] & 0xffffff);
-        setb(t->in_y2_i, 24 * j, 24, (uint32_t)p->y[2] & 0xffffff);
-        setb(t->in_flags_i, 2 * j, 2, p->flags & 3);
+        vl_port_set_bits(t->in_valid_i, j, 1, in->in_valid[j] ? 1 : 0);
+        vl_port_set_bits(t->in_prim_id_i, 32 * j, 32, p->prim_id);
+        vl_port_set_bits(t->in_tag_i, 16 * j, 16, p->tag & 0xffff);
+        vl_port_set_bits(t->in_x0_i, 24 * j, 24, (uint32_t)p->x[0] & 0xffffff);
+        vl_port_set_bits(t->in_y0_i, 24 * j, 24, (uint32_t)p->y[0] & 0xffffff);
+        vl_port_set_bits(t->in_x1_i, 24 * j, 24, (uint32_t)p->x[1] & 0xffffff);
+        vl_port_set_bits(t->in_y1_i, 24 * j, 24, (uint32_t)p->y[1] & 0xffffff);
+        vl_port_set_bits(t->in_x2_i, 24 * j, 24, (uint32_t)p->x[2] & 0xffffff);
+        vl_port_set_bits(t->in_y2_i, 24 * j, 24, (uint32_t)p->y[2] & 0xffffff);
+        vl_port_set_bits(t->in_flags_i, 2 * j, 2, p->flags & 3);
     }
     t->out_ready_i = in->out_ready ? 1 : 0;
     vl_dut_eval_inputs(&d->vl, t);

@@ -28,7 +28,6 @@
 #include "pe/pe.h"
 #include "../common/lockstep.h"
 
-#define MAX_LIST 16
 #define HIST 32
 #define TOOL "cosim-pe"
 
@@ -36,8 +35,7 @@ typedef struct {
     ls_common_t c;             /* seed, out_dir, window, waves, gtkw, quiet */
     uint32_t scenarios;        /* at least this many scenarios */
     uint64_t flits;            /* and continue until this many flits were exchanged */
-    uint32_t gpus[MAX_LIST];
-    int n_gpus;
+    ls_list_t gpus;
     uint32_t size;             /* largest batch (primitives) */
     int64_t only;              /* --scenario K: only this one (-1: all) */
     int inject;
@@ -104,7 +102,7 @@ static void pe_cmd(void *u, FILE *f, int near)
     const opts_t *o = c->o;
     (void)near;
     fprintf(f, "%s --seed 0x%" PRIx64 " --scenario %u --gpus ", c->argv0, o->c.seed, c->idx);
-    for (int i = 0; i < o->n_gpus; i++) fprintf(f, "%s%u", i ? "," : "", o->gpus[i]);
+    ls_list_print(f, &o->gpus, 0);
     fprintf(f, " --size %u", o->size);
     if (o->inject) fprintf(f, " --inject-fault %" PRIu64, o->inject_cycle);
     if (o->inject_drop) fprintf(f, " --inject-drop %" PRIu64, o->inject_drop);
@@ -314,23 +312,6 @@ static uint32_t pe_view_width(const char *name, size_t len, const char *range, v
     return w == 1 ? GTKW_VIEW_SCALAR : w;
 }
 
-static int opt_gpus(void *u, const char *name, const char *val)
-{
-    opts_t *o = u;
-    uint32_t n = 0;
-    if (arg_u32_list(TOOL, name, val, 1, 64, o->gpus, MAX_LIST, &n)) return -1;
-    o->n_gpus = (int)n;
-    return 0;
-}
-
-static int opt_scenario(void *u, const char *name, const char *val)
-{
-    uint64_t q = 0;
-    if (arg_u64(TOOL, name, val, 0, INT64_MAX, &q)) return -1;
-    ((opts_t *)u)->only = (int64_t)q;
-    return 0;
-}
-
 /* the failing scenario replayed alone on a new DUT, with the FST window */
 typedef struct {
     ctx_t *c;
@@ -366,7 +347,7 @@ int main(int argc, char **argv)
     memset(&o, 0, sizeof o);
     o.c.seed = 1;
     o.scenarios = 40;
-    o.gpus[0] = 1; o.gpus[1] = 2; o.gpus[2] = 3; o.gpus[3] = 16; o.gpus[4] = 64; o.n_gpus = 5;
+    o.gpus.v[0] = 1; o.gpus.v[1] = 2; o.gpus.v[2] = 3; o.gpus.v[3] = 16; o.gpus.v[4] = 64; o.gpus.n = 5;
     o.size = 4000;
     o.golden = 100;
     o.only = -1;
@@ -379,10 +360,10 @@ int main(int argc, char **argv)
         {"--seed", LS_OPT_SEED, &o.c.seed, 0, 0, NULL, NULL},
         {"--scenarios", LS_OPT_U32, &o.scenarios, 0, 100000000u, NULL, NULL},
         {"--flits", LS_OPT_U64, &o.flits, 0, UINT64_MAX, NULL, NULL},
-        {"--gpus", LS_OPT_FN, NULL, 0, 0, opt_gpus, NULL},
+        {"--gpus", LS_OPT_LIST, &o.gpus, 1, 64, NULL, NULL},
         {"--golden", LS_OPT_U32, &o.golden, 0, UINT32_MAX, NULL, NULL},
         {"--size", LS_OPT_U32, &o.size, 2, 1000000, NULL, NULL},
-        {"--scenario", LS_OPT_FN, NULL, 0, 0, opt_scenario, NULL},
+        {"--scenario", LS_OPT_INDEX, &o.only, 0, 0, NULL, NULL},
         {"--out-dir", LS_OPT_STR, &o.c.out_dir, 0, 0, NULL, NULL},
         {"--window", LS_OPT_U32, &o.c.window, 1, 1000000, NULL, NULL},
         {"--gtkw", LS_OPT_STR, &o.c.gtkw, 0, 0, NULL, NULL},
@@ -394,11 +375,9 @@ int main(int argc, char **argv)
     if (prc) return prc == 1 ? 0 : 2;
     if (o.size < 2 || o.size > 1000000) { fprintf(stderr, "cosim-pe: --size must be 2..1000000\n"); return 2; }
     pe_hw_params_t prm = pe_dut_params();
-    int usable = 0;
-    for (int i = 0; i < o.n_gpus; i++) usable += o.gpus[i] <= prm.max_gpus;
     printf("cosim-pe: MAX_GPUS=%u LQ_DEPTH=%u RQ_DEPTH=%u seed=0x%" PRIx64 " gpus=", prm.max_gpus, prm.lq_depth,
            prm.rq_depth, o.c.seed);
-    for (int i = 0; i < o.n_gpus; i++) printf("%s%u%s", i ? "," : "", o.gpus[i], o.gpus[i] > prm.max_gpus ? "(skipped)" : "");
+    int usable = ls_list_print(stdout, &o.gpus, prm.max_gpus);
     if (o.only >= 0) printf(" scenario=%" PRId64 "\n", o.only);
     else printf(" scenarios>=%u flits>=%" PRIu64 "\n", o.scenarios, o.flits);
     fflush(stdout);
@@ -416,11 +395,9 @@ int main(int argc, char **argv)
     pe_dut_t *dut = pe_dut_new(o.c.waves);
     int fail = 0;
     uint64_t hub_sc = 0, line_sc = 0, ra_sc = 0, per_n[65] = {0};
-    for (uint32_t idx = o.only >= 0 ? (uint32_t)o.only : 0;; idx++) {
-        if (o.only >= 0 && idx != (uint32_t)o.only) break;
-        if (o.only < 0 && idx >= o.scenarios && st.tx_flits + st.rx_flits >= o.flits) break;
+    for (uint32_t idx = ls_scen_first(o.only); ls_scen_runs(o.only, idx, o.scenarios, st.tx_flits + st.rx_flits >= o.flits); idx++) {
         pe_scen_t s;
-        pe_scen_make(o.c.seed, idx, o.gpus, o.n_gpus, prm.max_gpus, o.size, &s);
+        pe_scen_make(o.c.seed, idx, o.gpus.v, o.gpus.n, prm.max_gpus, o.size, &s);
         c.idx = idx;
         /* the golden model's exchange is much slower than the lockstep (net_step is O(N^2) per step): the
          * expectation is cross-checked on the first --golden scenarios (every configuration class; at N > 16
@@ -436,7 +413,7 @@ int main(int argc, char **argv)
             }
             st.golden_checks++;
         }
-        if (idx != (o.only >= 0 ? (uint32_t)o.only : 0)) pe_dut_reset(dut);
+        if (idx != ls_scen_first(o.only)) pe_dut_reset(dut);
         uint64_t before = st.tx_flits + st.rx_flits, cyc_before = st.cycles;
         if (run_scenario(&c, dut, &s, o.c.waves, 0, UINT64_MAX, 1, &st)) {
             st.fail_scenario = idx;
@@ -444,11 +421,8 @@ int main(int argc, char **argv)
             /* replay the failing scenario alone with a waveform of the window around the failure */
             pe_dut_free(dut);
             dut = NULL;
-            char tag[64], suffix[48];
-            snprintf(tag, sizeof tag, "seed%" PRIx64 "-scen%u", o.c.seed, idx);
-            snprintf(suffix, sizeof suffix, " of scenario %u", idx);
             replay_t rp = {&c, &s};
-            ls_fail_window(TOOL, &o.c, st.fail_cycle, tag, suffix, pe_replay, &rp, pe_view_width, &prm);
+            ls_scen_fail_window(TOOL, &o.c, st.fail_cycle, idx, pe_replay, &rp, pe_view_width, &prm);
             pe_scen_free(&s);
             break;
         }
@@ -461,9 +435,7 @@ int main(int argc, char **argv)
         pe_scen_free(&s);
     }
     if (dut) pe_dut_free(dut);
-    double secs = ls_wall_s() - t0;
-    double cpu = ls_cpu_s() - c0;   /* the rate an idle core would see */
-    if (cpu <= 0) cpu = 1e-9;
+    double secs = ls_wall_s() - t0, cpu = ls_cpu_since(c0);   /* CPU: the rate an idle core would see */
     if (o.c.waves) ls_waves_view(TOOL, &o.c, 0, pe_view_width, &prm, 0);
     if (fail) {
         fprintf(stderr, "cosim-pe: FAIL\n");
@@ -472,8 +444,7 @@ int main(int argc, char **argv)
     uint64_t flits = st.tx_flits + st.rx_flits;
     printf("cosim-pe: %" PRIu64 " scenarios (line %" PRIu64 ", hub %" PRIu64 ", runahead %" PRIu64 "; per N:", st.scenarios,
            line_sc, hub_sc, ra_sc);
-    for (int n = 1; n <= 64; n++)
-        if (per_n[n]) printf(" %d:%" PRIu64, n, per_n[n]);
+    ls_per_n_print(stdout, per_n);
     printf("), %" PRIu64 " cycles, %" PRIu64 " flits (tx %" PRIu64 ", rx %" PRIu64 "), %" PRIu64 " P2G beats, %" PRIu64
            " output beats checked, %" PRIu64 " port comparisons, %" PRIu64 " golden-model cross-checks\n",
            st.cycles, flits, st.tx_flits, st.rx_flits, st.in_beats, st.item_checks, st.port_checks, st.golden_checks);

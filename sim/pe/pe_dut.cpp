@@ -5,6 +5,7 @@
 
 #include "Vpe_exchanger.h"
 #include "vl_dut.h"
+#include "vl_ports.h"
 
 #ifndef PE_DUT_MAX_GPUS
 #error "build with -DPE_DUT_MAX_GPUS=<MAX_GPUS> -DPE_DUT_LQ=<LQ_DEPTH> -DPE_DUT_RQ=<RQ_DEPTH> matching the -G parameters"
@@ -24,13 +25,7 @@ extern "C" pe_hw_params_t pe_dut_params(void)
 extern "C" void pe_dut_reset(pe_dut_t *d)
 {
     Vpe_exchanger *t = d->top;
-    t->in_valid_i = 0;
-    t->rx0_valid_i = 0;
-    t->rx1_valid_i = 0;
-    t->tx0_ready_i = 0;
-    t->tx1_ready_i = 0;
-    t->out_ready_i = 0;
-    t->cfg_n_gpus_i = 1;
+    vl_exchange_reset_inputs(t);
     vl_dut_reset(&d->vl, t);
 }
 
@@ -44,30 +39,16 @@ extern "C" pe_dut_t *pe_dut_new(const char *fst_path)
 extern "C" void pe_dut_eval(pe_dut_t *d, const pe_hw_in_t *in, pe_hw_out_t *out)
 {
     Vpe_exchanger *t = d->top;
-    t->cfg_n_gpus_i = in->cfg.n_gpus & 0x7f;
-    t->cfg_gpu_id_i = in->cfg.gpu_id & 0x3f;
-    t->cfg_topo_i = in->cfg.topo ? 1 : 0;
+    vl_exchange_inputs(t, in);
     t->cfg_runahead_i = in->cfg.runahead ? 1 : 0;
     t->in_valid_i = in->in_valid ? 1 : 0;
     t->in_end_i = in->in_end ? 1 : 0;
     t->in_tag_i = in->in_tag & 0xffff;
     t->in_prim_id_i = in->in_prim_id;
     t->in_mask_i = in->in_mask & (PE_DUT_MAX_GPUS >= 64 ? ~0ull : ((1ull << PE_DUT_MAX_GPUS) - 1));
-    t->tx0_ready_i = in->tx_ready[0] ? 1 : 0;
-    t->tx1_ready_i = in->tx_ready[1] ? 1 : 0;
-    t->rx0_valid_i = in->rx_valid[0] ? 1 : 0;
-    t->rx1_valid_i = in->rx_valid[1] ? 1 : 0;
-    t->rx0_flit_i = in->rx_flit[0];
-    t->rx1_flit_i = in->rx_flit[1];
-    t->out_ready_i = in->out_ready ? 1 : 0;
     vl_dut_eval_inputs(&d->vl, t);
     out->in_ready = t->in_ready_o;
-    out->tx_valid[0] = t->tx0_valid_o;
-    out->tx_valid[1] = t->tx1_valid_o;
-    out->tx_flit[0] = t->tx0_flit_o;
-    out->tx_flit[1] = t->tx1_flit_o;
-    out->rx_ready[0] = t->rx0_ready_o;
-    out->rx_ready[1] = t->rx1_ready_o;
+    vl_exchange_outputs(t, out);
     out->out_valid = t->out_valid_o;
     out->out_eob = t->out_eob_o;
     out->out_tag = t->out_tag_o;

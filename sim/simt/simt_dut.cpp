@@ -6,6 +6,7 @@
 
 #include "Vsimt_core.h"
 #include "vl_dut.h"
+#include "vl_ports.h"
 
 #ifndef SIMT_DUT_LANES
 #error "build with -DSIMT_DUT_LANES=.. -DSIMT_DUT_WARPS=.. -DSIMT_DUT_FPU_LAT=.. -DSIMT_DUT_SFU_LAT=.. -DSIMT_DUT_TEX_LAT=.."
@@ -69,14 +70,6 @@ extern "C" simt_dut_sizes_t simt_dut_sizes(void)
 }
 
 // wide ports: VlWide<N> / QData / IData / CData from and to arrays of 32-bit words
-template <std::size_t N> static void setw(VlWide<N> &p, const uint32_t *v) { for (std::size_t i = 0; i < N; i++) p[i] = v[i]; }
-static void setw(QData &p, const uint32_t *v) { p = (uint64_t)v[0] | ((uint64_t)v[1] << 32); }
-static void setw(IData &p, const uint32_t *v) { p = v[0]; }
-template <std::size_t N> static void getw(const VlWide<N> &p, uint32_t *v) { for (std::size_t i = 0; i < N; i++) v[i] = p[i]; }
-static void getw(const QData &p, uint32_t *v) { v[0] = (uint32_t)p; v[1] = (uint32_t)(p >> 32); }
-static void getw(const IData &p, uint32_t *v) { v[0] = p; }
-static void getw(const SData &p, uint32_t *v) { v[0] = p; }
-static void getw(const CData &p, uint32_t *v) { v[0] = p; }
 
 extern "C" void simt_dut_reset(simt_dut_t *d) { vl_dut_reset(&d->vl, d->top); }
 
@@ -103,7 +96,7 @@ extern "C" void simt_dut_eval(simt_dut_t *d, const simt_hw_in_t *in, simt_hw_out
     t->attr_warp_i = in->attr_warp & 31;
     t->attr_row_i = in->attr_row & 31;
     t->attr_word_i = in->attr_word & 127;
-    setw(t->attr_data_i, in->attr_data);
+    vl_port_from_words(t->attr_data_i, in->attr_data);
     t->launch_i = in->launch ? 1 : 0;
     t->launch_warp_i = in->launch_warp & 31;
     t->launch_mask_i = in->launch_mask;
@@ -111,21 +104,21 @@ extern "C" void simt_dut_eval(simt_dut_t *d, const simt_hw_in_t *in, simt_hw_out
     t->out_warp_i = in->out_warp & 31;
     t->out_row_i = in->out_row & 31;
     t->out_word_i = in->out_word & 63;
-    setw(t->tex_rsp_data_i, in->tex_rsp);
+    vl_port_from_words(t->tex_rsp_data_i, in->tex_rsp);
     vl_dut_eval_inputs(&d->vl, t);
     std::memset(o, 0, sizeof *o);
     o->idle = t->idle_o;
-    getw(t->run_o, buf); o->run_mask = buf[0];
-    getw(t->err_o, buf); o->err_mask = buf[0];
-    getw(t->out_rdata_o, o->out_rdata);
+    vl_port_to_words(t->run_o, buf); o->run_mask = buf[0];
+    vl_port_to_words(t->err_o, buf); o->err_mask = buf[0];
+    vl_port_to_words(t->out_rdata_o, o->out_rdata);
     o->tex_valid = t->tex_req_valid_o;
     o->tex_warp = t->tex_req_warp_o;
     o->tex_row = t->tex_req_row_o;
     o->tex_comp = t->tex_req_comp_o;
     o->tex_unit = t->tex_req_unit_o;
-    getw(t->tex_req_mask_o, buf); o->tex_mask = buf[0];
-    getw(t->tex_req_s_o, o->tex_s);
-    getw(t->tex_req_t_o, o->tex_t);
+    vl_port_to_words(t->tex_req_mask_o, buf); o->tex_mask = buf[0];
+    vl_port_to_words(t->tex_req_s_o, o->tex_s);
+    vl_port_to_words(t->tex_req_t_o, o->tex_t);
     o->issue_valid = t->issue_valid_o;
     o->issue_warp = t->issue_warp_o;
     o->issue_pc = t->issue_pc_o;
@@ -138,12 +131,12 @@ extern "C" void simt_dut_eval(simt_dut_t *d, const simt_hw_in_t *in, simt_hw_out
     o->rt_wmask = t->rt_wmask_o;
     o->rt_row = t->rt_row_o;
     o->rt_minor = t->rt_minor_o;
-    getw(t->rt_lane_en_o, buf); o->rt_lane_en = buf[0];
+    vl_port_to_words(t->rt_lane_en_o, buf); o->rt_lane_en = buf[0];
     o->rt_kind = t->rt_kind_o;
     o->rt_dst = t->rt_dst_o;
-    getw(t->rt_val_o, o->rt_val);
+    vl_port_to_words(t->rt_val_o, o->rt_val);
     std::memset(buf, 0, sizeof buf);
-    getw(t->rt_addr_o, buf);
+    vl_port_to_words(t->rt_addr_o, buf);
     for (uint32_t l = 0; l < L; l++) {
         uint32_t bit = l * 6, w = bit / 32, s = bit % 32;
         uint64_t v = (uint64_t)buf[w] | ((uint64_t)buf[w + 1] << 32);

@@ -20,7 +20,6 @@
 #include "sx_env.h"
 #include "../common/lockstep.h"
 
-#define MAX_LIST 16
 #define HIST 32
 #define TOOL "cosim-sx"
 
@@ -28,8 +27,7 @@ typedef struct {
     ls_common_t c;
     uint32_t scenarios;
     uint64_t cycles_min;       /* continue until this many cycles were run */
-    uint32_t gpus[MAX_LIST];
-    int n_gpus;
+    ls_list_t gpus;
     uint32_t size;
     int64_t only;
     int inject;
@@ -89,7 +87,7 @@ static void sx_cmd(void *u, FILE *f, int near)
     const opts_t *o = c->o;
     (void)near;
     fprintf(f, "%s --seed 0x%" PRIx64 " --scenario %u --gpus ", c->argv0, o->c.seed, c->idx);
-    for (int i = 0; i < o->n_gpus; i++) fprintf(f, "%s%u", i ? "," : "", o->gpus[i]);
+    ls_list_print(f, &o->gpus, 0);
     fprintf(f, " --size %u", o->size);
     if (o->inject) fprintf(f, " --inject-fault %" PRIu64, o->inject_cycle);
     if (o->inject_drop) fprintf(f, " --inject-drop %" PRIu64, o->inject_drop);
@@ -312,23 +310,6 @@ static uint32_t sx_view_width(const char *name, size_t len, const char *range, v
     return w == 1 ? GTKW_VIEW_SCALAR : w;
 }
 
-static int opt_gpus(void *u, const char *name, const char *val)
-{
-    opts_t *o = u;
-    uint32_t n = 0;
-    if (arg_u32_list(TOOL, name, val, 1, 64, o->gpus, MAX_LIST, &n)) return -1;
-    o->n_gpus = (int)n;
-    return 0;
-}
-
-static int opt_scenario(void *u, const char *name, const char *val)
-{
-    uint64_t q = 0;
-    if (arg_u64(TOOL, name, val, 0, INT64_MAX, &q)) return -1;
-    ((opts_t *)u)->only = (int64_t)q;
-    return 0;
-}
-
 typedef struct {
     ctx_t *c;
     const sx_scen_t *s;
@@ -362,7 +343,7 @@ int main(int argc, char **argv)
     memset(&o, 0, sizeof o);
     o.c.seed = 1;
     o.scenarios = 40;
-    o.gpus[0] = 1; o.gpus[1] = 2; o.gpus[2] = 3; o.gpus[3] = 16; o.n_gpus = 4;
+    o.gpus.v[0] = 1; o.gpus.v[1] = 2; o.gpus.v[2] = 3; o.gpus.v[3] = 16; o.gpus.n = 4;
     o.size = 400;
     o.only = -1;
     o.c.out_dir = "out/cosim/sx";
@@ -373,9 +354,9 @@ int main(int argc, char **argv)
         {"--seed", LS_OPT_SEED, &o.c.seed, 0, 0, NULL, NULL},
         {"--scenarios", LS_OPT_U32, &o.scenarios, 0, 100000000u, NULL, NULL},
         {"--cycles", LS_OPT_U64, &o.cycles_min, 0, UINT64_MAX, NULL, NULL},
-        {"--gpus", LS_OPT_FN, NULL, 0, 0, opt_gpus, NULL},
+        {"--gpus", LS_OPT_LIST, &o.gpus, 1, 64, NULL, NULL},
         {"--size", LS_OPT_U32, &o.size, 2, 1000000, NULL, NULL},
-        {"--scenario", LS_OPT_FN, NULL, 0, 0, opt_scenario, NULL},
+        {"--scenario", LS_OPT_INDEX, &o.only, 0, 0, NULL, NULL},
         {"--out-dir", LS_OPT_STR, &o.c.out_dir, 0, 0, NULL, NULL},
         {"--window", LS_OPT_U32, &o.c.window, 1, 1000000, NULL, NULL},
         {"--gtkw", LS_OPT_STR, &o.c.gtkw, 0, 0, NULL, NULL},
@@ -386,10 +367,8 @@ int main(int argc, char **argv)
     int prc = ls_parse(TOOL, argc, argv, opts, sizeof opts / sizeof opts[0], &o, usage);
     if (prc) return prc == 1 ? 0 : 2;
     sx_hw_params_t prm = sx_dut_params();
-    int usable = 0;
-    for (int i = 0; i < o.n_gpus; i++) usable += o.gpus[i] <= prm.max_gpus;
     printf(TOOL ": MAX_GPUS=%u K=%u DEPTH=%u seed=0x%" PRIx64 " gpus=", prm.max_gpus, prm.k, prm.depth, o.c.seed);
-    for (int i = 0; i < o.n_gpus; i++) printf("%s%u%s", i ? "," : "", o.gpus[i], o.gpus[i] > prm.max_gpus ? "(skipped)" : "");
+    int usable = ls_list_print(stdout, &o.gpus, prm.max_gpus);
     if (o.only >= 0) printf(" scenario=%" PRId64 "\n", o.only);
     else printf(" scenarios>=%u cycles>=%" PRIu64 "\n", o.scenarios, o.cycles_min);
     fflush(stdout);
@@ -406,23 +385,18 @@ int main(int argc, char **argv)
     sx_dut_t *dut = sx_dut_new(o.c.waves);
     int fail = 0;
     uint64_t hub_sc = 0, line_sc = 0, per_n[65] = {0};
-    for (uint32_t idx = o.only >= 0 ? (uint32_t)o.only : 0;; idx++) {
-        if (o.only >= 0 && idx != (uint32_t)o.only) break;
-        if (o.only < 0 && idx >= o.scenarios && st.cycles >= o.cycles_min) break;
+    for (uint32_t idx = ls_scen_first(o.only); ls_scen_runs(o.only, idx, o.scenarios, st.cycles >= o.cycles_min); idx++) {
         sx_scen_t s;
-        sx_scen_make(o.c.seed, idx, o.gpus, o.n_gpus, &prm, o.size, &s);
+        sx_scen_make(o.c.seed, idx, o.gpus.v, o.gpus.n, &prm, o.size, &s);
         c.idx = idx;
-        if (idx != (o.only >= 0 ? (uint32_t)o.only : 0)) sx_dut_reset(dut);
+        if (idx != ls_scen_first(o.only)) sx_dut_reset(dut);
         uint64_t cyc_before = st.cycles;
         if (run_scenario(&c, dut, &s, o.c.waves, 0, UINT64_MAX, 1, &st)) {
             fail = 1;
             sx_dut_free(dut);
             dut = NULL;
-            char tag[64], suffix[48];
-            snprintf(tag, sizeof tag, "seed%" PRIx64 "-scen%u", o.c.seed, idx);
-            snprintf(suffix, sizeof suffix, " of scenario %u", idx);
             replay_t rp = {&c, &s};
-            ls_fail_window(TOOL, &o.c, st.fail_cycle, tag, suffix, sx_replay, &rp, sx_view_width, &prm);
+            ls_scen_fail_window(TOOL, &o.c, st.fail_cycle, idx, sx_replay, &rp, sx_view_width, &prm);
             sx_scen_free(&s);
             break;
         }
@@ -433,13 +407,11 @@ int main(int argc, char **argv)
         sx_scen_free(&s);
     }
     if (dut) sx_dut_free(dut);
-    double secs = ls_wall_s() - t0, cpu = ls_cpu_s() - c0;
-    if (cpu <= 0) cpu = 1e-9;
+    double secs = ls_wall_s() - t0, cpu = ls_cpu_since(c0);
     if (o.c.waves) ls_waves_view(TOOL, &o.c, 0, sx_view_width, &prm, 0);
     if (fail) { fprintf(stderr, TOOL ": FAIL\n"); return 1; }
     printf(TOOL ": %" PRIu64 " scenarios (line %" PRIu64 ", hub %" PRIu64 "; per N:", st.scenarios, line_sc, hub_sc);
-    for (int n = 1; n <= 64; n++)
-        if (per_n[n]) printf(" %d:%" PRIu64, n, per_n[n]);
+    ls_per_n_print(stdout, per_n);
     printf("), %" PRIu64 " cycles, %" PRIu64 " tx + %" PRIu64 " rx flits (%" PRIu64 " CREDIT in, %" PRIu64
            " CREDIT out), %" PRIu64 " P2G beats, %" PRIu64 " released records checked, %" PRIu64 " port comparisons\n",
            st.cycles, st.tx, st.rx, st.credits_in, st.credits_out, st.beats_in, st.out_records, st.port_checks);

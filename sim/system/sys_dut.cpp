@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "vl_dut.h"
+#include "vl_ports.h"
 
 #ifdef SYS_DUT_STREAM
 #include "Vcd_unit_stream.h"
@@ -164,9 +165,6 @@ extern "C" void sys_dut_eval(sys_dut_t *, uint32_t, const p2g_hw_in_t *, p2g_hw_
 }
 
 // the stream PE's released ids: K lanes of 32 bits (out_id_o is K*32 bits wide)
-static inline uint32_t lane_id(uint32_t v, unsigned j) { return j == 0 ? v : 0; }
-static inline uint32_t lane_id(uint64_t v, unsigned j) { return (uint32_t)(v >> (32 * j)); }
-template <std::size_t N> static inline uint32_t lane_id(const VlWide<N> &v, unsigned j) { return v[j]; }
 
 extern "C" void sys_dut_eval_sx(sys_dut_t *d, uint32_t g, const p2g_hw_in_t *pin, p2g_hw_out_t *pout,
                                 const cd_adapter_hw_in_t *ain, cd_adapter_hw_out_t *aout, const sx_hw_in_t *xin,
@@ -190,7 +188,7 @@ extern "C" void sys_dut_eval_sx(sys_dut_t *d, uint32_t g, const p2g_hw_in_t *pin
     for (unsigned j = 0; j < SYS_DUT_SX_K; j++) {
         xout->in_ready[j] = (t->obs_pe_in_ready_o >> j) & 1;
         xout->out_valid[j] = (t->out_valid_o >> j) & 1;
-        xout->out_id[j] = lane_id(t->out_id_o, j);
+        xout->out_id[j] = vl_port_get32(t->out_id_o, 32 * j);
     }
     xout->tx_valid[0] = t->tx0_valid_o;
     xout->tx_flit[0] = t->tx0_flit_o;
