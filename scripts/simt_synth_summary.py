@@ -7,7 +7,12 @@ setup slack and Fmax = 1 / (period - WNS) from OpenSTA on the whole netlist, the
 slack left for the macros' access times. For every iCE40 directory (scripts/synth_flow.sh ice40/pnr): the
 nextpnr utilisation (logic cells, block RAMs) and Fmax of seed 1.
 
-Usage: simt_synth_summary.py [--json OUT.json] DIR...   (prints a Markdown table)
+Usage: simt_synth_summary.py [--json OUT.json] [--result R.json] DIR...   (prints a Markdown table)
+
+--result: the first iCE40 directory (and the first OSU directory, if one is given) in the shape of
+scripts/synth_report.py result (top, params, iCE40 LCs and Fmax, osu018 area and Fmax), the input of the
+synthesis regression gate (make synth-simt-check, tests/synth/baseline.tsv row simt_core). Its params name the
+rows by their directory, e.g. ICE40=reduced for simt_core-ice40-reduced (OSU=logic for simt_core-logic).
 """
 import json
 import os
@@ -131,11 +136,23 @@ def ice40(d):
     return r
 
 
+def row_tag(name):
+    """simt_core-logic -> logic, simt_core-ice40-reduced -> reduced"""
+    for p in ("simt_core-", "ice40-"):
+        if name.startswith(p):
+            name = name[len(p):]
+    return name
+
+
 def main():
     args = sys.argv[1:]
-    jout = None
-    if args[:1] == ["--json"]:
-        jout, args = args[1], args[2:]
+    jout = rout = None
+    while args[:1] in (["--json"], ["--result"]):
+        if args[0] == "--json":
+            jout = args[1]
+        else:
+            rout = args[1]
+        args = args[2:]
     rows, res = [], {}
     for d in args:
         name = os.path.basename(os.path.normpath(d))
@@ -193,6 +210,23 @@ def main():
         with open(jout + ".tmp", "w") as f:
             json.dump(res, f, indent=1)
         os.replace(jout + ".tmp", jout)
+    if rout:
+        osu = [k for k, v in res.items() if v["flow"] == "osu"]
+        ice = [k for k, v in res.items() if v["flow"] == "ice40"]
+        if not ice:
+            sys.exit("simt_synth_summary: --result needs an iCE40 directory")
+        i = res[ice[0]]
+        lc = i.get("ICESTORM_LC")
+        r = {"top": "simt_core", "params": {"ICE40": row_tag(ice[0])},
+             "ice40": {"lc_used": lc[0] if lc else None, "fits": i["status"] == "ok" and "fmax" in i,
+                       "fmax_mhz_median": round(i["fmax"], 2) if "fmax" in i else None}}
+        if osu:   # without an OSU directory the row's OSU columns are "-" (not gated)
+            o = res[osu[0]]
+            r["params"] = {"OSU": row_tag(osu[0]), **r["params"]}
+            r["osu018"] = {"area_um2": o["area_um2"], "sta": {"fmax_mhz": o["fmax_mhz"]}}
+        with open(rout + ".tmp", "w") as f:
+            json.dump(r, f, indent=1)
+        os.replace(rout + ".tmp", rout)
 
 
 if __name__ == "__main__":

@@ -29,10 +29,11 @@ def measured(path):
     r = json.load(open(path))
     i = r["ice40"]
     lcs = i["lc_used"] if isinstance(i["lc_used"], int) else (max(i["lc_used"]) if i["lc_used"] else None)
+    o = r.get("osu018")   # a result without an OSU flow (the SIMT core's iCE40 row): "-", compared as text
     return {
         "unit": r["top"], "params": params_str(r),
-        "osu_area_um2": r["osu018"]["area_um2"],
-        "osu_fmax_mhz": r["osu018"]["sta"]["fmax_mhz"],
+        "osu_area_um2": o["area_um2"] if o else "-",
+        "osu_fmax_mhz": o["sta"]["fmax_mhz"] if o else "-",
         "ice40_lcs": lcs,
         "ice40_fmax_mhz": i["fmax_mhz_median"] if i["fits"] else "does-not-fit",
     }
@@ -96,7 +97,7 @@ def cmd_check(a):
             print(f"  reproduce: {a.reproduce}   (the flow's exact commands: {p[:-5]}/*.cmd)")
             print(f"  accept (in the commit that changes it): make synth-baseline  (or {sys.argv[0]} update --baseline {a.baseline} {p})")
         else:
-            lines.append(f"  {tag}: area {m['osu_area_um2']:g} um2, Fmax {m['osu_fmax_mhz']:g} MHz, "
+            lines.append(f"  {tag}: area {m['osu_area_um2']} um2, Fmax {m['osu_fmax_mhz']} MHz, "
                          f"iCE40 {m['ice40_lcs']} LCs, {m['ice40_fmax_mhz']} MHz: within +-{a.tol:g} %")
     for x in lines:
         print(x)
