@@ -189,8 +189,8 @@ validate-model: $(SIM_TOOL)
 RUN_TARGETS += validate-model
 
 # Agreement with real OpenGL must not regress: at least 95 % of the draws must write within 1 % of llvmpipe's
-# pixel count, and the summed |difference| must stay under 0.5 % of the reference pixels (measured today:
-# 98.6 % and <= 0.02 %; docs/validation.md), each trace with the texture filtering of VALIDATE_TEXF.
+# pixel count, and the summed |difference| must stay under 0.5 % of the reference pixels (the measured shares:
+# make test-long-model-validate; docs/validation.md), each trace with the texture filtering of VALIDATE_TEXF.
 # make test: TRACES_TEST (Makefile: the 1920x1080 frames sampled; test-shader-agreement holds each of them to
 # 99 % of draws with exact counts) but glmark2-terrain (its vertex shader displaces by a texture, so its
 # counts need --tex-filter llvmpipe; left to test-long for time); make test-long: every bundled trace.
