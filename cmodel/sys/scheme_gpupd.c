@@ -150,7 +150,11 @@ int sys_run_segment_gpupd(sys_t *s, uint32_t i0, uint32_t i1)
             k++;
             if ((uint64_t)cur->m + np > UINT32_MAX) { sys_failf(s, "batch too large"); goto out; }
             cur->m += np;
-            int close = cfg->scheme == SYS_SCHEME_GPUPD || cur->m > cfg->batch;
+            /* gpupd-stream ramps up: batch k of a segment closes after ramp0 << k primitives (at most --batch), so
+             * the first LASTs come after a short projection and the raster side starts early */
+            uint64_t thr = cfg->batch, r0 = cfg->sx_ramp ? cfg->sx_ramp : SYS_STREAM_RAMP0;
+            if (cfg->scheme == SYS_SCHEME_GPUPD_STREAM && nb - 1 < 32 && (r0 << (nb - 1)) < thr) thr = r0 << (nb - 1);
+            int close = cfg->scheme == SYS_SCHEME_GPUPD || cur->m > thr;
             if (cur->m > maxm) maxm = cur->m;
             if (close) { cur = NULL; pre0 = i + 1; }
         }

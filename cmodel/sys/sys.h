@@ -98,6 +98,11 @@ int sys_scheme_parse(const char *name, sys_scheme_t *s);
  * rendering at once. The others are the single in-order front end: IN_ORDER, a release waits for the chunk its
  * P2G is taking; FREE, it goes to rendering at once; AHEAD, projection first (releases wait while the next chunk
  * may start its CP phase). */
+/* gpupd-stream's batching ramps up at every segment start: batch k closes after ramp0 << k primitives (at most the
+ * batching threshold; ramp0 = sys_config_t.sx_ramp, 0: this default), so the GPUs' first LASTs come after a short
+ * projection (docs/timing.md sections 2 and 8). */
+#define SYS_STREAM_RAMP0 256u
+
 typedef enum { SYS_SX_FRONT_SPLIT = 0, SYS_SX_FRONT_IN_ORDER, SYS_SX_FRONT_FREE, SYS_SX_FRONT_AHEAD } sys_sx_front_t;
 const char *sys_sx_front_name(sys_sx_front_t f);
 
@@ -161,6 +166,8 @@ typedef struct {
      * source = credits per destination (0 = 2048), live batches a GPU's CP may run ahead of its release (0 = 4) */
     uint32_t sx_k, sx_depth, sx_live;
     sys_sx_front_t sx_front;    /* gpupd-stream's front-end policy (docs/timing.md sections 2 and 8) */
+    uint32_t sx_ramp;           /* gpupd-stream: primitives after which a segment's first batch closes, doubling per
+                                   batch up to `batch` (0 = SYS_STREAM_RAMP0; >= batch: no ramp) */
 } sys_config_t;
 
 #define SYS_MEM_LIMIT_MB_DEFAULT 4096u

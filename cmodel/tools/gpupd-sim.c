@@ -80,6 +80,7 @@ static void usage(FILE *f)
             "                                     in DIR, made once by a single-GPU pass; same cycles and stats)\n"
             "                   gpupd-stream: [--sx-k 1] [--sx-depth 2048] [--sx-live 4]  (stream PE: entries released\n"
             "                                     per cycle, FIFO depth per source, live batches) [--sx-front split|in-order|free|ahead]\n"
+            "                                     [--sx-ramp 256] (first batch of a segment, doubling up to --batch)\n"
             "  gpupd-sim timing-config   (the timing parameters, their defaults and sources, as a Markdown table)\n"
             "  gpupd-sim verify (--trace FILE | --scene NAME) [--gpus 2,3,4,8,16] [--schemes all|LIST]\n"
             "                   [--topology line|hub|both] [--diff-dir DIR] [other render options]\n"
@@ -260,6 +261,7 @@ static int parse_args(int argc, char **argv, opts_t *o)
         else if (!strcmp(a, "--threads")) { NEED(); if (arg_u32(T, a, v, 1, 64, &o->cfg.threads)) return -1; }
         else if (!strcmp(a, "--sx-k")) { NEED(); if (arg_u32(T, a, v, 1, SX_HW_MAX_K, &o->cfg.sx_k)) return -1; }
         else if (!strcmp(a, "--sx-depth")) { NEED(); if (arg_u32(T, a, v, 2, SX_HW_MAX_DEPTH, &o->cfg.sx_depth)) return -1; }
+        else if (!strcmp(a, "--sx-ramp")) { NEED(); if (arg_u32(T, a, v, 1, 1u << 30, &o->cfg.sx_ramp)) return -1; }
         else if (!strcmp(a, "--sx-live")) { NEED(); if (arg_u32(T, a, v, 1, 16384, &o->cfg.sx_live)) return -1; }
         else if (!strcmp(a, "--sx-front")) {
             NEED();

@@ -84,6 +84,7 @@ def range_table(B, W, trace):
         (sim_r, "--repeat", 1, 1000, "u"), (sim_r, "--seed", 0, (1 << 64) - 1, "u"),
         (sim_r, "--mem-limit-mb", 1, 1 << 20, "u"), (sim_r, "--size", 8, 8192, "wxh"),
         (sim_r, "--sx-k", 1, 8, "u"), (sim_r, "--sx-depth", 2, 16384, "u"), (sim_r, "--sx-live", 1, 16384, "u"),
+        (sim_r, "--sx-ramp", 1, 1 << 30, "u"),
         (sim_r + ["--scheme", "chopin", "--gpus", "2"], "--chopin-min-tris", 1, (1 << 32) - 1, "u"),
         (sim_val, "--min-image-close", 0, 100, "f"), (sim_val, "--min-draws-1pct", 0, 100, "f"),
         (p2g, "--gpus", 1, 64, "u"), (p2g, "--width", 1, 16384, "u"), (p2g, "--height", 1, 16384, "u"),
