@@ -307,7 +307,9 @@ module sx_formal #(
   end
 
   // ------------------------------------------------------------------ properties
+  // (left out of a cover query, SX_COVER_AT: its model holds the one cover's negation only)
   wire [1:0] rs = rel_src[1:0];
+`ifndef SX_COVER_AT
   always @* if (rst_n) begin
     // S5
     assert (!err);
@@ -370,12 +372,14 @@ module sx_formal #(
     if (l_v && !l_end && ((p_rem_v ? p_rem : l_mask) & oth) == {M{1'b0}} &&
         (!(p_rem_v ? p_rem[c_g] : l_mask[c_g]) || p_cnt_q[c_g*CW +: CW] < DEPTH)) assert (in_ready);
   end
+`endif
   // a pending credit behind a port whose TX register is free is loaded at this edge (a CREDIT, or data before it)
   reg [M-1:0] pend_m, cred0_m;  // pending credits for source s; no credit left for receiver s
   always @* for (s = 0; s < M; s = s + 1) begin
     pend_m[s]  = p_pend[s*CW +: CW] != {CW{1'b0}};
     cred0_m[s] = p_credit[s*CW +: CW] == {CW{1'b0}};
   end
+`ifndef SX_COVER_AT
   reg cr_load0, cr_load1;
   always @(posedge clk) begin
     cr_load0 <= rst_n && (!tx0_v || f_txr0) && (pend_m & oth0) != {M{1'b0}};
@@ -385,6 +389,7 @@ module sx_formal #(
     if (cr_load0) assert (tx0_v);
     if (cr_load1) assert (tx1_v);
   end
+`endif
 
 `ifndef SX_NO_INV
   // ------------------------------------------------------------------ invariants I1..I6
@@ -443,8 +448,26 @@ module sx_formal #(
   end
 `endif
 
+  // ------------------------------------------------------------------ covers
+  // SX_COVER_AT=i (tests/formal/sx_induct.sh): cover Ci as a reachability query, its negation the only assertion,
+  // so one BMC run over the window of steps 0..COVER_DEPTH-1 finds a trace to it (a failure = the cover reached)
+  // or proves it unreachable within the window; without it, cover statements (yosys-smtbmc -c).
+`ifdef SX_COVER_AT
+`define SX_COV(i, c) if (i == `SX_COVER_AT) assert (!(c))
+  // hints: assumptions that narrow the environment towards the cover. Sound for reachability: they only remove
+  // behaviours, so a trace found under them is a legal trace of the unconstrained environment.
+  always @* begin
+    if (`SX_COVER_AT == 2 || `SX_COVER_AT == 3) assume (!f_outr);              // nothing released
+    if (`SX_COVER_AT == 3 || `SX_COVER_AT == 9 || `SX_COVER_AT == 10) assume (c_n == 2'd3);
+    if (`SX_COVER_AT == 8) assume (!f_rv0 && !f_rv1);                          // no credit returned
+    if (`SX_COVER_AT == 9) assume (!c_topo && c_g == 2'd1);                    // a line, both ports used
+    if (`SX_COVER_AT == 11) assume (!f_pvalid);                                // this GPU's batch 0 never ends
+  end
+`else
+`define SX_COV(i, c) cover (c)
+`endif
 `ifdef SX_COVER
-  // ------------------------------------------------------------------ covers (tests/formal/sx_induct.sh, at 3:2)
+  // C1..C10 (tests/formal/sx_induct.sh, at 3:2)
   reg saw_full;
   reg [M-1:0] full_now;
   always @* for (s = 0; s < M; s = s + 1) full_now[s] = sqn[s] == DP;
@@ -453,19 +476,19 @@ module sx_formal #(
     else if ((full_now & oth) != {M{1'b0}}) saw_full <= 1'b1;
   always @* if (rst_n) begin
     // C1 a remote source's FIFO full; C2 the self FIFO full; C3 the whole reorder buffer full (N = MAX_GPUS)
-    cover ((full_now & oth) != {M{1'b0}});
-    cover (full_now[c_g]);
-    cover (n == M && occ == M * DEPTH);
+    `SX_COV(1, (full_now & oth) != {M{1'b0}});
+    `SX_COV(2, full_now[c_g]);
+    `SX_COV(3, n == M && occ == M * DEPTH);
     // C4..C7 back-pressure on every port that has it (the rx ports are always ready by design, S3)
-    cover (tx0_v && !f_txr0);
-    cover (tx1_v && !f_txr1);
-    cover (out_v && !f_outr);
-    cover (l_v && !in_ready);
+    `SX_COV(4, tx0_v && !f_txr0);
+    `SX_COV(5, tx1_v && !f_txr1);
+    `SX_COV(6, out_v && !f_outr);
+    `SX_COV(7, l_v && !in_ready);
     // C8 the lane held back by a receiver without credits; C9 CREDIT flits on both ports at once
-    cover (l_v && !in_ready && (cred0_m & oth & (p_rem_v ? p_rem : l_mask)) != {M{1'b0}});
-    cover (tx0_v && tx1_v && t0 == 3'd3 && t1 == 3'd3);
+    `SX_COV(8, l_v && !in_ready && (cred0_m & oth & (p_rem_v ? p_rem : l_mask)) != {M{1'b0}});
+    `SX_COV(9, tx0_v && tx1_v && t0 == 3'd3 && t1 == 3'd3);
     // C10 a whole 3-GPU batch released with a remote FIFO full on the way
-    cover (c_n == 2'd3 && saw_full && out_v && out_eob && f_outr);
+    `SX_COV(10, c_n == 2'd3 && saw_full && out_v && out_eob && f_outr);
   end
 `endif
 `ifdef SX_COVER_LIVE
@@ -480,7 +503,7 @@ module sx_formal #(
       if (oth[s] && ahead >= 16'd4 && ahead < 16'h8000) live4 = 1'b1;
     end
   end
-  always @* if (rst_n) cover (live4);
+  always @* if (rst_n) `SX_COV(11, live4);
 `endif
 endmodule
 `default_nettype wire
