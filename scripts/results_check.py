@@ -240,7 +240,7 @@ def main():
             k = key(c)
             f.write(f"{k} | {got[k] if k in got else kept[k]}\n")
     os.replace(tmpname, stored)
-    print(f"results_check: wrote {len(all_cs)} runs to {stored}, {len(cs)} of them run now ({cpu_s:.1f} s CPU)")
+    print(f"results_check: wrote {len(all_cs)} runs to {stored}, {len(cs)} of them rerun ({cpu_s:.1f} s CPU)")
     return 0
 
 

@@ -1,6 +1,6 @@
 // Bit packing between the C models' plain integers and Verilator's port types, shared by the shims
 // (sim/*/*_dut.cpp). A verilated port is CData (<= 8 bits), SData (<= 16), IData (<= 32), QData (<= 64) or
-// VlWide<N> (N 32-bit words, least significant word first); the same helper works on all of them, so a shim does
+// VlWide<N> (N 32-bit words, least significant word first); the same function works on all of them, so a shim does
 // not change when a parameter moves a port across a width class. Word arrays (uint32_t *) hold a flat bit vector
 // least significant word first, as VlWide does. C++ (included by the shims only).
 #ifndef GPUPD_SIM_VL_PORTS_H
