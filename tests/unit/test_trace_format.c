@@ -166,6 +166,26 @@ static void test_zstd_reads_back(void **state)
 }
 
 /* Hostile zstd chunks: each one a clear error naming the chunk, never a crash or a large allocation. */
+
+/* Every third bit of the stored bytes [from, from + len) of the file b flipped in turn (in the scratch copy c),
+ * CRC checks off so the decoder sees it: each read is an error naming an offset or (a flip in literal bytes) a
+ * valid trace, never a crash (ASan/UBSan build), and more than a quarter are rejected. */
+static void flip_each_payload_bit(uint8_t *c, const uint8_t *b, size_t n, size_t from, size_t len)
+{
+    int rejected = 0, total = 0;
+    for (size_t i = from; i < from + len; i++)
+        for (int bit = 0; bit < 8; bit += 3) {
+            memcpy(c, b, n);
+            c[i] ^= (uint8_t)(1u << bit);
+            trace_error_t err = {0, ""};
+            if (read_all(c, n, TRACE_OPT_NO_CRC, &err, NULL, NULL, NULL)) {
+                rejected++;
+                assert_non_null(strstr(err.msg, "offset "));
+            }
+            total++;
+        }
+    assert_true(rejected > total / 4);
+}
 static void test_zstd_hostile(void **state)
 {
     (void)state;
@@ -205,19 +225,7 @@ static void test_zstd_hostile(void **state)
     expect_err(c, n + 8, TRACE_OPT_NO_CRC, "one frame per chunk", zc + TRACE_CHUNK_HEADER_SIZE);
     /* every byte of the compressed payload flipped, CRC checks off so the decoder sees it: an error or
      * (a flip in literal bytes) a valid trace, never a crash (ASan/UBSan build) */
-    int rejected = 0, total = 0;
-    for (size_t i = zc + TRACE_CHUNK_HEADER_SIZE; i < zc + TRACE_CHUNK_HEADER_SIZE + stored; i++)
-        for (int bit = 0; bit < 8; bit += 3) {
-            memcpy(c, b, n);
-            c[i] ^= (uint8_t)(1u << bit);
-            trace_error_t err = {0, ""};
-            if (read_all(c, n, TRACE_OPT_NO_CRC, &err, NULL, NULL, NULL)) {
-                rejected++;
-                assert_non_null(strstr(err.msg, "offset "));
-            }
-            total++;
-        }
-    assert_true(rejected > total / 4);
+    flip_each_payload_bit(c, b, n, zc + TRACE_CHUNK_HEADER_SIZE, stored);
     free(c);
     free(b);
 }
@@ -306,19 +314,7 @@ static void test_zstream(void **state)
     wr32(c + 24, (uint32_t)crc32(0L, c, 24));
     expect_err(c, n, 0, "unknown flags", zc[0] + 4);
     /* every byte of a stream piece flipped, CRC checks off: an error naming an offset or a valid trace */
-    int rejected = 0, total = 0;
-    for (size_t i = s1 + TRACE_CHUNK_HEADER_SIZE; i < s1 + TRACE_CHUNK_HEADER_SIZE + stored; i++)
-        for (int bit = 0; bit < 8; bit += 3) {
-            memcpy(c, b, n);
-            c[i] ^= (uint8_t)(1u << bit);
-            trace_error_t e2 = {0, ""};
-            if (read_all(c, n, TRACE_OPT_NO_CRC, &e2, NULL, NULL, NULL)) {
-                rejected++;
-                assert_non_null(strstr(e2.msg, "offset "));
-            }
-            total++;
-        }
-    assert_true(rejected > total / 4);
+    flip_each_payload_bit(c, b, n, s1 + TRACE_CHUNK_HEADER_SIZE, stored);
     free(c);
 
     /* the writer refuses codec 3 below format 1.5 */
