@@ -10,7 +10,7 @@ Each run twice: executing the functional model ("exec") and replaying the frame'
 beforehand, its CPU time printed below the table.
 
 Against the issue's baseline: the same runs on the simulator of commit 0955ebd (the parent of the first speed
-commit 6bcbad0, issue 23's "today"), which executes (it has no frame records). Its rates are stored below
+commit 6bcbad0, the rates issue 23 states as its starting point), which executes (it has no frame records). Its rates are stored below
 (BASELINE, measured with the command in its comment); --baseline-sim re-measures them side by side with a
 binary built from that commit (`make bench-speed-baseline` builds it from git and does so).
 
@@ -162,7 +162,7 @@ def main():
                      f"{max(0.0, rec_cpu[t] - single_replay.get(t, 0.0)):.2f} CPU s." for t in TRACES]
     lines += ["", "vs ATTILA: frame cycles per CPU second over Multi-GPU-ATTILA's published rate (one GPU: 20 k-4 k "
               "cycles/s, the range; 16 GPUs: ~150 cycles/s for the whole system).",
-              f"vs baseline: over the rate of commit {BASELINE_REV}'s simulator on the same run (issue 23's \"today\"; "
+              f"vs baseline: over the rate of commit {BASELINE_REV}'s simulator on the same run (issue 23's starting point; "
               f"{src}): " + ", ".join(f"{k[0]} {k[1]} {k[2]}: {v:.3g}" if v else f"{k[0]} {k[1]} {k[2]}: -"
                                       for k, v in base.items()) + " cycles / CPU s."]
     if trows:
